@@ -1,0 +1,43 @@
+import express, { Router, type Express } from 'express';
+import './http/types';
+import type { AppDeps } from './http/deps';
+import { auth } from './http/auth';
+import { jsonBody } from './http/body';
+import { errorHandler, notFoundRoute } from './http/errorHandler';
+import { rateLimit } from './http/rateLimit';
+import { requestLog } from './http/requestLog';
+import { healthRoutes } from './routes/health';
+import { userRoutes } from './routes/users';
+import { roomRoutes } from './routes/rooms';
+import { themeRoutes } from './routes/themes';
+import { rollRoutes } from './routes/rolls';
+import { diceBoxRoutes } from './routes/diceBox';
+import { shareRequestRoutes } from './routes/shareRequests';
+
+/** The Express app without a listener, so tests and main.ts build it the same way. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('etag', false);
+
+  app.use(requestLog(deps.logger));
+  app.use(healthRoutes(deps));
+  app.use(jsonBody(deps.config.jsonBodyLimit));
+
+  const api = Router();
+  api.use('/user', userRoutes(deps));
+  // Everything below needs a key, and counts against that key's rate limit.
+  api.use(auth, rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKey!.id) }, deps.logger));
+  api.use('/room', roomRoutes(deps));
+  api.use('/theme', themeRoutes(deps));
+  api.use(rollRoutes(deps));
+  api.use('/dice-box', diceBoxRoutes(deps));
+  api.use('/share-request', shareRequestRoutes(deps));
+  api.use(notFoundRoute);
+  app.use('/api/1.0', api);
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,73 @@
+import Joi from 'joi';
+
+/** Everything the process reads from its environment, parsed once and frozen. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  allowGuests: boolean;
+  publicUrl: string | null;
+  /** Requests per key (or per address when unauthenticated) per rate window. */
+  rateLimitPerMinute: number;
+  /** Guest accounts one client address may create per hour. */
+  guestsPerHour: number;
+  jsonBodyLimit: string;
+  shutdownTimeoutMs: number;
+  trustProxy: boolean;
+}
+
+const schema = Joi.object({
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().default('0.0.0.0'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .empty('')
+    .default(null),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .empty('')
+    .default(null),
+  DATA_DIR: Joi.string().default('./data'),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default('info'),
+  ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
+  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).empty('').default(null),
+  RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
+  GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
+  JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
+  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
+  TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
+}).unknown(true);
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; throws ConfigError with one sentence per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const { error, value } = schema.validate(env, { abortEarly: false, convert: true });
+  if (error) {
+    const sentences = error.details.map((d) => {
+      const name = String(d.path[0]);
+      return `${name} is invalid (${d.message.replace(/^"[^"]+" /, '')}; got ${JSON.stringify(env[name])}).`;
+    });
+    throw new ConfigError(`Invalid configuration: ${sentences.join(' ')}`);
+  }
+  return Object.freeze({
+    port: value.PORT,
+    host: value.HOST,
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
+    dataDir: value.DATA_DIR,
+    logLevel: value.LOG_LEVEL,
+    allowGuests: value.ALLOW_GUESTS,
+    publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
+    rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    guestsPerHour: value.GUESTS_PER_HOUR,
+    jsonBodyLimit: value.JSON_BODY_LIMIT,
+    shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: value.TRUST_PROXY,
+  });
+}

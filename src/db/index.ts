@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { Sequelize, Transaction } from 'sequelize';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { Mutex } from '../lib/mutex';
+import { initModels } from '../models';
+
+/**
+ * One Sequelize instance per process. The SQLite shape serializes write transactions
+ * in-process (SQLite allows one writer; concurrent BEGINs otherwise stall on SQLITE_BUSY).
+ */
+export interface Database {
+  sequelize: Sequelize;
+  dialect: 'sqlite' | 'postgres';
+  /** Run `fn` in one transaction: the only way commands write more than one row. */
+  transaction<T>(fn: (t: Transaction) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  /** A dedicated PostgreSQL connection outside the pool (advisory locks, LISTEN). */
+  sessionClient(): Promise<pg.Client>;
+  close(): Promise<void>;
+}
+
+let current: Database | null = null;
+
+export function db(): Database {
+  if (!current) throw new Error('Database not initialised: call openDatabase() first.');
+  return current;
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, logger?: Logger): Promise<Database> {
+  if (current) return current;
+  let sequelize: Sequelize;
+  let dialect: Database['dialect'];
+  if (config.databaseUrl) {
+    dialect = 'postgres';
+    sequelize = new Sequelize(config.databaseUrl, {
+      dialect: 'postgres',
+      logging: false,
+      pool: { max: 20, min: 0, idle: 10_000, acquire: 10_000 },
+      dialectOptions: { connectionTimeoutMillis: 5000 },
+    });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    sequelize = new Sequelize({
+      dialect: 'sqlite',
+      storage: path.join(config.dataDir, 'dice.sqlite'),
+      logging: false,
+      // One connection: the writer mutex below and SQLite's own locking then agree.
+      pool: { max: 1, min: 0, idle: 60_000 },
+      retry: { max: 5 },
+    });
+    await sequelize.query('PRAGMA journal_mode = WAL;');
+    await sequelize.query('PRAGMA busy_timeout = 5000;');
+    await sequelize.query('PRAGMA foreign_keys = ON;');
+  }
+  initModels(sequelize);
+  const writer = new Mutex();
+  const database: Database = {
+    sequelize,
+    dialect,
+    async transaction(fn) {
+      if (dialect === 'sqlite') {
+        return writer.run(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, fn));
+      }
+      return sequelize.transaction(fn);
+    },
+    async ping() {
+      await sequelize.query('SELECT 1');
+    },
+    async sessionClient() {
+      if (!config.databaseUrl) throw new Error('sessionClient() needs PostgreSQL');
+      const client = new pg.Client({ connectionString: config.databaseUrl });
+      await client.connect();
+      return client;
+    },
+    async close() {
+      current = null;
+      await sequelize.close();
+    },
+  };
+  logger?.debug({ dialect }, 'database opened');
+  current = database;
+  return database;
+}

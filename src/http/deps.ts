@@ -1,0 +1,13 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { RateLimitStore } from './rateLimit';
+
+/** What the HTTP layer needs from the process; tests build their own. */
+export interface AppDeps {
+  config: Readonly<Config>;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+  /** Set in the production shape (REDIS_URL); readiness checks it. */
+  redis: Redis | null;
+}

@@ -1,0 +1,76 @@
+import type { Request, RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimitError } from '../errors';
+import type { Logger } from '../logger';
+
+/** Counts hits in fixed windows. Shared through Redis when several instances run. */
+export interface RateLimitStore {
+  /** Count one hit for `key` in the current window; answers the count so far and ms until the window resets. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private windows = new Map<string, { count: number; resetAt: number }>();
+
+  async hit(key: string, windowMs: number) {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (this.windows.size > 100_000) this.sweep(now);
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  private sweep(now: number) {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+// INCR, set the expiry on the first hit of a window, answer count and remaining ms: one round trip.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private redis: Redis) {}
+
+  async hit(key: string, windowMs: number) {
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `ratelimit:${key}`, windowMs)) as [number, number];
+    return { count, resetMs: ttl };
+  }
+}
+
+export interface RateLimitRule {
+  name: string;
+  limit: number;
+  windowMs: number;
+  key: (req: Request) => string;
+}
+
+/**
+ * Fixed-window limit with the IETF `RateLimit-*` headers and `Retry-After` on 429.
+ * When the store fails (Redis down) requests pass: a limiter must not take the API down with it.
+ */
+export function rateLimit(store: RateLimitStore, rule: RateLimitRule, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    let result: { count: number; resetMs: number };
+    try {
+      result = await store.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, rule: rule.name }, 'rate limit store unavailable; request allowed');
+      return next();
+    }
+    const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
+    res.setHeader('RateLimit-Limit', String(rule.limit));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, rule.limit - result.count)));
+    res.setHeader('RateLimit-Reset', String(resetSeconds));
+    if (result.count > rule.limit) return next(new RateLimitError(resetSeconds));
+    next();
+  };
+}

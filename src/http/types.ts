@@ -1,0 +1,13 @@
+import type { User, ApiKey } from '../models';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Request id: the caller's X-Request-Id when sane, else a fresh one. Echoed in the response. */
+    id: string;
+    /** The authenticated user (set by `auth`). */
+    user?: User;
+    apiKey?: ApiKey;
+  }
+}
+
+export {};

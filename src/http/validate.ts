@@ -1,0 +1,53 @@
+import type { RequestHandler } from 'express';
+import type Joi from 'joi';
+import { UnsupportedMediaTypeError, ValidationError, type ErrorDetail } from '../errors';
+
+export interface RequestSchema {
+  params?: Joi.Schema;
+  query?: Joi.Schema;
+  body?: Joi.Schema;
+}
+
+/** `dice[0].type` from joi's path array. */
+export function formatPath(path: (string | number)[], prefix = ''): string {
+  let out = prefix;
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}
+
+export function joiDetails(error: Joi.ValidationError, prefix = ''): ErrorDetail[] {
+  return error.details.map((d) => {
+    const path = formatPath(d.path, prefix);
+    return { path, message: d.message.replace(/^"[^"]*"/, path || 'value') };
+  });
+}
+
+const options = {
+  params: { abortEarly: false, convert: true, stripUnknown: false },
+  query: { abortEarly: false, convert: true, stripUnknown: true },
+  // Bodies are JSON: a string where a number belongs is a mistake worth reporting (no coercion).
+  // Unknown fields are dropped, never an error: real clients send extras (see ARCHITECTURE.md).
+  body: { abortEarly: false, convert: false, stripUnknown: true },
+} as const;
+
+/**
+ * Validate params, query and body against joi schemas (compiled once, at route definition),
+ * reporting every bad field in one 400, and replace them with the validated values.
+ */
+export function validate(schema: RequestSchema, bodyOptions: Partial<Joi.ValidationOptions> = {}): RequestHandler {
+  return (req, _res, next) => {
+    const details: ErrorDetail[] = [];
+    for (const part of ['params', 'query', 'body'] as const) {
+      const s = schema[part];
+      if (!s) continue;
+      if (part === 'body' && req.body === undefined) return next(new UnsupportedMediaTypeError());
+      const { error, value } = s.validate(req[part] ?? {}, { ...options[part], ...(part === 'body' ? bodyOptions : {}) });
+      if (error) details.push(...joiDetails(error, part === 'body' ? '' : part));
+      // Express 5 exposes req.query as a getter: shadow it with the validated value.
+      else if (part === 'query') Object.defineProperty(req, 'query', { value, writable: true, configurable: true });
+      else req[part] = value;
+    }
+    if (details.length) return next(new ValidationError(details));
+    next();
+  };
+}

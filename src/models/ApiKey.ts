@@ -1,0 +1,31 @@
+import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import type { User } from './User';
+
+export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
+  declare id: CreationOptional<number>;
+  declare userId: ForeignKey<User['id']>;
+  declare name: CreationOptional<string>;
+  /** The key's first characters, shown to operators to tell keys apart; never enough to use it. */
+  declare prefix: string;
+  /** sha256 of the whole key: keys are high-entropy random strings, so no salt or slow hash is needed. */
+  declare keyHash: string;
+  declare revokedAt: Date | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare user?: NonAttribute<User>;
+
+  static initModel(sequelize: Sequelize) {
+    ApiKey.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        name: { type: DataTypes.STRING(255), allowNull: false, defaultValue: 'default' },
+        prefix: { type: DataTypes.STRING(16), allowNull: false },
+        keyHash: { type: DataTypes.STRING(64), allowNull: false },
+        revokedAt: { type: DataTypes.DATE, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'api_keys', underscored: true },
+    );
+  }
+}

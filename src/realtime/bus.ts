@@ -1,0 +1,43 @@
+/**
+ * Domain events: what changed, by id, published by commands only after their transaction commits.
+ * The realtime layer listens and turns each into Socket.IO events presented per viewer; other
+ * listeners (tests, webhooks later) can subscribe too. Payloads carry ids, not presented data,
+ * because every viewer must get its own presentation.
+ */
+export type DomainEvent =
+  | { type: 'room.updated'; roomId: number; slug: string }
+  | { type: 'room.deleted'; roomId: number; slug: string }
+  /** Someone lost access (removed participant, changed passcode): their sockets must go. */
+  | { type: 'room.access_revoked'; roomId: number; slug: string; userIds?: number[]; allButOwner?: boolean }
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null }
+  | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
+  | { type: 'roll.deleted'; rollUuids: string[]; roomId: number; slug: string }
+  | { type: 'dicebox.created'; userId: number; themeId: number }
+  | { type: 'dicebox.deleted'; userId: number; themeSlug: string };
+
+type Listener = (event: DomainEvent) => void | Promise<void>;
+
+const listeners = new Set<Listener>();
+
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Announce a committed change. Never throws: a failing listener must not fail the request. */
+export function publish(event: DomainEvent): void {
+  for (const listener of listeners) {
+    try {
+      const result = listener(event);
+      if (result && typeof (result as Promise<void>).catch === 'function') (result as Promise<void>).catch(onListenerError);
+    } catch (err) {
+      onListenerError(err);
+    }
+  }
+}
+
+let onListenerError: (err: unknown) => void = (err) => console.error('domain event listener failed', err);
+
+export function setListenerErrorHandler(handler: (err: unknown) => void) {
+  onListenerError = handler;
+}

@@ -1,0 +1,7 @@
+import { Router } from 'express';
+import type { AppDeps } from '../../http/deps';
+
+// Placeholder: its issue fills this router in.
+export function rollRoutes(_deps: AppDeps): Router {
+  return Router();
+}

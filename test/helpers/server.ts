@@ -1,0 +1,69 @@
+import type { ExecutionContext } from 'ava';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { startServer, type RunningServer } from '../../src/server';
+import { Api } from './http';
+import { createTestDatabase, type TestDatabase } from './env';
+
+export interface TestServer extends RunningServer {
+  /** An anonymous API client for this server. */
+  api: Api;
+  database: TestDatabase;
+  /** A fresh guest user: its key and an API client using it. */
+  newUser(): Promise<{ key: string; api: Api; user: { uuid: string; username: string; name: string } }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Start the real server (HTTP + Socket.IO) on an ephemeral port with a database of its own.
+ * One per test file: the database layer is a per-process singleton.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config: Config = {
+    ...loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.databaseUrl ?? '',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      GUESTS_PER_HOUR: '100000',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      ...env,
+    }),
+  };
+  const server = await startServer(Object.freeze(config), createLogger(config.logLevel));
+  const api = new Api(server.url);
+  let stopped = false;
+  return {
+    ...server,
+    api,
+    database,
+    async newUser() {
+      const res = await api.post('/user');
+      if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
+      const key = res.body.data as string;
+      const me = await api.as(key).get('/user');
+      return { key, api: api.as(key), user: me.body.data };
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Common ava wiring: `const ctx = useServer(test)` then `ctx.server` inside tests. */
+export function useServer(test: { before: (fn: (t: ExecutionContext) => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } }, env: Record<string, string> = {}) {
+  const holder = {} as { server: TestServer };
+  test.before(async () => {
+    holder.server = await startTestServer(env);
+  });
+  test.after.always(async () => {
+    await holder.server?.stop();
+  });
+  return holder;
+}
