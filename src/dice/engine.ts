@@ -1,0 +1,209 @@
+/**
+ * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
+ * caller's `resolve`, randomness the `rng`.
+ */
+import { writeEquation, type EquationShape } from './equation';
+import { DiceError } from './errors';
+import { facesEqual, prepare, type PreparedDie } from './faces';
+import { applyStep } from './operators';
+import { compilePlan, plainNumber, type Layout, type Plan } from './plan';
+import { defaultRng } from './random';
+import { RollState, type Unit } from './state';
+import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
+
+/** Entries a request's `dice` may hold (modifiers count; a d100 is two). */
+export const MAX_REQUEST_DICE = 100;
+
+export function rollDice(
+  dice: DieRequest[],
+  operator: OperatorInput | null | undefined,
+  resolve: Resolve,
+  rng: Rng = defaultRng,
+): RollResult {
+  if (!Array.isArray(dice) || dice.length === 0) {
+    throw new DiceError('invalid_dice', 'dice', 'A roll needs at least one die.');
+  }
+  if (dice.length > MAX_REQUEST_DICE) {
+    throw new DiceError('too_many_dice', 'dice', `A roll may have at most ${MAX_REQUEST_DICE} dice; this one has ${dice.length}.`);
+  }
+  const state = new RollState(rng);
+  const units: Unit[] = [];
+  const unitOfDie = new Array<number>(dice.length);
+  const types = new Array<string>(dice.length);
+  for (let i = 0; i < dice.length; i++) types[i] = dieType(dice[i], i);
+
+  // Consecutive dice usually share theme and type: resolve once per run of them.
+  let lastKey = '';
+  let lastDie: PreparedDie | null = null;
+  const lookup = (i: number): PreparedDie => {
+    const req = dice[i]!;
+    const key = `${req.theme}\u0000${types[i]}`;
+    if (key !== lastKey || lastDie === null) {
+      lastDie = resolveDie(resolve, req, types[i]!, i);
+      lastKey = key;
+    }
+    return lastDie;
+  };
+
+  for (let i = 0; i < dice.length; i++) {
+    const type = types[i]!;
+    if (type === 'mod') {
+      unitOfDie[i] = -1;
+      addMod(state, dice[i]!, i);
+      continue;
+    }
+    // A d10x directly followed by a d10 is one d100.
+    const pair = type === 'd10x' && types[i + 1] === 'd10';
+    const count = pair ? 2 : 1;
+    const unit: Unit = { dice: [], reqs: [], dieIndex: [], types: [], slots: [], num: null, kept: true };
+    for (let k = 0; k < count; k++) {
+      const die = lookup(i + k);
+      unit.dice.push(die);
+      unit.reqs.push(dice[i + k]!);
+      unit.dieIndex.push(i + k);
+      unit.types.push(types[i + k]!);
+      unitOfDie[i + k] = units.length;
+    }
+    for (let k = 0; k < count; k++) {
+      const preset = presetFace(unit.dice[k]!, dice[i + k]!, i + k);
+      unit.slots.push(state.addValue(unit, k, preset ?? state.draw(unit.dice[k]!), 'roll', preset !== null));
+    }
+    state.settle(unit);
+    units.push(unit);
+    i += count - 1;
+  }
+
+  const layout: Layout = { unitOfDie, unitCount: units.length };
+  const plan = compilePlan(operator, layout);
+  if (plan !== null) {
+    const sets = plan.sets.map((s) => s.map((u) => units[u]!));
+    for (const step of plan.steps) applyStep(state, sets[step.set]!, step);
+  }
+
+  return {
+    values: state.values,
+    total: total(state, plan),
+    equation: writeEquation(shapeOf(units, state, plan, dice, unitOfDie)),
+    operator: operator === undefined || operator === null ? null : operator,
+  };
+}
+
+function dieType(req: DieRequest | undefined, i: number): string {
+  if (req === null || typeof req !== 'object') {
+    throw new DiceError('invalid_dice', `dice[${i}]`, 'Each die must be an object with a type and a theme.');
+  }
+  if (typeof req.type !== 'string' || req.type.trim() === '') {
+    throw new DiceError('invalid_dice', `dice[${i}].type`, 'Each die needs a type, such as "d20" or "mod".');
+  }
+  return req.type.trim().toLowerCase();
+}
+
+function resolveDie(resolve: Resolve, req: DieRequest, type: string, i: number): PreparedDie {
+  if (typeof req.theme !== 'string' || req.theme === '') {
+    throw new DiceError('invalid_dice', `dice[${i}].theme`, 'Each die needs the id of its theme.');
+  }
+  const def: DieDefinition | null = resolve(req.theme, type);
+  if (def === null || def === undefined) {
+    throw new DiceError('unknown_die', `dice[${i}].type`, `The theme "${req.theme}" has no die "${type}".`, 422);
+  }
+  return prepare(def, `dice[${i}].type`);
+}
+
+/** A modifier: `value` (or a numeric `value_to_display`) is the number added; it is never drawn. */
+function addMod(state: RollState, req: DieRequest, i: number): void {
+  let n: number;
+  if (req.value !== undefined && req.value !== null) {
+    n = modNumber(req.value, `dice[${i}].value`);
+    if (req.valueToDisplay !== undefined && req.valueToDisplay !== null && !facesEqual(n, req.valueToDisplay)) {
+      throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
+        `This modifier's value_to_display (${String(req.valueToDisplay)}) differs from its value (${n}).`);
+    }
+  } else if (req.valueToDisplay !== undefined && req.valueToDisplay !== null) {
+    n = modNumber(req.valueToDisplay, `dice[${i}].value_to_display`);
+  } else {
+    throw new DiceError('invalid_dice', `dice[${i}].value`, 'A modifier needs its number in value, such as {"type": "mod", "value": 2}.');
+  }
+  state.values.push({
+    dieIndex: i, type: 'mod', theme: req.theme, value: n, valueToDisplay: n, numericValue: n,
+    isDropped: false, isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
+    label: req.label, meta: req.meta,
+  });
+}
+
+function modNumber(v: unknown, path: string): number {
+  try {
+    return plainNumber(typeof v === 'object' ? NaN : v, path, 'A modifier');
+  } catch (e) {
+    throw new DiceError('invalid_dice', path, (e as DiceError).message);
+  }
+}
+
+/**
+ * The face index (0-based) a request fixes, or null to draw. `value` is a 1-based index into the faces;
+ * `value_to_display` names a face (numbers match numeric strings, images match by src); with both they
+ * must agree.
+ */
+function presetFace(die: PreparedDie, req: DieRequest, i: number): number | null {
+  const hasValue = req.value !== undefined && req.value !== null;
+  const hasFace = req.valueToDisplay !== undefined && req.valueToDisplay !== null;
+  if (!hasValue && !hasFace) return null;
+  const faces = die.def.faces;
+  if (hasValue) {
+    const v = req.value as unknown;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > die.size) {
+      throw new DiceError('invalid_dice', `dice[${i}].value`,
+        `value is the face's position on the die, 1 to ${die.size} for ${die.def.id}; ${String(v)} is not.`);
+    }
+    if (hasFace && !facesEqual(faces[v - 1]!, req.valueToDisplay)) {
+      throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
+        `Face ${v} of ${die.def.id} is ${show(faces[v - 1])}, not ${show(req.valueToDisplay)}.`);
+    }
+    return v - 1;
+  }
+  for (let f = 0; f < faces.length; f++) if (facesEqual(faces[f]!, req.valueToDisplay)) return f;
+  throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
+    `${show(req.valueToDisplay)} is not a face of ${die.def.id}.`);
+}
+
+function show(face: unknown): string {
+  if (face !== null && typeof face === 'object' && typeof (face as { src?: unknown }).src === 'string') {
+    return `the image ${(face as { src: string }).src}`;
+  }
+  return JSON.stringify(face) ?? String(face);
+}
+
+/**
+ * The roll's total: numbers of the values that are not dropped (faces that are not numbers count nothing;
+ * a d100 pair counts 1..100 through its dice's numericValue), modifiers included; then `*`, `/`, `round`.
+ */
+function total(state: RollState, plan: Plan | null): number {
+  let sum = 0;
+  for (const v of state.values) if (!v.isDropped && v.numericValue !== null) sum += v.numericValue;
+  if (plan === null) return sum;
+  if (plan.mul !== null) sum *= plan.mul;
+  if (plan.div !== null) sum /= plan.div;
+  if (plan.round === 'down') sum = Math.floor(sum);
+  else if (plan.round === 'up') sum = Math.ceil(sum);
+  else if (plan.round === 'nearest') sum = Math.sign(sum) * Math.round(Math.abs(sum)); // halves away from 0
+  return sum === 0 ? 0 : sum; // no -0 in JSON
+}
+
+function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {
+  const setOfUnit = new Array<number>(units.length).fill(-1);
+  const setOps: EquationShape['setOps'] = [];
+  if (plan !== null) {
+    plan.sets.forEach((s, id) => { for (const u of s) setOfUnit[u] = id; setOps.push([]); });
+    for (const step of plan.steps) setOps[step.set]!.push({ code: step.code, sels: step.sels });
+  }
+  const mods: number[] = [];
+  for (let i = 0; i < dice.length; i++) if (unitOfDie[i] === -1) mods.push(state.values[i]!.value);
+  return {
+    units: units.map((u, i) => ({ token: u.dice.length === 2 ? 'd100' : u.dice[0]!.token, set: setOfUnit[i]! })),
+    setOps,
+    mods,
+    mul: plan?.mul ?? null,
+    div: plan?.div ?? null,
+    round: plan?.round ?? null,
+  };
+}
+

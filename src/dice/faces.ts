@@ -1,0 +1,119 @@
+/**
+ * Standard dice and what the engine needs to know about a die's faces.
+ */
+import { DiceError } from './errors';
+import type { DieDefinition, Face } from './types';
+
+function range(from: number, to: number, step = 1): number[] {
+  const out: number[] = [];
+  for (let v = from; v <= to; v += step) out.push(v);
+  return out;
+}
+
+function standard(id: string, faces: number[]): { type: string; notation: string; faces: number[] } {
+  return Object.freeze({ type: id, notation: id, faces: Object.freeze(faces) as number[] });
+}
+
+/**
+ * The dice every theme is assumed to have. The d10 runs 1..10 (the face printed "0" is 10), so a d10 on its
+ * own totals like every other die; the d10x is the percentile tens die, 00..90 in steps of ten, where 00 is
+ * the face 0. A `d10x` directly followed by a `d10` in a request is one d100 (see `pairValue`).
+ */
+export const STANDARD_DICE: Readonly<Record<string, { type: string; notation: string; faces: number[] }>> =
+  Object.freeze({
+    d2: standard('d2', range(1, 2)),
+    d4: standard('d4', range(1, 4)),
+    d6: standard('d6', range(1, 6)),
+    d8: standard('d8', range(1, 8)),
+    d10: standard('d10', range(1, 10)),
+    d10x: standard('d10x', range(0, 90, 10)),
+    d12: standard('d12', range(1, 12)),
+    d16: standard('d16', range(1, 16)),
+    d20: standard('d20', range(1, 20)),
+  });
+
+/** The standard definition of a die id, as a theme without its own values would have it. */
+export function standardDefinition(id: string): DieDefinition | null {
+  const std = STANDARD_DICE[id.toLowerCase()];
+  if (!std) return null;
+  return { id: id.toLowerCase(), type: std.type, notation: std.notation, faces: std.faces };
+}
+
+const NUMERIC_STRING = /^\s*[+-]?\d+(?:\.\d+)?\s*$/;
+
+/**
+ * The number a face counts as, or null. Themes often store numeric faces as strings ("00", "7", "-1"), so a
+ * string that is a plain decimal number counts as that number; words, symbols and images count as nothing.
+ */
+export function faceNumber(face: Face): number | null {
+  if (typeof face === 'number') return Number.isFinite(face) ? face : null;
+  if (typeof face === 'string' && NUMERIC_STRING.test(face)) return Number(face);
+  return null;
+}
+
+/** Whether a face a caller sent is this face: numbers by value (6 is "6"), strings exactly, images by src. */
+export function facesEqual(a: Face, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'object') {
+    return typeof b === 'object' && b !== null && typeof (b as { src?: unknown }).src === 'string' &&
+      (b as { src: string }).src === a.src;
+  }
+  if (typeof b !== 'number' && typeof b !== 'string') return false;
+  const na = faceNumber(a);
+  const nb = faceNumber(b);
+  return na !== null && nb !== null && na === nb;
+}
+
+/** A die definition with what the engine computes from it once. */
+export interface PreparedDie {
+  def: DieDefinition;
+  /** number of faces */
+  size: number;
+  /** faceNumber of each face */
+  numbers: (number | null)[];
+  /** the die as written in an equation term after the count: `d20`, `{dF}` */
+  token: string;
+}
+
+/** Faces beyond this are a broken theme, not a die; it also keeps draws inside the RNG's range. */
+export const MAX_FACES = 10_000;
+
+// Definitions usually come from a theme cache and repeat across rolls; a WeakMap lets them go with it.
+const prepared = new WeakMap<DieDefinition, PreparedDie>();
+
+/** Prepares a definition; `where` names the die in the error when the theme's die has no usable faces. */
+export function prepare(def: DieDefinition, where: string): PreparedDie {
+  let p = prepared.get(def);
+  if (p !== undefined) return p;
+  const faces = def.faces;
+  if (!Array.isArray(faces) || faces.length === 0 || faces.length > MAX_FACES) {
+    throw new DiceError('unknown_die', where,
+      `The die "${def.id}" of this theme has ${Array.isArray(faces) ? faces.length : 'no list of'} faces; ` +
+      `a die needs between 1 and ${MAX_FACES}.`, 422);
+  }
+  p = { def, size: faces.length, numbers: faces.map(faceNumber), token: notationToken(def) };
+  prepared.set(def, p);
+  return p;
+}
+
+/**
+ * How a die is written after its count. `d6`-like notations are written as they are; any other notation in
+ * braces (`4{dF}`), because d20 syntax has no names for custom dice and braces keep the parse unambiguous.
+ */
+function notationToken(def: DieDefinition): string {
+  const notation = (typeof def.notation === 'string' && def.notation.trim() !== '' ? def.notation : def.id)
+    .trim().toLowerCase();
+  if (/^d\d+x?$/.test(notation)) return notation;
+  if (/^[^{}()+\-*/,\s]+$/.test(notation)) return `{${notation}}`;
+  return `{${def.id.toLowerCase()}}`;
+}
+
+/**
+ * The number a d100 pair (tens face `tens`, units face `units`) counts as, by the usual percentile reading:
+ * the units die's 10 reads 0, and 00 with 0 is 100. So 50 + 7 is 57, 90 + 10 is 90, 00 + 10 is 100,
+ * 00 + 1 is 1: every number 1..100 comes from exactly one pair of faces.
+ */
+export function pairValue(tens: number, units: number): number {
+  const v = tens + (((units % 10) + 10) % 10);
+  return v === 0 ? 100 : v;
+}

@@ -1,0 +1,60 @@
+/**
+ * The dice engine: a roll request -> dice values, flags, total and a d20-syntax equation. Pure: no I/O, no
+ * database, no HTTP. Full rules and examples: docs/dice.md.
+ *
+ * CONTRACT for the roll endpoint (POST /roll)
+ *
+ *   rollDice(dice, operator, resolve, rng?) -> RollResult
+ *     dice      DieRequest[] in camelCase (`value_to_display` -> valueToDisplay, `is_hidden` -> isHidden).
+ *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
+ *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma
+ *               and the SDK's k d * / round.
+ *     resolve   (themeId, dieType) -> DieDefinition | null. dieType is lower case. Return the theme's die
+ *               (its physical type, notation and `values` as faces); return null when the theme has no
+ *               such die (the engine then throws a 422). To read back equations written for custom dice,
+ *               also match a die's notation (lower case) when no id matches. STANDARD_DICE /
+ *               standardDefinition() give the faces of the standard dice for themes without `values`.
+ *     rng       tests only; defaults to a crypto-backed source.
+ *
+ *   rollEquation(equation, theme, resolve, rng?) -> RollResult
+ *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice.
+ *     result.operator is the operator object the equation stands for.
+ *
+ *   parseEquation(equation) -> { dice: {type, value?}[], operator? }    (contract in parse.ts)
+ *
+ *   RollResult
+ *     values    request dice first, values[i] for dice[i] (a d100 is its two dice), then rerolls and
+ *               explosions in the order they happened. Map to the wire as: type, value, value_to_display,
+ *               is_hidden, is_user_value, is_dropped (+ label/meta if you keep them). `dieIndex` and
+ *               `origin` say where a value came from; `numericValue` is what it added to the total.
+ *     total     -> total_value
+ *     equation  -> equation
+ *     operator  -> operator (the object as given, or as parsed; null when none)
+ *   Modifiers come back as values of type "mod" whose value, valueToDisplay and numericValue are the number.
+ *
+ * ERRORS: every refusal is a DiceError {code, status (400 | 422), message, details: [{path, message}]},
+ * with paths like `dice[3].value`, `dice[0].value_to_display`, `operator.k.h1[2]`, `equation`; messages are
+ * written for people. Nothing else is thrown for bad input.
+ */
+export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
+export { STANDARD_DICE, standardDefinition, faceNumber, pairValue } from './faces';
+export { rollDice, MAX_REQUEST_DICE } from './engine';
+export { MAX_ROLL_VALUES } from './state';
+export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
+export { CryptoRng, defaultRng } from './random';
+export type {
+  DieDefinition, DieRequest, Face, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
+} from './types';
+
+import { rollDice } from './engine';
+import { parseEquation } from './parse';
+import { defaultRng } from './random';
+import type { DieRequest, Resolve, Rng, RollResult } from './types';
+
+/** Rolls an equation with every die from one theme (see the contract above). */
+export function rollEquation(equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng): RollResult {
+  const parsed = parseEquation(equation);
+  const dice: DieRequest[] = parsed.dice.map((d) =>
+    d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value });
+  return rollDice(dice, parsed.operator, resolve, rng);
+}

@@ -1,0 +1,359 @@
+/**
+ * parseEquation: a d20-syntax equation -> the `dice` and `operator` a roll request would carry.
+ *
+ * Grammar (whitespace allowed between terms; case-insensitive):
+ *   equation := fn '(' scaled ')' | scaled            fn: floor -> round "down", ceil -> "up", round -> "nearest"
+ *   scaled   := body (('*' | '/') number)*           only when body is one term: (1d20+5)*2, 1d20/2
+ *   body     := ['+'|'-'] term (('+'|'-') term)*
+ *   term     := number                               a modifier (1d20-2)
+ *             | [count] die ops                      4d6kh3, d20, 2d100kl1, 3{df}
+ *             | '(' die1 (',' die1)* ')' ops         a set of single dice: (1d20, 1d12)kh1
+ *             | '(' body ')'                         grouping, added as if unparenthesised
+ *   die      := 'd' digits ['x'] | 'd%' | '{' id '}'  d100 and d% are a d10x + d10 pair
+ *   ops      := (('k'|'p'|'rr'|'ro'|'ra'|'e'|'mi'|'ma') selector)*
+ *   selector := 'h' n | 'l' n | '>' [-]n | '<' [-]n | [-]n
+ *
+ * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
+ * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
+ * none) uses d20's keys; an operator on all the dice is a string ("h3"), on some of them an object mapping
+ * the selector to dice indices ({"h1": [0, 1]}); several selectors of one operator are comma-separated
+ * ("h1,l1" for kh1kl1). Equations the operator object cannot say are refused (400 invalid_equation): one
+ * operator twice on the same dice apart from each other (4d6kh3pl1kh1), the same operator and selector on
+ * two groups (1d20kh1+1d20kh1), or two groups running operators in opposite orders.
+ */
+import { MAX_REQUEST_DICE } from './engine';
+import { DiceError } from './errors';
+import type { OpCode, RoundMode } from './plan';
+import { formatSelector, MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
+import type { OperatorInput } from './types';
+
+export interface EquationDie {
+  type: string;
+  /** only for `mod`: the modifier */
+  value?: number;
+}
+
+export interface ParsedEquation {
+  dice: EquationDie[];
+  operator?: OperatorInput;
+}
+
+export const MAX_EQUATION_LENGTH = 1000;
+
+interface Op { code: OpCode; sels: Selector[] }
+interface DiceTerm { kind: 'dice'; types: string[]; ops: Op[] } // a d100 is ['d10x', 'd10']
+interface ModTerm { kind: 'mod'; value: number }
+type Term = DiceTerm | ModTerm;
+
+const OP_CODES: OpCode[] = ['rr', 'ro', 'ra', 'mi', 'ma', 'k', 'p', 'e']; // two-letter codes first
+const FNS: [string, RoundMode][] = [['floor', 'down'], ['ceil', 'up'], ['round', 'nearest']];
+
+class Parser {
+  private pos = 0;
+  private diceCount = 0;
+  readonly terms: Term[] = [];
+  mul: number | null = null;
+  div: number | null = null;
+  round: RoundMode | null = null;
+
+  constructor(private readonly src: string, private readonly s: string) {}
+
+  fail(message: string): never {
+    const at = this.pos < this.s.length ? ` at "${this.src.slice(this.pos, this.pos + 12)}"` : ' at the end';
+    throw new DiceError('invalid_equation', 'equation', `${message} (${this.src.trim()}: character ${this.pos + 1}${at}).`);
+  }
+
+  private ws(): void {
+    while (this.pos < this.s.length && (this.s[this.pos] === ' ' || this.s[this.pos] === '\t')) this.pos++;
+  }
+
+  private peek(): string {
+    return this.s[this.pos] ?? '';
+  }
+
+  private expect(c: string): void {
+    this.ws();
+    if (this.peek() !== c) this.fail(`Expected "${c}"`);
+    this.pos++;
+  }
+
+  parse(): void {
+    this.ws();
+    for (const [name, mode] of FNS) {
+      if (this.s.startsWith(name, this.pos)) {
+        this.pos += name.length;
+        this.expect('(');
+        this.round = mode;
+        this.scaled();
+        this.expect(')');
+        this.ws();
+        if (this.pos < this.s.length) this.fail(`Nothing may follow ${name}(...)`);
+        return;
+      }
+    }
+    this.scaled();
+    this.ws();
+    if (this.pos < this.s.length) this.fail(`Unexpected "${this.peek()}"`);
+  }
+
+  private scaled(): void {
+    const count = this.body(this.terms);
+    for (;;) {
+      this.ws();
+      const c = this.peek();
+      if (c !== '*' && c !== '/') return;
+      if (count !== 1) this.fail(`${c} applies to the whole total; put the rest in parentheses, as in (1d20+5)${c}2`);
+      this.pos++;
+      this.ws();
+      const n = this.number(true);
+      if (n === null) this.fail(`Expected a number after ${c}`);
+      if (c === '*') {
+        if (this.mul !== null) this.fail('Only one * is allowed');
+        this.mul = n;
+      } else {
+        if (this.div !== null) this.fail('Only one / is allowed');
+        if (n === 0) this.fail('Cannot divide by 0');
+        this.div = n;
+      }
+    }
+  }
+
+  /** Reads terms into `out`; returns how many top-level terms there were. */
+  private body(out: Term[]): number {
+    this.ws();
+    let sign = 1;
+    if (this.peek() === '+') this.pos++;
+    else if (this.peek() === '-') { sign = -1; this.pos++; }
+    let count = 0;
+    for (;;) {
+      this.ws();
+      this.term(sign, out);
+      count++;
+      this.ws();
+      const c = this.peek();
+      if (c === '+') sign = 1;
+      else if (c === '-') sign = -1;
+      else return count;
+      this.pos++;
+    }
+  }
+
+  private term(sign: number, out: Term[]): void {
+    if (this.peek() === '(') return this.paren(sign, out);
+    const start = this.pos;
+    const n = this.number(false);
+    const c = this.peek();
+    if (c === 'd' || c === '{') {
+      if (n !== null && (!Number.isInteger(n) || n < 1)) { this.pos = start; this.fail('The number of dice must be a whole number from 1'); }
+      const count = n ?? 1;
+      if (this.diceCount + count > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
+      const die = this.die();
+      const types: string[] = [];
+      for (let i = 0; i < count; i++) types.push(...die);
+      this.diceCount += types.length;
+      if (this.diceCount > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
+      const ops = this.ops();
+      if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers (1d20-2)'); }
+      out.push({ kind: 'dice', types, ops });
+      return;
+    }
+    if (n === null) this.fail('Expected a die such as 1d20, or a number');
+    if (++this.diceCount > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
+    out.push({ kind: 'mod', value: sign * n });
+  }
+
+  private paren(sign: number, out: Term[]): void {
+    const start = this.pos;
+    this.pos++; // (
+    const elements: Term[][] = [];
+    for (;;) {
+      const el: Term[] = [];
+      this.body(el);
+      elements.push(el);
+      this.ws();
+      if (this.peek() !== ',') break;
+      this.pos++;
+    }
+    this.expect(')');
+    const ops = this.ops();
+    if (elements.length === 1 && ops.length === 0) {
+      // Grouping only: (1d20+5) adds like 1d20+5.
+      const inner = elements[0]!;
+      if (sign < 0) {
+        if (inner.some((t) => t.kind === 'dice')) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+        for (const t of inner) out.push({ kind: 'mod', value: -(t as ModTerm).value });
+      } else {
+        out.push(...inner);
+      }
+      return;
+    }
+    // A d20 set: each element one die, the operators acting on the dice of the set.
+    const types: string[] = [];
+    for (const el of elements) {
+      const t = el[0];
+      if (el.length !== 1 || t === undefined || t.kind !== 'dice' || t.ops.length > 0 ||
+          (t.types.length !== 1 && !(t.types.length === 2 && t.types[0] === 'd10x'))) {
+        this.pos = start;
+        this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1');
+      }
+      types.push(...t.types);
+    }
+    if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+    out.push({ kind: 'dice', types, ops });
+  }
+
+  /** A die after its count: its types (two for a d100). */
+  private die(): string[] {
+    if (this.peek() === '{') {
+      const end = this.s.indexOf('}', this.pos);
+      const id = end < 0 ? '' : this.s.slice(this.pos + 1, end).trim();
+      if (id === '' || /[{()]/.test(id)) this.fail('A custom die is written in braces, as in 2{df}');
+      this.pos = end + 1;
+      return [id];
+    }
+    this.pos++; // d
+    if (this.peek() === '%') { this.pos++; return ['d10x', 'd10']; }
+    const start = this.pos;
+    while (this.pos < this.s.length && this.pos - start < 7 && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
+    if (this.pos === start) this.fail('After "d" comes the number of faces (d20), % or a custom die in braces ({df})');
+    const faces = String(Number(this.s.slice(start, this.pos)));
+    if (this.peek() === 'x') { this.pos++; return [`d${faces}x`]; }
+    return faces === '100' ? ['d10x', 'd10'] : [`d${faces}`];
+  }
+
+  private ops(): Op[] {
+    const ops: Op[] = [];
+    for (;;) {
+      const code = OP_CODES.find((c) => this.s.startsWith(c, this.pos));
+      if (code === undefined) return ops;
+      this.pos += code.length;
+      const sel = this.selector(code);
+      const last = ops[ops.length - 1];
+      if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
+      else ops.push({ code, sels: [sel] });
+    }
+  }
+
+  private selector(code: string): Selector {
+    let cat: SelectorCat = '=';
+    const c = this.peek();
+    if (c === 'h' || c === 'l' || c === '>' || c === '<') { cat = c; this.pos++; }
+    if ((cat === 'h' || cat === 'l') && this.peek() === '-') this.fail(`h and l take a count of dice`);
+    const n = this.number(true);
+    if (n === null || !Number.isInteger(n) || Math.abs(n) > MAX_SELECTOR_NUM) {
+      this.fail(`"${code}" needs a selector: hN, lN, N, >N or <N`);
+    }
+    if ((code === 'mi' || code === 'ma') && cat !== '=') this.fail(`${code} takes a number, not a selector`);
+    return { cat, num: n };
+  }
+
+  /** A decimal number (at most 10 digits, 6 after the point), optionally signed; null when none is here. */
+  private number(signed: boolean): number | null {
+    const start = this.pos;
+    if (signed && this.peek() === '-') this.pos++;
+    const digits = this.pos;
+    while (this.pos < this.s.length && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
+    if (this.pos === digits) { this.pos = start; return null; }
+    if (this.pos - digits > 10) this.fail('That number is too long');
+    if (this.peek() === '.' && isDigit(this.s.charCodeAt(this.pos + 1))) {
+      const frac = ++this.pos;
+      while (this.pos < this.s.length && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
+      if (this.pos - frac > 6) this.fail('At most 6 digits may follow the decimal point');
+    }
+    return Number(this.s.slice(start, this.pos));
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+export function parseEquation(equation: string): ParsedEquation {
+  if (typeof equation !== 'string' || equation.trim() === '') {
+    throw new DiceError('invalid_equation', 'equation', 'The equation is empty; write one such as 1d20+5.');
+  }
+  if (equation.length > MAX_EQUATION_LENGTH) {
+    throw new DiceError('invalid_equation', 'equation', `An equation may be at most ${MAX_EQUATION_LENGTH} characters long.`);
+  }
+  const p = new Parser(equation, equation.toLowerCase());
+  p.parse();
+  return toRequest(p);
+}
+
+/** The parsed terms as request dice and an operator object (see the contract above). */
+function toRequest(p: Parser): ParsedEquation {
+  const dice: EquationDie[] = [];
+  const groups: { indices: number[]; ops: Op[] }[] = [];
+  let diceWithoutMods = 0;
+  for (const t of p.terms) {
+    if (t.kind === 'mod') { dice.push({ type: 'mod', value: t.value }); continue; }
+    const indices: number[] = [];
+    for (const type of t.types) { indices.push(dice.length); dice.push({ type }); }
+    diceWithoutMods += t.types.length;
+    if (t.ops.length > 0) groups.push({ indices, ops: t.ops });
+  }
+  if (diceWithoutMods === 0 && groups.length === 0 && p.mul === null && p.div === null && p.round === null) {
+    return { dice };
+  }
+  const operator: OperatorInput = {};
+  const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
+  for (const code of operatorOrder(groups)) {
+    if (onAll) {
+      operator[code] = operand(groups[0]!.ops.find((o) => o.code === code)!);
+      continue;
+    }
+    const byOperand: Record<string, number[]> = {};
+    for (const g of groups) {
+      const op = g.ops.find((o) => o.code === code);
+      if (op === undefined) continue;
+      const key = String(operand(op));
+      if (byOperand[key] !== undefined) {
+        refuse(`The operator object cannot hold ${code}${key.replace(/,/g, code)} for two groups of dice; roll them separately`);
+      }
+      byOperand[key] = g.indices;
+    }
+    operator[code] = byOperand;
+  }
+  if (p.mul !== null) operator['*'] = p.mul;
+  if (p.div !== null) operator['/'] = p.div;
+  if (p.round !== null) operator.round = p.round;
+  return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
+}
+
+function refuse(message: string): never {
+  throw new DiceError('invalid_equation', 'equation', `${message}.`);
+}
+
+function operand(op: Op): string | number {
+  if (op.code === 'mi' || op.code === 'ma') return op.sels[op.sels.length - 1]!.num;
+  return op.sels.map(formatSelector).join(',');
+}
+
+/**
+ * One order of operator keys that every group's order agrees with (the object has one order for all), or a
+ * 400 when the groups disagree or a group repeats an operator.
+ */
+function operatorOrder(groups: { ops: Op[] }[]): OpCode[] {
+  const seen: OpCode[] = [];
+  const after = new Map<OpCode, Set<OpCode>>();
+  for (const g of groups) {
+    const codes = g.ops.map((o) => o.code);
+    if (new Set(codes).size !== codes.length) {
+      refuse('The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately');
+    }
+    codes.forEach((c, i) => {
+      if (!seen.includes(c)) seen.push(c);
+      if (!after.has(c)) after.set(c, new Set());
+      for (const later of codes.slice(i + 1)) after.get(c)!.add(later);
+    });
+  }
+  const order: OpCode[] = [];
+  const left = [...seen];
+  while (left.length > 0) {
+    // the first code (in order of appearance) that no remaining code must precede
+    const i = left.findIndex((c) => !left.some((o) => o !== c && after.get(o)!.has(c)));
+    if (i < 0) refuse('These groups of dice run their operators in different orders, which the operator object cannot say');
+    order.push(left.splice(i, 1)[0]!);
+  }
+  return order;
+}

@@ -1,0 +1,59 @@
+/**
+ * d20 selectors: `hN` (highest N), `lN` (lowest N), `N` (dice showing N), `>N`, `<N`.
+ */
+import { DiceError } from './errors';
+
+export type SelectorCat = 'h' | 'l' | '>' | '<' | '=';
+
+export interface Selector {
+  cat: SelectorCat;
+  num: number;
+}
+
+/** Selector numbers beyond this are typos, and bigger ones would print in exponent form. */
+export const MAX_SELECTOR_NUM = 1_000_000_000;
+
+const ONE_SELECTOR = /^([hl<>]?)(-?\d{1,10})$/;
+
+/**
+ * Reads an operand: one selector (`h3`, `>4`, `1`) or several separated by commas (`h1,l1`, the object
+ * form of d20's `kh1kl1`). A number operand is a literal selector.
+ */
+export function parseSelectors(operand: string | number, path: string): Selector[] {
+  if (typeof operand === 'number') {
+    if (!Number.isInteger(operand) || Math.abs(operand) > MAX_SELECTOR_NUM) {
+      throw new DiceError('invalid_operator', path, `${operand} is not a whole number a die could show.`);
+    }
+    return [{ cat: '=', num: operand }];
+  }
+  if (typeof operand !== 'string' || operand.trim() === '') {
+    throw new DiceError('invalid_operator', path,
+      'An operator needs a selector such as "h3", "l1", "6", ">4" or "<2".');
+  }
+  const out: Selector[] = [];
+  for (const piece of operand.split(',')) {
+    const m = ONE_SELECTOR.exec(piece.trim().toLowerCase());
+    const num = m ? Number(m[2]) : NaN;
+    if (!m || Math.abs(num) > MAX_SELECTOR_NUM || ((m[1] === 'h' || m[1] === 'l') && num < 0)) {
+      throw new DiceError('invalid_operator', path,
+        `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N or <N.`);
+    }
+    out.push({ cat: (m[1] || '=') as SelectorCat, num });
+  }
+  return out;
+}
+
+/** A selector as d20 writes it after its operator: `h3`, `>4`, `6`. */
+export function formatSelector(s: Selector): string {
+  return s.cat === '=' ? String(s.num) : `${s.cat}${s.num}`;
+}
+
+/** Whether a number matches a value selector (`N`, `>N`, `<N`); h/l are not value selectors. */
+export function matchesValue(s: Selector, v: number): boolean {
+  switch (s.cat) {
+    case '=': return v === s.num;
+    case '>': return v > s.num;
+    case '<': return v < s.num;
+    default: return false;
+  }
+}

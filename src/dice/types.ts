@@ -1,0 +1,78 @@
+/**
+ * Types shared by the dice engine. camelCase inside; the HTTP layer maps them to the wire's snake_case.
+ */
+
+/** One face of a die as a theme's `values` lists it: a number, a string, or an image such as `{src}`. */
+export type Face = number | string | { src: string; [k: string]: unknown };
+
+/** A die as the roller's theme defines it, resolved by the caller (see `Resolve`). */
+export interface DieDefinition {
+  /** die id in the theme (`d20`, or a custom id) */
+  id: string;
+  /** physical shape (`d6`, `d10x`, ...) */
+  type: string;
+  /** abbreviation used when the die is written in an equation */
+  notation: string;
+  /** faces in face order; `value` in a roll is a 1-based index into this list */
+  faces: Face[];
+}
+
+/** One entry of a roll request's `dice`. */
+export interface DieRequest {
+  /** die id in the theme, case-insensitive, or `mod` */
+  type: string;
+  /** theme id */
+  theme: string;
+  /** predetermined 1-based face index; for `mod`, the modifier itself */
+  value?: number;
+  /** predetermined face; for `mod`, a number (or numeric string) accepted in place of `value` */
+  valueToDisplay?: Face;
+  isHidden?: boolean;
+  label?: string;
+  meta?: unknown;
+}
+
+/** The request's `operator` object, in either vocabulary (d20's or the dddice SDK's). */
+export type OperatorInput = Record<string, string | number | Record<string, number[]>>;
+
+/** Where a rolled value came from. */
+export type Origin = 'roll' | 'reroll' | 'explosion' | 'mod';
+
+export interface RolledValue {
+  /** index into the request's dice this value belongs to (rerolls and explosions keep their die's index) */
+  dieIndex: number;
+  /** die id, lower case */
+  type: string;
+  theme: string;
+  /** 1-based face index; for a `mod`, the modifier */
+  value: number;
+  /** the face itself; for a `mod`, the modifier */
+  valueToDisplay: Face;
+  /** what this value adds to the total, or null when its face is not a number */
+  numericValue: number | null;
+  isDropped: boolean;
+  isUserValue: boolean;
+  isHidden: boolean;
+  origin: Origin;
+  label?: string;
+  meta?: unknown;
+}
+
+export interface RollResult {
+  /** request dice first (values[i] belongs to dice[i]), then rerolls and explosions in the order they happened */
+  values: RolledValue[];
+  total: number;
+  /** the roll in d20 syntax; `parseEquation` reads it back */
+  equation: string;
+  /** the operator object as given (or as parsed from an equation), null when there was none */
+  operator: OperatorInput | null;
+}
+
+/** Finds a theme's die; null when the theme has no such die (the engine answers 422). */
+export type Resolve = (theme: string, dieType: string) => DieDefinition | null;
+
+/** A source of uniform integers. */
+export interface Rng {
+  /** a uniform integer in [0, n), for an integer 1 <= n <= 2**32 */
+  int(n: number): number;
+}
