@@ -7,8 +7,8 @@ import { errorHandler, notFoundRoute } from './http/errorHandler';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './routes/health';
-import { userRoutes } from './routes/users';
-import { roomRoutes } from './routes/rooms';
+import { guestRoutes, userRoutes } from './routes/users';
+import { roomPublicRoutes, roomRoutes } from './routes/rooms';
 import { themeRoutes } from './routes/themes';
 import { rollRoutes } from './routes/rolls';
 import { diceBoxRoutes } from './routes/diceBox';
@@ -26,9 +26,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonBody(deps.config.jsonBodyLimit));
 
   const api = Router();
-  api.use('/user', userRoutes(deps));
+  api.use('/user', guestRoutes(deps));
+  // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
+  api.use('/room', roomPublicRoutes(deps));
   // Everything below needs a key, and counts against that key's rate limit.
   api.use(auth, rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKey!.id) }, deps.logger));
+  api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));
   api.use(rollRoutes(deps));

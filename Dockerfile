@@ -1,0 +1,14 @@
+# The service image: one Node process per container; PostgreSQL and Redis come from the environment.
+FROM node:20-bookworm-slim
+WORKDIR /app
+# sqlite3 (the embedded shape) compiles from source: build tools for npm ci only.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY scripts ./scripts
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
+EXPOSE 3000
+USER node
+CMD ["node", "--import=tsx", "src/main.ts"]

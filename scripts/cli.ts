@@ -1,0 +1,77 @@
+// Operators' CLI: npm run cli -- <command> [args]
+//   user:create USERNAME [NAME]   create a registered user and print a first API key
+//   key:create USERNAME [LABEL]   issue another key for a user (printed once; only its hash is kept)
+//   key:list USERNAME             list a user's keys by prefix (never the keys themselves)
+//   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)
+import { ConfigError, loadConfig } from '../src/config';
+import { openDatabase } from '../src/db';
+import { migrate } from '../src/db/migrate';
+import { createLogger } from '../src/logger';
+import { ApiKey, User } from '../src/models';
+import { issueApiKey, revokeApiKeys } from '../src/commands/apiKeys';
+import { createRegisteredUser } from '../src/commands/users';
+import { AppError } from '../src/errors';
+
+const USAGE = `Usage: npm run cli -- <command> [args]
+  user:create USERNAME [NAME]   create a registered user and print a first API key
+  key:create USERNAME [LABEL]   issue another key for a user
+  key:list USERNAME             list a user's keys (prefix, label, state)
+  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)`;
+
+class UsageError extends Error {}
+
+async function findUser(username: string | undefined): Promise<User> {
+  if (!username) throw new UsageError('A USERNAME is required.');
+  const user = await User.findOne({ where: { username } });
+  if (!user) throw new UsageError(`There is no user named "${username}".`);
+  return user;
+}
+
+async function run(args: string[]): Promise<string> {
+  const [command, a, b] = args;
+  switch (command) {
+    case 'user:create': {
+      if (!a || !/^[\w.-]{1,64}$/.test(a)) throw new UsageError('USERNAME must be 1 to 64 letters, digits, dots, dashes or underscores.');
+      const user = await createRegisteredUser(a, b ?? a);
+      const { key } = await issueApiKey(user, 'cli');
+      return `Created user ${user.username} (${user.uuid}).\nAPI key (shown once): ${key}`;
+    }
+    case 'key:create': {
+      const user = await findUser(a);
+      const { key } = await issueApiKey(user, b ?? 'cli');
+      return `API key for ${user.username} (shown once): ${key}`;
+    }
+    case 'key:list': {
+      const user = await findUser(a);
+      const keys = await ApiKey.findAll({ where: { userId: user.id }, order: [['id', 'ASC']] });
+      if (!keys.length) return `${user.username} has no keys.`;
+      return keys.map((k) => `${k.prefix}…  ${k.name.padEnd(12)} created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live'}`).join('\n');
+    }
+    case 'key:revoke': {
+      if (!a) throw new UsageError('A KEY_PREFIX (as key:list shows it) or a whole key is required.');
+      const count = await revokeApiKeys(a);
+      if (!count) throw new UsageError(`No live key matches "${a}".`);
+      return `Revoked ${count} key(s).`;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
+  }
+}
+
+let exitCode = 0;
+try {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  try {
+    await migrate(database, createLogger('warn'));
+    console.log(await run(process.argv.slice(2)));
+  } finally {
+    await database.close();
+  }
+} catch (err) {
+  if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
+  else if (err instanceof ConfigError || err instanceof AppError) console.error(err.message);
+  else console.error(`Failed: ${(err as Error).message}`);
+  exitCode = 1;
+}
+process.exit(exitCode);

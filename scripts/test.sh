@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The whole suite: type check, then every test on SQLite (the embedded shape), then the database
+# tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape).
+# Servers that cannot be reached are skipped with the reason, except under CI=true where they must be.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+PG_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
+REDIS=${TEST_REDIS_URL:-redis://127.0.0.1:6379}
+CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
+LOG=$(mktemp -d)/ava
+passed=0; failed=0; skipped_suites=(); status=0
+
+run_ava() { # label, env..., -- patterns...
+  local label=$1; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
+  echo ""
+  echo "=== $label ==="
+  env "${envs[@]}" npx ava "$@" 2>&1 | tee "$LOG.$label.txt"
+  local rc=${PIPESTATUS[0]}
+  local p f
+  p=$(grep -Eo '^ *[0-9]+ tests? passed' "$LOG.$label.txt" | grep -Eo '[0-9]+' | tail -1)
+  f=$(grep -Eo '^ *[0-9]+ (tests? failed|uncaught exceptions?|unhandled rejections?|known failures?)' "$LOG.$label.txt" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  if [ "$rc" -ne 0 ]; then status=1; [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
+}
+
+echo "=== type check ==="
+if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
+
+mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
+pg_state=${probe[0]#postgres=}
+redis_state=${probe[1]#redis=}
+
+sqlite_patterns=('test/**/*.test.ts' '!test/cluster/**' '!test/faults/**')
+if [ ! -x "$CHROMIUM" ]; then
+  sqlite_patterns+=('!test/browser/**')
+  skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
+fi
+run_ava sqlite TEST_DB=sqlite -- "${sqlite_patterns[@]}"
+
+db_patterns=('test/api/**/*.test.ts' 'test/realtime/**/*.test.ts' 'test/faults/**/*.test.ts')
+if [ "$pg_state" = ok ]; then
+  if [ "$redis_state" = ok ]; then
+    db_patterns+=('test/cluster/**/*.test.ts')
+  else
+    skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
+  fi
+  run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
+else
+  skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
+  skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
+fi
+
+echo ""
+if [ ${#skipped_suites[@]} -gt 0 ]; then
+  echo "Skipped:"
+  for s in "${skipped_suites[@]}"; do echo "  - $s"; done
+  if [ "${CI:-}" = true ]; then
+    echo "Under CI every suite must run: failing."
+    status=1; failed=$((failed + ${#skipped_suites[@]}))
+  fi
+fi
+echo "tests: $passed passed, $failed failed"
+exit $status

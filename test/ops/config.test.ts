@@ -1,0 +1,46 @@
+import test from 'ava';
+import { ConfigError, loadConfig } from '../../src/config';
+import { runMainExpectingExit } from '../helpers/process';
+
+test('defaults need no environment at all', (t) => {
+  const config = loadConfig({});
+  t.is(config.port, 3000);
+  t.is(config.databaseUrl, null);
+  t.is(config.redisUrl, null);
+  t.is(config.dataDir, './data');
+  t.true(config.allowGuests);
+  t.true(Object.isFrozen(config));
+});
+
+test('variables are parsed and typed', (t) => {
+  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/d', REDIS_URL: 'redis://h:6379', ALLOW_GUESTS: 'false', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://dice.example/' });
+  t.is(config.port, 8080);
+  t.is(config.databaseUrl, 'postgres://u@h:5432/d');
+  t.is(config.redisUrl, 'redis://h:6379');
+  t.false(config.allowGuests);
+  t.is(config.logLevel, 'debug');
+  t.is(config.publicUrl, 'https://dice.example', 'a trailing slash is dropped so links join cleanly');
+});
+
+test('every bad variable is named in one sentence each', (t) => {
+  const error = t.throws(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }), { instanceOf: ConfigError });
+  t.regex(error!.message, /^Invalid configuration: /);
+  t.regex(error!.message, /PORT is invalid/);
+  t.regex(error!.message, /DATABASE_URL is invalid/);
+  t.regex(error!.message, /LOG_LEVEL is invalid/);
+  t.regex(error!.message, /"abc"/);
+});
+
+test('a bad value stops start-up with a clear sentence and no stack trace', async (t) => {
+  const { code, stderr } = await runMainExpectingExit({ PORT: 'not-a-port', DATA_DIR: '/tmp/dice-unused' });
+  t.is(code, 2);
+  t.regex(stderr, /Invalid configuration: PORT is invalid/);
+  t.notRegex(stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('an unreachable database stops start-up with a clear sentence', async (t) => {
+  const { code, stderr } = await runMainExpectingExit({ PORT: '0', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+  t.is(code, 1);
+  t.regex(stderr, /^Cannot start: /m);
+  t.notRegex(stderr, /\n\s+at /, 'no stack trace');
+});
