@@ -1,0 +1,103 @@
+import { UniqueConstraintError } from 'sequelize';
+import { db } from '../db';
+import { ConflictError, NotFoundError } from '../errors';
+import { Participant, type Room, type User } from '../models';
+import { authorizeJoin, authorizeParticipantChange } from '../policies/rooms';
+import { publish } from '../realtime/bus';
+import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
+import { defaultUsername, lockRoom } from './rooms';
+import { reloadRoom, requireRoomBySlug } from './roomsAccess';
+
+export class AlreadyParticipantError extends ConflictError {
+  constructor() {
+    super('You are already a participant of this room.', 'already_participant');
+  }
+}
+
+/**
+ * Join `slug` as `user`. Inside one transaction the room row is locked (SELECT ... FOR UPDATE on
+ * PostgreSQL; SQLite's single writer serializes already), so concurrent joins see each other and
+ * get distinct positions and colours. The unique indexes (room_id, user_id) and (room_id, position)
+ * back this up: a violation that slips through is retried, or is a 409 when the user got in.
+ */
+export async function joinRoom(slug: string, user: User, passcode?: string | null): Promise<Room> {
+  const found = await requireRoomBySlug(slug);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().transaction(async (transaction) => {
+        const room = await lockRoom(found.id, transaction);
+        if (!room) throw new NotFoundError(`There is no room "${slug}".`);
+        const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color'], transaction });
+        if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
+        authorizeJoin(room, user, passcode);
+        await Participant.create(
+          {
+            roomId: room.id,
+            userId: user.id,
+            username: defaultUsername(user),
+            position: nextFreePosition(seats.map((p) => p.position)),
+            color: pickDefaultColor(seats.map((p) => p.color)),
+          },
+          { transaction },
+        );
+      });
+      break;
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintError)) throw err;
+      if (attempt >= 5) throw err;
+    }
+  }
+  const room = await reloadRoom(found.id);
+  publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
+  return room;
+}
+
+function participantOf(room: Room, participantId: number): Participant {
+  const participant = room.participants?.find((p) => p.id === participantId);
+  if (!participant) throw new NotFoundError(`This room has no participant ${participantId}.`);
+  return participant;
+}
+
+export interface ParticipantChange {
+  username?: string;
+  /** `#rrggbb`, stored in lower case. */
+  color?: string;
+}
+
+/** The participant itself or the owner changes its username or colour. */
+export async function updateParticipant(slug: string, participantId: number, user: User, change: ParticipantChange): Promise<Room> {
+  const room = await requireRoomBySlug(slug);
+  const participant = participantOf(room, participantId);
+  authorizeParticipantChange(room, participant, user, 'change');
+  const values: Partial<Pick<Participant, 'username' | 'color'>> = {};
+  if (change.username !== undefined) values.username = change.username.trim();
+  if (change.color !== undefined) values.color = change.color.toLowerCase();
+  const changed = await db().transaction(async (transaction) => {
+    const row = await Participant.findByPk(participant.id, { transaction });
+    if (!row) throw new NotFoundError(`This room has no participant ${participantId}.`);
+    row.set(values);
+    if (row.changed() === false) return false;
+    await row.save({ transaction });
+    return true;
+  });
+  const fresh = await reloadRoom(room.id);
+  if (changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  return fresh;
+}
+
+/**
+ * A participant leaves, or the owner removes one. The removed user loses access to a private room
+ * until it joins again with the passcode. The owner may leave too: it still owns the room (and may
+ * view, change or delete it, and rejoin without the passcode).
+ */
+export async function removeParticipant(slug: string, participantId: number, user: User): Promise<void> {
+  const room = await requireRoomBySlug(slug);
+  const participant = participantOf(room, participantId);
+  authorizeParticipantChange(room, participant, user, 'remove');
+  await db().transaction(async (transaction) => {
+    await lockRoom(room.id, transaction);
+    await Participant.destroy({ where: { id: participant.id, roomId: room.id }, transaction });
+  });
+  publish({ type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] });
+  publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
+}

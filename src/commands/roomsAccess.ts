@@ -1,0 +1,79 @@
+import type { Includeable, Transaction } from 'sequelize';
+import { ForbiddenError, NotFoundError } from '../errors';
+import { Participant, Room, User } from '../models';
+import { isParticipant } from '../policies/rooms';
+import { SLUG_PATTERN } from '../rooms/codes';
+
+/**
+ * Loading rooms the way presenters and policies need them, and the one access check that the
+ * Socket.IO namespaces use. Other issues (rolls, realtime) call these; keep their contracts stable.
+ */
+
+/** Sequelize `include` for a room with its owner and participants (each with its user). */
+export function roomAssociations(): Includeable[] {
+  return [
+    { model: User, as: 'user' },
+    { model: Participant, as: 'participants', include: [{ model: User, as: 'user' }] },
+  ];
+}
+
+/**
+ * Sequelize `include` that embeds a roll's room ready for presentRoomInRoll():
+ * `Roll.findAll({ include: [roomInclude({ includeDeleted: true }), ...] })`.
+ */
+export function roomInclude(options: { includeDeleted?: boolean; as?: string } = {}): Includeable {
+  return { model: Room, as: options.as ?? 'room', paranoid: !options.includeDeleted, required: false, include: roomAssociations() };
+}
+
+export interface LoadRoomOptions {
+  /** Also find soft-deleted rooms (rolls embed them). Default: deleted rooms are not found. */
+  includeDeleted?: boolean;
+  transaction?: Transaction;
+}
+
+/** The room with its owner and participants (each with its user), or null. Deleted rooms only on request. */
+export async function loadRoomBySlug(slug: string, options: LoadRoomOptions = {}): Promise<Room | null> {
+  if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) return null;
+  return Room.findOne({
+    where: { slug },
+    include: roomAssociations(),
+    paranoid: !options.includeDeleted,
+    transaction: options.transaction,
+  });
+}
+
+/** loadRoomBySlug, or a 404 `not_found`. */
+export async function requireRoomBySlug(slug: string, options: LoadRoomOptions = {}): Promise<Room> {
+  const room = await loadRoomBySlug(slug, options);
+  if (!room) throw new NotFoundError(`There is no room "${String(slug).slice(0, 64)}".`);
+  return room;
+}
+
+/** The same room freshly loaded by id (after a change), with owner and participants. */
+export async function reloadRoom(roomId: number, options: LoadRoomOptions = {}): Promise<Room> {
+  const room = await Room.findByPk(roomId, { include: roomAssociations(), paranoid: !options.includeDeleted, transaction: options.transaction });
+  if (!room) throw new NotFoundError('The room no longer exists.');
+  return room;
+}
+
+/** The participant of `userId` in the room, with its user, or null. */
+export function findParticipant(roomId: number, userId: number, transaction?: Transaction): Promise<Participant | null> {
+  return Participant.findOne({ where: { roomId, userId }, include: [{ model: User, as: 'user' }], transaction });
+}
+
+/**
+ * Socket.IO namespace auth (`/room/{slug}`, handshake `{token, passcode}`): the room when `user`
+ * may be connected to it, else an AppError whose `code` becomes the connect_error message:
+ * - `not_found`: no such room, or it was deleted;
+ * - `forbidden`: the user is not a participant. Joining (POST /room/{slug}/participant) is where
+ *   the passcode is checked, for public and private rooms alike; a participant connects without
+ *   it (as GET /room/{slug} answers a participant without it), and a non-participant is refused
+ *   even with the right passcode. `passcode` is accepted for clients that send it and not needed.
+ */
+export async function authorizeRoomConnection(slug: string, user: { id: number }, _passcode?: string | null): Promise<Room> {
+  const room = await requireRoomBySlug(slug);
+  if (!isParticipant(room, user.id)) {
+    throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then connect.`);
+  }
+  return room;
+}

@@ -1,0 +1,50 @@
+import { subscribe, type DomainEvent } from '../../src/realtime/bus';
+import type { TestServer } from '../helpers/server';
+
+/** Shared by the room and participant API tests (not a test file itself). */
+
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+export const SLUG = /^[a-z0-9]{16}$/;
+
+/** A real 1x1 PNG. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+/** The start of a GIF: enough for the magic-byte check. */
+export const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0])]);
+
+/**
+ * Every domain event published in this process (the server runs in the test process), so tests can
+ * check what a request announced. Filter by slug: tests of one file run concurrently.
+ */
+export function recordEvents() {
+  const events: DomainEvent[] = [];
+  subscribe((e) => {
+    events.push(e);
+  });
+  return {
+    all: events,
+    for(slug: string) {
+      return events.filter((e) => 'slug' in e && e.slug === slug);
+    },
+    /** Events for `slug` published since `mark` (a count taken with `.for(slug).length`). */
+    since(slug: string, mark: number) {
+      return events.filter((e) => 'slug' in e && e.slug === slug).slice(mark);
+    },
+  };
+}
+
+export type NewUser = Awaited<ReturnType<TestServer['newUser']>>;
+
+/** A user and a room it created (body as given). */
+export async function userWithRoom(server: TestServer, body: Record<string, unknown> = {}) {
+  const owner = await server.newUser();
+  const res = await owner.api.post('/room', body);
+  if (res.status !== 201) throw new Error(`room creation failed: ${res.status} ${res.text}`);
+  return { owner, room: res.body.data, slug: res.body.data.slug as string };
+}
+
+/** multipart body with one file in `field`. */
+export function fileForm(data: Buffer, field = 'bg_file_path', filename = 'bg.png', type = 'image/png') {
+  const form = new FormData();
+  form.append(field, new Blob([data], { type }), filename);
+  return form;
+}
