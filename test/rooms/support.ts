@@ -45,6 +45,6 @@ export async function userWithRoom(server: TestServer, body: Record<string, unkn
 /** multipart body with one file in `field`. */
 export function fileForm(data: Buffer, field = 'bg_file_path', filename = 'bg.png', type = 'image/png') {
   const form = new FormData();
-  form.append(field, new Blob([data], { type }), filename);
+  form.append(field, new Blob([new Uint8Array(data)], { type }), filename);
   return form;
 }
