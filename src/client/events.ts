@@ -1,0 +1,91 @@
+import type { Participant, Roll, Room, Theme } from './types';
+
+/**
+ * The realtime vocabulary (names as the dddice SDK knows them). Every server -> client payload is
+ * `{data: ...}` with what REST would answer the same viewer.
+ */
+export interface Payload<T> {
+  data: T;
+}
+
+export interface Vector3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Euler angles ({x, y, z}) or a quaternion ({x, y, z, w}). */
+export interface Rotation extends Vector3 {
+  w?: number;
+}
+
+/** What a client sends while dragging a die. */
+export interface MoveInput {
+  /** roll value uuid */
+  uuid: string;
+  roll_uuid?: string;
+  position?: Vector3;
+  rotation?: Rotation;
+}
+
+/** What the rest of the room receives about a drag. `rotation` is left out for a hidden die's audience. */
+export interface MoveData {
+  uuid: string;
+  roll_uuid: string;
+  position?: Vector3;
+  rotation?: Rotation;
+  user: { uuid: string; username: string };
+}
+
+export interface RollDeleteData {
+  uuid: string;
+  [key: string]: unknown;
+}
+
+export interface RoomDeleteData {
+  slug: string;
+  [key: string]: unknown;
+}
+
+/** Events of a room namespace (`/room/{slug}`), server -> client. */
+export interface RoomServerEvents {
+  RoomUpdateEvent: (payload: Payload<Room>) => void;
+  RoomDeleteEvent: (payload: Payload<RoomDeleteData>) => void;
+  RollCreateEvent: (payload: Payload<Roll>) => void;
+  RollUpdateEvent: (payload: Payload<Roll>) => void;
+  RollDeleteEvent: (payload: Payload<RollDeleteData>) => void;
+  ParticipantConnectEvent: (payload: Payload<Participant>) => void;
+  ParticipantDisconnectEvent: (payload: Payload<Participant>) => void;
+  RollValueMoveStartEvent: (payload: Payload<MoveData>) => void;
+  RollValueMoveEvent: (payload: Payload<MoveData>) => void;
+  RollValueMoveEndEvent: (payload: Payload<MoveData>) => void;
+}
+
+/** Events a client may send in a room namespace: dragging a die, relayed to the others. */
+export interface RoomClientEvents {
+  RollValueMoveStartEvent: (move: MoveInput) => void;
+  RollValueMoveEvent: (move: MoveInput) => void;
+  RollValueMoveEndEvent: (move: MoveInput) => void;
+}
+
+/** Events of the user namespace (`/user`): the key's own dice box. */
+export interface UserServerEvents {
+  DiceBoxCreateEvent: (payload: Payload<Theme>) => void;
+  DiceBoxDeleteEvent: (payload: Payload<{ id: string; [key: string]: unknown }>) => void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface UserClientEvents {}
+
+export const ROOM_EVENTS = [
+  'RoomUpdateEvent',
+  'RoomDeleteEvent',
+  'RollCreateEvent',
+  'RollUpdateEvent',
+  'RollDeleteEvent',
+  'ParticipantConnectEvent',
+  'ParticipantDisconnectEvent',
+  'RollValueMoveStartEvent',
+  'RollValueMoveEvent',
+  'RollValueMoveEndEvent',
+] as const satisfies readonly (keyof RoomServerEvents)[];

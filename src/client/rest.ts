@@ -1,0 +1,282 @@
+import type {
+  CreateRollBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DiceVisibility, Envelope, ErrorBody, ErrorDetail, Page,
+  PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, User,
+} from './types';
+
+export const API_PREFIX = '/api/1.0';
+
+/** A refusal from the server (or no answer at all): `message` is written for people. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON body */
+  body?: unknown;
+  /** multipart body (theme creation, room backgrounds) */
+  form?: FormData;
+  /** send the key (default true) */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface DiceClientOptions {
+  /** The server's origin, e.g. `https://dice.example` (no `/api/1.0`). Empty string: same origin (browsers). */
+  baseUrl: string;
+  apiKey?: string | null;
+  /** Another fetch (tests, older runtimes). */
+  fetch?: typeof fetch;
+}
+
+function pathPart(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
+
+/**
+ * The REST API, one method per endpoint. Single resources resolve to their `data`; paged lists to the
+ * whole page (`data`, `links`, `meta`); 204s to undefined. Failures reject with an ApiError.
+ */
+export class RestClient {
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: DiceClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey ?? null;
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The absolute (or, with an empty base, origin-relative) URL of an API path. */
+  url(path: string, query?: Query): string {
+    let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.baseUrl}${API_PREFIX}${path}`;
+    if (query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+      const qs = params.toString();
+      if (qs) url += (url.includes('?') ? '&' : '?') + qs;
+    }
+    return url;
+  }
+
+  /** One request; answers the parsed JSON body (undefined for 204). */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.auth !== false && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let body: BodyInit | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.url(path, options.query), { method, headers, body, signal: options.signal });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw new ApiError(0, 'network_error', `The server could not be reached (${(err as Error).message}).`);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    if (!res.ok) {
+      const error = (parsed as ErrorBody | undefined)?.data;
+      throw new ApiError(
+        res.status,
+        typeof error?.code === 'string' ? error.code : `http_${res.status}`,
+        typeof error?.message === 'string' ? error.message : `The server answered ${res.status}.`,
+        Array.isArray(error?.details) ? error.details : [],
+        res.headers.get('x-request-id'),
+      );
+    }
+    return parsed as T;
+  }
+
+  private async data<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
+    return (await this.request<Envelope<T>>(method, path, options)).data;
+  }
+
+  private async none(method: string, path: string, options?: RequestOptions): Promise<void> {
+    await this.request<undefined>(method, path, options);
+  }
+
+  // Users (no key needed for createGuest)
+
+  /** POST /user: a new guest user; answers its API key. */
+  createGuest(): Promise<string> {
+    return this.data<string>('POST', '/user', { auth: false });
+  }
+
+  /** GET /user: the key's user. */
+  me(): Promise<User> {
+    return this.data<User>('GET', '/user');
+  }
+
+  // Rooms
+
+  listRooms(query: PageQuery = {}): Promise<Page<Room>> {
+    return this.request<Page<Room>>('GET', '/room', { query: { ...query } });
+  }
+
+  createRoom(body: CreateRoomBody = {}): Promise<Room> {
+    return this.data<Room>('POST', '/room', { body });
+  }
+
+  getRoom(slug: string, passcode?: string | null): Promise<Room> {
+    return this.data<Room>('GET', `/room/${pathPart(slug)}`, { query: { passcode } });
+  }
+
+  updateRoom(slug: string, body: UpdateRoomBody): Promise<Room> {
+    return this.data<Room>('PATCH', `/room/${pathPart(slug)}`, { body });
+  }
+
+  deleteRoom(slug: string): Promise<void> {
+    return this.none('DELETE', `/room/${pathPart(slug)}`);
+  }
+
+  /** POST /room/{slug} (multipart, field `bg_file_path`): the room's background image. */
+  setRoomBackground(slug: string, image: Blob, filename = 'background'): Promise<Room> {
+    const form = new FormData();
+    form.append('bg_file_path', image, filename);
+    return this.data<Room>('POST', `/room/${pathPart(slug)}`, { form });
+  }
+
+  /** GET /room/{slug}/background/{file}: the image bytes (no key needed). */
+  async getRoomBackground(url: string): Promise<Blob> {
+    const res = await this.fetchImpl(url);
+    if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `The background could not be loaded (${res.status}).`);
+    return res.blob();
+  }
+
+  joinRoom(slug: string, passcode?: string | null): Promise<Room> {
+    return this.data<Room>('POST', `/room/${pathPart(slug)}/participant`, { body: passcode ? { passcode } : {} });
+  }
+
+  updateParticipant(slug: string, participantId: number, body: UpdateParticipantBody): Promise<Room> {
+    return this.data<Room>('PATCH', `/room/${pathPart(slug)}/participant/${pathPart(participantId)}`, { body });
+  }
+
+  removeParticipant(slug: string, participantId: number): Promise<void> {
+    return this.none('DELETE', `/room/${pathPart(slug)}/participant/${pathPart(participantId)}`);
+  }
+
+  // Rolls
+
+  createRoll(body: CreateRollBody): Promise<Roll> {
+    return this.data<Roll>('POST', '/roll', { body });
+  }
+
+  getRoll(uuid: string): Promise<Roll> {
+    return this.data<Roll>('GET', `/roll/${pathPart(uuid)}`);
+  }
+
+  /** PATCH /roll/{uuid}: hide or show some of a roll's dice. */
+  updateRoll(uuid: string, dice: DiceVisibility[]): Promise<Roll> {
+    return this.data<Roll>('PATCH', `/roll/${pathPart(uuid)}`, { body: { dice } });
+  }
+
+  /** PATCH /roll: several rolls at once. */
+  updateRolls(rolls: Array<{ uuid: string; dice: DiceVisibility[] }>): Promise<Roll[]> {
+    return this.data<Roll[]>('PATCH', '/roll', { body: { rolls } });
+  }
+
+  /** PATCH /room/{slug}/roll: change the flags of all your dice in a room (clear the board...). */
+  updateRoomRolls(slug: string, dice: RoomDiceChange): Promise<Roll[]> {
+    return this.data<Roll[]>('PATCH', `/room/${pathPart(slug)}/roll`, { body: { dice } });
+  }
+
+  // Themes
+
+  listThemes(query: PageQuery = {}): Promise<Page<Theme>> {
+    return this.request<Page<Theme>>('GET', '/theme', { query: { ...query } });
+  }
+
+  createTheme(input: CreateThemeInput): Promise<Theme> {
+    const form = new FormData();
+    form.append('manifest', typeof input.manifest === 'string' ? input.manifest : JSON.stringify(input.manifest));
+    if (input.frag_shader !== undefined) form.append('frag_shader', input.frag_shader);
+    if (input.vert_shader !== undefined) form.append('vert_shader', input.vert_shader);
+    for (const asset of input.assets ?? []) form.append('assets', asset.data, asset.name);
+    return this.data<Theme>('POST', '/theme', { form });
+  }
+
+  getTheme(id: string): Promise<Theme> {
+    return this.data<Theme>('GET', `/theme/${pathPart(id)}`);
+  }
+
+  deleteTheme(id: string): Promise<void> {
+    return this.none('DELETE', `/theme/${pathPart(id)}`);
+  }
+
+  listThemeVersions(id: string, query: PageQuery = {}): Promise<Page<Theme>> {
+    return this.request<Page<Theme>>('GET', `/theme/${pathPart(id)}/version`, { query: { ...query } });
+  }
+
+  getThemeVersion(id: string, version: string): Promise<Theme> {
+    return this.data<Theme>('GET', `/theme/${pathPart(id)}/version/${pathPart(version)}`);
+  }
+
+  // Dice box
+
+  listDiceBox(query: DiceBoxQuery & PageQuery = {}): Promise<Page<Theme>> {
+    return this.request<Page<Theme>>('GET', '/dice-box', { query: { ...query } });
+  }
+
+  getDiceBoxTheme(id: string): Promise<Theme> {
+    return this.data<Theme>('GET', `/dice-box/${pathPart(id)}`);
+  }
+
+  /** PATCH /dice-box/{id}: upgrade to the theme's latest version. */
+  upgradeDiceBoxTheme(id: string): Promise<Theme> {
+    return this.data<Theme>('PATCH', `/dice-box/${pathPart(id)}`);
+  }
+
+  removeDiceBoxTheme(id: string): Promise<void> {
+    return this.none('DELETE', `/dice-box/${pathPart(id)}`);
+  }
+
+  // Share requests
+
+  listShareRequests(query: PageQuery = {}): Promise<Page<ShareRequest>> {
+    return this.request<Page<ShareRequest>>('GET', '/share-request', { query: { ...query } });
+  }
+
+  createShareRequest(body: Record<string, unknown>): Promise<ShareRequest> {
+    return this.data<ShareRequest>('POST', '/share-request', { body });
+  }
+
+  getShareRequest(id: string): Promise<ShareRequest> {
+    return this.data<ShareRequest>('GET', `/share-request/${pathPart(id)}`);
+  }
+
+  updateShareRequest(id: string, body: Record<string, unknown>): Promise<ShareRequest> {
+    return this.data<ShareRequest>('PATCH', `/share-request/${pathPart(id)}`, { body });
+  }
+
+  deleteShareRequest(id: string): Promise<void> {
+    return this.none('DELETE', `/share-request/${pathPart(id)}`);
+  }
+
+  /** Accept a share request: its theme lands in your dice box. */
+  acceptShareRequest(id: string): Promise<Theme> {
+    return this.data<Theme>('POST', `/share-request/${pathPart(id)}/accept`);
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The wire format of the API, as a client sees it: snake_case fields, envelopes, errors.
+ * These types are written by hand from the OpenAPI document (src/openapi), which the test suite keeps
+ * true to the server; they import nothing from the server, so the client bundles for browsers alone.
+ */
+
+/** ISO 8601 UTC with six fractional digits and `Z`: `2026-01-02T03:04:05.123000Z`. */
+export type Timestamp = string;
+
+export interface Envelope<T> {
+  type: string;
+  data: T;
+}
+
+export interface PageLinks {
+  first: string;
+  last: string;
+  prev: string | null;
+  /** An absolute URL to fetch as is; null on the last page. */
+  next: string | null;
+}
+
+export interface PageMeta {
+  current_page: number;
+  from: number | null;
+  last_page: number;
+  path: string;
+  per_page: number;
+  to: number | null;
+  total: number;
+}
+
+/** A paged list: `{type: "kind[]", data, links, meta}`. */
+export interface Page<T> {
+  type: string;
+  data: T[];
+  links: PageLinks;
+  meta: PageMeta;
+}
+
+export interface PageQuery {
+  page?: number;
+  per_page?: number;
+}
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The body of every error: `{type: "error", data: {code, message, details?}}`. */
+export interface ErrorBody {
+  type: 'error';
+  data: { code: string; message: string; details?: ErrorDetail[] };
+}
+
+export interface User {
+  uuid: string;
+  username: string;
+  name: string;
+  is_registered: boolean;
+  subscription: boolean;
+  subscription_level: number;
+  is_merchant: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Participant {
+  /** The participant's own id (not the user's): it names the participant in paths. */
+  id: number;
+  username: string;
+  /** `#rrggbb` */
+  color: string;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  user: User;
+}
+
+export interface Room {
+  slug: string;
+  name: string;
+  is_public: boolean;
+  /** Shown to the owner and participants only; null for everyone else and for public rooms without one. */
+  passcode: string | null;
+  bg_file_path: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+  user: User;
+  participants: Participant[];
+}
+
+export interface CreateRoomBody {
+  name?: string;
+  is_public?: boolean;
+  /** Your own passcode (4 to 64 of letters, digits, `. _ ~ -`); omitted: one is generated for private rooms. */
+  passcode?: string | null;
+}
+
+export interface UpdateRoomBody extends CreateRoomBody {
+  bg_file_path?: string | null;
+}
+
+export interface UpdateParticipantBody {
+  username?: string;
+  color?: string;
+  passcode?: string;
+}
+
+/** A face of a die: a number, a string, or an image. */
+export type Face = number | string | { src: string; [key: string]: unknown };
+
+export interface RollValue {
+  uuid: string;
+  /** die id, lower case (`d20`, `d10x`, `mod`) */
+  type: string;
+  theme?: string;
+  /** 1-based face index (the modifier itself for `mod`); null when hidden from this viewer */
+  value: number | null;
+  /** the face; null when hidden from this viewer */
+  value_to_display: Face | null;
+  is_hidden: boolean;
+  is_user_value: boolean;
+  is_visible: boolean;
+  is_cleared: boolean;
+  is_dropped: boolean;
+  label?: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  [key: string]: unknown;
+}
+
+export interface Roll {
+  uuid: string;
+  direction: number;
+  velocity: number;
+  user: User;
+  room?: Room | null;
+  values: RollValue[];
+  operator: Record<string, unknown> | null;
+  equation: string;
+  total_value: number | null;
+  label?: string | null;
+  external_id: string | null;
+  participants: Participant[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  [key: string]: unknown;
+}
+
+export interface DieInput {
+  /** a die id of the theme (case-insensitive), or `mod` */
+  type: string;
+  theme: string;
+  value?: number;
+  value_to_display?: Face;
+  is_hidden?: boolean;
+  label?: string;
+}
+
+export interface CreateRollBody {
+  dice?: DieInput[];
+  /** d20 syntax (`4d6kh3+2`) instead of `dice`: every die comes from `theme`. */
+  equation?: string;
+  theme?: string;
+  operator?: Record<string, unknown>;
+  external_id?: string;
+  label?: string;
+  /** room slug */
+  room?: string;
+  /** participant ids of the room who may see the roll (besides the roller) */
+  whisper?: number[];
+  [key: string]: unknown;
+}
+
+export interface DiceVisibility {
+  uuid: string;
+  is_hidden: boolean;
+}
+
+export interface RoomDiceChange {
+  is_hidden?: boolean;
+  is_visible?: boolean;
+  is_cleared?: boolean;
+}
+
+export interface ThemeLabel {
+  color: string;
+  background_color: string;
+}
+
+export interface DieEntry {
+  id: string;
+  type: string;
+  notation?: string;
+}
+
+export interface Theme {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  api_version: string;
+  label: ThemeLabel;
+  available_dice: Array<string | DieEntry>;
+  meshes?: Record<string, string>;
+  sizes?: Record<string, number>;
+  physics?: { inertia?: Record<string, number>; weight?: Record<string, number> };
+  sounds?: Array<Record<string, unknown>>;
+  uniforms?: Record<string, Record<string, unknown>>;
+  values?: Record<string, Face[]>;
+  textures?: Array<Record<string, unknown>>;
+  user: User;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  [key: string]: unknown;
+}
+
+/** The multipart fields of theme creation. `manifest` is the JSON manifest (object or string). */
+export interface CreateThemeInput {
+  manifest: Record<string, unknown> | string;
+  frag_shader?: string;
+  vert_shader?: string;
+  assets?: Array<{ name: string; data: Blob }>;
+}
+
+export interface ShareRequest {
+  [key: string]: unknown;
+}
+
+export interface DiceBoxQuery {
+  filter?: string;
+  ids?: string;
+}
