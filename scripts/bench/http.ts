@@ -1,0 +1,151 @@
+/**
+ * bench:http: POST /roll (2 dice, in a room with 10 listening sockets) and GET /roll/{uuid} against
+ * one instance on PostgreSQL (+ Redis, the production shape), beside a bare Express route that writes
+ * the same rows with one `pg` transaction, measured in the same run on the same database.
+ *
+ *   npm run bench:http [-- --no-redis] [-- --cpu-prof]
+ *   env: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
+ *
+ * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
+ * target: the maximum rate (closed loop, BENCH_CONNECTIONS connections), then p50/p99 at half that
+ * rate (open loop). With --cpu-prof the real server writes a V8 CPU profile to ./profiles/.
+ */
+import path from 'node:path';
+import type { RequestSpec } from 'autocannon';
+import pg from 'pg';
+import { createBenchDatabase, REDIS_URL } from './lib/database';
+import { benchEnv, newGuest, roomWith } from './lib/fixtures';
+import { atRate, CONNECTIONS, maxRate, SECONDS, type LoadResult } from './lib/load';
+import { planCores, pinSelf, root, spawnTs, type ChildHandle } from './lib/processes';
+import { connectRoom, type Listener } from './lib/sockets';
+import { ratio } from './lib/stats';
+import { fmt, printTable } from './lib/table';
+
+const args = new Set(process.argv.slice(2));
+const useRedis = !args.has('--no-redis');
+const cpuProf = args.has('--cpu-prof');
+const LISTENERS = 10;
+const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
+
+const cores = planCores();
+pinSelf(cores.load);
+console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS}s per run, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}`);
+
+const database = await createBenchDatabase();
+const children: ChildHandle[] = [];
+const listeners: Listener[] = [];
+const cleanup = async () => {
+  for (const l of listeners) l.socket.close();
+  await Promise.allSettled(children.map((c) => c.stop()));
+  await database.drop();
+};
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+try {
+  // --- the real server -------------------------------------------------------------------------
+  const real = spawnTs('scripts/bench/lib/serve.ts', {
+    cores: cores.server,
+    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '' }),
+    nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'profiles')}`] : [],
+  });
+  children.push(real);
+  const { url } = (await real.ready) as { url: string };
+
+  const roller = await newGuest(url);
+  const audience = await Promise.all(Array.from({ length: LISTENERS }, () => newGuest(url)));
+  const slug = await roomWith(roller.api, audience.map((a) => a.api));
+  for (const a of audience) {
+    try {
+      listeners.push(await connectRoom(url, slug, a.key));
+    } catch (err) {
+      console.log(`! listening socket refused (${(err as Error).message}): realtime not available, rolls measured without listeners`);
+      break;
+    }
+  }
+  const authHeaders = { authorization: `Bearer ${roller.key}`, 'content-type': 'application/json', accept: 'application/json' };
+
+  const probe = await roller.api.post('/roll', JSON.parse(ROLL_BODY(slug)));
+  const rollsAvailable = probe.status === 201;
+  if (!rollsAvailable) console.log(`! POST /roll answered ${probe.status} (${probe.text.slice(0, 120)}): roll rows skipped for the real server`);
+
+  const realRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
+
+  const runBoth = async (name: string, run: (target: string) => Parameters<typeof maxRate>[1]) => {
+    const max = await maxRate(name, run(url));
+    const half = await atRate(name, max.rps / 2, run(url));
+    realRuns[name] = { max, half };
+  };
+
+  // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
+  await runBoth('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
+
+  let uuids: string[] = [];
+  if (rollsAvailable) {
+    await runBoth('POST /roll', (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }));
+    uuids = await latestRollUuids(database.url);
+    await runBoth('GET /roll/{uuid}', (u) => ({ url: u, requests: [{ method: 'GET', headers: authHeaders, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] }));
+  }
+  const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
+  for (const l of listeners) l.socket.close();
+  listeners.length = 0;
+  const realIdle = await real.ask<{ rss: number }>({ cmd: 'memory' });
+  await real.stop();
+  children.splice(children.indexOf(real), 1);
+
+  // --- the baseline: bare Express + one pg transaction, same database, same core ----------------
+  const ids = new pg.Client({ connectionString: database.url });
+  await ids.connect();
+  const roomId = (await ids.query('SELECT id, user_id FROM rooms WHERE slug = $1', [slug])).rows[0];
+  await ids.end();
+  const bare = spawnTs('scripts/bench/lib/bareRollServer.ts', {
+    cores: cores.server,
+    env: { DATABASE_URL: database.url, BENCH_USER_ID: String(roomId.user_id), BENCH_ROOM_ID: String(roomId.id) },
+  });
+  children.push(bare);
+  const bareUrl = ((await bare.ready) as { url: string }).url;
+  const baseRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
+  const runBase = async (name: string, opts: Parameters<typeof maxRate>[1]) => {
+    const max = await maxRate(name, opts);
+    baseRuns[name] = { max, half: await atRate(name, max.rps / 2, opts) };
+  };
+  const json = { 'content-type': 'application/json', accept: 'application/json' };
+  await runBase('POST /roll', { url: `${bareUrl}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) });
+  if (uuids.length === 0) uuids = await latestRollUuids(database.url);
+  await runBase('GET /roll/{uuid}', { url: bareUrl, requests: [{ method: 'GET', headers: json, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+  await bare.stop();
+  children.splice(children.indexOf(bare), 1);
+
+  // --- report ----------------------------------------------------------------------------------
+  const rows = [];
+  for (const name of ['POST /roll', 'GET /roll/{uuid}', 'GET /user']) {
+    const r = realRuns[name];
+    const b = baseRuns[name];
+    if (!r && !b) continue;
+    if (b) rows.push([`${name} (bare pg baseline)`, fmt(b.max.rps, 0), fmt(b.max.p50), fmt(b.max.p99), fmt(b.half.p50), fmt(b.half.p99), '1.00x', String(b.max.failures + b.half.failures)]);
+    if (r) rows.push([`${name} (service)`, fmt(r.max.rps, 0), fmt(r.max.p50), fmt(r.max.p99), fmt(r.half.p50), fmt(r.half.p99), b ? ratio(r.max.rps, b.max.rps) : '—', String(r.max.failures + r.half.failures)]);
+  }
+  printTable('Throughput at saturation, and latency (ms) at half that rate', ['target', 'req/s', 'p50@max', 'p99@max', 'p50@half', 'p99@half', 'vs baseline', 'failed'], rows);
+  if (rollsAvailable) {
+    const r = realRuns['POST /roll']!;
+    const b = baseRuns['POST /roll']!;
+    const share = r.max.rps / b.max.rps;
+    console.log('');
+    console.log(`POST /roll: ${(share * 100).toFixed(0)}% of the baseline's throughput (target >= 60%): ${share >= 0.6 ? 'met' : 'MISSED'}`);
+    console.log(`POST /roll: p99 ${fmt(r.half.p99)} ms at ${fmt(r.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${r.half.p99 < 50 ? 'met' : 'MISSED'}`);
+    console.log(`RollCreateEvent deliveries to the ${LISTENERS} listening sockets: ${delivered}`);
+  }
+  const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
+  for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
+  console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
+  if (cpuProf) console.log(`CPU profile of the service written to ${path.join(root, 'profiles')}/ (open in Chrome DevTools or speedscope)`);
+} finally {
+  await cleanup();
+}
+
+async function latestRollUuids(url: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const rows = (await c.query<{ uuid: string }>('SELECT uuid FROM rolls ORDER BY id DESC LIMIT 500')).rows;
+  await c.end();
+  return rows.map((r) => r.uuid);
+}

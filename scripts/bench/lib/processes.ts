@@ -1,0 +1,132 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Cores of this machine; pinning needs at least two and taskset. */
+export function cpuCount(): number {
+  return os.availableParallelism?.() ?? os.cpus().length;
+}
+
+let tasksetOk: boolean | null = null;
+export function hasTaskset(): boolean {
+  if (tasksetOk === null) {
+    try {
+      execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+      tasksetOk = true;
+    } catch {
+      tasksetOk = false;
+    }
+  }
+  return tasksetOk;
+}
+
+/** Which cores the servers get and which the load generator (this process) gets. */
+export interface CorePlan {
+  server: string;
+  load: string;
+  pinned: boolean;
+}
+
+/** Server on core 0, load on the last core; unpinned (and said so) on a single core or without taskset. */
+export function planCores(): CorePlan {
+  const n = cpuCount();
+  if (n < 2 || !hasTaskset()) return { server: '', load: '', pinned: false };
+  return { server: '0', load: String(n - 1), pinned: true };
+}
+
+/** Move this process (all its threads) onto `cores`, so the load generator stays off the server's core. */
+export function pinSelf(cores: string): void {
+  if (!cores) return;
+  execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
+}
+
+export interface ChildHandle {
+  child: ChildProcess;
+  pid: number;
+  /** The first message the child sent over IPC (its "ready" message). */
+  ready: Promise<Record<string, unknown>>;
+  /** Send a request over IPC and wait for the reply with the same id. */
+  ask<T = Record<string, unknown>>(message: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+let nextId = 1;
+
+/**
+ * Run a TypeScript entry point with `node --import=tsx`, pinned to `cores` with taskset when given.
+ * The child talks over IPC: it sends `{type: 'ready', ...}` once, and answers `{id, ...}` requests.
+ * taskset execs node, so the IPC descriptor and the pid carry through.
+ */
+export function spawnTs(entry: string, options: { cores?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {}): ChildHandle {
+  const node = [process.execPath, ...(options.nodeArgs ?? []), '--import=tsx', path.resolve(root, entry)];
+  const [cmd, ...args] = options.cores ? ['taskset', '-c', options.cores, ...node] : node;
+  const child = spawn(cmd!, args, {
+    cwd: root,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  const keep = (c: Buffer) => {
+    out += c.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const pending = new Map<number, (m: Record<string, unknown>) => void>();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${out}`)), options.readyTimeoutMs ?? 30_000);
+    child.on('message', (m: Record<string, unknown>) => {
+      if (m.type === 'ready') {
+        clearTimeout(timer);
+        resolve(m);
+      } else if (typeof m.id === 'number') {
+        pending.get(m.id)?.(m);
+        pending.delete(m.id);
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited (${child.exitCode ?? child.signalCode}):\n${out}`));
+    });
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    pid: child.pid!,
+    ready,
+    ask<T>(message: Record<string, unknown>, timeoutMs = 60_000) {
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer to ${JSON.stringify(message)}`)), timeoutMs);
+        pending.set(id, (m) => {
+          clearTimeout(timer);
+          resolve(m as T);
+        });
+        child.send({ ...message, id });
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+    output: () => out,
+  };
+}
+
+/** RSS of a process in bytes, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : Number.NaN;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

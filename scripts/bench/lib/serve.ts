@@ -1,0 +1,22 @@
+/**
+ * The real server (src/server.ts startServer) as a benchmark child: configured from the environment
+ * like `npm start`, it reports its URL over IPC instead of a log line, and answers memory questions.
+ * Logs go to stdout at LOG_LEVEL (the benchmarks default to "warn": one JSON line per request at "info"
+ * is a cost of its own, measured separately with --log-level info).
+ */
+import { loadConfig } from '../../../src/config';
+import { createLogger } from '../../../src/logger';
+import { startServer } from '../../../src/server';
+import { answerMemory } from './child';
+
+const config = loadConfig();
+const server = await startServer(config, createLogger(config.logLevel));
+answerMemory(() => ({ sockets: server.io.engine.clientsCount }));
+process.send?.({ type: 'ready', url: server.url, pid: process.pid });
+
+const stop = async () => {
+  await server.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('disconnect', () => void stop());
