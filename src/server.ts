@@ -11,8 +11,35 @@ import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
 import { createRedis } from './lib/redis';
-import { attachRealtime } from './realtime';
+import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './realtime/bus';
+
+/** Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same). */
+const ADAPTER_KEY = 'dice';
+
+/**
+ * The adapter publishes without handling a failed PUBLISH, and adds listeners to its clients for
+ * every namespace. While Redis is away a failed publish must be a log line, not an unhandled
+ * rejection; and a busy instance has many namespaces, so listener counts are not leaks.
+ */
+function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
+  pub.setMaxListeners(0);
+  sub.setMaxListeners(0);
+  const publish = pub.publish.bind(pub) as (channel: string, message: string | Buffer) => Promise<number>;
+  let failing = false;
+  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
+    publish(channel, message).then(
+      (n) => {
+        failing = false;
+        return n;
+      },
+      (err: Error) => {
+        if (!failing) logger.warn({ err: err.message }, 'socket.io adapter publish failed: Redis unreachable');
+        failing = true;
+        return 0;
+      },
+    );
+}
 
 export interface RunningServer {
   url: string;
@@ -20,6 +47,7 @@ export interface RunningServer {
   http: http.Server;
   io: SocketServer;
   deps: AppDeps;
+  realtime: Realtime;
   /** Stop accepting, let requests in flight finish (up to the timeout), close sockets, pools and Redis. */
   close(): Promise<void>;
 }
@@ -54,12 +82,16 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const server = http.createServer(app);
   // Keep-alive sockets must not hold shutdown hostage: close idle ones when asked.
   server.keepAliveTimeout = 5000;
+  if (pub && sub) guardAdapterClients(pub, sub, logger);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,
-    ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: 'dice' }) } : {}),
+    // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
+    // cleanupEmptyChildNamespaces races with handshakes in progress).
+    cleanupEmptyChildNamespaces: false,
+    ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: ADAPTER_KEY, requestsTimeout: 3000 }) } : {}),
   });
-  const detachRealtime = attachRealtime(io, deps);
+  const realtime = attachRealtime(io, deps, { pub, channelKey: ADAPTER_KEY });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -74,8 +106,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      detachRealtime();
       io.close();
+      await realtime.close();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
@@ -83,5 +115,5 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       await database.close();
     })());
 
-  return { url, port, http: server, io, deps, close };
+  return { url, port, http: server, io, deps, realtime, close };
 }

@@ -1,0 +1,119 @@
+import type { Logger } from '../logger';
+import { loadRoomBySlug } from '../commands/roomsAccess';
+import { presentRoom } from '../presenters/room';
+import { Mutex } from '../lib/mutex';
+import type { DomainEvent } from './bus';
+import type { Broadcaster } from './broadcaster';
+import { RoomEvents, roomNamespace, userChannel } from './events';
+import type { PresenceStore } from './presence';
+
+/** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
+export interface RollFeed {
+  /** Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer. */
+  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, viewers: number[]): Promise<void>;
+}
+
+export interface FanoutDeps {
+  logger: Logger;
+  broadcaster: Broadcaster;
+  presence: PresenceStore;
+  rolls?: RollFeed;
+}
+
+/**
+ * Emit `present(viewer)` to every viewer, presenting once per viewer on this instance only and
+ * emitting once per distinct presentation (usually one or two), addressed to the users' channels:
+ * the adapter carries each emit to every instance, and no socket gets what its user may not see.
+ * `present` answers undefined for a viewer who must get nothing.
+ */
+export function emitPerViewer(
+  broadcaster: Broadcaster,
+  namespace: string,
+  event: string,
+  viewers: Iterable<number>,
+  present: (viewerId: number) => unknown,
+) {
+  const groups = new Map<string, { data: unknown; channels: string[] }>();
+  for (const viewer of viewers) {
+    const data = present(viewer);
+    if (data === undefined) continue;
+    const key = JSON.stringify(data);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { data, channels: [] }));
+    group.channels.push(userChannel(viewer));
+  }
+  for (const { data, channels } of groups.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+}
+
+/**
+ * Turns committed domain events into Socket.IO emits. Events of one room are handled one at a time,
+ * in the order this instance heard them, so a RollUpdateEvent never overtakes its RollCreateEvent.
+ */
+export class Fanout {
+  private queues = new Map<string, { mutex: Mutex; pending: number }>();
+
+  constructor(private readonly deps: FanoutDeps) {}
+
+  /** The bus listener. */
+  readonly listener = (event: DomainEvent): Promise<void> | void => {
+    const key = 'slug' in event && event.slug ? `room:${event.slug}` : 'userId' in event ? `user:${event.userId}` : null;
+    if (!key) return;
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = { mutex: new Mutex(), pending: 0 }));
+    queue.pending++;
+    const q = queue;
+    return q.mutex
+      .run(() => this.handle(event))
+      .catch((err: Error) => this.deps.logger.error({ err, event: event.type }, 'realtime fan-out failed'))
+      .finally(() => {
+        if (--q.pending === 0) this.queues.delete(key);
+      });
+  };
+
+  /** Resolves when every event heard so far has been emitted (tests, shutdown). */
+  async drain() {
+    await Promise.all([...this.queues.values()].map((q) => q.mutex.run(async () => undefined)));
+  }
+
+  private async handle(event: DomainEvent) {
+    const { broadcaster, presence } = this.deps;
+    switch (event.type) {
+      case 'room.updated':
+      case 'room.deleted': {
+        const room = await loadRoomBySlug(event.slug, { includeDeleted: event.type === 'room.deleted' });
+        if (!room) return;
+        const namespace = roomNamespace(event.slug);
+        const viewers = await presence.users(event.slug);
+        const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
+        emitPerViewer(broadcaster, namespace, name, viewers, (viewer) => presentRoom(room, viewer));
+        if (event.type === 'room.deleted') broadcaster.disconnect({ namespace });
+        return;
+      }
+      case 'room.access_revoked': {
+        const namespace = roomNamespace(event.slug);
+        if (event.userIds?.length) broadcaster.disconnect({ namespace, to: event.userIds.map(userChannel) });
+        if (event.allButOwner) {
+          const room = await loadRoomBySlug(event.slug, { includeDeleted: true });
+          if (room) broadcaster.disconnect({ namespace, except: [userChannel(room.userId)] });
+        }
+        return;
+      }
+      case 'roll.created':
+      case 'roll.updated': {
+        if (!event.slug || !this.deps.rolls) return;
+        const ids = event.type === 'roll.created' ? [event.rollId] : event.rollIds;
+        const viewers = await presence.users(event.slug);
+        if (viewers.length === 0) return;
+        await this.deps.rolls.emitRolls(event.type === 'roll.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, ids, event.slug, viewers);
+        return;
+      }
+      case 'roll.deleted': {
+        // The rolls are gone, so who could see them is not known any more: only their uuids travel.
+        for (const uuid of event.rollUuids) broadcaster.emit({ namespace: roomNamespace(event.slug) }, RoomEvents.RollDelete, { data: { uuid } });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { Socket } from 'socket.io';
+import { authenticate } from '../commands/apiKeys';
+import { authorizeRoomConnection } from '../commands/roomsAccess';
+import { AppError, UnauthorizedError } from '../errors';
+import { bearerKey } from '../http/auth';
+import type { Logger } from '../logger';
+import type { Room, User } from '../models';
+import type { PresentedParticipant } from '../presenters/room';
+import { slugOfNamespace } from './events';
+
+/** What a socket carries after its handshake (socket.data). */
+export interface SocketData {
+  user: User;
+  /** Room namespaces only: the room as loaded at the handshake. */
+  room?: Room;
+  slug?: string;
+  /** Room namespaces only: the last roll uuid the client saw (auth.since), for the replay. */
+  since?: string | null;
+  /** Set once the socket is counted in the room's presence (so it is counted out exactly once). */
+  present?: boolean;
+  /** The participant as last presented to the room, for its ParticipantDisconnectEvent. */
+  participant?: PresentedParticipant;
+}
+
+export function socketData(socket: Socket): SocketData {
+  return socket.data as SocketData;
+}
+
+type Next = (err?: Error) => void;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function stringField(source: unknown, name: string): string | null {
+  if (!source || typeof source !== 'object') return null;
+  const value = (source as Record<string, unknown>)[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= 512 ? value : null;
+}
+
+/**
+ * The credentials of a handshake: `auth: {token, passcode, since}` first; the query string and an
+ * `Authorization: Bearer` header as fall-backs for clients that cannot set `auth`.
+ */
+export function handshakeCredentials(socket: Socket) {
+  const { auth, query, headers } = socket.handshake;
+  const token = stringField(auth, 'token') ?? stringField(query, 'token') ?? bearerKey(headers.authorization);
+  const passcode = stringField(auth, 'passcode') ?? stringField(query, 'passcode');
+  const since = stringField(auth, 'since') ?? stringField(query, 'since');
+  return { token, passcode, since: since && UUID.test(since) ? since.toLowerCase() : null, badSince: Boolean(since && !UUID.test(since)) };
+}
+
+/**
+ * A refused handshake reaches the client as `connect_error` with `err.message` = the error code
+ * (`unauthorized`, `not_found`, `forbidden`) and `err.data` = `{code, message}` for people.
+ */
+export function connectError(code: string, message: string): Error {
+  const err = new Error(code) as Error & { data: { code: string; message: string } };
+  err.data = { code, message };
+  return err;
+}
+
+function refuse(err: unknown, next: Next, logger: Logger) {
+  if (err instanceof AppError) return next(connectError(err.code, err.message));
+  logger.error({ err }, 'socket handshake failed');
+  next(connectError('service_unavailable', 'The service is temporarily unavailable: try again shortly.'));
+}
+
+async function userOf(socket: Socket): Promise<User> {
+  const { token } = handshakeCredentials(socket);
+  if (!token) throw new UnauthorizedError('A valid API key is required: connect with auth: {token: "<key>"}.');
+  const found = await authenticate(token);
+  if (!found) throw new UnauthorizedError('The API key is unknown or has been revoked.');
+  return found.user;
+}
+
+/** `/user`: any valid key. */
+export function userHandshake(logger: Logger) {
+  return async (socket: Socket, next: Next) => {
+    try {
+      socket.data = { user: await userOf(socket) } satisfies SocketData;
+      next();
+    } catch (err) {
+      refuse(err, next, logger);
+    }
+  };
+}
+
+/** `/room/{slug}`: a valid key whose user may be in that room (the rooms policy decides). */
+export function roomHandshake(logger: Logger) {
+  return async (socket: Socket, next: Next) => {
+    try {
+      const user = await userOf(socket);
+      const slug = slugOfNamespace(socket.nsp.name);
+      const { passcode, since, badSince } = handshakeCredentials(socket);
+      const room = await authorizeRoomConnection(slug, user, passcode);
+      if (badSince) return next(connectError('validation_error', 'auth.since must be the uuid of a roll.'));
+      socket.data = { user, room, slug: room.slug, since } satisfies SocketData;
+      next();
+    } catch (err) {
+      refuse(err, next, logger);
+    }
+  };
+}

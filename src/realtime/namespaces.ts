@@ -1,0 +1,130 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { Logger } from '../logger';
+import { findParticipant, loadRoomBySlug } from '../commands/roomsAccess';
+import { presentParticipant, presentRoom, type PresentedParticipant } from '../presenters/room';
+import type { Broadcaster } from './broadcaster';
+import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
+import { roomHandshake, socketData, userHandshake } from './handshake';
+import { attachMoveRelay, type MoveLimits } from './moves';
+import type { PresenceStore } from './presence';
+
+export interface RealtimeContext {
+  io: Server;
+  logger: Logger;
+  broadcaster: Broadcaster;
+  presence: PresenceStore;
+  moveLimits?: MoveLimits;
+  /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
+  replay?: (socket: Socket) => Promise<void>;
+}
+
+/**
+ * Dynamic namespaces are created on the first connection attempt and must go when their last
+ * socket does, or each leaves Redis subscriptions behind. Socket.IO's own
+ * `cleanupEmptyChildNamespaces` closes a namespace as soon as its connected sockets reach zero,
+ * even while another socket is still in its handshake (a reloaded tab: the old socket leaves while
+ * the new one authenticates); that socket then lands in a closed namespace and hears nothing from
+ * other instances. So: check on the next turn of the event loop, and only close a namespace that
+ * has neither connected sockets nor handshakes under way.
+ */
+function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
+  setImmediate(() => {
+    const pending = (nsp as unknown as { _preConnectSockets?: Map<string, unknown> })._preConnectSockets;
+    if (nsp.sockets.size > 0 || (pending?.size ?? 0) > 0) return;
+    if (io._nsps.get(nsp.name) !== nsp) return;
+    io._nsps.delete(nsp.name);
+    (parent as unknown as { children: Set<Namespace> }).children.delete(nsp);
+    nsp.removeAllListeners();
+    nsp.adapter.close();
+  });
+}
+
+/** How many child namespaces exist on this instance (for tests and health). */
+export function roomNamespaceCount(io: Server): number {
+  let n = 0;
+  for (const name of io._nsps.keys()) if (ROOM_NAMESPACE.test(name)) n++;
+  return n;
+}
+
+/**
+ * A socket's first moments, in an order that loses nothing: join the user's channel, count it
+ * present (room and roll events are addressed to the users present), then load the room afresh and
+ * send it, announce the participant, and replay what it missed. A change committed before the
+ * presence count is in that fresh load or replay; one after it reaches the socket live.
+ */
+async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
+  const { user, slug } = socketData(socket);
+  await socket.join(userChannel(user.id));
+  const first = await ctx.presence.join(slug!, user.id);
+  socketData(socket).present = true;
+  const room = await loadRoomBySlug(slug!);
+  if (!room) {
+    socket.disconnect(true);
+    return;
+  }
+  socketData(socket).room = room;
+  socket.emit(RoomEvents.RoomUpdate, { data: presentRoom(room, user.id) });
+  const participant = room.participants?.find((p) => p.userId === user.id);
+  if (participant) socketData(socket).participant = presentParticipant(participant);
+  if (first && participant) {
+    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: presentParticipant(participant) });
+  }
+  // Tell the newcomer who is already here, in the same words.
+  const online = new Set(await ctx.presence.users(slug!));
+  for (const p of room.participants ?? []) {
+    if (p.userId !== user.id && online.has(p.userId)) socket.emit(RoomEvents.ParticipantConnect, { data: presentParticipant(p) });
+  }
+  if (ctx.replay) await ctx.replay(socket);
+}
+
+/** Someone's last socket left the room (here, or on an instance that died): tell the room. */
+export async function announceDisconnect(ctx: RealtimeContext, slug: string, userId: number, last?: PresentedParticipant) {
+  const room = await loadRoomBySlug(slug, { includeDeleted: true });
+  const participant = room ? await findParticipant(room.id, userId) : null;
+  // A participant removed from the room still goes offline in the others' eyes: as it last was.
+  const data = participant ? presentParticipant(participant) : last;
+  if (!data) return;
+  ctx.broadcaster.emit({ namespace: roomNamespace(slug) }, RoomEvents.ParticipantDisconnect, { data });
+}
+
+function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
+  return (socket: Socket) => {
+    const { user, room, slug } = socketData(socket);
+    const log = ctx.logger.child({ socket: socket.id, user: user.id, room: slug });
+    const ready = welcome(ctx, socket).catch((err: Error) => {
+        log.warn({ err: err.message }, 'socket welcome failed');
+      });
+    attachMoveRelay(socket, log, ctx.moveLimits);
+    socket.on('disconnect', async () => {
+      scheduleCleanup(ctx.io, parent, socket.nsp);
+      // Leave only what was joined, and after it was joined.
+      await ready;
+      if (!socketData(socket).present) return;
+      try {
+        if (await ctx.presence.leave(slug!, user.id)) await announceDisconnect(ctx, slug!, user.id, socketData(socket).participant);
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'presence leave failed');
+      }
+    });
+  };
+}
+
+/** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
+export function setupNamespaces(ctx: RealtimeContext) {
+  const { io, logger } = ctx;
+  const parent = io.of(ROOM_NAMESPACE);
+  const handshake = roomHandshake(logger);
+  parent.use((socket, next) => {
+    void handshake(socket, (err?: Error) => {
+      next(err);
+      if (err) scheduleCleanup(io, parent, socket.nsp);
+    });
+  });
+  parent.on('connection', onRoomConnection(ctx, parent));
+
+  const users = io.of(USER_NAMESPACE);
+  users.use(userHandshake(logger));
+  users.on('connection', (socket) => {
+    void socket.join(userChannel(socketData(socket).user.id));
+  });
+}

@@ -1,0 +1,139 @@
+import { io, type Socket } from 'socket.io-client';
+
+/** One event as a client received it. */
+export interface Received {
+  event: string;
+  payload: any;
+}
+
+/**
+ * A real socket.io-client socket that records every event it receives, from before it connects
+ * (the server speaks first: RoomUpdateEvent arrives right after the handshake).
+ */
+export class Client {
+  readonly events: Received[] = [];
+  private waiters: Array<() => void> = [];
+
+  constructor(readonly socket: Socket) {
+    socket.onAny((event: string, payload: unknown) => {
+      this.events.push({ event, payload });
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    socket.on('disconnect', () => {
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Payloads of `event` received so far. */
+  of(event: string): any[] {
+    return this.events.filter((e) => e.event === event).map((e) => e.payload);
+  }
+
+  /** Resolves once `check()` is true, re-checking on every event; rejects after `timeoutMs`. */
+  until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== probe);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; received: ${this.events.map((e) => e.event).join(', ') || 'nothing'}`));
+      }, timeoutMs);
+      const probe = () => {
+        let result: T | undefined | null | false;
+        try {
+          result = check();
+        } catch (err) {
+          clearTimeout(timer);
+          reject(err);
+          return;
+        }
+        if (result) {
+          clearTimeout(timer);
+          resolve(result);
+        } else {
+          this.waiters.push(probe);
+        }
+      };
+      probe();
+    });
+  }
+
+  /** The first payload of `event` matching `match` (already received or still to come). */
+  waitFor(event: string, match: (payload: any) => boolean = () => true, timeoutMs?: number): Promise<any> {
+    return this.until(() => this.of(event).find(match), event, timeoutMs);
+  }
+
+  /** Resolves when `n` payloads of `event` have arrived (answers them all). */
+  waitForCount(event: string, n: number, timeoutMs?: number): Promise<any[]> {
+    return this.until(() => (this.of(event).length >= n ? this.of(event) : null), `${n} x ${event}`, timeoutMs);
+  }
+
+  /** Resolves when the server has dropped this socket; answers the reason. */
+  waitForDisconnect(timeoutMs = 10_000): Promise<string> {
+    if (!this.socket.connected) return Promise.resolve('already disconnected');
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the socket was not disconnected')), timeoutMs);
+      this.socket.once('disconnect', (reason) => {
+        clearTimeout(timer);
+        resolve(reason);
+      });
+    });
+  }
+
+  emit(event: string, payload: unknown) {
+    this.socket.emit(event, payload);
+  }
+
+  close() {
+    this.socket.disconnect();
+  }
+}
+
+export interface RoomAuth {
+  token?: string;
+  passcode?: string;
+  since?: string;
+  [key: string]: unknown;
+}
+
+function open(url: string, auth: RoomAuth): Socket {
+  // A new manager per socket: each client is its own browser tab, with its own connection.
+  return io(url, { auth, transports: ['websocket'], forceNew: true, reconnection: false, timeout: 10_000 });
+}
+
+function connected(socket: Socket): Promise<Client> {
+  const client = new Client(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(client));
+    socket.once('connect_error', (err: Error & { data?: unknown }) => {
+      socket.disconnect();
+      reject(Object.assign(new Error(`connect_error: ${err.message}`), { code: err.message, data: err.data }));
+    });
+  });
+}
+
+/** Connect to `/room/{slug}`; resolves once connected, rejects with the connect_error. */
+export function connectRoom(base: string, slug: string, auth: RoomAuth): Promise<Client> {
+  return connected(open(`${base}/room/${slug}`, auth));
+}
+
+/** Connect to `/user` with a key. */
+export function connectUser(base: string, token: string): Promise<Client> {
+  return connected(open(`${base}/user`, { token }));
+}
+
+/** The connect_error of a refused handshake: `{code, data}`; fails if the socket connects. */
+export async function refusal(base: string, namespace: string, auth: RoomAuth): Promise<{ code: string; data: any }> {
+  const socket = open(`${base}${namespace}`, auth);
+  try {
+    await connected(socket);
+  } catch (err) {
+    return { code: (err as { code: string }).code, data: (err as { data: unknown }).data };
+  } finally {
+    socket.disconnect();
+  }
+  throw new Error(`the handshake to ${namespace} was accepted`);
+}
+
+/** Disconnect every client given (safe to call twice). */
+export function closeAll(...clients: Array<Client | undefined>) {
+  for (const c of clients) c?.close();
+}
