@@ -20,7 +20,8 @@ run_ava() { # label, env..., -- patterns...
   env "${envs[@]}" npx ava "$@" 2>&1 | tee "$LOG.$label.txt"
   local rc=${PIPESTATUS[0]}
   local p f
-  p=$(grep -Eo '^ *[0-9]+ tests? passed' "$LOG.$label.txt" | grep -Eo '[0-9]+' | tail -1)
+  # ava prints "N tests passed" only when nothing failed: count the ticks instead.
+  p=$(grep -Ec '^ *✔' "$LOG.$label.txt")
   f=$(grep -Eo '^ *[0-9]+ (tests? failed|uncaught exceptions?|unhandled rejections?|known failures?)' "$LOG.$label.txt" | awk '{s+=$1} END {print s+0}')
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   if [ "$rc" -ne 0 ]; then status=1; [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
