@@ -13,6 +13,7 @@ import { themeRoutes } from './routes/themes';
 import { rollRoutes } from './routes/rolls';
 import { diceBoxRoutes } from './routes/diceBox';
 import { shareRequestRoutes } from './routes/shareRequests';
+import { docsRoutes, openApiRoutes } from './openapi';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -23,9 +24,11 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps));
+  app.use(docsRoutes());
   app.use(jsonBody(deps.config.jsonBodyLimit));
 
   const api = Router();
+  api.use(openApiRoutes());
   api.use('/user', guestRoutes(deps));
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));

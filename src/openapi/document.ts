@@ -1,0 +1,137 @@
+import { errorResponseComponents, ERROR_RESPONSES } from './operations';
+import { extraSchemas, paths } from './paths';
+import { ref, schemas, type Schema } from './schemas';
+
+/**
+ * The realtime side, which OpenAPI has no words for: kept here as `x-realtime` so the document
+ * describes the whole service and the /docs page can show it.
+ */
+const realtime = {
+  description:
+    'Socket.IO. One namespace per room: `io(base + "/room/" + slug, {auth: {token: apiKey, passcode, since}})`. ' +
+    'You must be a participant (or the owner). A refused handshake is a `connect_error` whose message is the error code ' +
+    '(`unauthorized`, `forbidden`, `not_found`). `since` is the uuid of the last roll you saw: the server replays what came after. ' +
+    'Every server event carries `{data}` with what REST would answer you (redacted for you alike).',
+  namespaces: {
+    '/room/{slug}': {
+      server: {
+        RoomUpdateEvent: ref('Room'),
+        RoomDeleteEvent: { type: 'object', properties: { slug: { type: 'string' } } },
+        RollCreateEvent: ref('Roll'),
+        RollUpdateEvent: ref('Roll'),
+        RollDeleteEvent: { type: 'object', properties: { uuid: { type: 'string' } } },
+        ParticipantConnectEvent: ref('Participant'),
+        ParticipantDisconnectEvent: ref('Participant'),
+        RollValueMoveStartEvent: ref('Move'),
+        RollValueMoveEvent: ref('Move'),
+        RollValueMoveEndEvent: ref('Move'),
+      },
+      client: {
+        RollValueMoveStartEvent: ref('MoveInput'),
+        RollValueMoveEvent: ref('MoveInput'),
+        RollValueMoveEndEvent: ref('MoveInput'),
+      },
+    },
+    '/user': {
+      server: {
+        DiceBoxCreateEvent: ref('Theme'),
+        DiceBoxDeleteEvent: { type: 'object', properties: { id: { type: 'string' } } },
+      },
+      client: {},
+    },
+  },
+};
+
+const vector: Schema = { type: 'object', required: ['x', 'y', 'z'], properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } };
+const rotation: Schema = { ...vector, properties: { ...(vector.properties as object), w: { type: 'number' } } };
+
+const realtimeSchemas: Record<string, Schema> = {
+  MoveInput: {
+    type: 'object',
+    description: 'Dragging a die (client -> server), at most 60 a second',
+    required: ['uuid'],
+    properties: { uuid: { type: 'string', format: 'uuid', description: 'Roll value uuid' }, roll_uuid: { type: 'string' }, position: vector, rotation },
+  },
+  Move: {
+    type: 'object',
+    description: "A drag relayed to the room; `rotation` is left out for those who may not see a hidden die's value",
+    required: ['uuid', 'roll_uuid', 'user'],
+    properties: {
+      uuid: { type: 'string' },
+      roll_uuid: { type: 'string' },
+      position: vector,
+      rotation,
+      user: { type: 'object', properties: { uuid: { type: 'string' }, username: { type: 'string' } } },
+    },
+  },
+};
+
+const errorCodes = Object.entries(ERROR_RESPONSES)
+  .map(([status, info]) => `| ${status} | ${info.codes.map((c) => `\`${c}\``).join(', ')} | ${info.description} |`)
+  .join('\n');
+
+const description = `A self-hostable 3D dice rolling service: JSON over HTTP, live rooms over Socket.IO.
+
+Every endpoint under \`/api/1.0\` but guest creation, room background images and this document needs \`Authorization: Bearer <API key>\`.
+Get a key with \`POST /api/1.0/user\` (a guest) or from the server's operator.
+
+**Envelopes.** One resource: \`{"type": "room", "data": {...}}\`. A page of a list: \`{"type": "room[]", "data": [...], "links": {...}, "meta": {...}}\`,
+with \`?page=N&per_page=M\` (at most 100); \`links.next\` is an absolute URL, null on the last page. Empty: 204.
+Fields are snake_case; timestamps are ISO 8601 UTC with six fractional digits and \`Z\`.
+
+**Errors.** Every error is \`{"type": "error", "data": {"code", "message", "details?"}}\`; \`message\` is for people, \`details\` lists
+every bad field with its path. Unknown fields in a JSON body are ignored; wrong types are a 400.
+
+| status | codes | when |
+|---|---|---|
+${errorCodes}
+| 500 | \`internal_error\` | a bug; the message names the request id |
+
+**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
+
+function build() {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Open Dice API',
+      version: '1.0',
+      summary: '3D dice rolls, themes and live rooms',
+      description,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: '/', description: 'This server' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'Users', description: 'Guest users and the key’s own user' },
+      { name: 'Rooms', description: 'Public and private spaces that rolls are sent to' },
+      { name: 'Participants', description: 'Joining, leaving and personalising a room' },
+      { name: 'Rolls', description: 'Dice thrown by a user, optionally in a room' },
+      { name: 'Themes', description: 'How dice look, sound and behave; versioned by SemVer' },
+      { name: 'Dice box', description: 'The themes a user has added' },
+      { name: 'Share requests', description: 'Sharing a theme through a URL' },
+      { name: 'Board', description: 'The browser dice board' },
+      { name: 'Documentation', description: 'This document, as JSON and as a page' },
+      { name: 'Operations', description: 'Health checks' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `dk_` and 43 characters' },
+      },
+      schemas: { ...schemas, ...extraSchemas, ...realtimeSchemas },
+      responses: errorResponseComponents(),
+    },
+    'x-realtime': realtime,
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof build>;
+
+let cached: OpenApiDocument | null = null;
+
+/** The document, built once per process (it describes code, which does not change while running). */
+export function openApiDocument(): OpenApiDocument {
+  cached ??= build();
+  return cached;
+}

@@ -1,0 +1,119 @@
+import { ref, type Schema } from './schemas';
+
+/** Small builders for operations, so each endpoint in paths.ts reads as one declaration. */
+
+export const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
+  '400': { description: 'The request is invalid: `details` lists every bad field', codes: ['validation_error', 'malformed_json', 'bad_request', 'invalid_upload', 'invalid_equation'] },
+  '401': { description: 'No API key, a malformed header, or an unknown or revoked key', codes: ['unauthorized'] },
+  '403': { description: 'Not allowed (not the owner, wrong or missing passcode, guests disabled)', codes: ['forbidden'] },
+  '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
+  '409': { description: 'Conflict with the current state (already joined, version exists...)', codes: ['conflict', 'already_participant'] },
+  '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
+  '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
+  '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
+  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have...)', codes: ['unprocessable'] },
+  '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
+  '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
+};
+
+export type Status = keyof typeof ERROR_RESPONSES;
+
+export interface Param {
+  name: string;
+  in: 'path' | 'query';
+  description?: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'path', required: true, description, schema });
+export const queryParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'query', description, schema });
+
+export const pageParams: Param[] = [
+  queryParam('page', 'Page number, from 1', { type: 'integer', minimum: 1, default: 1 }),
+  queryParam('per_page', 'Items per page', { type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+];
+
+export interface Success {
+  status: '200' | '201' | '204' | '304';
+  description: string;
+  /** JSON body schema; absent for 204. */
+  schema?: Schema;
+  /** Other content types (images, HTML...). */
+  content?: Record<string, { schema: Schema }>;
+  headers?: Record<string, Schema>;
+}
+
+export interface OperationSpec {
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Needs `Authorization: Bearer <key>` (default true). */
+  auth?: boolean;
+  params?: Param[];
+  body?: Schema;
+  multipart?: Schema;
+  /** Express accepts a missing body as {} (body-less POST/PATCH from SDKs). */
+  bodyOptional?: boolean;
+  success: Success[];
+  errors?: Status[];
+  /** Rate limited (every keyed endpoint is; the default follows `auth`). */
+  limited?: boolean;
+}
+
+const errorResponse = (status: Status) => ({ $ref: `#/components/responses/E${status}` });
+
+/** Reusable error responses: components.responses.E400 ... */
+export function errorResponseComponents() {
+  const out: Record<string, unknown> = {};
+  for (const [status, info] of Object.entries(ERROR_RESPONSES)) {
+    out[`E${status}`] = {
+      description: `${info.description}. Codes: ${info.codes.map((c) => `\`${c}\``).join(', ')}.`,
+      ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: ref('Error') } },
+    };
+  }
+  out.Default = {
+    description: 'An unexpected failure (`internal_error`, a bug: the message names the request id) or `service_unavailable`.',
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  return out;
+}
+
+export function operation(id: string, spec: OperationSpec) {
+  const auth = spec.auth ?? true;
+  const responses: Record<string, unknown> = {};
+  for (const s of spec.success) {
+    const content: Record<string, unknown> = { ...(s.content ?? {}) };
+    if (s.schema) content['application/json'] = { schema: s.schema };
+    responses[s.status] = {
+      description: s.description,
+      ...(s.headers ? { headers: Object.fromEntries(Object.entries(s.headers).map(([k, v]) => [k, { schema: v }])) } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
+    };
+  }
+  const errors = new Set<Status>(spec.errors ?? []);
+  if (auth) errors.add('401');
+  if (spec.limited ?? auth) errors.add('429');
+  if (spec.body || spec.multipart) {
+    errors.add('400');
+    errors.add('413');
+    errors.add('415');
+  }
+  if ((spec.params ?? []).some((p) => p.in === 'query' && !['page', 'per_page'].includes(p.name)) || (spec.params ?? []).some((p) => p.name === 'page')) errors.add('400');
+  for (const status of [...errors].sort()) responses[status] = errorResponse(status);
+  responses.default = { $ref: '#/components/responses/Default' };
+
+  const op: Record<string, unknown> = {
+    operationId: id,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [spec.tag],
+    security: auth ? [{ apiKey: [] }] : [],
+    ...(spec.params?.length ? { parameters: spec.params } : {}),
+    responses,
+  };
+  if (spec.body) op.requestBody = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
+  if (spec.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } };
+  return op;
+}

@@ -1,0 +1,483 @@
+import { operation, pageParams, pathParam, queryParam } from './operations';
+import { envelope, listOf, pageOf, ref, strict, type Schema } from './schemas';
+
+/**
+ * Every route the server answers, under its full path. Path parameters are named as the Express
+ * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
+ */
+
+const slug = pathParam('slug', 'Room slug');
+const participant = pathParam('participant', 'Participant id (the `id` of a participant in the room)', { type: 'integer', minimum: 1 });
+const themeId = pathParam('id', 'Theme id');
+const rollId = pathParam('id', 'Roll uuid', { type: 'string', format: 'uuid' });
+const shareId = pathParam('id', 'Share request id');
+
+const room = envelope('room', ref('Room'));
+const roll = envelope('roll', ref('Roll'));
+const theme = envelope('theme', ref('Theme'));
+const shareRequest = envelope('share_request', ref('ShareRequest'));
+
+const passcode: Schema = { type: ['string', 'null'], maxLength: 200, description: "A private room's passcode" };
+const chosenPasscode: Schema = {
+  type: ['string', 'null'],
+  pattern: '^([A-Za-z0-9._~-]{4,64})?$',
+  description: 'Your own passcode (4 to 64 of letters, digits, `. _ ~ -`); empty or null: none for a public room, a generated one for a private room',
+};
+
+const rateHeaders = {
+  'RateLimit-Limit': { type: 'integer' },
+  'RateLimit-Remaining': { type: 'integer' },
+  'RateLimit-Reset': { type: 'integer' },
+};
+
+const html = (description: string) => ({ 'text/html': { schema: { type: 'string', description } } });
+const image = { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } };
+
+export const paths: Record<string, Record<string, unknown>> = {
+  // Operations
+
+  '/healthz': {
+    get: operation('health', {
+      tag: 'Operations',
+      summary: 'Liveness: the process answers',
+      auth: false,
+      success: [{ status: '200', description: 'Alive', schema: strict({ status: { const: 'ok' } }) }],
+    }),
+  },
+  '/readyz': {
+    get: operation('readiness', {
+      tag: 'Operations',
+      summary: 'Readiness: the database (and Redis, when configured) answer',
+      auth: false,
+      success: [
+        {
+          status: '200',
+          description: 'Ready. A 503 with the same shape (`status: "unavailable"`) names the check that failed.',
+          schema: strict({ status: { enum: ['ready', 'unavailable'] }, checks: { type: 'object', additionalProperties: { type: 'string' } } }),
+        },
+      ],
+    }),
+  },
+
+  // Documentation and the board (HTML)
+
+  '/api/1.0/openapi.json': {
+    get: operation('openapi', {
+      tag: 'Documentation',
+      summary: 'This document (OpenAPI 3.1)',
+      auth: false,
+      success: [{ status: '200', description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'paths'] } }],
+    }),
+  },
+  '/docs': {
+    get: operation('docsPage', {
+      tag: 'Documentation',
+      summary: 'A readable reference of this document (HTML)',
+      auth: false,
+      success: [{ status: '200', description: 'The reference page', content: html('HTML page') }],
+    }),
+  },
+  '/board/{slug}': {
+    get: operation('boardPage', {
+      tag: 'Board',
+      summary: 'The browser dice board of a room',
+      description: 'An HTML page that asks for an API key (or creates a guest), joins the room and shows it live. `?overlay=1` gives a transparent background for streaming software.',
+      auth: false,
+      params: [slug, queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      success: [{ status: '200', description: 'The board', content: html('HTML page') }],
+      errors: ['404'],
+    }),
+  },
+  '/board/assets/{file}': {
+    get: operation('boardAsset', {
+      tag: 'Board',
+      summary: "The board's script and style sheet (bundled at start-up, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'board.css'] })],
+      success: [
+        {
+          status: '200',
+          description: 'The asset',
+          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+      ],
+      errors: ['404'],
+    }),
+  },
+
+  // Users
+
+  '/api/1.0/user': {
+    post: operation('createGuest', {
+      tag: 'Users',
+      summary: 'Create a guest user (no key needed)',
+      description: 'Answers the new API key. Limited per client address (`GUESTS_PER_HOUR`); refused with 403 when the server disallows guests.',
+      auth: false,
+      limited: true,
+      success: [{ status: '201', description: 'The API key of the new guest', schema: envelope('string', { type: 'string', pattern: '^dk_[\\w-]{43}$' }), headers: rateHeaders }],
+      errors: ['403'],
+    }),
+    get: operation('getUser', {
+      tag: 'Users',
+      summary: "The key's own user",
+      success: [{ status: '200', description: 'The user', schema: envelope('user', ref('User')) }],
+    }),
+  },
+
+  // Rooms
+
+  '/api/1.0/room': {
+    get: operation('listRooms', {
+      tag: 'Rooms',
+      summary: 'Rooms you created or joined',
+      params: pageParams,
+      success: [{ status: '200', description: 'A page of rooms, newest first', schema: pageOf('room', ref('Room')) }],
+    }),
+    post: operation('createRoom', {
+      tag: 'Rooms',
+      summary: 'Create a room',
+      description: 'The creator joins as the first participant. A private room without a chosen passcode gets a generated one.',
+      body: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', maxLength: 255, description: 'Default: a name made from your username' },
+          is_public: { type: 'boolean', default: true },
+          passcode: chosenPasscode,
+        },
+      },
+      bodyOptional: true,
+      success: [{ status: '201', description: 'The room', schema: room }],
+    }),
+  },
+  '/api/1.0/room/{slug}': {
+    get: operation('getRoom', {
+      tag: 'Rooms',
+      summary: 'A room with its participants',
+      description: 'A private room needs its passcode unless you own it or are a participant.',
+      params: [slug, queryParam('passcode', "A private room's passcode", { type: 'string', maxLength: 200 })],
+      success: [{ status: '200', description: 'The room', schema: room }],
+      errors: ['403', '404'],
+    }),
+    patch: operation('updateRoom', {
+      tag: 'Rooms',
+      summary: 'Rename a room, make it public or private, change its passcode or remove its background (owner only)',
+      description: 'Changing the passcode of a private room removes every participant but the owner: they must join again with the new one.',
+      params: [slug],
+      body: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', maxLength: 255 },
+          is_public: { type: 'boolean' },
+          passcode: chosenPasscode,
+          bg_file_path: { type: ['string', 'null'], description: 'Only null (remove the background); upload an image with POST /room/{slug}' },
+        },
+      },
+      success: [{ status: '200', description: 'The room', schema: room }],
+      errors: ['403', '404', '422'],
+    }),
+    post: operation('setRoomBackground', {
+      tag: 'Rooms',
+      summary: "Upload the room's background image (owner only)",
+      params: [slug],
+      multipart: {
+        type: 'object',
+        required: ['bg_file_path'],
+        properties: { bg_file_path: { type: 'string', contentMediaType: 'image/*', description: 'PNG, JPEG, WebP or GIF, at most 5 MB' } },
+      },
+      success: [{ status: '200', description: 'The room, `bg_file_path` naming the image URL', schema: room }],
+      errors: ['403', '404'],
+    }),
+    delete: operation('deleteRoom', {
+      tag: 'Rooms',
+      summary: 'Delete a room (owner only)',
+      params: [slug],
+      success: [{ status: '204', description: 'Deleted' }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/room/{slug}/background/{file}': {
+    get: operation('getRoomBackground', {
+      tag: 'Rooms',
+      summary: "The room's background image (no key: loaded by <img>)",
+      auth: false,
+      limited: true,
+      params: [slug, pathParam('file', 'SHA-256 of the image and an extension', { type: 'string', pattern: '^[0-9a-f]{64}(\\.[a-z]{3,4})?$' })],
+      success: [{ status: '200', description: 'The image', content: image }],
+      errors: ['400', '404'],
+    }),
+  },
+  '/api/1.0/room/{slug}/participant': {
+    post: operation('joinRoom', {
+      tag: 'Participants',
+      summary: 'Join a room',
+      description: 'A private room needs its passcode, in the body or the query (`?passcode=`).',
+      params: [slug, queryParam('passcode', "A private room's passcode", { type: 'string', maxLength: 200 })],
+      body: { type: 'object', properties: { passcode } },
+      bodyOptional: true,
+      success: [{ status: '200', description: 'The room, with you among its participants', schema: room }],
+      errors: ['403', '404', '409'],
+    }),
+  },
+  '/api/1.0/room/{slug}/participant/{participant}': {
+    patch: operation('updateParticipant', {
+      tag: 'Participants',
+      summary: 'Change a participant’s username or colour (the participant or the owner)',
+      params: [slug, participant],
+      body: {
+        type: 'object',
+        properties: {
+          username: { type: 'string', maxLength: 64 },
+          color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
+          passcode,
+        },
+      },
+      success: [{ status: '200', description: 'The room', schema: room }],
+      errors: ['403', '404'],
+    }),
+    delete: operation('removeParticipant', {
+      tag: 'Participants',
+      summary: 'Leave a room, or remove a participant (owner)',
+      params: [slug, participant],
+      success: [{ status: '204', description: 'Removed' }],
+      errors: ['403', '404'],
+    }),
+  },
+
+  // Rolls
+
+  '/api/1.0/roll': {
+    post: operation('createRoll', {
+      tag: 'Rolls',
+      summary: 'Roll dice',
+      description: 'Give `dice` (each with a `type` and a `theme`), or an `equation` in d20 syntax with a `theme` for all its dice.',
+      body: {
+        type: 'object',
+        properties: {
+          dice: { type: 'array', minItems: 1, maxItems: 100, items: ref('DieInput') },
+          equation: { type: 'string', maxLength: 1000, examples: ['4d6kh3+2'] },
+          theme: { type: 'string', description: 'Theme of every die of `equation`', default: 'standard' },
+          operator: ref('Operator'),
+          external_id: { type: 'string', maxLength: 255 },
+          label: { type: 'string', maxLength: 255 },
+          room: { type: 'string', description: 'Room slug: the roll goes to that room' },
+          whisper: { type: 'array', items: { type: 'integer' }, description: 'Participant ids who alone (with you) see the roll' },
+        },
+      },
+      success: [{ status: '201', description: 'The roll', schema: roll }],
+      errors: ['403', '404', '409', '422'],
+    }),
+    patch: operation('updateRolls', {
+      tag: 'Rolls',
+      summary: 'Hide or show dice of several rolls',
+      body: {
+        type: 'object',
+        required: ['rolls'],
+        properties: {
+          rolls: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['uuid', 'dice'],
+              properties: { uuid: { type: 'string' }, dice: { type: 'array', items: ref('DiceVisibility') } },
+            },
+          },
+        },
+      },
+      success: [{ status: '200', description: 'The rolls', schema: listOf('roll', ref('Roll')) }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/roll/{id}': {
+    get: operation('getRoll', {
+      tag: 'Rolls',
+      summary: 'A roll',
+      params: [rollId],
+      success: [{ status: '200', description: 'The roll', schema: roll }],
+      errors: ['404'],
+    }),
+    patch: operation('updateRoll', {
+      tag: 'Rolls',
+      summary: 'Hide or show some of a roll’s dice (the roller)',
+      params: [rollId],
+      body: { type: 'object', required: ['dice'], properties: { dice: { type: 'array', items: ref('DiceVisibility') } } },
+      success: [{ status: '200', description: 'The roll', schema: roll }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/room/{slug}/roll': {
+    patch: operation('updateRoomRolls', {
+      tag: 'Rolls',
+      summary: 'Change the flags of all your dice in a room (clear the board, reveal...)',
+      params: [slug],
+      body: {
+        type: 'object',
+        required: ['dice'],
+        properties: { dice: { type: 'object', properties: { is_hidden: { type: 'boolean' }, is_visible: { type: 'boolean' }, is_cleared: { type: 'boolean' } } } },
+      },
+      success: [{ status: '200', description: 'The rolls changed', schema: listOf('roll', ref('Roll')) }],
+      errors: ['403', '404'],
+    }),
+  },
+
+  // Themes
+
+  '/api/1.0/theme': {
+    get: operation('listThemes', {
+      tag: 'Themes',
+      summary: 'Themes you can roll with, latest version of each',
+      params: pageParams,
+      success: [{ status: '200', description: 'A page of themes', schema: pageOf('theme', ref('Theme')) }],
+    }),
+    post: operation('createTheme', {
+      tag: 'Themes',
+      summary: 'Publish a theme (or a new version of yours)',
+      multipart: {
+        type: 'object',
+        required: ['manifest'],
+        properties: {
+          manifest: { type: 'string', contentMediaType: 'application/json', description: 'The JSON theme manifest (spec 4.4)' },
+          frag_shader: { type: 'string' },
+          vert_shader: { type: 'string' },
+          assets: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'Files named as the manifest references them' },
+        },
+      },
+      success: [{ status: '201', description: 'The theme version', schema: theme }],
+      errors: ['403', '404', '409', '422'],
+    }),
+  },
+  '/api/1.0/theme/{id}': {
+    get: operation('getTheme', {
+      tag: 'Themes',
+      summary: 'The latest version of a theme',
+      params: [themeId],
+      success: [{ status: '200', description: 'The theme', schema: theme }],
+      errors: ['404'],
+    }),
+    delete: operation('deleteTheme', {
+      tag: 'Themes',
+      summary: 'Delete a theme, all its versions (owner only)',
+      params: [themeId],
+      success: [{ status: '204', description: 'Deleted' }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/theme/{id}/version': {
+    get: operation('listThemeVersions', {
+      tag: 'Themes',
+      summary: 'Every version of a theme, newest first',
+      params: [themeId, ...pageParams],
+      success: [{ status: '200', description: 'A page of versions', schema: pageOf('theme', ref('Theme')) }],
+      errors: ['404'],
+    }),
+  },
+  '/api/1.0/theme/{id}/version/{version}': {
+    get: operation('getThemeVersion', {
+      tag: 'Themes',
+      summary: 'One version of a theme',
+      params: [themeId, pathParam('version', 'SemVer version')],
+      success: [{ status: '200', description: 'The theme version', schema: theme }],
+      errors: ['404'],
+    }),
+  },
+  '/api/1.0/theme/{id}/version/{version}/asset/{name}': {
+    get: operation('getThemeAsset', {
+      tag: 'Themes',
+      summary: 'A file of a theme version (mesh, texture, sound)',
+      params: [themeId, pathParam('version', 'SemVer version'), pathParam('name', 'File name as the manifest gives it')],
+      success: [
+        { status: '200', description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string' } } }, headers: { ETag: { type: 'string' } } },
+        { status: '304', description: 'Not modified (If-None-Match)' },
+      ],
+      errors: ['404'],
+    }),
+  },
+
+  // Dice box
+
+  '/api/1.0/dice-box': {
+    get: operation('listDiceBox', {
+      tag: 'Dice box',
+      summary: 'Themes in your dice box',
+      params: [queryParam('filter', 'Only themes whose id or name contains this text'), queryParam('ids', 'Comma-separated theme ids'), ...pageParams],
+      success: [{ status: '200', description: 'A page of themes', schema: pageOf('theme', ref('Theme')) }],
+    }),
+  },
+  '/api/1.0/dice-box/{id}': {
+    get: operation('getDiceBoxTheme', {
+      tag: 'Dice box',
+      summary: 'A theme of your dice box, at the version you hold',
+      params: [themeId],
+      success: [{ status: '200', description: 'The theme', schema: theme }],
+      errors: ['404'],
+    }),
+    patch: operation('upgradeDiceBoxTheme', {
+      tag: 'Dice box',
+      summary: 'Upgrade a theme of your dice box to its latest version',
+      params: [themeId],
+      success: [{ status: '200', description: 'The theme at its latest version', schema: theme }],
+      errors: ['404'],
+    }),
+    delete: operation('removeDiceBoxTheme', {
+      tag: 'Dice box',
+      summary: 'Take a theme out of your dice box',
+      params: [themeId],
+      success: [{ status: '204', description: 'Removed' }],
+      errors: ['404'],
+    }),
+  },
+
+  // Share requests
+
+  '/api/1.0/share-request': {
+    get: operation('listShareRequests', {
+      tag: 'Share requests',
+      summary: 'Your share requests',
+      params: pageParams,
+      success: [{ status: '200', description: 'A page of share requests', schema: pageOf('share_request', ref('ShareRequest')) }],
+    }),
+    post: operation('createShareRequest', {
+      tag: 'Share requests',
+      summary: 'Share one of your themes through a URL',
+      body: { type: 'object', properties: { theme: { type: 'string' } } },
+      success: [{ status: '201', description: 'The share request', schema: shareRequest }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/share-request/{id}': {
+    get: operation('getShareRequest', {
+      tag: 'Share requests',
+      summary: 'A share request',
+      params: [shareId],
+      success: [{ status: '200', description: 'The share request', schema: shareRequest }],
+      errors: ['404', '410'],
+    }),
+    patch: operation('updateShareRequest', {
+      tag: 'Share requests',
+      summary: 'Change a share request (owner)',
+      params: [shareId],
+      body: { type: 'object' },
+      success: [{ status: '200', description: 'The share request', schema: shareRequest }],
+      errors: ['403', '404'],
+    }),
+    delete: operation('deleteShareRequest', {
+      tag: 'Share requests',
+      summary: 'Revoke a share request: its URL stops working (owner)',
+      params: [shareId],
+      success: [{ status: '204', description: 'Revoked' }],
+      errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/share-request/{id}/accept': {
+    post: operation('acceptShareRequest', {
+      tag: 'Share requests',
+      summary: 'Accept a share request: its theme joins your dice box',
+      params: [shareId],
+      success: [{ status: '200', description: 'The theme now in your dice box', schema: theme }],
+      errors: ['404', '409', '410'],
+    }),
+  },
+};
+
+export const extraSchemas: Record<string, Schema> = {
+  DiceVisibility: { type: 'object', required: ['uuid', 'is_hidden'], properties: { uuid: { type: 'string' }, is_hidden: { type: 'boolean' } } },
+};

@@ -1,0 +1,241 @@
+/**
+ * The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the resources the API answers with.
+ * Presenters whitelist their fields, and so do these schemas (`additionalProperties: false`): the
+ * response test (test/openapi) fails when a presenter gains a field the document does not describe,
+ * which is how a leak or an undocumented change is caught.
+ */
+export type Schema = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** ISO 8601 UTC with six fractional digits and `Z`. */
+export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$';
+const timestamp: Schema = {
+  type: 'string',
+  format: 'date-time',
+  pattern: TIMESTAMP_PATTERN,
+  description: 'ISO 8601 UTC with six fractional digits and Z',
+  examples: ['2026-01-02T03:04:05.123000Z'],
+};
+const uuid: Schema = { type: 'string', format: 'uuid' };
+const hexColor: Schema = { type: 'string', pattern: '^#[0-9a-f]{6}$', examples: ['#e6194b'] };
+
+/** An object whose every listed property is required and no other is allowed. */
+export function strict(properties: Record<string, Schema>, extra: Partial<Schema> = {}): Schema {
+  return { type: 'object', required: Object.keys(properties), additionalProperties: false, properties, ...extra };
+}
+
+/** `{type: kind, data: schema}`: one resource. */
+export function envelope(kind: string, data: Schema): Schema {
+  return strict({ type: { const: kind }, data });
+}
+
+/** `{type: "kind[]", data: [...], links, meta}`: a page of a list. */
+export function pageOf(kind: string, item: Schema): Schema {
+  return strict({ type: { const: `${kind}[]` }, data: { type: 'array', items: item }, links: ref('PageLinks'), meta: ref('PageMeta') });
+}
+
+/** `{type: "kind[]", data: [...]}`: a bounded list that is not paged. */
+export function listOf(kind: string, item: Schema): Schema {
+  return strict({ type: { const: `${kind}[]` }, data: { type: 'array', items: item } });
+}
+
+const face: Schema = {
+  description: 'A face of a die: a number, a string, or an image (`{src}` names a file of the theme)',
+  anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'object', required: ['src'], properties: { src: { type: 'string' } } }],
+};
+
+export const schemas: Record<string, Schema> = {
+  Error: strict(
+    {
+      type: { const: 'error' },
+      data: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', description: 'Stable, machine-readable: see the table of codes', examples: ['validation_error'] },
+          message: { type: 'string', description: 'A sentence for people: clients show it as is' },
+          details: {
+            type: 'array',
+            description: 'Every bad field, with its path (`dice[0].type`, `query.page`)',
+            items: strict({ path: { type: 'string' }, message: { type: 'string' } }),
+          },
+        },
+      },
+    },
+    { description: 'Every error has this body.' },
+  ),
+
+  PageLinks: strict(
+    {
+      first: { type: 'string', format: 'uri' },
+      last: { type: 'string', format: 'uri' },
+      prev: nullable({ type: 'string', format: 'uri' }),
+      next: nullable({ type: 'string', format: 'uri' }),
+    },
+    { description: 'Absolute URLs to fetch verbatim; `next` is null on the last page.' },
+  ),
+
+  PageMeta: strict({
+    current_page: { type: 'integer', minimum: 1 },
+    from: nullable({ type: 'integer', minimum: 1 }),
+    last_page: { type: 'integer', minimum: 1 },
+    path: { type: 'string', format: 'uri' },
+    per_page: { type: 'integer', minimum: 1, maximum: 100 },
+    to: nullable({ type: 'integer', minimum: 1 }),
+    total: { type: 'integer', minimum: 0 },
+  }),
+
+  User: strict(
+    {
+      uuid,
+      username: { type: 'string' },
+      name: { type: 'string' },
+      is_registered: { type: 'boolean', description: 'false for guests' },
+      subscription: { type: 'boolean' },
+      subscription_level: { type: 'number' },
+      is_merchant: { type: 'boolean' },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    { description: 'The public face of a user: never an internal id, key or e-mail.' },
+  ),
+
+  Participant: strict(
+    {
+      id: { type: 'integer', description: "The participant's own id (not the user's): it names the participant in paths" },
+      username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },
+      color: hexColor,
+      position: { type: 'integer', minimum: 0, description: 'Seat order in the room' },
+      created_at: timestamp,
+      updated_at: timestamp,
+      user: ref('User'),
+    },
+    { description: 'Spec 2.5.' },
+  ),
+
+  Room: strict(
+    {
+      slug: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Identifies the room in paths and realtime namespaces' },
+      name: { type: 'string' },
+      is_public: { type: 'boolean' },
+      passcode: nullable({ type: 'string', description: 'Shown to the owner and participants only; null for everyone else' }),
+      bg_file_path: nullable({ type: 'string', description: 'URL of the background image (served without a key)' }),
+      created_at: timestamp,
+      updated_at: timestamp,
+      deleted_at: nullable(timestamp),
+      user: ref('User'),
+      participants: { type: 'array', items: ref('Participant') },
+    },
+    { description: 'Spec 2.4.' },
+  ),
+
+  RollValue: strict(
+    {
+      uuid,
+      type: { type: 'string', description: 'Die id of the theme, lower case (`d20`, `d10x`), or `mod` for a modifier' },
+      theme: { type: 'string', description: 'Theme id of the die' },
+      value: nullable({ type: 'number', description: '1-based face index (the number itself for `mod`); null when hidden from you' }),
+      value_to_display: nullable({ ...face, description: 'The face shown (numbers as strings); null when hidden from you' }),
+      label: nullable({ type: 'string' }),
+      meta: { description: 'Free data the roll request attached to the die' },
+      is_hidden: { type: 'boolean', description: 'Only the roller sees the value' },
+      is_user_value: { type: 'boolean', description: 'The caller predetermined the value' },
+      is_visible: { type: 'boolean' },
+      is_cleared: { type: 'boolean', description: 'Picked up from the board' },
+      is_dropped: { type: 'boolean', description: 'Dropped by an operator (kh3, pl1...): does not count in the total' },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    { description: 'Spec 2.7.' },
+  ),
+
+  Roll: strict(
+    {
+      uuid,
+      direction: { type: 'number', description: 'Angle in degrees the roll was thrown' },
+      velocity: { type: 'number', description: 'How hard the roll was thrown' },
+      user: ref('User'),
+      room: nullable(ref('Room')),
+      values: { type: 'array', items: ref('RollValue') },
+      operator: nullable({ type: 'object', description: 'The operators used, as given (or as parsed from an equation)' }),
+      equation: { type: 'string', description: 'The roll in d20 syntax (without modifiers hidden from you)' },
+      total_value: { type: 'number', description: 'Sum of the dice that are not dropped (of those you may see)' },
+      external_id: nullable({ type: 'string' }),
+      label: nullable({ type: 'string' }),
+      participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('Participant') },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    { description: 'Spec 2.6.' },
+  ),
+
+  DieEntry: {
+    description: 'A die of `available_dice`: a physical type as a string, or `{id, type, notation}`',
+    anyOf: [
+      { type: 'string' },
+      { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, notation: { type: 'string' } } },
+    ],
+  },
+
+  Theme: {
+    type: 'object',
+    description: 'Spec 2.3: one version of a theme.',
+    required: ['id', 'name', 'description', 'version', 'api_version', 'label', 'available_dice', 'user', 'created_at', 'updated_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9_-]{0,98}[a-z0-9])?$' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      version: { type: 'string', description: 'SemVer 2.0.0' },
+      api_version: { const: '1.0' },
+      label: strict({ color: { type: 'string' }, background_color: { type: 'string' } }),
+      available_dice: { type: 'array', items: ref('DieEntry') },
+      meshes: { type: 'object', additionalProperties: { type: 'string' } },
+      sizes: { type: 'object', additionalProperties: { type: 'number' } },
+      physics: { type: 'object' },
+      sounds: { type: 'array', items: { type: 'object' } },
+      uniforms: { type: 'object', additionalProperties: { type: 'object' } },
+      values: { type: 'object', additionalProperties: { type: 'array', items: face } },
+      textures: { type: 'array', items: { type: 'object' } },
+      frag_shader: nullable({ type: 'string' }),
+      vert_shader: nullable({ type: 'string' }),
+      assets: { type: 'object', description: 'File name -> URL it is served at', additionalProperties: { type: 'string' } },
+      user: nullable(ref('User')),
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+
+  ShareRequest: {
+    type: 'object',
+    description: 'A link that shares a theme: whoever accepts it gets the theme in their dice box.',
+    additionalProperties: true,
+  },
+
+  DieInput: {
+    type: 'object',
+    required: ['type'],
+    properties: {
+      type: { type: 'string', description: 'A die id of the theme (case-insensitive), or `mod` with a `value`', examples: ['d20'] },
+      theme: { type: 'string', description: 'Theme id', examples: ['standard'] },
+      value: { type: 'number', description: 'Predetermined 1-based face index (the modifier for `mod`)' },
+      value_to_display: face,
+      is_hidden: { type: 'boolean' },
+      label: { type: 'string' },
+      meta: {},
+    },
+  },
+
+  Operator: {
+    type: 'object',
+    description:
+      'Operators in d20 syntax (`k` keep, `p` drop, `rr` reroll until, `ro` reroll once, `ra` reroll and add, `e` explode, `mi` minimum, `ma` maximum, ' +
+      'with selectors hN, lN, N, >N, <N) or the dddice SDK vocabulary (`k`, `d`, `*`, `/`, `round`). A string applies to all dice; ' +
+      'an object maps selector -> indices into `dice`.',
+    additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'object' }] },
+    examples: [{ k: 'h3' }],
+  },
+};
