@@ -6,9 +6,9 @@ import { writeEquation, type EquationShape } from './equation';
 import { DiceError } from './errors';
 import { facesEqual, prepare, type PreparedDie } from './faces';
 import { applyStep } from './operators';
-import { compilePlan, plainNumber, type Layout, type Plan } from './plan';
+import { compilePlan, plainNumber, type Plan } from './plan';
 import { defaultRng } from './random';
-import { RollState, type Unit } from './state';
+import { newUnit, RollState, type Part, type Unit } from './state';
 import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
 
 /** Entries a request's `dice` may hold (modifiers count; a d100 is two). */
@@ -29,52 +29,66 @@ export function rollDice(
   const state = new RollState(rng);
   const units: Unit[] = [];
   const unitOfDie = new Array<number>(dice.length);
-  const types = new Array<string>(dice.length);
-  for (let i = 0; i < dice.length; i++) types[i] = dieType(dice[i], i);
+  const parts = new Array<Part | null>(dice.length);
 
   // Consecutive dice usually share theme and type: resolve once per run of them.
-  let lastKey = '';
+  let lastTheme: string | null = null;
+  let lastType = '';
   let lastDie: PreparedDie | null = null;
-  const lookup = (i: number): PreparedDie => {
-    const req = dice[i]!;
-    const key = `${req.theme}\u0000${types[i]}`;
-    if (key !== lastKey || lastDie === null) {
-      lastDie = resolveDie(resolve, req, types[i]!, i);
-      lastKey = key;
-    }
-    return lastDie;
-  };
-
   for (let i = 0; i < dice.length; i++) {
-    const type = types[i]!;
+    const req = dice[i]!;
+    const type = dieType(req, i);
     if (type === 'mod') {
+      parts[i] = null;
+      continue;
+    }
+    if (lastDie === null || req.theme !== lastTheme || type !== lastType) {
+      lastDie = resolveDie(resolve, req, type, i);
+      lastTheme = req.theme;
+      lastType = type;
+    }
+    parts[i] = { die: lastDie, req, dieIndex: i, type };
+  }
+
+  // Everything about the request is checked before the first draw: a refused roll draws nothing.
+  const presets = new Array<number | null>(dice.length);
+  const modValues = new Array<number>(dice.length);
+  for (let i = 0; i < dice.length; i++) {
+    const a = parts[i];
+    if (a === null || a === undefined) {
       unitOfDie[i] = -1;
-      addMod(state, dice[i]!, i);
+      modValues[i] = modValue(dice[i]!, i);
       continue;
     }
     // A d10x directly followed by a d10 is one d100.
-    const pair = type === 'd10x' && types[i + 1] === 'd10';
-    const count = pair ? 2 : 1;
-    const unit: Unit = { dice: [], reqs: [], dieIndex: [], types: [], slots: [], num: null, kept: true };
-    for (let k = 0; k < count; k++) {
-      const die = lookup(i + k);
-      unit.dice.push(die);
-      unit.reqs.push(dice[i + k]!);
-      unit.dieIndex.push(i + k);
-      unit.types.push(types[i + k]!);
-      unitOfDie[i + k] = units.length;
+    const next = parts[i + 1];
+    const b = a.type === 'd10x' && next !== undefined && next !== null && next.type === 'd10' ? next : null;
+    unitOfDie[i] = units.length;
+    presets[i] = presetFace(a.die, a.req, i);
+    if (b !== null) {
+      unitOfDie[i + 1] = units.length;
+      presets[i + 1] = presetFace(b.die, b.req, i + 1);
+      i++;
     }
-    for (let k = 0; k < count; k++) {
-      const preset = presetFace(unit.dice[k]!, dice[i + k]!, i + k);
-      unit.slots.push(state.addValue(unit, k, preset ?? state.draw(unit.dice[k]!), 'roll', preset !== null));
+    units.push(newUnit(a, b));
+  }
+  const plan = compilePlan(operator, { unitOfDie, unitCount: units.length });
+
+  for (let i = 0; i < dice.length; i++) {
+    if (unitOfDie[i] === -1) {
+      addMod(state, dice[i]!, i, modValues[i]!);
+      continue;
+    }
+    const unit = units[unitOfDie[i]!]!;
+    const presetA = presets[i]!;
+    unit.slotA = state.addValue(unit.a, presetA ?? state.draw(unit.a.die), 'roll', presetA !== null);
+    if (unit.b !== null) {
+      const presetB = presets[++i]!;
+      unit.slotB = state.addValue(unit.b, presetB ?? state.draw(unit.b.die), 'roll', presetB !== null);
     }
     state.settle(unit);
-    units.push(unit);
-    i += count - 1;
   }
 
-  const layout: Layout = { unitOfDie, unitCount: units.length };
-  const plan = compilePlan(operator, layout);
   if (plan !== null) {
     const sets = plan.sets.map((s) => s.map((u) => units[u]!));
     for (const step of plan.steps) applyStep(state, sets[step.set]!, step);
@@ -109,20 +123,23 @@ function resolveDie(resolve: Resolve, req: DieRequest, type: string, i: number):
   return prepare(def, `dice[${i}].type`);
 }
 
-/** A modifier: `value` (or a numeric `value_to_display`) is the number added; it is never drawn. */
-function addMod(state: RollState, req: DieRequest, i: number): void {
-  let n: number;
+/** A modifier's number: `value` (or a numeric `value_to_display`) is what it adds; it is never drawn. */
+function modValue(req: DieRequest, i: number): number {
   if (req.value !== undefined && req.value !== null) {
-    n = modNumber(req.value, `dice[${i}].value`);
+    const n = modNumber(req.value, `dice[${i}].value`);
     if (req.valueToDisplay !== undefined && req.valueToDisplay !== null && !facesEqual(n, req.valueToDisplay)) {
       throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
-        `This modifier's value_to_display (${String(req.valueToDisplay)}) differs from its value (${n}).`);
+        `This modifier's value_to_display (${show(req.valueToDisplay)}) differs from its value (${n}).`);
     }
-  } else if (req.valueToDisplay !== undefined && req.valueToDisplay !== null) {
-    n = modNumber(req.valueToDisplay, `dice[${i}].value_to_display`);
-  } else {
-    throw new DiceError('invalid_dice', `dice[${i}].value`, 'A modifier needs its number in value, such as {"type": "mod", "value": 2}.');
+    return n;
   }
+  if (req.valueToDisplay !== undefined && req.valueToDisplay !== null) {
+    return modNumber(req.valueToDisplay, `dice[${i}].value_to_display`);
+  }
+  throw new DiceError('invalid_dice', `dice[${i}].value`, 'A modifier needs its number in value, such as {"type": "mod", "value": 2}.');
+}
+
+function addMod(state: RollState, req: DieRequest, i: number, n: number): void {
   state.values.push({
     dieIndex: i, type: 'mod', theme: req.theme, value: n, valueToDisplay: n, numericValue: n,
     isDropped: false, isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
@@ -189,21 +206,21 @@ function total(state: RollState, plan: Plan | null): number {
 }
 
 function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {
-  const setOfUnit = new Array<number>(units.length).fill(-1);
+  const tokens = new Array<string>(units.length);
+  for (let i = 0; i < units.length; i++) tokens[i] = units[i]!.b !== null ? 'd100' : units[i]!.a.die.token;
+  let setOfUnit: number[] | null = null;
   const setOps: EquationShape['setOps'] = [];
-  if (plan !== null) {
-    plan.sets.forEach((s, id) => { for (const u of s) setOfUnit[u] = id; setOps.push([]); });
-    for (const step of plan.steps) setOps[step.set]!.push({ code: step.code, sels: step.sels });
+  if (plan !== null && plan.sets.length > 0) {
+    setOfUnit = new Array<number>(units.length).fill(-1);
+    for (let id = 0; id < plan.sets.length; id++) {
+      for (const u of plan.sets[id]!) setOfUnit[u] = id;
+      setOps.push([]);
+    }
+    for (const step of plan.steps) setOps[step.set]!.push(step);
   }
   const mods: number[] = [];
-  for (let i = 0; i < dice.length; i++) if (unitOfDie[i] === -1) mods.push(state.values[i]!.value);
-  return {
-    units: units.map((u, i) => ({ token: u.dice.length === 2 ? 'd100' : u.dice[0]!.token, set: setOfUnit[i]! })),
-    setOps,
-    mods,
-    mul: plan?.mul ?? null,
-    div: plan?.div ?? null,
-    round: plan?.round ?? null,
-  };
+  if (units.length < dice.length) {
+    for (let i = 0; i < dice.length; i++) if (unitOfDie[i] === -1) mods.push(state.values[i]!.value);
+  }
+  return { tokens, setOfUnit, setOps, mods, mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null };
 }
-

@@ -14,10 +14,12 @@ import type { OpCode, RoundMode } from './plan';
 import { formatSelector, type Selector } from './selectors';
 
 export interface EquationShape {
-  /** the request's units in order: their token (`d20`, `d100`, `{df}`) and the set they belong to, or -1 */
-  units: { token: string; set: number }[];
+  /** per unit of the request, in order: how it is written after its count (`d20`, `d100`, `{df}`) */
+  tokens: string[];
+  /** per unit: the set of operators it belongs to, or -1; null when the roll has no operator sets */
+  setOfUnit: number[] | null;
   /** per set, its operations in order */
-  setOps: { code: OpCode; sels: Selector[] }[][];
+  setOps: { code: OpCode; sels: readonly Selector[] }[][];
   mods: number[];
   mul: number | null;
   div: number | null;
@@ -26,7 +28,7 @@ export interface EquationShape {
 
 const ROUND_FN: Record<RoundMode, string> = { down: 'floor', up: 'ceil', nearest: 'round' };
 
-export function formatOps(ops: { code: OpCode; sels: Selector[] }[]): string {
+export function formatOps(ops: { code: OpCode; sels: readonly Selector[] }[]): string {
   let out = '';
   for (const op of ops) {
     if (op.code === 'mi' || op.code === 'ma') {
@@ -39,29 +41,25 @@ export function formatOps(ops: { code: OpCode; sels: Selector[] }[]): string {
 }
 
 export function writeEquation(shape: EquationShape): string {
-  const terms: string[] = [];
-  const units = shape.units;
-  const written = new Array<boolean>(shape.setOps.length).fill(false);
-  for (let i = 0; i < units.length; ) {
-    const u = units[i]!;
-    if (u.set >= 0) {
-      if (!written[u.set]) {
-        written[u.set] = true;
-        const members = units.filter((m) => m.set === u.set);
-        const ops = formatOps(shape.setOps[u.set]!);
-        terms.push(members.every((m) => m.token === u.token)
-          ? `${members.length}${u.token}${ops}`
-          : `(${members.map((m) => `1${m.token}`).join(', ')})${ops}`);
+  const { tokens, setOfUnit } = shape;
+  let body = '';
+  const written = setOfUnit === null ? null : new Array<boolean>(shape.setOps.length).fill(false);
+  for (let i = 0; i < tokens.length; ) {
+    const token = tokens[i]!;
+    const set = setOfUnit === null ? -1 : setOfUnit[i]!;
+    if (set >= 0) {
+      if (!written![set]) {
+        written![set] = true;
+        body = join(body, setTerm(tokens, setOfUnit!, set, i, formatOps(shape.setOps[set]!)));
       }
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < units.length && units[j]!.set < 0 && units[j]!.token === u.token) j++;
-    terms.push(`${j - i}${u.token}`);
+    while (j < tokens.length && tokens[j] === token && (setOfUnit === null || setOfUnit[j]! < 0)) j++;
+    body = join(body, `${j - i}${token}`);
     i = j;
   }
-  let body = terms.join('+');
   for (const m of shape.mods) {
     if (body === '') body = String(m);
     else body += m < 0 ? String(m) : `+${m}`;
@@ -74,4 +72,23 @@ export function writeEquation(shape: EquationShape): string {
   }
   if (shape.round !== null) body = `${ROUND_FN[shape.round]}(${body})`;
   return body;
+}
+
+function join(body: string, term: string): string {
+  return body === '' ? term : `${body}+${term}`;
+}
+
+/** A set's term: NdX when its dice are all alike, else d20's set of single dice. */
+function setTerm(tokens: string[], setOfUnit: number[], set: number, first: number, ops: string): string {
+  let count = 0;
+  let alike = true;
+  for (let k = first; k < tokens.length; k++) {
+    if (setOfUnit[k] !== set) continue;
+    count++;
+    if (tokens[k] !== tokens[first]) alike = false;
+  }
+  if (alike) return `${count}${tokens[first]}${ops}`;
+  const members: string[] = [];
+  for (let k = first; k < tokens.length; k++) if (setOfUnit[k] === set) members.push(`1${tokens[k]}`);
+  return `(${members.join(', ')})${ops}`;
 }

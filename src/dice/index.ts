@@ -47,14 +47,40 @@ export type {
 } from './types';
 
 import { rollDice } from './engine';
-import { parseEquation } from './parse';
+import { parseEquation, type ParsedEquation } from './parse';
 import { defaultRng } from './random';
 import type { DieRequest, Resolve, Rng, RollResult } from './types';
 
+// Integrations send the same few equations over and over; parsing each once saves most of a short roll.
+// Entries are frozen and only read here; the cache is cleared when full rather than tracking recency.
+const parsedCache = new Map<string, ParsedEquation>();
+const PARSED_CACHE_SIZE = 1000;
+
+function parseCached(equation: string): ParsedEquation {
+  let parsed = parsedCache.get(equation);
+  if (parsed === undefined) {
+    parsed = deepFreeze(parseEquation(equation));
+    if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
+    parsedCache.set(equation, parsed);
+  }
+  return parsed;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o !== null && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
 /** Rolls an equation with every die from one theme (see the contract above). */
 export function rollEquation(equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng): RollResult {
-  const parsed = parseEquation(equation);
-  const dice: DieRequest[] = parsed.dice.map((d) =>
-    d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value });
+  const parsed = parseCached(equation);
+  const dice = new Array<DieRequest>(parsed.dice.length);
+  for (let i = 0; i < dice.length; i++) {
+    const d = parsed.dice[i]!;
+    dice[i] = d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value };
+  }
   return rollDice(dice, parsed.operator, resolve, rng);
 }

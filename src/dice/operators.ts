@@ -13,16 +13,25 @@
  * refused before they start.
  */
 import { DiceError } from './errors';
-import { pairValue } from './faces';
+import { pairValue, type PreparedDie } from './faces';
 import type { Step } from './plan';
 import { formatSelector, matchesValue, type Selector } from './selectors';
 import { MAX_ROLL_VALUES, type RollState, type Unit } from './state';
 
+// Units carry a scratch `mark`; each selection takes a new stamp, so membership needs no Set.
+let stamp = 0;
+function nextStamp(): number {
+  stamp = stamp >= 0x3fffffff ? 1 : stamp + 1;
+  return stamp;
+}
+
 export function applyStep(state: RollState, set: Unit[], step: Step): void {
   switch (step.code) {
     case 'k': {
-      const chosen = new Set(select(set, step.sels));
-      for (const u of set) if (u.kept && u.num !== null && !chosen.has(u)) state.drop(u);
+      const chosen = select(set, step.sels);
+      const s = nextStamp();
+      for (const u of chosen) u.mark = s;
+      for (const u of set) if (u.kept && u.num !== null && u.mark !== s) state.drop(u);
       return;
     }
     case 'p':
@@ -53,7 +62,9 @@ export function applyStep(state: RollState, set: Unit[], step: Step): void {
           exploded.add(u);
           set.push(state.spawn(u, 'explosion'));
         }
-        chosen = select(set, step.sels).filter((u) => !exploded.has(u));
+        const next: Unit[] = [];
+        for (const u of select(set, step.sels)) if (!exploded.has(u)) next.push(u);
+        chosen = next;
       }
       return;
     }
@@ -63,54 +74,100 @@ export function applyStep(state: RollState, set: Unit[], step: Step): void {
       const isMin = step.code === 'mi';
       for (const u of set) {
         if (!u.kept || u.num === null || (isMin ? u.num >= bound : u.num <= bound)) continue;
-        state.force(u, nearestFaces(u, bound, isMin, step));
+        force(state, u, bound, isMin, step);
       }
       return;
     }
   }
 }
 
-/** The units a list of selectors picks out of a set (union, without repeats), at most `max`. */
-export function select(set: Unit[], sels: Selector[], max = Infinity): Unit[] {
-  const out: Unit[] = [];
-  for (const s of sels) {
-    if (out.length >= max) break;
-    let picked: Unit[];
-    if (s.cat === 'h' || s.cat === 'l') {
-      picked = set.filter((u) => u.kept && u.num !== null);
-      // Array.prototype.sort is stable: equal numbers stay in roll order, as in d20.
-      picked.sort(s.cat === 'h' ? (a, b) => b.num! - a.num! : (a, b) => a.num! - b.num!);
-      picked.length = Math.min(picked.length, s.num);
-    } else {
-      picked = set.filter((u) => u.kept && u.num !== null && matchesValue(s, u.num));
-    }
-    for (const u of picked) {
-      if (out.length >= max) break;
-      if (!out.includes(u)) out.push(u);
-    }
-  }
-  return out;
+function byNumDesc(x: Unit, y: Unit): number {
+  return y.num! - x.num!;
+}
+function byNumAsc(x: Unit, y: Unit): number {
+  return x.num! - y.num!;
 }
 
-/** Every number a unit can show, with the faces that show it. */
-function outcomes(u: Unit): { num: number; faces: number[] }[] {
-  const out: { num: number; faces: number[] }[] = [];
-  const a = u.dice[0]!.numbers;
-  if (u.dice.length === 1) {
-    for (let i = 0; i < a.length; i++) if (a[i] !== null) out.push({ num: a[i]!, faces: [i] });
-    return out;
+/** The units one selector picks out of a set, in d20's order. */
+function selectOne(set: Unit[], s: Selector): Unit[] {
+  const picked: Unit[] = [];
+  if (s.cat === 'h' || s.cat === 'l') {
+    for (const u of set) if (u.kept && u.num !== null) picked.push(u);
+    // Array.prototype.sort is stable: equal numbers stay in roll order, as in d20.
+    picked.sort(s.cat === 'h' ? byNumDesc : byNumAsc);
+    if (picked.length > s.num) picked.length = s.num;
+  } else {
+    for (const u of set) if (u.kept && u.num !== null && matchesValue(s, u.num)) picked.push(u);
   }
-  const b = u.dice[1]!.numbers;
-  for (let i = 0; i < a.length; i++) {
-    for (let j = 0; j < b.length; j++) {
-      if (a[i] !== null && b[j] !== null) out.push({ num: pairValue(a[i]!, b[j]!), faces: [i, j] });
+  return picked;
+}
+
+/** The units a list of selectors picks out of a set (union, without repeats), at most `max`. */
+export function select(set: Unit[], sels: Selector[], max = Infinity): Unit[] {
+  if (sels.length === 1) {
+    const picked = selectOne(set, sels[0]!);
+    if (picked.length > max) picked.length = max;
+    return picked;
+  }
+  const out: Unit[] = [];
+  const s = nextStamp();
+  for (const sel of sels) {
+    for (const u of selectOne(set, sel)) {
+      if (out.length >= max) return out;
+      if (u.mark !== s) {
+        u.mark = s;
+        out.push(u);
+      }
     }
   }
   return out;
 }
 
 function describe(u: Unit): string {
-  return u.dice.length === 2 ? 'd100' : u.types[0]!;
+  return u.b !== null ? 'd100' : u.a.type;
+}
+
+function anyMatches(sels: Selector[], v: number): boolean {
+  for (const s of sels) if (matchesValue(s, v)) return true;
+  return false;
+}
+
+/** Whether every number a unit can show matches one of the selectors (a unit without numbers: false). */
+function matchesEveryFace(u: Unit, sels: Selector[]): boolean {
+  const a = u.a.die.numbers;
+  let any = false;
+  if (u.b === null) {
+    for (const n of a) {
+      if (n === null) continue;
+      if (!anyMatches(sels, n)) return false;
+      any = true;
+    }
+    return any;
+  }
+  const b = u.b.die.numbers;
+  for (const t of a) {
+    for (const n of b) {
+      if (t === null || n === null) continue;
+      if (!anyMatches(sels, pairValue(t, n))) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+// A die's faces never change, so whether a selector list matches all of them is worked out once.
+const everyFaceCache = new WeakMap<PreparedDie, Map<string, boolean>>();
+
+function matchesEveryFaceCached(u: Unit, sels: Selector[], key: string): boolean {
+  if (u.b !== null) return matchesEveryFace(u, sels);
+  let byKey = everyFaceCache.get(u.a.die);
+  if (byKey === undefined) everyFaceCache.set(u.a.die, (byKey = new Map()));
+  let hit = byKey.get(key);
+  if (hit === undefined) {
+    hit = matchesEveryFace(u, sels);
+    if (byKey.size < 64) byKey.set(key, hit);
+  }
+  return hit;
 }
 
 /**
@@ -118,37 +175,56 @@ function describe(u: Unit): string {
  * never stops (a d1 with `rr1`): both are refused up front instead of running into the dice limit.
  */
 function refuseEndless(set: Unit[], step: Step): void {
-  const sel = step.sels.map((s) => step.code + formatSelector(s)).join('');
-  if (step.code === 'rr' && step.sels.some((s) => (s.cat === 'h' || s.cat === 'l') && s.num > 0) &&
-      set.some((u) => u.num !== null)) {
-    throw new DiceError('invalid_operator', step.path,
-      `${sel} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`);
+  let key = '';
+  for (const s of step.sels) key += step.code + formatSelector(s);
+  if (step.code === 'rr') {
+    for (const s of step.sels) {
+      if ((s.cat === 'h' || s.cat === 'l') && s.num > 0 && set.some((u) => u.kept && u.num !== null)) {
+        throw new DiceError('invalid_operator', step.path,
+          `${key} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`);
+      }
+    }
   }
-  const checked = new Set<unknown>();
+  let last: PreparedDie | null = null;
   for (const u of set) {
-    if (!u.kept) continue;
-    // Singles of one definition share a PreparedDie; a pair is checked per pair (its two dice may differ).
-    const kind = u.dice.length === 1 ? u.dice[0] : u.dice;
-    if (checked.has(kind)) continue;
-    checked.add(kind);
-    const all = outcomes(u);
-    if (all.length > 0 && all.every((o) => step.sels.some((s) => matchesValue(s, o.num)))) {
+    if (!u.kept || (u.b === null && u.a.die === last)) continue;
+    last = u.b === null ? u.a.die : null;
+    if (matchesEveryFaceCached(u, step.sels, key)) {
       throw new DiceError('invalid_operator', step.path,
-        `${sel} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
+        `${key} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
     }
   }
 }
 
-/** For mi/ma: the faces showing the number closest to the bound on its allowed side (first such faces). */
-function nearestFaces(u: Unit, bound: number, isMin: boolean, step: Step): number[] {
-  let best: { num: number; faces: number[] } | null = null;
-  for (const o of outcomes(u)) {
-    if (isMin ? o.num < bound : o.num > bound) continue;
-    if (best === null || (isMin ? o.num < best.num : o.num > best.num)) best = o;
+/** Whether n is allowed by the bound and closer to it than the best so far. */
+function better(n: number, best: number | null, bound: number, isMin: boolean): boolean {
+  return (isMin ? n >= bound : n <= bound) && (best === null || (isMin ? n < best : n > best));
+}
+
+/** For mi/ma: moves a unit to the number closest to the bound on its allowed side (the first such faces). */
+function force(state: RollState, u: Unit, bound: number, isMin: boolean, step: Step): void {
+  const a = u.a.die.numbers;
+  let best: number | null = null;
+  let faceA = -1;
+  let faceB = -1;
+  if (u.b === null) {
+    for (let i = 0; i < a.length; i++) {
+      const n = a[i]!;
+      if (n !== null && better(n, best, bound, isMin)) { best = n; faceA = i; }
+    }
+  } else {
+    const b = u.b.die.numbers;
+    for (let i = 0; i < a.length; i++) {
+      for (let j = 0; j < b.length; j++) {
+        if (a[i] === null || b[j] === null) continue;
+        const n = pairValue(a[i]!, b[j]!);
+        if (better(n, best, bound, isMin)) { best = n; faceA = i; faceB = j; }
+      }
+    }
   }
   if (best === null) {
     throw new DiceError('invalid_operator', step.path,
       `${step.code}${bound} asks a ${describe(u)} to show ${isMin ? 'at least' : 'at most'} ${bound}, but no face of it does.`);
   }
-  return best.faces;
+  state.force(u, faceA, faceB);
 }

@@ -247,7 +247,7 @@ class Parser {
     return { cat, num: n };
   }
 
-  /** A decimal number (at most 10 digits, 6 after the point), optionally signed; null when none is here. */
+  /** A decimal number (at most 10 digits, 15 after the point), optionally signed; null when none is here. */
   private number(signed: boolean): number | null {
     const start = this.pos;
     if (signed && this.peek() === '-') this.pos++;
@@ -258,7 +258,7 @@ class Parser {
     if (this.peek() === '.' && isDigit(this.s.charCodeAt(this.pos + 1))) {
       const frac = ++this.pos;
       while (this.pos < this.s.length && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
-      if (this.pos - frac > 6) this.fail('At most 6 digits may follow the decimal point');
+      if (this.pos - frac > 15) this.fail('At most 15 digits may follow the decimal point');
     }
     return Number(this.s.slice(start, this.pos));
   }
@@ -292,7 +292,7 @@ function toRequest(p: Parser): ParsedEquation {
     diceWithoutMods += t.types.length;
     if (t.ops.length > 0) groups.push({ indices, ops: t.ops });
   }
-  if (diceWithoutMods === 0 && groups.length === 0 && p.mul === null && p.div === null && p.round === null) {
+  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) {
     return { dice };
   }
   const operator: OperatorInput = {};
@@ -334,6 +334,7 @@ function operand(op: Op): string | number {
  * 400 when the groups disagree or a group repeats an operator.
  */
 function operatorOrder(groups: { ops: Op[] }[]): OpCode[] {
+  if (groups.length === 1 && groups[0]!.ops.length === 1) return [groups[0]!.ops[0]!.code];
   const seen: OpCode[] = [];
   const after = new Map<OpCode, Set<OpCode>>();
   for (const g of groups) {

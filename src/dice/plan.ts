@@ -49,10 +49,14 @@ const SELECTOR_OPS: Record<string, OpCode> = {
 const ROUND_MODES: Record<string, RoundMode> = { nearest: 'nearest', down: 'down', up: 'up' };
 const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, *, / and round';
 
-/** A multiplier, divisor or modifier must print as a plain decimal so the equation can carry it. */
+/**
+ * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
+ * equation can carry it. Numeric strings are accepted, as clients send numbers both ways.
+ */
 export function plainNumber(v: unknown, path: string, what: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isFinite(n) || /e/i.test(String(n)) || Math.abs(n) > 1e9) {
+  // |n| <= 1e9 and |n| >= 1e-6 (or 0) is exactly the range String(n) writes without an exponent here.
+  if (!Number.isFinite(n) || Math.abs(n) > 1e9 || (n !== 0 && Math.abs(n) < 1e-6)) {
     throw new DiceError('invalid_operator', path, `${what} must be a number between -1e9 and 1e9 written as a plain decimal.`);
   }
   return n;
@@ -63,49 +67,14 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DiceError('invalid_operator', 'operator', 'operator must be an object such as {"k": "h1"}.');
   }
-  const plan: Plan = { sets: [], steps: [], mul: null, div: null, round: null };
-  const setOfUnit: number[] = new Array(layout.unitCount).fill(-1);
-  const setByKey = new Map<string, number>();
-  const lastStepOfSet: number[] = [];
-
-  const useSet = (units: number[], path: string): number => {
-    const key = units.join(',');
-    const known = setByKey.get(key);
-    if (known !== undefined) return known;
-    for (const u of units) {
-      if (setOfUnit[u] !== -1) {
-        throw new DiceError('invalid_operator', path,
-          `${path} applies to some of the dice another operator applies to, but not to the same dice; ` +
-          'operators must act on the same dice or on different ones.');
-      }
-    }
-    const id = plan.sets.length;
-    plan.sets.push(units);
-    for (const u of units) setOfUnit[u] = id;
-    setByKey.set(key, id);
-    lastStepOfSet.push(-1);
-    return id;
-  };
-
-  const addStep = (code: OpCode, sels: Selector[], units: number[], path: string): void => {
-    if (units.length === 0) return; // a roll of modifiers only: nothing to operate on
-    if ((code === 'mi' || code === 'ma') && sels.some((s) => s.cat !== '=')) {
-      throw new DiceError('invalid_operator', path, `${code} takes a number (the ${code === 'mi' ? 'lowest' : 'highest'} face a die may show), not a selector.`);
-    }
-    const set = useSet(units, path);
-    const last = lastStepOfSet[set]!;
-    if (last !== -1 && plan.steps[last]!.code === code) {
-      plan.steps[last]!.sels.push(...sels); // d20: consecutive same operators are one operator
-      return;
-    }
-    lastStepOfSet[set] = plan.steps.length;
-    plan.steps.push({ code, sels: [...sels], set, path });
-  };
-
+  const c = new Compiler();
   let all: number[] | null = null;
-  for (const [rawKey, val] of Object.entries(input)) {
+  for (const rawKey in input) {
+    if (!Object.prototype.hasOwnProperty.call(input, rawKey)) continue;
+    const val = input[rawKey];
     const key = rawKey.trim().toLowerCase();
     const path = `operator.${rawKey}`;
+    const plan = c.plan;
     if (key === '*') { plan.mul = plainNumber(val, path, 'The multiplier (*)'); continue; }
     if (key === '/') {
       plan.div = plainNumber(val, path, 'The divisor (/)');
@@ -122,20 +91,85 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
     if (!code) throw new DiceError('invalid_operator', path, `"${rawKey}" is not an operator; known operators are ${KNOWN}.`);
     if (typeof val === 'string' || typeof val === 'number') {
       all ??= allUnits(layout.unitCount);
-      addStep(code, parseSelectors(val, path), all, path);
+      c.addStep(code, parseSelectors(val, path), all, path);
     } else if (val !== null && typeof val === 'object' && !Array.isArray(val)) {
-      const operands = Object.entries(val);
-      if (operands.length === 0) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
-      for (const [operand, indices] of operands) {
+      let any = false;
+      for (const operand in val) {
+        if (!Object.prototype.hasOwnProperty.call(val, operand)) continue;
+        any = true;
         const opPath = `${path}.${operand}`;
-        addStep(code, parseSelectors(operand, opPath), unitsOf(indices, layout, opPath), opPath);
+        c.addStep(code, parseSelectors(operand, opPath), unitsOf(val[operand], layout, opPath), opPath);
       }
+      if (!any) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
     } else {
       throw new DiceError('invalid_operator', path,
         `${path} must be a selector string such as "h1", or an object such as {"h1": [0, 1]}.`);
     }
   }
-  return plan;
+  return c.plan;
+}
+
+class Compiler {
+  readonly plan: Plan = { sets: [], steps: [], mul: null, div: null, round: null };
+  // Plans hold a handful of sets at most, so plain arrays beat maps here (this runs on every roll).
+  private readonly lastStepOfSet: number[] = [];
+
+  private useSet(units: number[], path: string): number {
+    const sets = this.plan.sets;
+    for (let id = 0; id < sets.length; id++) {
+      const other = sets[id]!;
+      if (sameUnits(other, units)) return id;
+      if (intersects(other, units)) {
+        throw new DiceError('invalid_operator', path,
+          `${path} applies to some of the dice another operator applies to, but not to the same dice; ` +
+          'operators must act on the same dice or on different ones.');
+      }
+    }
+    sets.push(units);
+    this.lastStepOfSet.push(-1);
+    return sets.length - 1;
+  }
+
+  addStep(code: OpCode, sels: readonly Selector[], units: number[], path: string): void {
+    if (units.length === 0) return; // a roll of modifiers only: nothing to operate on
+    if ((code === 'mi' || code === 'ma') && !allLiteral(sels)) {
+      throw new DiceError('invalid_operator', path,
+        `${code} takes a number (the ${code === 'mi' ? 'lowest' : 'highest'} face a die may show), not a selector.`);
+    }
+    const set = this.useSet(units, path);
+    const steps = this.plan.steps;
+    const last = this.lastStepOfSet[set]!;
+    if (last !== -1 && steps[last]!.code === code) {
+      steps[last]!.sels.push(...sels); // d20: consecutive same operators are one operator
+      return;
+    }
+    this.lastStepOfSet[set] = steps.length;
+    steps.push({ code, sels: sels.slice(), set, path });
+  }
+}
+
+function allLiteral(sels: readonly Selector[]): boolean {
+  for (const s of sels) if (s.cat !== '=') return false;
+  return true;
+}
+
+function sameUnits(a: number[], b: number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether two ascending lists share a number. */
+function intersects(a: number[], b: number[]): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) return true;
+    if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return false;
 }
 
 function allUnits(n: number): number[] {

@@ -19,7 +19,23 @@ const ONE_SELECTOR = /^([hl<>]?)(-?\d{1,10})$/;
  * Reads an operand: one selector (`h3`, `>4`, `1`) or several separated by commas (`h1,l1`, the object
  * form of d20's `kh1kl1`). A number operand is a literal selector.
  */
-export function parseSelectors(operand: string | number, path: string): Selector[] {
+// Requests repeat the same few operands ("h1", "h3", "6"); parsed lists are shared and frozen.
+const cache = new Map<string, readonly Selector[]>();
+const CACHE_SIZE = 256;
+
+export function parseSelectors(operand: string | number, path: string): readonly Selector[] {
+  if (typeof operand === 'string') {
+    const hit = cache.get(operand);
+    if (hit !== undefined) return hit;
+    const sels = Object.freeze(parseUncached(operand, path));
+    if (cache.size >= CACHE_SIZE) cache.clear();
+    cache.set(operand, sels);
+    return sels;
+  }
+  return parseUncached(operand, path);
+}
+
+function parseUncached(operand: string | number, path: string): Selector[] {
   if (typeof operand === 'number') {
     if (!Number.isInteger(operand) || Math.abs(operand) > MAX_SELECTOR_NUM) {
       throw new DiceError('invalid_operator', path, `${operand} is not a whole number a die could show.`);
@@ -38,7 +54,7 @@ export function parseSelectors(operand: string | number, path: string): Selector
       throw new DiceError('invalid_operator', path,
         `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N or <N.`);
     }
-    out.push({ cat: (m[1] || '=') as SelectorCat, num });
+    out.push(Object.freeze({ cat: (m[1] || '=') as SelectorCat, num }));
   }
   return out;
 }

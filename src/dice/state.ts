@@ -3,6 +3,8 @@
  *
  * A unit is what a selector picks and what a total counts: one die, or a d100 pair (a `d10x` and the `d10`
  * after it), which is rerolled, dropped and exploded as one die showing 1..100.
+ *
+ * Shapes are kept flat (no per-unit arrays) because a roll creates many units and this is the hot path.
  */
 import { DiceError } from './errors';
 import { pairValue, type PreparedDie } from './faces';
@@ -11,20 +13,31 @@ import type { DieRequest, Origin, RolledValue, Rng } from './types';
 /** Values a roll may hold after rerolls and explosions (request dice count too). */
 export const MAX_ROLL_VALUES = 1000;
 
+/** One request die as the engine sees it; shared by everything rolled for it (rerolls, explosions). */
+export interface Part {
+  die: PreparedDie;
+  req: DieRequest;
+  dieIndex: number;
+  /** the type as written in values: lower case */
+  type: string;
+}
+
 export interface Unit {
-  /** one die, or [tens, units] for a d100 pair */
-  dice: PreparedDie[];
-  /** the request entries these dice come from (rerolls and explosions copy theme, hidden, label, meta) */
-  reqs: DieRequest[];
-  /** request indices, parallel to dice */
-  dieIndex: number[];
-  /** types as written in values, parallel to dice */
-  types: string[];
-  /** indices into values of the dice's current values, parallel to dice */
-  slots: number[];
-  /** what the unit counts as, or null when a face is not a number (such dice are never selected) */
+  a: Part;
+  /** the units die of a d100 pair (a is its tens die), or null */
+  b: Part | null;
+  /** indices into values of the current values of a and b */
+  slotA: number;
+  slotB: number;
+  /** what the unit counts as, or null when a face is not a number (such units are never selected) */
   num: number | null;
   kept: boolean;
+  /** scratch mark for set membership during one operation (see operators.ts) */
+  mark: number;
+}
+
+export function newUnit(a: Part, b: Part | null): Unit {
+  return { a, b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0 };
 }
 
 export class RollState {
@@ -32,17 +45,17 @@ export class RollState {
 
   constructor(private readonly rng: Rng) {}
 
-  /** Adds a value for face index `face` (0-based) of `unit.dice[k]`; returns its slot. */
-  addValue(unit: Unit, k: number, face: number, origin: Origin, isUser: boolean): number {
+  /** Adds a value showing face index `face` (0-based) of `part`; returns its slot. */
+  addValue(part: Part, face: number, origin: Origin, isUser: boolean): number {
     if (this.values.length >= MAX_ROLL_VALUES) {
       throw new DiceError('too_many_dice', 'operator',
         `This roll reached ${MAX_ROLL_VALUES} dice with its rerolls and explosions; roll fewer dice or loosen the operators.`);
     }
-    const die = unit.dice[k]!;
-    const req = unit.reqs[k]!;
-    const v: RolledValue = {
-      dieIndex: unit.dieIndex[k]!,
-      type: unit.types[k]!,
+    const die = part.die;
+    const req = part.req;
+    this.values.push({
+      dieIndex: part.dieIndex,
+      type: part.type,
       theme: req.theme,
       value: face + 1,
       valueToDisplay: die.def.faces[face]!,
@@ -53,70 +66,72 @@ export class RollState {
       origin,
       label: req.label,
       meta: req.meta,
-    };
-    this.values.push(v);
+    });
     return this.values.length - 1;
   }
 
-  /** A fresh face index for a die. */
+  /** A fresh face index (0-based) for a die. */
   draw(die: PreparedDie): number {
     return this.rng.int(die.size);
   }
 
   /** After the faces of a unit change: its number, and for a pair what each die adds to the total. */
   settle(unit: Unit): void {
-    if (unit.dice.length === 1) {
-      unit.num = this.values[unit.slots[0]!]!.numericValue;
+    const va = this.values[unit.slotA]!;
+    if (unit.b === null) {
+      unit.num = va.numericValue;
       return;
     }
-    const tens = this.values[unit.slots[0]!]!;
-    const units = this.values[unit.slots[1]!]!;
-    const t = unit.dice[0]!.numbers[tens.value - 1]!;
-    const u = unit.dice[1]!.numbers[units.value - 1]!;
+    const vb = this.values[unit.slotB]!;
+    const t = unit.a.die.numbers[va.value - 1]!;
+    const u = unit.b.die.numbers[vb.value - 1]!;
     if (t === null || u === null) {
       unit.num = null;
       return;
     }
     unit.num = pairValue(t, u);
     // The units die adds its last digit and the tens die the rest, so 00 + 10 reads 100 + 0.
-    units.numericValue = ((u % 10) + 10) % 10;
-    tens.numericValue = unit.num - units.numericValue;
+    vb.numericValue = ((u % 10) + 10) % 10;
+    va.numericValue = unit.num - vb.numericValue;
+  }
+
+  /** Rolls a unit's dice for the first time or again (origin says which). */
+  rollUnit(unit: Unit, origin: Origin): void {
+    unit.slotA = this.addValue(unit.a, this.draw(unit.a.die), origin, false);
+    if (unit.b !== null) unit.slotB = this.addValue(unit.b, this.draw(unit.b.die), origin, false);
+    this.settle(unit);
   }
 
   /** Rerolls a unit: its current values are dropped and new ones (origin `reroll`) take their place. */
   reroll(unit: Unit): void {
-    for (let k = 0; k < unit.dice.length; k++) {
-      this.values[unit.slots[k]!]!.isDropped = true;
-      unit.slots[k] = this.addValue(unit, k, this.draw(unit.dice[k]!), 'reroll', false);
-    }
-    this.settle(unit);
+    this.values[unit.slotA]!.isDropped = true;
+    if (unit.b !== null) this.values[unit.slotB]!.isDropped = true;
+    this.rollUnit(unit, 'reroll');
   }
 
   /** A new unit of the same dice, freshly rolled (explosions, and d20's `ra`). */
   spawn(from: Unit, origin: Origin): Unit {
-    const unit: Unit = {
-      dice: from.dice, reqs: from.reqs, dieIndex: from.dieIndex, types: from.types,
-      slots: new Array<number>(from.dice.length), num: null, kept: true,
-    };
-    for (let k = 0; k < unit.dice.length; k++) unit.slots[k] = this.addValue(unit, k, this.draw(unit.dice[k]!), origin, false);
-    this.settle(unit);
+    const unit = newUnit(from.a, from.b);
+    this.rollUnit(unit, origin);
     return unit;
   }
 
   drop(unit: Unit): void {
     unit.kept = false;
-    for (const s of unit.slots) this.values[s]!.isDropped = true;
+    this.values[unit.slotA]!.isDropped = true;
+    if (unit.b !== null) this.values[unit.slotB]!.isDropped = true;
   }
 
   /** Sets a unit's faces in place (d20's `mi`/`ma` change the die, they do not roll another). */
-  force(unit: Unit, faces: number[]): void {
-    for (let k = 0; k < unit.dice.length; k++) {
-      const v = this.values[unit.slots[k]!]!;
-      const die = unit.dice[k]!;
-      v.value = faces[k]! + 1;
-      v.valueToDisplay = die.def.faces[faces[k]!]!;
-      v.numericValue = die.numbers[faces[k]!]!;
-    }
+  force(unit: Unit, faceA: number, faceB: number): void {
+    setFace(this.values[unit.slotA]!, unit.a.die, faceA);
+    if (unit.b !== null) setFace(this.values[unit.slotB]!, unit.b.die, faceB);
     this.settle(unit);
   }
+}
+
+function setFace(v: RolledValue, die: PreparedDie, face: number): void {
+  v.value = face + 1;
+  v.valueToDisplay = die.def.faces[face]!;
+  v.numericValue = die.numbers[face]!;
 }
