@@ -1,0 +1,237 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { UniqueConstraintError } from 'sequelize';
+import { db } from '../db';
+import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
+import { AppError, ForbiddenError, ValidationError, type ErrorDetail } from '../errors';
+import { Roll, RollValue, RollWhisper, type Participant, type Room, type Theme, type User } from '../models';
+import { isParticipant } from '../policies/rooms';
+import { publish } from '../realtime/bus';
+import { requireRoomBySlug } from './roomsAccess';
+import { DEFAULT_THEME_ID, findRollableThemes, resolveDieForRoll } from './themes';
+import { loadRolls } from './rollsLoad';
+
+/** One entry of a roll request's `dice`, in camelCase. */
+export interface DieInput {
+  type: string;
+  theme?: string;
+  value?: number | null;
+  valueToDisplay?: Face | null;
+  label?: string | null;
+  isHidden?: boolean;
+  meta?: unknown;
+}
+
+/** POST /roll, validated (routes/rolls/schema.ts): `dice` or `equation` (with its `theme`). */
+export interface RollInput {
+  dice?: DieInput[];
+  equation?: string;
+  /** the theme of an equation's dice, and of request dice that name none */
+  theme?: string | null;
+  operator?: OperatorInput | null;
+  label?: string | null;
+  externalId?: string | null;
+  room?: string | null;
+  whisper?: number[] | null;
+  direction?: number;
+  velocity?: number;
+}
+
+export interface CreatedRoll {
+  roll: Roll;
+  /** false when `external_id` named a roll the user already made: that roll, not a new one */
+  created: boolean;
+}
+
+/** 422: a die names a theme the roller cannot roll with. */
+export class UnusableThemeError extends AppError {
+  constructor(details: ErrorDetail[]) {
+    super(422, 'unknown_theme', details.length === 1 ? details[0]!.message : `${details[0]!.message} (and ${details.length - 1} more)`, details);
+  }
+}
+
+/** 422: `whisper` names someone who is not a participant of the room. */
+export class UnknownParticipantError extends AppError {
+  constructor(details: ErrorDetail[]) {
+    super(422, 'unknown_participant', details[0]!.message, details);
+  }
+}
+
+/**
+ * Roll dice for `user`: check the room and whisper list, resolve each die in a theme the user may roll
+ * with, roll (dice engine), and write the roll, its values and whispers in one transaction; announce it
+ * after commit. Reads happen before the transaction, so the write transaction is three inserts.
+ *
+ * `external_id` makes retries safe: a roll the user already made with it is answered instead (also when two
+ * requests race: the unique index (user_id, external_id) decides, and the loser answers the winner's roll).
+ */
+export async function createRoll(user: User, input: RollInput): Promise<CreatedRoll> {
+  const externalId = input.externalId ?? null;
+  if (externalId !== null) {
+    const existing = await findByExternalId(user.id, externalId);
+    if (existing) return { roll: existing, created: false };
+  }
+
+  const room = input.room ? await requireRoomBySlug(input.room) : null;
+  if (room && !isParticipant(room, user.id)) {
+    throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then roll in it.`);
+  }
+  const whispered = whisperedParticipants(room, input.whisper ?? []);
+
+  const result = await roll(user, input);
+  const now = new Date();
+  const rollRow = Roll.build({
+    uuid: randomUUID(),
+    userId: user.id,
+    roomId: room?.id ?? null,
+    direction: input.direction ?? randomDirection(),
+    velocity: input.velocity ?? randomVelocity(),
+    equation: result.equation,
+    totalValue: result.total,
+    operator: (result.operator as Record<string, unknown> | null) ?? null,
+    label: input.label ?? null,
+    externalId,
+    isWhispered: whispered.length > 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+
+  let values: RollValue[];
+  let whispers: RollWhisper[];
+  try {
+    [values, whispers] = await db().transaction(async (transaction) => {
+      await rollRow.save({ transaction });
+      const valueRows = await RollValue.bulkCreate(result.values.map((v, position) => valueRow(rollRow.id, position, v, now)), { transaction });
+      const whisperRows = whispered.length
+        ? await RollWhisper.bulkCreate(whispered.map((p) => ({ rollId: rollRow.id, participantId: p.id, userId: p.userId })), { transaction })
+        : [];
+      return [valueRows, whisperRows] as const;
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintError && externalId !== null) {
+      const winner = await findByExternalId(user.id, externalId);
+      if (winner) return { roll: winner, created: false };
+    }
+    throw err;
+  }
+
+  publish({ type: 'roll.created', rollId: rollRow.id, roomId: room?.id ?? null, slug: room?.slug ?? null });
+
+  // Everything the presenter needs is at hand: no read-back.
+  rollRow.user = user;
+  rollRow.room = room;
+  rollRow.values = values;
+  whispers.forEach((w, i) => Object.assign(w, { participant: whispered[i] }));
+  rollRow.whispers = whispers;
+  return { roll: rollRow, created: true };
+}
+
+async function findByExternalId(userId: number, externalId: string): Promise<Roll | null> {
+  const row = await Roll.findOne({ where: { userId, externalId }, attributes: ['id'] });
+  if (!row) return null;
+  const [roll] = await loadRolls([row.id]);
+  return roll ?? null;
+}
+
+/** The participants `whisper` names (participant ids of the room), or a 422 naming those that are not. */
+function whisperedParticipants(room: Room | null, ids: number[]): Participant[] {
+  if (!ids.length) return [];
+  if (!room) throw new ValidationError([{ path: 'whisper', message: 'whisper needs a room: send the room too, and the participant ids of that room.' }]);
+  const byId = new Map((room.participants ?? []).map((p) => [p.id, p]));
+  const out: Participant[] = [];
+  const missing: ErrorDetail[] = [];
+  const seen = new Set<number>();
+  ids.forEach((id, i) => {
+    const p = byId.get(id);
+    if (!p) missing.push({ path: `whisper[${i}]`, message: `The room "${room.slug}" has no participant ${id}.` });
+    else if (!seen.has(id)) {
+      seen.add(id);
+      out.push(p);
+    }
+  });
+  if (missing.length) throw new UnknownParticipantError(missing);
+  return out;
+}
+
+/** Runs the dice engine with the themes `user` may roll with; a die in any other theme is a 422. */
+async function roll(user: User, input: RollInput): Promise<RollResult> {
+  const defaultTheme = input.theme || DEFAULT_THEME_ID;
+  if (input.equation !== undefined) {
+    const themes = await usableThemes(user, [{ slug: defaultTheme, path: 'theme' }]);
+    return rollEquation(input.equation, defaultTheme, resolverFor(themes));
+  }
+  const dice: DieRequest[] = (input.dice ?? []).map((d) => {
+    const req: DieRequest = { type: d.type, theme: d.theme || defaultTheme };
+    if (d.value !== undefined && d.value !== null) req.value = d.value;
+    if (d.valueToDisplay !== undefined && d.valueToDisplay !== null) req.valueToDisplay = d.valueToDisplay;
+    if (d.isHidden) req.isHidden = true;
+    if (d.label !== undefined && d.label !== null) req.label = d.label;
+    if (d.meta !== undefined) req.meta = d.meta;
+    return req;
+  });
+  // Modifiers are numbers, not dice of a theme: their theme is not checked.
+  const wanted = dice.flatMap((d, i) => (d.type.trim().toLowerCase() === 'mod' ? [] : [{ slug: d.theme, path: `dice[${i}].theme` }]));
+  const themes = await usableThemes(user, wanted);
+  return rollDice(dice, input.operator, resolverFor(themes));
+}
+
+async function usableThemes(user: User, wanted: { slug: string; path: string }[]): Promise<Map<string, Theme>> {
+  const themes = await findRollableThemes(user, wanted.map((w) => w.slug));
+  const problems: ErrorDetail[] = [];
+  const named = new Set<string>();
+  for (const w of wanted) {
+    if (themes.has(w.slug) || named.has(w.slug)) continue;
+    named.add(w.slug);
+    problems.push({
+      path: w.path,
+      message: `You cannot roll with the theme "${w.slug.slice(0, 100)}": it is not in your dice box (add it there first) and it is not the built-in theme "${DEFAULT_THEME_ID}".`,
+    });
+  }
+  if (problems.length) throw new UnusableThemeError(problems);
+  return themes;
+}
+
+function resolverFor(themes: Map<string, Theme>): Resolve {
+  return (slug, dieType) => {
+    const theme = themes.get(slug);
+    return theme ? resolveDieForRoll(theme, dieType) : null;
+  };
+}
+
+const INT32_MAX = 2_147_483_647;
+
+function valueRow(rollId: number, position: number, v: RollResult['values'][number], now: Date) {
+  return {
+    uuid: randomUUID(),
+    rollId,
+    position,
+    dieIndex: v.dieIndex,
+    type: v.type,
+    theme: v.theme,
+    // A modifier may be a decimal; the integer column then stays empty and numericValue keeps it exactly.
+    value: Number.isInteger(v.value) && Math.abs(v.value) <= INT32_MAX ? v.value : null,
+    valueToDisplay: v.valueToDisplay,
+    numericValue: v.numericValue,
+    origin: v.origin,
+    label: v.label ?? null,
+    meta: v.meta ?? null,
+    isHidden: v.isHidden,
+    isUserValue: v.isUserValue,
+    isDropped: v.isDropped,
+    isVisible: true,
+    isCleared: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Degrees, 0 (inclusive) to 360 (exclusive), in hundredths: where the dice are thrown from. */
+export function randomDirection(): number {
+  return randomInt(0, 36_000) / 100;
+}
+
+/** How hard the dice are thrown when the caller does not say: 0.5 to 1.5, in hundredths. */
+export function randomVelocity(): number {
+  return randomInt(50, 151) / 100;
+}
+
+export { loadRolls } from './rollsLoad';

@@ -1,0 +1,52 @@
+import { ForbiddenError, NotFoundError } from '../errors';
+import type { Roll, RollValue } from '../models';
+
+/**
+ * Who may see and change a roll. Pure predicates over a roll loaded as loadRolls() loads it (room with
+ * its participants, whispers), plus authorize* helpers that throw.
+ *
+ * - The roller always sees the roll and all its dice.
+ * - A roll in a room is seen by the room's participants, unless it is whispered: then only by its roller
+ *   and the whispered participants. A roll outside any room is its roller's alone.
+ * - A hidden die's value is seen by its roller only (the presenter blanks it for everyone else).
+ * - Only the roller changes a roll's dice.
+ */
+
+export function isRoller(roll: Pick<Roll, 'userId'>, userId: number | null | undefined): boolean {
+  return userId != null && roll.userId === userId;
+}
+
+/** May `userId` see this roll at all? Needs `roll.whispers` (whispered rolls) and `roll.room.participants`. */
+export function canSeeRoll(roll: Roll, userId: number | null | undefined): boolean {
+  if (userId == null) return false;
+  if (roll.userId === userId) return true;
+  if (roll.roomId == null) return false;
+  if (roll.isWhispered) {
+    if (!roll.whispers) throw new Error('canSeeRoll needs the roll loaded with its whispers');
+    return roll.whispers.some((w) => w.userId === userId);
+  }
+  const participants = roll.room?.participants;
+  if (!participants) throw new Error('canSeeRoll needs the roll loaded with its room and participants');
+  return participants.some((p) => p.userId === userId);
+}
+
+/** May `userId` see this die's value? (The roll itself must be visible: see canSeeRoll.) */
+export function canSeeValue(roll: Pick<Roll, 'userId'>, value: Pick<RollValue, 'isHidden'>, userId: number | null | undefined): boolean {
+  return !value.isHidden || isRoller(roll, userId);
+}
+
+/**
+ * The roll, or a 404 for anyone who may not see it: a private roll's existence is not confirmed
+ * (a 403 would say "there is something here").
+ */
+export function authorizeRollView(roll: Roll | null | undefined, userId: number, uuid: string): Roll {
+  if (!roll || !canSeeRoll(roll, userId)) throw new NotFoundError(`There is no roll "${uuid.slice(0, 64)}".`);
+  return roll;
+}
+
+/** Only the roller changes a roll; others who can see it get a 403, others a 404. */
+export function authorizeRollChange(roll: Roll | null | undefined, userId: number, uuid: string): Roll {
+  const seen = authorizeRollView(roll, userId, uuid);
+  if (!isRoller(seen, userId)) throw new ForbiddenError('Only the player who made a roll may change it.');
+  return seen;
+}

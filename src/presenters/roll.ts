@@ -1,0 +1,190 @@
+import type { Participant, Roll, RollValue, RollWhisper } from '../models';
+import { canSeeValue, isRoller } from '../policies/rolls';
+import { presentParticipant, presentRoomInRoll } from './room';
+import { ts } from './time';
+import { presentUser } from './user';
+
+/**
+ * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
+ * both redact alike. Pure: no I/O. The roll must be loaded as loadRolls() loads it (user, room with owner
+ * and participants, values, whispers with their participants) and must be visible to the viewer
+ * (policies/rolls.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
+ *
+ * Redaction: a die with is_hidden shows `value` and `value_to_display` as null to everyone but its
+ * roller; for them `total_value` counts only the dice they see, then applies the roll's `*`, `/` and
+ * `round` as the engine does, and `equation` leaves out hidden modifiers (the numbers written in it).
+ */
+export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
+  if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');
+  const values = sortedValues(roll.values);
+  const seesAll = isRoller(roll, viewerUserId) || values.every((v) => !v.isHidden);
+  return {
+    uuid: roll.uuid,
+    direction: roll.direction,
+    velocity: roll.velocity,
+    user: presentUser(roll.user),
+    room: roll.room ? presentRoomInRoll(roll.room, viewerUserId) : null,
+    values: values.map((v) => presentRollValue(roll, v, viewerUserId)),
+    operator: roll.operator ?? null,
+    equation: seesAll ? roll.equation : viewerEquation(roll.equation, roll.operator, values),
+    total_value: seesAll ? roll.totalValue : viewerTotal(values, roll.operator),
+    external_id: roll.externalId ?? null,
+    label: roll.label ?? null,
+    participants: whisperedParticipants(roll.whispers ?? []).map(presentParticipant),
+    created_at: ts(roll.createdAt),
+    updated_at: ts(roll.updatedAt),
+  };
+}
+
+export type PresentedRoll = ReturnType<typeof presentRoll>;
+
+/** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
+export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined) {
+  const visible = canSeeValue(roll, value, viewerUserId);
+  return {
+    uuid: value.uuid,
+    type: value.type.toLowerCase(),
+    theme: value.theme,
+    value: visible ? faceIndex(value) : null,
+    value_to_display: visible ? displayed(value.valueToDisplay) : null,
+    label: value.label ?? null,
+    meta: value.meta ?? null,
+    is_hidden: Boolean(value.isHidden),
+    is_user_value: Boolean(value.isUserValue),
+    is_visible: Boolean(value.isVisible),
+    is_cleared: Boolean(value.isCleared),
+    is_dropped: Boolean(value.isDropped),
+    created_at: ts(value.createdAt),
+    updated_at: ts(value.updatedAt),
+  };
+}
+
+function sortedValues(values: RollValue[]): RollValue[] {
+  return [...values].sort((a, b) => a.position - b.position);
+}
+
+/** A die's `value` is its 1-based face index; a modifier's is its number (kept exactly in numericValue). */
+function faceIndex(value: RollValue): number | null {
+  if (value.type === 'mod') return value.numericValue ?? value.value;
+  return value.value;
+}
+
+/** The face as shown: spec 2.7 types it as a string, so numbers become strings; image faces stay objects. */
+function displayed(face: unknown): unknown {
+  if (typeof face === 'number') return String(face);
+  return face ?? null;
+}
+
+function whisperedParticipants(whispers: RollWhisper[]): Participant[] {
+  const out: Participant[] = [];
+  for (const w of whispers) {
+    const p = (w as RollWhisper & { participant?: Participant }).participant;
+    if (p) out.push(p);
+  }
+  return out.sort((a, b) => a.position - b.position || a.id - b.id);
+}
+
+interface Scaling {
+  mul: number | null;
+  div: number | null;
+  round: 'down' | 'up' | 'nearest' | null;
+}
+
+/** The `*`, `/` and `round` of a stored operator (validated by the engine when the roll was made). */
+function scalingOf(operator: Record<string, unknown> | null): Scaling {
+  const out: Scaling = { mul: null, div: null, round: null };
+  if (!operator) return out;
+  for (const rawKey of Object.keys(operator)) {
+    const key = rawKey.trim().toLowerCase();
+    const v = operator[rawKey];
+    if (key === '*') out.mul = Number(v);
+    else if (key === '/') out.div = Number(v);
+    else if (key === 'round' && typeof v === 'string') {
+      const mode = v.trim().toLowerCase();
+      if (mode === 'down' || mode === 'up' || mode === 'nearest') out.round = mode;
+    }
+  }
+  return out;
+}
+
+/**
+ * The total a viewer who does not see every die gets: the numbers of the dice they see that are not
+ * dropped, then `*`, `/` and `round` in the engine's order and manner (docs/dice.md), so that with
+ * nothing hidden it equals the stored total.
+ */
+export function viewerTotal(values: RollValue[], operator: Record<string, unknown> | null): number {
+  let sum = 0;
+  for (const v of values) if (!v.isHidden && !v.isDropped && v.numericValue !== null && v.numericValue !== undefined) sum += v.numericValue;
+  const { mul, div, round } = scalingOf(operator);
+  if (mul !== null && Number.isFinite(mul)) sum *= mul;
+  if (div !== null && Number.isFinite(div) && div !== 0) sum /= div;
+  if (round === 'down') sum = Math.floor(sum);
+  else if (round === 'up') sum = Math.ceil(sum);
+  else if (round === 'nearest') sum = Math.sign(sum) * Math.round(Math.abs(sum));
+  return sum === 0 ? 0 : sum;
+}
+
+const ROUND_FN = { down: 'floor', up: 'ceil', nearest: 'round' } as const;
+
+/** How the engine appends modifiers to an equation's body (dice/equation.ts). */
+function appendMods(body: string, mods: number[]): string {
+  for (const m of mods) {
+    if (body === '') body = String(m);
+    else body += m < 0 ? String(m) : `+${m}`;
+  }
+  return body;
+}
+
+/**
+ * The equation without the modifiers the viewer may not see. Dice are written by kind, never by result, so
+ * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request
+ * order, inside the `*` `/` and `round` wrapping (dice/equation.ts): peel the wrapping, cut the modifier
+ * suffix, write the visible ones back. Should the shape ever differ from that, the viewer gets an empty
+ * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape).
+ */
+export function viewerEquation(equation: string, operator: Record<string, unknown> | null, values: RollValue[]): string {
+  const mods = values.filter((v) => v.type === 'mod').sort((a, b) => a.dieIndex - b.dieIndex);
+  if (!mods.some((m) => m.isHidden)) return equation;
+  const { mul, div, round } = scalingOf(operator);
+  const scaled = mul !== null || div !== null;
+  const prefix = (round ? `${ROUND_FN[round]}(` : '') + (scaled ? '(' : '');
+  const suffix = (scaled ? `)${mul !== null ? `*${mul}` : ''}${div !== null ? `/${div}` : ''}` : '') + (round ? ')' : '');
+  if (!equation.startsWith(prefix) || !equation.endsWith(suffix) || equation.length < prefix.length + suffix.length) return '';
+  const core = equation.slice(prefix.length, equation.length - suffix.length);
+  const numbers = mods.map((m) => m.numericValue ?? 0);
+  let dice: string;
+  if (core === appendMods('', numbers)) dice = '';
+  else {
+    const modSuffix = appendMods('x', numbers).slice(1); // as written after a dice term: "+5-2"
+    if (!core.endsWith(modSuffix) || core.length === modSuffix.length) return '';
+    dice = core.slice(0, core.length - modSuffix.length);
+  }
+  const body = appendMods(dice, mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0));
+  return prefix + (body === '' ? '0' : body) + suffix;
+}
+
+export interface CursorPageInfo {
+  /** Absolute URL of the list without its query string. */
+  path: string;
+  limit: number;
+  /** uuid to continue after (the last roll of this page), or null on the last page */
+  nextBefore: string | null;
+}
+
+/**
+ * A cursor-paged list (roll history): `links.next` is a URL clients fetch verbatim, null on the last page.
+ * No `last` or `total`: counting a room's history per viewer would cost more than the page.
+ */
+export function cursorPage<T>(type: string, data: T[], info: CursorPageInfo) {
+  const link = (before: string | null) => {
+    const params = new URLSearchParams({ limit: String(info.limit) });
+    if (before) params.set('before', before);
+    return `${info.path}?${params.toString()}`;
+  };
+  return {
+    type: `${type}[]`,
+    data,
+    links: { first: link(null), last: null, prev: null, next: info.nextBefore ? link(info.nextBefore) : null },
+    meta: { path: info.path, per_page: info.limit, next_cursor: info.nextBefore },
+  };
+}
