@@ -39,7 +39,7 @@ test('a d20 in the built-in theme: 201 with the whole roll of spec 2.6', async (
   t.is(v.theme, 'standard');
   t.true(Number.isInteger(v.value) && v.value! >= 1 && v.value! <= 20);
   t.is(v.value_to_display, String(v.value), 'the face of the standard d20 at that index');
-  t.is(roll.total_value, v.value);
+  t.is(roll.total_value, v.value as number);
   t.false(v.is_hidden);
   t.false(v.is_user_value);
   t.true(v.is_visible);
