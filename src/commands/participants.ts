@@ -6,7 +6,7 @@ import { authorizeJoin, authorizeParticipantChange } from '../policies/rooms';
 import { publish } from '../realtime/bus';
 import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
 import { defaultUsername, lockRoom } from './rooms';
-import { reloadRoom, requireRoomBySlug } from './roomsAccess';
+import { reloadRoom, requireRoomBySlug, requireRoomId } from './roomsAccess';
 
 export class AlreadyParticipantError extends ConflictError {
   constructor() {
@@ -21,11 +21,11 @@ export class AlreadyParticipantError extends ConflictError {
  * back this up: a violation that slips through is retried, or is a 409 when the user got in.
  */
 export async function joinRoom(slug: string, user: User, passcode?: string | null): Promise<Room> {
-  const found = await requireRoomBySlug(slug);
+  const roomId = await requireRoomId(slug);
   for (let attempt = 1; ; attempt++) {
     try {
       await db().transaction(async (transaction) => {
-        const room = await lockRoom(found.id, transaction);
+        const room = await lockRoom(roomId, transaction);
         if (!room) throw new NotFoundError(`There is no room "${slug}".`);
         const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color'], transaction });
         if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
@@ -47,7 +47,7 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
       if (attempt >= 5) throw err;
     }
   }
-  const room = await reloadRoom(found.id);
+  const room = await reloadRoom(roomId);
   publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
   return room;
 }

@@ -8,7 +8,7 @@ import { publish } from '../realtime/bus';
 import { sniffImageType, type ImageType } from '../rooms/background';
 import { generatePasscode, generateSlug } from '../rooms/codes';
 import { pickDefaultColor } from '../rooms/colors';
-import { reloadRoom, roomAssociations } from './roomsAccess';
+import { attachParticipants, reloadRoom } from './roomsAccess';
 
 /** Longest participant username (the column is 64 characters). */
 export const USERNAME_MAX = 64;
@@ -174,7 +174,8 @@ export async function listRoomsOf(userId: number, page: number, perPage: number)
     offset: (page - 1) * perPage,
   });
   if (!ids.length) return { rows: [], total: count };
-  const rooms = await Room.findAll({ where: { id: ids.map((r) => r.id) }, include: roomAssociations() });
+  const rooms = await Room.findAll({ where: { id: ids.map((r) => r.id) }, include: [{ model: User, as: 'user' }] });
+  await attachParticipants(rooms);
   const byId = new Map(rooms.map((r) => [r.id, r]));
   return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is Room => Boolean(r)), total: count };
 }
