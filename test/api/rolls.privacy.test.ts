@@ -98,7 +98,7 @@ test('the room history: newest first, cursor-paged with links.next, whispers for
     const pages: string[][] = [];
     let url: string | null = `/room/${slug}/roll?limit=${limit}`;
     while (url) {
-      const res = await api.get(url);
+      const res: { status: number; text: string; body: any } = await api.get(url);
       t.is(res.status, 200, res.text);
       t.is(res.body.type, 'roll[]');
       pages.push(res.body.data.map((r: Roll) => r.uuid));
