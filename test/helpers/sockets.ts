@@ -111,6 +111,16 @@ export function connectRoom(base: string, slug: string, auth: RoomAuth): Promise
   return connected(open(`${base}/room/${slug}`, auth));
 }
 
+/**
+ * Start connecting to `/room/{slug}` without waiting: `opened` resolves when the connection is up
+ * and the handshake packet is on its way (the server is checking the key), `connected` as connectRoom.
+ */
+export function startConnectRoom(base: string, slug: string, auth: RoomAuth): { opened: Promise<void>; connected: Promise<Client> } {
+  const socket = open(`${base}/room/${slug}`, auth);
+  const opened = new Promise<void>((resolve) => socket.io.once('open', () => resolve()));
+  return { opened, connected: connected(socket) };
+}
+
 /** Connect to `/user` with a key. */
 export function connectUser(base: string, token: string): Promise<Client> {
   return connected(open(`${base}/user`, { token }));

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { Api } from './http';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './env';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One server process (`tsx src/main.ts`, PORT=0) of a cluster. */
+export interface ClusterInstance {
+  url: string;
+  api: Api;
+  child: ChildProcess;
+  /** What the process wrote so far (JSON log lines on stdout, anything on stderr). */
+  output(): string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface TestUser {
+  key: string;
+  api: Api;
+  user: { uuid: string; username: string; name: string };
+}
+
+export interface Cluster {
+  instances: ClusterInstance[];
+  database: TestDatabase;
+  redisUrl: string;
+  /** A guest created through instance `i` (its key works on every instance). */
+  newUser(i?: number): Promise<TestUser>;
+  /** Start one more instance on the same database and Redis. */
+  add(env?: Record<string, string>): Promise<ClusterInstance>;
+  stop(): Promise<void>;
+}
+
+/** Start `tsx src/main.ts` with `env` and wait for its `"msg":"listening"` line. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ClusterInstance> {
+  const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`instance did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line).url);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`instance exited (${code}) before listening:\n${out}`));
+    });
+  });
+  return {
+    url,
+    api: new Api(url),
+    child,
+    output: () => out,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/**
+ * `n` instances sharing one fresh PostgreSQL database and Redis (TEST_REDIS_URL): the production
+ * shape. The first instance starts alone (it runs the migrations), the others together.
+ */
+export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
+  if (!TEST_REDIS_URL) throw new Error('cluster tests need TEST_REDIS_URL (and TEST_DB=postgres)');
+  const database = await createTestDatabase();
+  if (!database.databaseUrl) throw new Error('cluster tests need TEST_DB=postgres: instances must share one database');
+  const base = {
+    DATABASE_URL: database.databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    DATA_DIR: database.dataDir,
+    // The "listening" line is an info line: instances log at info or more.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'info',
+    GUESTS_PER_HOUR: '100000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...env,
+  };
+  const instances: ClusterInstance[] = [];
+  const add = async (extra: Record<string, string> = {}) => {
+    const instance = await spawnServer({ ...base, ...extra });
+    instances.push(instance);
+    return instance;
+  };
+  try {
+    await add();
+    await Promise.all(Array.from({ length: n - 1 }, () => add()));
+  } catch (err) {
+    await Promise.all(instances.map((i) => i.stop('SIGKILL')));
+    await database.drop();
+    throw err;
+  }
+  return {
+    instances,
+    database,
+    redisUrl: TEST_REDIS_URL,
+    add,
+    async newUser(i = 0) {
+      const api = instances[i]!.api;
+      const res = await api.post('/user');
+      if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
+      const key = res.body.data as string;
+      const me = await api.as(key).get('/user');
+      return { key, api: api.as(key), user: me.body.data };
+    },
+    async stop() {
+      await Promise.all(instances.map((i) => i.stop()));
+      await database.drop();
+    },
+  };
+}
+
+/** ava wiring: `const cluster = useCluster(test, 2)` then `cluster.current` inside tests. */
+export function useCluster(
+  test: { before: (fn: () => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } },
+  n: number,
+  env: Record<string, string> = {},
+) {
+  const holder = {} as { current: Cluster };
+  test.before(async () => {
+    holder.current = await startCluster(n, env);
+  });
+  test.after.always(async () => {
+    await holder.current?.stop();
+  });
+  return holder;
+}
+
+/** A plain Redis client on the test Redis, for looking at subscriptions and keys. */
+export function redisClient(): Redis {
+  if (!TEST_REDIS_URL) throw new Error('TEST_REDIS_URL is not set');
+  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+}
