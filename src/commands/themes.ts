@@ -235,62 +235,69 @@ function availableFiles(files: ReturnType<typeof checkAssets>, base: StoredManif
  */
 export async function createTheme(user: User, upload: ThemeUpload): Promise<Theme> {
   const { manifest: input, assets } = prepare(upload);
-  const slug = input.id;
-  const created = await db().transaction(async (transaction) => {
-    await lockThemeId(slug, transaction);
-    const existing = await versionRows(slug, transaction);
-    if (existing.length) authorizeThemeOwner(user, existing[0]!.userId, slug, 'publish');
-    const conflict = versionConflict(input.version, existing.map((v) => v.version));
-    if (conflict) throw new ConflictError(conflict, 'version_conflict');
-
-    let base: Theme | null = null;
-    let manifest: StoredManifest;
-    if (input.extend) {
-      base = await loadBase(user, input.extend, slug, transaction);
-      const baseManifest = manifestOf(base);
-      const resolved = resolveManifest(input, baseManifest);
-      const details = crossCheck(resolved.manifest, {
-        available: availableFiles(assets, baseManifest),
-        uploaded: uploadedList(assets),
-        inherited: resolved.inherited,
-        base: base.slug,
-      });
-      if (details.length) throw new ValidationError(details);
-      manifest = resolved.manifest;
-    } else {
-      manifest = resolveManifest(input, null).manifest;
-    }
-
-    const theme = await Theme.create(
-      {
-        slug,
-        version: input.version,
-        userId: user.id,
-        name: input.name,
-        description: input.description,
-        apiVersion: input.api_version,
-        manifest: manifest as unknown as Record<string, unknown>,
-        fragShader: upload.fragShader ?? base?.fragShader ?? null,
-        vertShader: upload.vertShader ?? base?.vertShader ?? null,
-      },
-      { transaction },
-    );
-    if (assets.assets.length) {
-      await ThemeAsset.bulkCreate(
-        assets.assets.map((a) => ({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data })),
-        { transaction },
-      );
-    }
-    if (base) {
-      const uploaded = new Set(assets.assets.map((a) => a.name));
-      const fromBase = assetNames(manifest).filter((name) => !uploaded.has(name));
-      if (fromBase.length) await copyAssets(base.id, theme.id, fromBase, transaction);
-    }
-    await putInDiceBox(user.id, slug, theme.id, transaction);
-    return theme;
+  const created = await db().transaction((transaction) => insertVersion(user, upload, input, assets, transaction)).catch((err: unknown) => {
+    // The unique index (slug, version) is the last line behind the lock: a duplicate is a conflict, never a 500.
+    if ((err as Error).name === 'SequelizeUniqueConstraintError') throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');
+    throw err;
   });
   publish({ type: 'dicebox.created', userId: user.id, themeId: created.id });
   return (await Theme.findByPk(created.id, { include: withUser }))!;
+}
+
+/** The checks that need the database and the writes, inside the transaction that holds the id's lock. */
+async function insertVersion(user: User, upload: ThemeUpload, input: ManifestInput, assets: Prepared['assets'], transaction: Transaction): Promise<Theme> {
+  const slug = input.id;
+  await lockThemeId(slug, transaction);
+  const existing = await versionRows(slug, transaction);
+  if (existing.length) authorizeThemeOwner(user, existing[0]!.userId, slug, 'publish');
+  const conflict = versionConflict(input.version, existing.map((v) => v.version));
+  if (conflict) throw new ConflictError(conflict, 'version_conflict');
+
+  let base: Theme | null = null;
+  let manifest: StoredManifest;
+  if (input.extend) {
+    base = await loadBase(user, input.extend, slug, transaction);
+    const baseManifest = manifestOf(base);
+    const resolved = resolveManifest(input, baseManifest);
+    const details = crossCheck(resolved.manifest, {
+      available: availableFiles(assets, baseManifest),
+      uploaded: uploadedList(assets),
+      inherited: resolved.inherited,
+      base: base.slug,
+    });
+    if (details.length) throw new ValidationError(details);
+    manifest = resolved.manifest;
+  } else {
+    manifest = resolveManifest(input, null).manifest;
+  }
+
+  const theme = await Theme.create(
+    {
+      slug,
+      version: input.version,
+      userId: user.id,
+      name: input.name,
+      description: input.description,
+      apiVersion: input.api_version,
+      manifest: manifest as unknown as Record<string, unknown>,
+      fragShader: upload.fragShader ?? base?.fragShader ?? null,
+      vertShader: upload.vertShader ?? base?.vertShader ?? null,
+    },
+    { transaction },
+  );
+  if (assets.assets.length) {
+    await ThemeAsset.bulkCreate(
+      assets.assets.map((a) => ({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data })),
+      { transaction },
+    );
+  }
+  if (base) {
+    const uploaded = new Set(assets.assets.map((a) => a.name));
+    const fromBase = assetNames(manifest).filter((name) => !uploaded.has(name));
+    if (fromBase.length) await copyAssets(base.id, theme.id, fromBase, transaction);
+  }
+  await putInDiceBox(user.id, slug, theme.id, transaction);
+  return theme;
 }
 
 /** Copy a base version's files into a new version inside the database, without reading them into memory. */

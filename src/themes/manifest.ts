@@ -113,7 +113,7 @@ const dieEntry = Joi.alternatives().conditional(Joi.string(), {
 });
 
 export const manifestSchema = Joi.object({
-  api_version: Joi.string().valid(API_VERSION).required(),
+  api_version: Joi.any().valid(API_VERSION).required().messages({ 'any.only': `{{#label}} must be the string "${API_VERSION}"` }),
   id: Joi.string().pattern(THEME_ID).required().messages({ 'string.pattern.base': `{{#label}} must be ${THEME_ID_RULE}` }),
   name: Joi.string().min(1).max(255).pattern(/\S/).required().messages({ 'string.pattern.base': '{{#label}} must not be blank' }),
   description: Joi.string().allow('').max(10_000).required(),

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../../errors';
+import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../../errors';
 import type { ThemeUpload } from '../../commands/themes';
 import { MAX_ASSET_BYTES, MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from '../../themes/limits';
 
@@ -72,7 +72,13 @@ export const parseThemeForm: RequestHandler = (req, res, next) => {
   if (!type.startsWith('multipart/form-data')) {
     return next(new UnsupportedMediaTypeError('Create themes with a multipart/form-data body: a "manifest" field (JSON) and the "assets" files.'));
   }
-  parser(req, res, next);
+  parser(req, res, (err?: unknown) => {
+    // busboy's own errors (a cut or malformed body) are the client's: a 400, never a 500.
+    if (err && !(err instanceof AppError) && (err as Error).name !== 'MulterError') {
+      return next(new BadRequestError(`The multipart body is malformed (${(err as Error).message ?? 'unreadable'}).`, 'invalid_upload'));
+    }
+    next(err);
+  });
 };
 
 /** The parsed form as the command takes it. Text fields may also arrive as files (a Blob of JSON). */
