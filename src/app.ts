@@ -14,6 +14,7 @@ import { rollRoutes } from './routes/rolls';
 import { diceBoxRoutes } from './routes/diceBox';
 import { shareRequestRoutes } from './routes/shareRequests';
 import { docsRoutes, openApiRoutes } from './openapi';
+import { boardRoutes } from './board';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
+  app.use(boardRoutes(deps));
   app.use(jsonBody(deps.config.jsonBodyLimit));
 
   const api = Router();

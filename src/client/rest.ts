@@ -1,5 +1,5 @@
 import type {
-  CreateRollBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DiceVisibility, Envelope, ErrorBody, ErrorDetail, Page,
+  CursorPage, HistoryQuery, CreateRollBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DiceVisibility, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, User,
 } from './types';
 
@@ -196,6 +196,16 @@ export class RestClient {
   /** PATCH /roll: several rolls at once. */
   updateRolls(rolls: Array<{ uuid: string; dice: DiceVisibility[] }>): Promise<Roll[]> {
     return this.data<Roll[]>('PATCH', '/roll', { body: { rolls } });
+  }
+
+  /** GET /room/{slug}/roll: the rolls of a room you may see, newest first (cursor-paged). */
+  listRoomRolls(slug: string, query: HistoryQuery = {}): Promise<CursorPage<Roll>> {
+    return this.request<CursorPage<Roll>>('GET', `/room/${pathPart(slug)}/roll`, { query: { ...query } });
+  }
+
+  /** DELETE /roll?room={slug}: clear the room's table. */
+  clearRoomTable(slug: string): Promise<void> {
+    return this.none('DELETE', '/roll', { query: { room: slug } });
   }
 
   /** PATCH /room/{slug}/roll: change the flags of all your dice in a room (clear the board...). */

@@ -38,6 +38,21 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
+/** A cursor-paged list (roll history): follow `links.next` (null at the end). */
+export interface CursorPage<T> {
+  type: string;
+  data: T[];
+  links: { first: string; last: null; prev: null; next: string | null };
+  meta: { path: string; per_page: number; next_cursor: string | null };
+}
+
+export interface HistoryQuery {
+  /** uuid of a roll: only rolls older than it */
+  before?: string;
+  /** 1 to 100 (default 20) */
+  limit?: number;
+}
+
 export interface PageQuery {
   page?: number;
   per_page?: number;

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Router, type Response } from 'express';
+import { NotFoundError } from '../errors';
+import type { AppDeps } from '../http/deps';
+import { renderBoardPage } from './page';
+
+/**
+ * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css}.
+ *
+ * The script is bundled from src/board/main.ts (three.js, socket.io-client and the typed client
+ * included: nothing comes from a CDN, so the board works offline) with esbuild, once per process, on
+ * the first request, and kept in memory. `npm start` on a fresh clone serves it with no build step.
+ */
+
+const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
+const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
+
+export interface BoardAssets {
+  js: string;
+  css: string;
+  /** Content hash of both: the page asks for `?v=<version>`, so the assets can be cached for good. */
+  version: string;
+}
+
+let assets: Promise<BoardAssets> | null = null;
+
+/** Bundle the board (once; a failure is not cached, so the next request tries again). */
+export function boardAssets(): Promise<BoardAssets> {
+  assets ??= bundle().catch((err) => {
+    assets = null;
+    throw err;
+  });
+  return assets;
+}
+
+async function bundle(): Promise<BoardAssets> {
+  const esbuild = await import('esbuild');
+  const [result, css] = await Promise.all([
+    esbuild.build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+    }),
+    readFile(STYLE, 'utf8'),
+  ]);
+  const js = result.outputFiles[0]!.text;
+  const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 16);
+  return { js, css, version };
+}
+
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  // Scripts and styles from this server only: a username that slipped through as HTML could run nothing.
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function sendAsset(res: Response, type: string, body: string, cacheable: boolean) {
+  res
+    .set({
+      'Content-Type': type,
+      'Cache-Control': cacheable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(body);
+}
+
+export function boardRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get('/board/assets/:file', async (req, res) => {
+    const file = req.params.file;
+    if (file !== 'board.js' && file !== 'board.css') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
+    const built = await boardAssets().catch((err: Error) => {
+      deps.logger.error({ err: err.message }, 'bundling the board failed');
+      throw err;
+    });
+    const cacheable = req.query.v === built.version;
+    if (file === 'board.js') sendAsset(res, 'text/javascript; charset=utf-8', built.js, cacheable);
+    else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
+  });
+
+  router.get('/board/:slug', async (req, res) => {
+    const slug = req.params.slug;
+    if (!SLUG.test(slug)) throw new NotFoundError('There is no such room.');
+    const built = await boardAssets();
+    const overlay = req.query.overlay === '1' || req.query.overlay === 'true';
+    res.set(PAGE_HEADERS).send(renderBoardPage(slug, overlay, built.version));
+  });
+
+  return router;
+}
