@@ -55,15 +55,16 @@ export function applyStep(state: RollState, set: Unit[], step: Step): void {
       return;
     case 'e': {
       refuseEndless(set, step);
-      const exploded = new Set<Unit>();
+      // A unit explodes once: `spent` holds this operation's stamp once it has.
+      const s = nextStamp();
       let chosen = select(set, step.sels);
       for (let pass = 0; chosen.length > 0 && pass <= MAX_ROLL_VALUES; pass++) {
         for (const u of chosen) {
-          exploded.add(u);
+          u.spent = s;
           set.push(state.spawn(u, 'explosion'));
         }
         const next: Unit[] = [];
-        for (const u of select(set, step.sels)) if (!exploded.has(u)) next.push(u);
+        for (const u of select(set, step.sels)) if (u.spent !== s) next.push(u);
         chosen = next;
       }
       return;
@@ -103,7 +104,7 @@ function selectOne(set: Unit[], s: Selector): Unit[] {
 }
 
 /** The units a list of selectors picks out of a set (union, without repeats), at most `max`. */
-export function select(set: Unit[], sels: Selector[], max = Infinity): Unit[] {
+export function select(set: Unit[], sels: readonly Selector[], max = Infinity): Unit[] {
   if (sels.length === 1) {
     const picked = selectOne(set, sels[0]!);
     if (picked.length > max) picked.length = max;
@@ -127,13 +128,13 @@ function describe(u: Unit): string {
   return u.b !== null ? 'd100' : u.a.type;
 }
 
-function anyMatches(sels: Selector[], v: number): boolean {
+function anyMatches(sels: readonly Selector[], v: number): boolean {
   for (const s of sels) if (matchesValue(s, v)) return true;
   return false;
 }
 
 /** Whether every number a unit can show matches one of the selectors (a unit without numbers: false). */
-function matchesEveryFace(u: Unit, sels: Selector[]): boolean {
+function matchesEveryFace(u: Unit, sels: readonly Selector[]): boolean {
   const a = u.a.die.numbers;
   let any = false;
   if (u.b === null) {
@@ -155,17 +156,18 @@ function matchesEveryFace(u: Unit, sels: Selector[]): boolean {
   return any;
 }
 
-// A die's faces never change, so whether a selector list matches all of them is worked out once.
-const everyFaceCache = new WeakMap<PreparedDie, Map<string, boolean>>();
+// A die's faces never change, so whether a selector list matches all of them is worked out once per die and
+// list. Lists come from the selector cache, so the same operand string gives the same list object.
+const everyFaceCache = new WeakMap<PreparedDie, WeakMap<readonly Selector[], boolean>>();
 
-function matchesEveryFaceCached(u: Unit, sels: Selector[], key: string): boolean {
+function matchesEveryFaceCached(u: Unit, sels: readonly Selector[]): boolean {
   if (u.b !== null) return matchesEveryFace(u, sels);
-  let byKey = everyFaceCache.get(u.a.die);
-  if (byKey === undefined) everyFaceCache.set(u.a.die, (byKey = new Map()));
-  let hit = byKey.get(key);
+  let bySels = everyFaceCache.get(u.a.die);
+  if (bySels === undefined) everyFaceCache.set(u.a.die, (bySels = new WeakMap()));
+  let hit = bySels.get(sels);
   if (hit === undefined) {
     hit = matchesEveryFace(u, sels);
-    if (byKey.size < 64) byKey.set(key, hit);
+    bySels.set(sels, hit);
   }
   return hit;
 }
@@ -175,13 +177,11 @@ function matchesEveryFaceCached(u: Unit, sels: Selector[], key: string): boolean
  * never stops (a d1 with `rr1`): both are refused up front instead of running into the dice limit.
  */
 function refuseEndless(set: Unit[], step: Step): void {
-  let key = '';
-  for (const s of step.sels) key += step.code + formatSelector(s);
   if (step.code === 'rr') {
     for (const s of step.sels) {
       if ((s.cat === 'h' || s.cat === 'l') && s.num > 0 && set.some((u) => u.kept && u.num !== null)) {
         throw new DiceError('invalid_operator', step.path,
-          `${key} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`);
+          `${label(step)} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`);
       }
     }
   }
@@ -189,11 +189,18 @@ function refuseEndless(set: Unit[], step: Step): void {
   for (const u of set) {
     if (!u.kept || (u.b === null && u.a.die === last)) continue;
     last = u.b === null ? u.a.die : null;
-    if (matchesEveryFaceCached(u, step.sels, key)) {
+    if (matchesEveryFaceCached(u, step.sels)) {
       throw new DiceError('invalid_operator', step.path,
-        `${key} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
+        `${label(step)} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
     }
   }
+}
+
+/** A step as d20 writes it: rr1rr2. */
+function label(step: Step): string {
+  let out = '';
+  for (const s of step.sels) out += step.code + formatSelector(s);
+  return out;
 }
 
 /** Whether n is allowed by the bound and closer to it than the best so far. */

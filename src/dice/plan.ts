@@ -20,7 +20,8 @@ export type RoundMode = 'nearest' | 'down' | 'up';
 
 export interface Step {
   code: OpCode;
-  sels: Selector[];
+  /** may be shared with the selector cache: never mutate, replace */
+  sels: readonly Selector[];
   /** index into Plan.sets */
   set: number;
   /** where this step came from, for errors: `operator.k` or `operator.k.h1` */
@@ -140,11 +141,11 @@ class Compiler {
     const steps = this.plan.steps;
     const last = this.lastStepOfSet[set]!;
     if (last !== -1 && steps[last]!.code === code) {
-      steps[last]!.sels.push(...sels); // d20: consecutive same operators are one operator
+      steps[last]!.sels = steps[last]!.sels.concat(sels); // d20: consecutive same operators are one operator
       return;
     }
     this.lastStepOfSet[set] = steps.length;
-    steps.push({ code, sels: sels.slice(), set, path });
+    steps.push({ code, sels, set, path });
   }
 }
 

@@ -32,12 +32,13 @@ export interface Unit {
   /** what the unit counts as, or null when a face is not a number (such units are never selected) */
   num: number | null;
   kept: boolean;
-  /** scratch mark for set membership during one operation (see operators.ts) */
+  /** scratch marks for one operation (see operators.ts): selected, already exploded */
   mark: number;
+  spent: number;
 }
 
 export function newUnit(a: Part, b: Part | null): Unit {
-  return { a, b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0 };
+  return { a, b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0 };
 }
 
 export class RollState {
