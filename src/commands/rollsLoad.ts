@@ -64,17 +64,20 @@ async function loadWhere(where: WhereOptions<Roll>, { transaction }: LoadOptions
 async function attachRelations(rolls: Roll[], transaction?: Transaction): Promise<void> {
   const ids = rolls.map((r) => r.id);
   const roomIds = [...new Set(rolls.map((r) => r.roomId).filter((id): id is number => id != null))];
-  const [rooms, values, whispers] = await Promise.all([
-    roomIds.length
-      ? Room.findAll({ where: { id: roomIds }, include: roomAssociations(), paranoid: false, transaction })
-      : Promise.resolve([] as Room[]),
-    RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction }),
+  const loadRooms = () =>
+    roomIds.length ? Room.findAll({ where: { id: roomIds }, include: roomAssociations(), paranoid: false, transaction }) : Promise.resolve([] as Room[]);
+  const loadValues = () => RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction });
+  const loadWhispers = () =>
     RollWhisper.findAll({
       where: { rollId: ids },
       include: [{ model: Participant, as: 'participant', include: [{ model: User, as: 'user' }] }],
       transaction,
-    }),
-  ]);
+    });
+  // Outside a transaction the three run side by side on pooled connections; inside one they share its
+  // connection, which takes one query at a time.
+  const [rooms, values, whispers] = transaction
+    ? [await loadRooms(), await loadValues(), await loadWhispers()]
+    : await Promise.all([loadRooms(), loadValues(), loadWhispers()]);
   const roomById = new Map(rooms.map((r) => [r.id, r]));
   const valuesOf = group(values, (v) => v.rollId);
   const whispersOf = group(whispers, (w) => w.rollId);
