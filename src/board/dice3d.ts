@@ -94,7 +94,7 @@ function geometryFor(type: string): BufferGeometry {
 }
 
 /** The value as a texture: large, outlined digits readable on any die colour. */
-function labelTexture(text: string, dimmed: boolean): CanvasTexture {
+function labelTexture(text: string, dimmed: boolean, secret: boolean): CanvasTexture {
   const canvas = document.createElement('canvas');
   canvas.width = 256;
   canvas.height = 256;
@@ -110,6 +110,15 @@ function labelTexture(text: string, dimmed: boolean): CanvasTexture {
   ctx.strokeText(shown, 128, 136);
   ctx.fillStyle = dimmed ? '#b7bcc6' : '#ffffff';
   ctx.fillText(shown, 128, 136);
+  if (secret) {
+    // A hidden die its roller may see: a dashed ring says "only you see this".
+    ctx.setLineDash([18, 14]);
+    ctx.lineWidth = 10;
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+    ctx.beginPath();
+    ctx.arc(128, 128, 112, 0, Math.PI * 2);
+    ctx.stroke();
+  }
   const texture = new CanvasTexture(canvas);
   texture.colorSpace = SRGBColorSpace;
   return texture;
@@ -280,7 +289,7 @@ export class DiceTable {
     material.transparent = view.dropped;
     material.opacity = view.dropped ? 0.35 : 1;
     const old = (body.label.material as SpriteMaterial).map;
-    (body.label.material as SpriteMaterial).map = labelTexture(view.text, view.dropped);
+    (body.label.material as SpriteMaterial).map = labelTexture(view.text, view.dropped, view.hidden && view.text !== '?');
     (body.label.material as SpriteMaterial).needsUpdate = true;
     old?.dispose();
   }
@@ -342,9 +351,11 @@ export class DiceTable {
     }
     for (const axis of ['x', 'z'] as const) {
       const limit = this.bounds[axis];
-      if (p[axis] > limit && b.velocity[axis] > 0) b.velocity[axis] *= -0.6;
-      if (p[axis] < -limit && b.velocity[axis] < 0) b.velocity[axis] *= -0.6;
-      if (Math.abs(p[axis]) > limit + 2) p[axis] = Math.sign(p[axis]) * limit;
+      // The rails: a die that reaches one comes back, and never lies beyond it.
+      if (Math.abs(p[axis]) > limit) {
+        p[axis] = Math.sign(p[axis]) * limit;
+        if (Math.sign(b.velocity[axis]) === Math.sign(p[axis])) b.velocity[axis] *= -0.6;
+      }
     }
     const w = b.spin.length();
     if (w > 1e-3) b.group.quaternion.premultiply(new Quaternion().setFromAxisAngle(b.spin.clone().divideScalar(w), w * dt));

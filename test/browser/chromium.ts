@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, driven by playwright-core (never `npx playwright install`: it downloads). */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // WebGL without a GPU: SwiftShader through ANGLE (the board falls back to its list without it).
+  '--use-gl=angle',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+/** A browser with a fresh profile (playwright gives every launch its own temporary --user-data-dir). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
+}
+
+export const ARTIFACTS = path.resolve('test-artifacts');
+
+/** Saves a screenshot in test-artifacts/; `transparent` keeps a transparent page transparent (overlay). */
+export async function screenshot(page: Page, name: string, transparent = false): Promise<string> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, name);
+  await page.screenshot({ path: file, fullPage: false, omitBackground: transparent });
+  return file;
+}
+
+/** Page errors and failed requests, so a test can say what went wrong in the browser. */
+export function watchPage(page: Page, log: string[]) {
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') log.push(`console: ${m.text()}`);
+  });
+}
