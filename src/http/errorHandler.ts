@@ -28,11 +28,20 @@ export function toAppError(err: unknown): AppError | null {
     }
     return new BadRequestError(`The upload is not acceptable: ${e.message}${e.field ? ` (field "${e.field}")` : ''}.`, 'invalid_upload');
   }
+  // busboy's own parse errors ("Malformed part header", "Unexpected end of form") reach us through
+  // multer, which marks every error it passes on with `storageErrors`: a broken upload, not a bug.
+  if (Array.isArray((err as { storageErrors?: unknown }).storageErrors)) {
+    return new BadRequestError(`The upload is not well-formed multipart/form-data (${e.message ?? 'unreadable'}).`, 'invalid_upload');
+  }
   if (e.name === 'DiceError' && typeof e.status === 'number' && typeof e.code === 'string') {
     return new AppError(e.status, e.code, e.message ?? 'The dice are invalid.', e.details);
   }
   if (e.name === 'SequelizeConnectionError' || e.name === 'SequelizeConnectionRefusedError' || e.name === 'SequelizeConnectionAcquireTimeoutError' || e.name === 'SequelizeHostNotReachableError' || e.name === 'SequelizeConnectionTimedOutError') {
     return new ServiceUnavailableError('The database is unreachable: try again shortly.');
+  }
+  // The router could not percent-decode a path parameter (`/room/%`): the URL is malformed, not our fault.
+  if (err instanceof URIError && e.status === 400) {
+    return new BadRequestError('The URL is not valid: a "%" must start an escape such as %20.', 'malformed_url');
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.message && (err as { expose?: boolean }).expose) {
     return new AppError(e.status, 'bad_request', e.message);

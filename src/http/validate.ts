@@ -47,7 +47,27 @@ export function validate(schema: RequestSchema, bodyOptions: Partial<Joi.Validat
       else if (part === 'query') Object.defineProperty(req, 'query', { value, writable: true, configurable: true });
       else req[part] = value;
     }
+    if (!details.length) {
+      for (const part of ['params', 'query', 'body'] as const) {
+        const where = schema[part] ? nulPath(req[part], part === 'body' ? '' : part) : null;
+        if (where !== null) details.push({ path: where, message: `${where || 'value'} must not contain the NUL character (\\u0000)` });
+      }
+    }
     if (details.length) return next(new ValidationError(details));
     next();
   };
+}
+
+/**
+ * The path of the first string holding U+0000, or null. Neither database takes it: PostgreSQL refuses
+ * it in text, and Sequelize's SQLite dialect inlines strings into SQL, where it ends the statement.
+ */
+function nulPath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (!value || typeof value !== 'object' || depth > 64) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulPath(v, Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
