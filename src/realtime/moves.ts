@@ -10,7 +10,8 @@ import { moveAudience, type MoveAudience } from './rollAccess';
  * `{uuid, position: {x, y, z}, rotation?: {x, y, z, w}}` (`roll_value_uuid` is accepted for `uuid`);
  * the server checks it, looks up which roll value it names (once per drag) and relays
  * `{data: {uuid, roll_uuid, position, rotation?, user: {uuid, username}}}` to the others in the room
- * who may see that roll, volatile (a late frame is worth nothing). Junk is dropped, never relayed.
+ * who may see that roll: RollValueMoveEvent volatile (a late frame is worth nothing), start and end
+ * reliably. Junk is dropped, never relayed; each socket is held to a rate (token bucket).
  */
 const COORDINATE = Joi.number().min(-1e6).max(1e6).required();
 const point3 = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE }).unknown(false);
@@ -97,40 +98,48 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
     return found;
   };
 
+  const relay = async (event: MoveEventName, move: MoveData) => {
+    const audience = await audienceOf(move.uuid, event === MoveEvents.Start);
+    if (event === MoveEvents.End) drags.delete(move.uuid);
+    if (!audience || !socket.connected) return;
+    const data = {
+      uuid: move.uuid,
+      roll_uuid: audience.rollUuid,
+      ...(move.position ? { position: move.position } : {}),
+      user: { uuid: user.uuid, username: user.username },
+    };
+    const withRotation = move.rotation ? { ...data, rotation: move.rotation } : data;
+    // A die at rest shows its value through its rotation: a hidden die's rotation goes only to
+    // those who may see its value; a whispered roll's dice move only for its audience.
+    // Moves are volatile (a late frame is worth nothing, a skipped one is replaced by the next);
+    // picking a die up and putting it down are not.
+    const op = () => (event === MoveEvents.Move ? socket.broadcast.volatile : socket.broadcast);
+    const { rollVisibleTo, valueVisibleTo } = audience;
+    if (rollVisibleTo === 'all' && valueVisibleTo === 'all') {
+      op().emit(event, { data: withRotation });
+    } else if (rollVisibleTo === 'all') {
+      const full = (valueVisibleTo as number[]).map(userChannel);
+      if (full.length) op().to(full).emit(event, { data: withRotation });
+      op().except(full).emit(event, { data });
+    } else {
+      const fullIds = valueVisibleTo === 'all' ? rollVisibleTo : valueVisibleTo;
+      const others = rollVisibleTo.filter((id) => !fullIds.includes(id)).map(userChannel);
+      if (fullIds.length) op().to(fullIds.map(userChannel)).emit(event, { data: withRotation });
+      if (others.length) op().to(others).emit(event, { data });
+    }
+  };
+
+  // One socket's moves are relayed in the order it sent them (a drag's start before its moves).
+  let chain: Promise<void> = Promise.resolve();
   for (const event of MOVE_EVENT_NAMES) {
-    socket.on(event, async (payload: unknown) => {
+    socket.on(event, (payload: unknown) => {
       if (!bucket.take()) {
         if (dropped++ % 100 === 0) logger.debug({ user: user.id, event }, 'move events over the rate limit dropped');
         return;
       }
       const move = parseMove(event, payload);
       if (!move) return;
-      const audience = await audienceOf(move.uuid, event === MoveEvents.Start);
-      if (event === MoveEvents.End) drags.delete(move.uuid);
-      if (!audience || !socket.connected) return;
-      const data = {
-        uuid: move.uuid,
-        roll_uuid: audience.rollUuid,
-        ...(move.position ? { position: move.position } : {}),
-        user: { uuid: user.uuid, username: user.username },
-      };
-      const withRotation = move.rotation ? { ...data, rotation: move.rotation } : data;
-      // A die at rest shows its value through its rotation: a hidden die's rotation goes only to
-      // those who may see its value; a whispered roll's dice move only for its audience.
-      const op = () => socket.broadcast.volatile;
-      const { rollVisibleTo, valueVisibleTo } = audience;
-      if (rollVisibleTo === 'all' && valueVisibleTo === 'all') {
-        op().emit(event, { data: withRotation });
-      } else if (rollVisibleTo === 'all') {
-        const full = (valueVisibleTo as number[]).map(userChannel);
-        if (full.length) op().to(full).emit(event, { data: withRotation });
-        op().except(full).emit(event, { data });
-      } else {
-        const fullIds = valueVisibleTo === 'all' ? rollVisibleTo : valueVisibleTo;
-        const others = rollVisibleTo.filter((id) => !fullIds.includes(id)).map(userChannel);
-        if (fullIds.length) op().to(fullIds.map(userChannel)).emit(event, { data: withRotation });
-        if (others.length) op().to(others).emit(event, { data });
-      }
+      chain = chain.then(() => relay(event, move)).catch((err: Error) => logger.warn({ err: err.message }, 'move relay failed'));
     });
   }
 }
