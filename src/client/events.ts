@@ -42,15 +42,11 @@ export interface RollDeleteData {
   [key: string]: unknown;
 }
 
-export interface RoomDeleteData {
-  slug: string;
-  [key: string]: unknown;
-}
-
 /** Events of a room namespace (`/room/{slug}`), server -> client. */
 export interface RoomServerEvents {
   RoomUpdateEvent: (payload: Payload<Room>) => void;
-  RoomDeleteEvent: (payload: Payload<RoomDeleteData>) => void;
+  /** The room as it was, `deleted_at` set; the server then closes the namespace. */
+  RoomDeleteEvent: (payload: Payload<Room>) => void;
   RollCreateEvent: (payload: Payload<Roll>) => void;
   RollUpdateEvent: (payload: Payload<Roll>) => void;
   RollDeleteEvent: (payload: Payload<RollDeleteData>) => void;

@@ -16,10 +16,10 @@ const realtime = {
     '/room/{slug}': {
       server: {
         RoomUpdateEvent: ref('Room'),
-        RoomDeleteEvent: { type: 'object', properties: { slug: { type: 'string' } } },
+        RoomDeleteEvent: ref('Room'),
         RollCreateEvent: ref('Roll'),
         RollUpdateEvent: ref('Roll'),
-        RollDeleteEvent: { type: 'object', properties: { uuid: { type: 'string' } } },
+        RollDeleteEvent: { type: 'object', required: ['uuid'], properties: { uuid: { type: 'string', format: 'uuid' } } },
         ParticipantConnectEvent: ref('Participant'),
         ParticipantDisconnectEvent: ref('Participant'),
         RollValueMoveStartEvent: ref('Move'),

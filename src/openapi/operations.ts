@@ -3,15 +3,18 @@ import { ref, type Schema } from './schemas';
 /** Small builders for operations, so each endpoint in paths.ts reads as one declaration. */
 
 export const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
-  '400': { description: 'The request is invalid: `details` lists every bad field', codes: ['validation_error', 'malformed_json', 'bad_request', 'invalid_upload', 'invalid_equation'] },
+  '400': {
+    description: 'The request is invalid: `details` lists every bad field',
+    codes: ['validation_error', 'malformed_json', 'malformed_url', 'bad_request', 'invalid_upload', 'invalid_dice', 'invalid_operator', 'invalid_equation', 'too_many_dice', 'unknown_roll_value'],
+  },
   '401': { description: 'No API key, a malformed header, or an unknown or revoked key', codes: ['unauthorized'] },
   '403': { description: 'Not allowed (not the owner, wrong or missing passcode, guests disabled)', codes: ['forbidden'] },
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
-  '409': { description: 'Conflict with the current state (already joined, version exists...)', codes: ['conflict', 'already_participant'] },
+  '409': { description: 'Conflict with the current state', codes: ['conflict', 'already_participant', 'version_conflict', 'already_in_dice_box'] },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
-  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have...)', codes: ['unprocessable'] },
+  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant'] },
   '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
   '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
 };
@@ -57,6 +60,8 @@ export interface OperationSpec {
   bodyOptional?: boolean;
   success: Success[];
   errors?: Status[];
+  /** Error statuses answered as an HTML page (pages for browsers) instead of the JSON error. */
+  htmlErrors?: Status[];
   /** Rate limited (every keyed endpoint is; the default follows `auth`). */
   limited?: boolean;
 }
@@ -69,11 +74,13 @@ export function errorResponseComponents() {
   for (const [status, info] of Object.entries(ERROR_RESPONSES)) {
     out[`E${status}`] = {
       description: `${info.description}. Codes: ${info.codes.map((c) => `\`${c}\``).join(', ')}.`,
+      'x-codes': info.codes,
       ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: ref('Error') } },
     };
   }
   out.Default = {
+    'x-codes': ['internal_error', 'service_unavailable'],
     description: 'An unexpected failure (`internal_error`, a bug: the message names the request id) or `service_unavailable`.',
     content: { 'application/json': { schema: ref('Error') } },
   };
@@ -101,7 +108,11 @@ export function operation(id: string, spec: OperationSpec) {
     errors.add('415');
   }
   if ((spec.params ?? []).some((p) => p.in === 'query' && !['page', 'per_page'].includes(p.name)) || (spec.params ?? []).some((p) => p.name === 'page')) errors.add('400');
-  for (const status of [...errors].sort()) responses[status] = errorResponse(status);
+  for (const status of [...errors].sort()) {
+    responses[status] = spec.htmlErrors?.includes(status)
+      ? { description: ERROR_RESPONSES[status]!.description, content: { 'text/html': { schema: { type: 'string' } } } }
+      : errorResponse(status);
+  }
   responses.default = { $ref: '#/components/responses/Default' };
 
   const op: Record<string, unknown> = {

@@ -1,5 +1,5 @@
 import { operation, pageParams, pathParam, queryParam } from './operations';
-import { envelope, listOf, pageOf, ref, strict, type Schema } from './schemas';
+import { cursorPageOf, envelope, listOf, pageOf, ref, strict, type Schema } from './schemas';
 
 /**
  * Every route the server answers, under its full path. Path parameters are named as the Express
@@ -9,8 +9,9 @@ import { envelope, listOf, pageOf, ref, strict, type Schema } from './schemas';
 const slug = pathParam('slug', 'Room slug');
 const participant = pathParam('participant', 'Participant id (the `id` of a participant in the room)', { type: 'integer', minimum: 1 });
 const themeId = pathParam('id', 'Theme id');
-const rollId = pathParam('id', 'Roll uuid', { type: 'string', format: 'uuid' });
-const shareId = pathParam('id', 'Share request id');
+const rollId = pathParam('uuid', 'Roll uuid', { type: 'string', format: 'uuid' });
+const shareId = pathParam('id', 'Share request id (owners only)');
+const shareCode = pathParam('code', 'The code of a share link (the last part of its `url`)');
 
 const room = envelope('room', ref('Room'));
 const roll = envelope('roll', ref('Roll'));
@@ -102,6 +103,19 @@ export const paths: Record<string, Record<string, unknown>> = {
         },
       ],
       errors: ['404'],
+    }),
+  },
+
+  '/share/{code}': {
+    get: operation('sharePage', {
+      tag: 'Share requests',
+      summary: 'The page a share link opens in a browser (no key needed)',
+      auth: false,
+      limited: true,
+      params: [shareCode],
+      success: [{ status: '200', description: 'What the link offers and how to accept it', content: html('HTML page') }],
+      errors: ['404', '410'],
+      htmlErrors: ['404', '410'],
     }),
   },
 
@@ -259,12 +273,24 @@ export const paths: Record<string, Record<string, unknown>> = {
           operator: ref('Operator'),
           external_id: { type: 'string', maxLength: 255 },
           label: { type: 'string', maxLength: 255 },
-          room: { type: 'string', description: 'Room slug: the roll goes to that room' },
-          whisper: { type: 'array', items: { type: 'integer' }, description: 'Participant ids who alone (with you) see the roll' },
+          room: { type: ['string', 'null'], description: 'Room slug: the roll goes to that room' },
+          whisper: { type: ['array', 'null'], items: { type: 'integer' }, description: 'Participant ids who alone (with you) see the roll' },
+          direction: { type: 'number', minimum: 0, maximum: 360, description: 'Angle in degrees the roll was thrown (default: random)' },
+          velocity: { type: 'number', minimum: 0, maximum: 100, description: 'How hard the roll was thrown (default: random)' },
         },
       },
-      success: [{ status: '201', description: 'The roll', schema: roll }],
-      errors: ['403', '404', '409', '422'],
+      success: [
+        { status: '201', description: 'The roll', schema: roll },
+        { status: '200', description: 'A roll you already made with this `external_id` (a retry): that roll, unchanged', schema: roll },
+      ],
+      errors: ['403', '404', '422'],
+    }),
+    delete: operation('clearRoomTable', {
+      tag: 'Rolls',
+      summary: "Clear a room's table (its history): the room owner",
+      params: [queryParam('room', 'Room slug', { type: 'string' })],
+      success: [{ status: '204', description: 'Cleared' }],
+      errors: ['400', '403', '404'],
     }),
     patch: operation('updateRolls', {
       tag: 'Rolls',
@@ -287,7 +313,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       errors: ['403', '404'],
     }),
   },
-  '/api/1.0/roll/{id}': {
+  '/api/1.0/roll/{uuid}': {
     get: operation('getRoll', {
       tag: 'Rolls',
       summary: 'A roll',
@@ -305,6 +331,14 @@ export const paths: Record<string, Record<string, unknown>> = {
     }),
   },
   '/api/1.0/room/{slug}/roll': {
+    get: operation('listRoomRolls', {
+      tag: 'Rolls',
+      summary: 'The rolls of a room you may see, newest first (participants)',
+      description: 'Cursor-paged: follow `links.next` (`?before=<uuid of the last roll>`), null at the end.',
+      params: [slug, queryParam('before', 'Only rolls older than this roll (its uuid)', { type: 'string', format: 'uuid' }), queryParam('limit', 'Rolls per page', { type: 'integer', minimum: 1, maximum: 100, default: 20 })],
+      success: [{ status: '200', description: 'A page of rolls', schema: cursorPageOf('roll', ref('Roll')) }],
+      errors: ['403', '404'],
+    }),
     patch: operation('updateRoomRolls', {
       tag: 'Rolls',
       summary: 'Change the flags of all your dice in a room (clear the board, reveal...)',
@@ -438,42 +472,65 @@ export const paths: Record<string, Record<string, unknown>> = {
     post: operation('createShareRequest', {
       tag: 'Share requests',
       summary: 'Share one of your themes through a URL',
-      body: { type: 'object', properties: { theme: { type: 'string' } } },
-      success: [{ status: '201', description: 'The share request', schema: shareRequest }],
+      body: {
+        type: 'object',
+        required: ['theme'],
+        properties: {
+          theme: { type: 'string', maxLength: 100, description: 'Id of a theme you own' },
+          expires_at: { type: ['string', 'null'], format: 'date-time', description: 'In the future; null: never' },
+          max_uses: { type: ['integer', 'null'], minimum: 1, maximum: 1000000, description: 'null: unlimited' },
+        },
+      },
+      success: [{ status: '201', description: 'The share request, with its `url`', schema: shareRequest }],
       errors: ['403', '404'],
+    }),
+  },
+  '/api/1.0/share-request/code/{code}': {
+    get: operation('previewShareRequest', {
+      tag: 'Share requests',
+      summary: 'What a share link offers (anyone with a key)',
+      params: [shareCode],
+      success: [{ status: '200', description: 'The share request, without its owner-only fields', schema: shareRequest }],
+      errors: ['404', '410'],
+    }),
+  },
+  '/api/1.0/share-request/code/{code}/accept': {
+    post: operation('acceptShareRequest', {
+      tag: 'Share requests',
+      summary: 'Accept a share link: its theme joins your dice box',
+      params: [shareCode],
+      success: [{ status: '200', description: 'The theme now in your dice box', schema: theme }],
+      errors: ['404', '409', '410'],
     }),
   },
   '/api/1.0/share-request/{id}': {
     get: operation('getShareRequest', {
       tag: 'Share requests',
-      summary: 'A share request',
+      summary: 'One of your share requests',
       params: [shareId],
       success: [{ status: '200', description: 'The share request', schema: shareRequest }],
-      errors: ['404', '410'],
+      errors: ['404'],
     }),
     patch: operation('updateShareRequest', {
       tag: 'Share requests',
-      summary: 'Change a share request (owner)',
+      summary: 'Change the expiry or the number of uses of your share request',
       params: [shareId],
-      body: { type: 'object' },
+      body: {
+        type: 'object',
+        properties: {
+          expires_at: { type: ['string', 'null'], format: 'date-time' },
+          max_uses: { type: ['integer', 'null'], minimum: 1, maximum: 1000000 },
+        },
+      },
       success: [{ status: '200', description: 'The share request', schema: shareRequest }],
-      errors: ['403', '404'],
+      errors: ['404'],
     }),
     delete: operation('deleteShareRequest', {
       tag: 'Share requests',
-      summary: 'Revoke a share request: its URL stops working (owner)',
+      summary: 'Revoke your share request: its URL stops working',
       params: [shareId],
       success: [{ status: '204', description: 'Revoked' }],
-      errors: ['403', '404'],
-    }),
-  },
-  '/api/1.0/share-request/{id}/accept': {
-    post: operation('acceptShareRequest', {
-      tag: 'Share requests',
-      summary: 'Accept a share request: its theme joins your dice box',
-      params: [shareId],
-      success: [{ status: '200', description: 'The theme now in your dice box', schema: theme }],
-      errors: ['404', '409', '410'],
+      errors: ['404'],
     }),
   },
 };

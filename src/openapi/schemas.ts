@@ -36,6 +36,16 @@ export function pageOf(kind: string, item: Schema): Schema {
   return strict({ type: { const: `${kind}[]` }, data: { type: 'array', items: item }, links: ref('PageLinks'), meta: ref('PageMeta') });
 }
 
+/** A cursor-paged list (roll history): no totals, `links.next` carries the cursor. */
+export function cursorPageOf(kind: string, item: Schema): Schema {
+  return strict({
+    type: { const: `${kind}[]` },
+    data: { type: 'array', items: item },
+    links: strict({ first: { type: 'string', format: 'uri' }, last: { type: 'null' }, prev: { type: 'null' }, next: nullable({ type: 'string', format: 'uri' }) }),
+    meta: strict({ path: { type: 'string', format: 'uri' }, per_page: { type: 'integer', minimum: 1 }, next_cursor: nullable({ type: 'string', format: 'uuid' }) }),
+  });
+}
+
 /** `{type: "kind[]", data: [...]}`: a bounded list that is not paged. */
 export function listOf(kind: string, item: Schema): Schema {
   return strict({ type: { const: `${kind}[]` }, data: { type: 'array', items: item } });
@@ -211,8 +221,22 @@ export const schemas: Record<string, Schema> = {
 
   ShareRequest: {
     type: 'object',
-    description: 'A link that shares a theme: whoever accepts it gets the theme in their dice box.',
-    additionalProperties: true,
+    description: 'A link that shares a theme: whoever accepts it gets the theme in their dice box. Its owner sees every field; others (previewing a link) see no `id`, usage or times.',
+    required: ['code', 'url', 'theme', 'user', 'expires_at', 'status'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', description: 'Owner only: names the request in paths' },
+      code: { type: 'string' },
+      url: { type: 'string', format: 'uri', description: 'The link to give people' },
+      theme: nullable(strict({ id: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' }, label: strict({ color: { type: 'string' }, background_color: { type: 'string' } }) })),
+      user: nullable(ref('User')),
+      expires_at: nullable(timestamp),
+      status: { enum: ['active', 'expired', 'used_up'] },
+      max_uses: nullable({ type: 'integer', minimum: 1 }),
+      uses: { type: 'integer', minimum: 0 },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
   },
 
   DieInput: {
