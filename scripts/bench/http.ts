@@ -3,7 +3,7 @@
  * one instance on PostgreSQL (+ Redis, the production shape), beside a bare Express route that writes
  * the same rows with one `pg` transaction, measured in the same run on the same database.
  *
- *   npm run bench:http [-- --no-redis] [-- --cpu-prof]
+ *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll]
  *   env: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
  *
  * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
@@ -24,6 +24,8 @@ import { fmt, printTable } from './lib/table';
 const args = new Set(process.argv.slice(2));
 const useRedis = !args.has('--no-redis');
 const cpuProf = args.has('--cpu-prof');
+/** --only=roll measures POST /roll alone (for profiling). */
+const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 const LISTENERS = 10;
 const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
 
@@ -77,13 +79,13 @@ try {
   };
 
   // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
-  await runBoth('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
+  if (!only) await runBoth('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
 
   let uuids: string[] = [];
   if (rollsAvailable) {
     await runBoth('POST /roll', (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }));
     uuids = await latestRollUuids(database.url);
-    await runBoth('GET /roll/{uuid}', (u) => ({ url: u, requests: [{ method: 'GET', headers: authHeaders, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] }));
+    if (!only) await runBoth('GET /roll/{uuid}', (u) => ({ url: u, requests: [{ method: 'GET', headers: authHeaders, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] }));
   }
   const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
   for (const l of listeners) l.socket.close();
@@ -111,7 +113,7 @@ try {
   const json = { 'content-type': 'application/json', accept: 'application/json' };
   await runBase('POST /roll', { url: `${bareUrl}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) });
   if (uuids.length === 0) uuids = await latestRollUuids(database.url);
-  await runBase('GET /roll/{uuid}', { url: bareUrl, requests: [{ method: 'GET', headers: json, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+  if (!only) await runBase('GET /roll/{uuid}', { url: bareUrl, requests: [{ method: 'GET', headers: json, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
   await bare.stop();
   children.splice(children.indexOf(bare), 1);
 
@@ -137,7 +139,7 @@ try {
   const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
-  if (cpuProf) console.log(`CPU profile of the service written to ${path.join(root, 'profiles')}/ (open in Chrome DevTools or speedscope)`);
+  if (cpuProf) console.log(`CPU profile of the service written to ${path.join(root, 'profiles')}/: summarize with npx tsx scripts/bench/lib/profile.ts <file>`);
 } finally {
   await cleanup();
 }

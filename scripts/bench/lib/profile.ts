@@ -1,0 +1,57 @@
+/**
+ * Where the time goes in a V8 .cpuprofile (node --cpu-prof): self time by package/file and by function.
+ *
+ *   npx tsx scripts/bench/lib/profile.ts profiles/CPU.xxx.cpuprofile [top=25]
+ */
+import fs from 'node:fs';
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const file = process.argv[2];
+const top = Number(process.argv[3] ?? 25);
+if (!file) {
+  console.error('usage: profile.ts FILE.cpuprofile [top]');
+  process.exit(2);
+}
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+
+/** `sequelize`, `src/commands/rolls.ts`, `(garbage collector)`, `node:internal/...`. */
+function area(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : '(native)';
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1]!;
+  const src = /\/work\/[^/]+\/((?:src|scripts|test)\/.*)$/.exec(url) ?? /((?:src|scripts)\/.*)$/.exec(url);
+  if (src) return src[1]!;
+  if (url.startsWith('node:')) return url.replace(/^node:internal\/(\w+).*/, 'node:$1');
+  return url;
+}
+
+const areas = new Map<string, number>();
+const functions = new Map<string, number>();
+for (const [id, us] of self) {
+  const n = byId.get(id)!;
+  const a = area(n.callFrame.url, n.callFrame.functionName);
+  areas.set(a, (areas.get(a) ?? 0) + us);
+  const f = `${n.callFrame.functionName || '(anonymous)'} ${a}:${n.callFrame.lineNumber + 1}`;
+  functions.set(f, (functions.get(f) ?? 0) + us);
+}
+const show = (title: string, m: Map<string, number>) => {
+  console.log(`\n${title}`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+};
+console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`);
+show('self time by package / file', areas);
+show('self time by function', functions);
