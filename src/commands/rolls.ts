@@ -66,18 +66,25 @@ export class UnknownParticipantError extends AppError {
  */
 export async function createRoll(user: User, input: RollInput): Promise<CreatedRoll> {
   const externalId = input.externalId ?? null;
-  if (externalId !== null) {
-    const existing = await findByExternalId(user.id, externalId);
-    if (existing) return { roll: existing, created: false };
+  const request = rollRequest(input);
+  // The three reads do not depend on each other: run them side by side, then judge in a fixed order.
+  const [existing, foundRoom, themes] = await Promise.allSettled([
+    externalId !== null ? findIdByExternalId(user.id, externalId) : Promise.resolve(null),
+    input.room ? requireRoomBySlug(input.room) : Promise.resolve(null),
+    findRollableThemes(user, request.wanted.map((w) => w.slug)),
+  ]);
+  const existingId = settled(existing);
+  if (existingId !== null) {
+    const [roll] = await loadRolls([existingId]);
+    if (roll) return { roll, created: false };
   }
-
-  const room = input.room ? await requireRoomBySlug(input.room) : null;
+  const room = settled(foundRoom);
   if (room && !isParticipant(room, user.id)) {
     throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then roll in it.`);
   }
   const whispered = whisperedParticipants(room, input.whisper ?? []);
+  const result = runEngine(request, usableThemes(request.wanted, settled(themes)), input.operator);
 
-  const result = await roll(user, input);
   const now = new Date();
   const rollRow = Roll.build({
     uuid: randomUUID(),
@@ -125,11 +132,21 @@ export async function createRoll(user: User, input: RollInput): Promise<CreatedR
   return { roll: rollRow, created: true };
 }
 
-async function findByExternalId(userId: number, externalId: string): Promise<Roll | null> {
+async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
   const row = await Roll.findOne({ where: { userId, externalId }, attributes: ['id'] });
-  if (!row) return null;
-  const [roll] = await loadRolls([row.id]);
+  return row?.id ?? null;
+}
+
+async function findByExternalId(userId: number, externalId: string): Promise<Roll | null> {
+  const id = await findIdByExternalId(userId, externalId);
+  if (id === null) return null;
+  const [roll] = await loadRolls([id]);
   return roll ?? null;
+}
+
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /** The participants `whisper` names (participant ids of the room), or a 422 naming those that are not. */
@@ -152,15 +169,21 @@ function whisperedParticipants(room: Room | null, ids: number[]): Participant[] 
   return out;
 }
 
-/** Runs the dice engine with the themes `user` may roll with; a die in any other theme is a 422. */
-async function roll(user: User, input: RollInput): Promise<RollResult> {
-  const defaultTheme = input.theme || DEFAULT_THEME_ID;
-  if (input.equation !== undefined) {
-    const themes = await usableThemes(user, [{ slug: defaultTheme, path: 'theme' }]);
-    return rollEquation(input.equation, defaultTheme, resolverFor(themes));
-  }
+interface RollRequest {
+  /** the request's dice for the engine, or null for an equation */
+  dice: DieRequest[] | null;
+  equation: string | null;
+  /** the theme of an equation, and of dice that name none */
+  theme: string;
+  /** the themes the roll needs, each with where the request names it (for errors) */
+  wanted: { slug: string; path: string }[];
+}
+
+function rollRequest(input: RollInput): RollRequest {
+  const theme = input.theme || DEFAULT_THEME_ID;
+  if (input.equation !== undefined) return { dice: null, equation: input.equation, theme, wanted: [{ slug: theme, path: 'theme' }] };
   const dice: DieRequest[] = (input.dice ?? []).map((d) => {
-    const req: DieRequest = { type: d.type, theme: d.theme || defaultTheme };
+    const req: DieRequest = { type: d.type, theme: d.theme || theme };
     if (d.value !== undefined && d.value !== null) req.value = d.value;
     if (d.valueToDisplay !== undefined && d.valueToDisplay !== null) req.valueToDisplay = d.valueToDisplay;
     if (d.isHidden) req.isHidden = true;
@@ -170,12 +193,18 @@ async function roll(user: User, input: RollInput): Promise<RollResult> {
   });
   // Modifiers are numbers, not dice of a theme: their theme is not checked.
   const wanted = dice.flatMap((d, i) => (d.type.trim().toLowerCase() === 'mod' ? [] : [{ slug: d.theme, path: `dice[${i}].theme` }]));
-  const themes = await usableThemes(user, wanted);
-  return rollDice(dice, input.operator, resolverFor(themes));
+  return { dice, equation: null, theme, wanted };
 }
 
-async function usableThemes(user: User, wanted: { slug: string; path: string }[]): Promise<Map<string, Theme>> {
-  const themes = await findRollableThemes(user, wanted.map((w) => w.slug));
+/** Runs the dice engine on the themes the user may roll with (see usableThemes). */
+function runEngine(request: RollRequest, themes: Map<string, Theme>, operator: OperatorInput | null | undefined): RollResult {
+  const resolve = resolverFor(themes);
+  if (request.equation !== null) return rollEquation(request.equation, request.theme, resolve);
+  return rollDice(request.dice ?? [], operator, resolve);
+}
+
+/** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
+function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, Theme>): Map<string, Theme> {
   const problems: ErrorDetail[] = [];
   const named = new Set<string>();
   for (const w of wanted) {
