@@ -1,7 +1,6 @@
 import type { Logger } from '../logger';
 import { loadRoomBySlug } from '../commands/roomsAccess';
 import { presentRoom } from '../presenters/room';
-import { Mutex } from '../lib/mutex';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, userChannel } from './events';
@@ -46,36 +45,52 @@ export function emitPerViewer(
 }
 
 /**
- * Turns committed domain events into Socket.IO emits. Events of one room are handled one at a time,
- * in the order this instance heard them, so a RollUpdateEvent never overtakes its RollCreateEvent.
+ * Turns committed domain events into Socket.IO emits. Events of one room are handled one batch at a
+ * time, in the order this instance heard them, so a RollUpdateEvent never overtakes its
+ * RollCreateEvent; a burst of rolls queued meanwhile is loaded and emitted as one batch (a fixed
+ * number of queries), so the queue does not fall behind.
  */
 export class Fanout {
-  private queues = new Map<string, { mutex: Mutex; pending: number }>();
+  private queues = new Map<string, { pending: DomainEvent[]; done: Promise<void> }>();
 
   constructor(private readonly deps: FanoutDeps) {}
 
   /** The bus listener. */
-  readonly listener = (event: DomainEvent): Promise<void> | void => {
+  readonly listener = (event: DomainEvent): void => {
     const key = 'slug' in event && event.slug ? `room:${event.slug}` : 'userId' in event ? `user:${event.userId}` : null;
     if (!key) return;
-    let queue = this.queues.get(key);
-    if (!queue) this.queues.set(key, (queue = { mutex: new Mutex(), pending: 0 }));
-    queue.pending++;
-    const q = queue;
-    return q.mutex
-      .run(() => this.handle(event))
-      .catch((err: Error) => this.deps.logger.error({ err, event: event.type }, 'realtime fan-out failed'))
-      .finally(() => {
-        if (--q.pending === 0) this.queues.delete(key);
-      });
+    const queue = this.queues.get(key);
+    if (queue) {
+      queue.pending.push(event);
+      return;
+    }
+    const fresh = { pending: [event], done: Promise.resolve() };
+    this.queues.set(key, fresh);
+    fresh.done = this.work(key, fresh);
   };
+
+  private async work(key: string, queue: { pending: DomainEvent[] }) {
+    // Let the events published in this turn of the event loop join the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (queue.pending.length) {
+      const batch = queue.pending.splice(0);
+      for (const group of coalesce(batch)) {
+        try {
+          await this.handle(group);
+        } catch (err) {
+          this.deps.logger.error({ err, event: group.type }, 'realtime fan-out failed');
+        }
+      }
+    }
+    this.queues.delete(key);
+  }
 
   /** Resolves when every event heard so far has been emitted (tests, shutdown). */
   async drain() {
-    await Promise.all([...this.queues.values()].map((q) => q.mutex.run(async () => undefined)));
+    while (this.queues.size) await Promise.all([...this.queues.values()].map((q) => q.done));
   }
 
-  private async handle(event: DomainEvent) {
+  private async handle(event: Handled) {
     const { broadcaster, presence } = this.deps;
     switch (event.type) {
       case 'room.updated':
@@ -98,13 +113,12 @@ export class Fanout {
         }
         return;
       }
-      case 'roll.created':
+      case 'rolls.created':
       case 'roll.updated': {
         if (!event.slug || !this.deps.rolls) return;
-        const ids = event.type === 'roll.created' ? [event.rollId] : event.rollIds;
         const viewers = await presence.users(event.slug);
         if (viewers.length === 0) return;
-        await this.deps.rolls.emitRolls(event.type === 'roll.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, ids, event.slug, viewers);
+        await this.deps.rolls.emitRolls(event.type === 'rolls.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, event.rollIds, event.slug, viewers);
         return;
       }
       case 'roll.deleted': {
@@ -116,4 +130,22 @@ export class Fanout {
         return;
     }
   }
+}
+
+/** What the fan-out handles: domain events, with runs of roll.created merged into one. */
+type Handled = Exclude<DomainEvent, { type: 'roll.created' }> | { type: 'rolls.created'; rollIds: number[]; slug: string | null };
+
+/** Merge each run of consecutive roll.created events (one room) into one batch, keeping the order. */
+function coalesce(events: DomainEvent[]): Handled[] {
+  const out: Handled[] = [];
+  for (const event of events) {
+    if (event.type !== 'roll.created') {
+      out.push(event);
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (last?.type === 'rolls.created') last.rollIds.push(event.rollId);
+    else out.push({ type: 'rolls.created', rollIds: [event.rollId], slug: event.slug });
+  }
+  return out;
 }
