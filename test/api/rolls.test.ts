@@ -348,3 +348,52 @@ test('values come back in roll order with the label of each die', async (t) => {
   const again = (await api.get(`/roll/${roll.uuid}`)).body.data as Roll;
   t.deepEqual(again.values.map((v) => v.uuid), roll.values.map((v) => v.uuid));
 });
+
+test('odd but well-formed JSON never makes a 500', async (t) => {
+  const { api } = await ctx.server.newUser();
+  const { slug } = await table(ctx.server);
+  const d6 = { type: 'd6', theme: 'standard' };
+  const bodies: unknown[] = [
+    { dice: [{ ...d6, value: 1e308 }] },
+    { dice: [{ ...d6, value: -0 }] },
+    { dice: [{ ...d6, value: 2.5 }] },
+    { dice: [{ type: 'mod', value: 1e12 }] },
+    { dice: [{ type: 'mod', value_to_display: 'abc' }] },
+    { dice: [{ type: 'mod' }] },
+    { dice: [{ ...d6, value_to_display: { src: 'x.png' } }] },
+    { dice: [{ type: 'constructor', theme: 'standard' }] },
+    { dice: [{ type: '__proto__', theme: '__proto__' }] },
+    { dice: [{ type: 'toString', theme: 'standard' }] },
+    { dice: [{ type: ' ', theme: 'standard' }] },
+    { dice: [{ ...d6, meta: { deep: [[[[[[[[[[{}]]]]]]]]]] } }] },
+    { dice: [d6], operator: { k: { h1: [5] } } },
+    { dice: [d6], operator: { k: { h1: [0.5, -1] } } },
+    { dice: [d6, d6], operator: { e: '1', rr: '<7' } },
+    { dice: [d6], operator: { '*': 'x', '/': 0 } },
+    { dice: [d6], operator: { round: 'sideways' } },
+    { dice: [d6], operator: { constructor: 'h1' } },
+    { equation: ')))(((' },
+    { equation: '999999999d6' },
+    { equation: '1d6'.repeat(300) },
+    { equation: '1d6', theme: '' },
+    { dice: [d6], room: slug, whisper: [0] },
+    { dice: [d6], room: 'x'.repeat(999) },
+    { dice: [d6], room: '../../etc' },
+    { dice: [d6], external_id: 'é€😀' },
+    { dice: [d6], label: '<script>alert(1)</script>' },
+    { dice: [{ ...d6, theme: 'x'.repeat(100) }] },
+  ];
+  for (const body of bodies) {
+    const res = await api.post('/roll', body);
+    t.true(res.status < 500, `${res.status} for ${JSON.stringify(body).slice(0, 100)}: ${res.text.slice(0, 200)}`);
+    t.not(res.body, null);
+  }
+  for (const path of ['/roll/%E0%A4%A', '/roll/..%2F..', `/room/${slug}/roll?before=%00`, '/room/%FF/roll']) {
+    const res = await api.get(path);
+    t.true(res.status < 500, `${res.status} for ${path}`);
+  }
+  for (const [path, body] of [['/roll/%E0%A4%A', { dice: [] }], ['/roll', { rolls: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666', dice: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666' }] }] }], [`/room/${slug}/roll`, { dice: { is_hidden: 'no' } }]] as const) {
+    const res = await api.patch(path, body);
+    t.true(res.status < 500, `${res.status} for PATCH ${path}`);
+  }
+});
