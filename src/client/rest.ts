@@ -1,5 +1,5 @@
 import type {
-  CursorPage, HistoryQuery, CreateRollBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DiceVisibility, Envelope, ErrorBody, ErrorDetail, Page,
+  CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, User,
 } from './types';
 
@@ -188,13 +188,13 @@ export class RestClient {
     return this.data<Roll>('GET', `/roll/${pathPart(uuid)}`);
   }
 
-  /** PATCH /roll/{uuid}: hide or show some of a roll's dice. */
-  updateRoll(uuid: string, dice: DiceVisibility[]): Promise<Roll> {
+  /** PATCH /roll/{uuid}: hide, show or clear some of your roll's dice. */
+  updateRoll(uuid: string, dice: DieChange[]): Promise<Roll> {
     return this.data<Roll>('PATCH', `/roll/${pathPart(uuid)}`, { body: { dice } });
   }
 
   /** PATCH /roll: several rolls at once. */
-  updateRolls(rolls: Array<{ uuid: string; dice: DiceVisibility[] }>): Promise<Roll[]> {
+  updateRolls(rolls: Array<{ uuid: string; dice: DieChange[] }>): Promise<Roll[]> {
     return this.data<Roll[]>('PATCH', '/roll', { body: { rolls } });
   }
 
@@ -269,7 +269,8 @@ export class RestClient {
     return this.request<Page<ShareRequest>>('GET', '/share-request', { query: { ...query } });
   }
 
-  createShareRequest(body: Record<string, unknown>): Promise<ShareRequest> {
+  /** Share one of your themes: answers the request with its `url` to give people. */
+  createShareRequest(body: CreateShareRequestBody): Promise<ShareRequest> {
     return this.data<ShareRequest>('POST', '/share-request', { body });
   }
 
@@ -277,16 +278,22 @@ export class RestClient {
     return this.data<ShareRequest>('GET', `/share-request/${pathPart(id)}`);
   }
 
-  updateShareRequest(id: string, body: Record<string, unknown>): Promise<ShareRequest> {
+  updateShareRequest(id: string, body: UpdateShareRequestBody): Promise<ShareRequest> {
     return this.data<ShareRequest>('PATCH', `/share-request/${pathPart(id)}`, { body });
   }
 
+  /** Revoke a share request: its URL stops working. */
   deleteShareRequest(id: string): Promise<void> {
     return this.none('DELETE', `/share-request/${pathPart(id)}`);
   }
 
-  /** Accept a share request: its theme lands in your dice box. */
-  acceptShareRequest(id: string): Promise<Theme> {
-    return this.data<Theme>('POST', `/share-request/${pathPart(id)}/accept`);
+  /** What a share link offers (by its code, the last part of its `url`). */
+  previewShareRequest(code: string): Promise<ShareRequest> {
+    return this.data<ShareRequest>('GET', `/share-request/code/${pathPart(code)}`);
+  }
+
+  /** Accept a share link: its theme lands in your dice box. */
+  acceptShareRequest(code: string): Promise<Theme> {
+    return this.data<Theme>('POST', `/share-request/code/${pathPart(code)}/accept`);
   }
 }

@@ -190,9 +190,12 @@ export interface CreateRollBody {
   [key: string]: unknown;
 }
 
-export interface DiceVisibility {
+/** A change to one die of a roll (PATCH /roll, /roll/{uuid}). */
+export interface DieChange {
   uuid: string;
-  is_hidden: boolean;
+  is_hidden?: boolean;
+  is_visible?: boolean;
+  is_cleared?: boolean;
 }
 
 export interface RoomDiceChange {
@@ -227,7 +230,11 @@ export interface Theme {
   uniforms?: Record<string, Record<string, unknown>>;
   values?: Record<string, Face[]>;
   textures?: Array<Record<string, unknown>>;
-  user: User;
+  frag_shader?: string | null;
+  vert_shader?: string | null;
+  /** file name -> URL it is served at (needs the key) */
+  assets?: Record<string, string>;
+  user: User | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;
@@ -242,7 +249,32 @@ export interface CreateThemeInput {
 }
 
 export interface ShareRequest {
-  [key: string]: unknown;
+  /** owner only */
+  id?: string;
+  code: string;
+  /** the link to give people */
+  url: string;
+  theme: { id: string; name: string; version: string; label: ThemeLabel } | null;
+  user: User | null;
+  expires_at: Timestamp | null;
+  status: 'active' | 'expired' | 'used_up';
+  /** owner only */
+  max_uses?: number | null;
+  uses?: number;
+  created_at?: Timestamp;
+  updated_at?: Timestamp;
+}
+
+export interface CreateShareRequestBody {
+  /** id of a theme you own */
+  theme: string;
+  expires_at?: Timestamp | null;
+  max_uses?: number | null;
+}
+
+export interface UpdateShareRequestBody {
+  expires_at?: Timestamp | null;
+  max_uses?: number | null;
 }
 
 export interface DiceBoxQuery {

@@ -304,7 +304,7 @@ export const paths: Record<string, Record<string, unknown>> = {
             items: {
               type: 'object',
               required: ['uuid', 'dice'],
-              properties: { uuid: { type: 'string' }, dice: { type: 'array', items: ref('DiceVisibility') } },
+              properties: { uuid: { type: 'string' }, dice: { type: 'array', items: ref('DieChange') } },
             },
           },
         },
@@ -325,7 +325,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       tag: 'Rolls',
       summary: 'Hide or show some of a roll’s dice (the roller)',
       params: [rollId],
-      body: { type: 'object', required: ['dice'], properties: { dice: { type: 'array', items: ref('DiceVisibility') } } },
+      body: { type: 'object', required: ['dice'], properties: { dice: { type: 'array', items: ref('DieChange') } } },
       success: [{ status: '200', description: 'The roll', schema: roll }],
       errors: ['403', '404'],
     }),
@@ -419,7 +419,12 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'A file of a theme version (mesh, texture, sound)',
       params: [themeId, pathParam('version', 'SemVer version'), pathParam('name', 'File name as the manifest gives it')],
       success: [
-        { status: '200', description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string' } } }, headers: { ETag: { type: 'string' } } },
+        {
+          status: '200',
+          description: 'The file, with its sniffed type (FBX meshes: application/octet-stream)',
+          content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
+          headers: { ETag: { type: 'string' } },
+        },
         { status: '304', description: 'Not modified (If-None-Match)' },
       ],
       errors: ['404'],
@@ -536,5 +541,10 @@ export const paths: Record<string, Record<string, unknown>> = {
 };
 
 export const extraSchemas: Record<string, Schema> = {
-  DiceVisibility: { type: 'object', required: ['uuid', 'is_hidden'], properties: { uuid: { type: 'string' }, is_hidden: { type: 'boolean' } } },
+  DieChange: {
+    type: 'object',
+    description: 'New flags for one die of a roll; give at least one',
+    required: ['uuid'],
+    properties: { uuid: { type: 'string', format: 'uuid' }, is_hidden: { type: 'boolean' }, is_visible: { type: 'boolean' }, is_cleared: { type: 'boolean' } },
+  },
 };

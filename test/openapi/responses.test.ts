@@ -1,0 +1,210 @@
+import test from 'ava';
+import { ApiError, DiceClient, type Roll, type RoomSocket } from '../../src/client';
+import { openApiDocument } from '../../src/openapi';
+import { checkRecords, documentedOperations, exercised, recordResponses, validateSchema, type ResponseRecord } from '../helpers/openapi';
+import { useServer } from '../helpers/server';
+
+/**
+ * The typed client, end to end, against the real server: every endpoint of the document is called
+ * through it (or, for pages and images, with fetch), and every response the server gives is checked
+ * against the OpenAPI document: its status must be documented for that operation, its body must
+ * match the schema, an error's code must be one listed for its status. Realtime payloads are checked
+ * against the document's schemas too.
+ */
+const ctx = useServer(test);
+const doc = openApiDocument();
+const root = doc as unknown as Record<string, unknown>;
+
+/** A real 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function refused(t: { fail(m: string): void; is(a: unknown, b: unknown, m?: string): void }, promise: Promise<unknown>, status: number, code?: string) {
+  try {
+    await promise;
+    t.fail(`expected ${status}`);
+  } catch (err) {
+    t.is((err as ApiError).status, status, (err as Error).message);
+    if (code) t.is((err as ApiError).code, code);
+  }
+}
+
+function waitFor<T>(socket: RoomSocket, event: 'RollCreateEvent' | 'RoomUpdateEvent', match: (data: any) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within 10 s`)), 10_000);
+    const handler = (payload: { data: any }) => {
+      if (!match(payload.data)) return;
+      clearTimeout(timer);
+      socket.off(event, handler as never);
+      resolve(payload.data as T);
+    };
+    socket.on(event, handler as never);
+  });
+}
+
+test('every endpoint through the typed client; every response matches the OpenAPI document', async (t) => {
+  const server = ctx.server;
+  const { records } = recordResponses(server.http);
+  const anonymous = new DiceClient({ baseUrl: server.url });
+
+  // Users
+  const alice = await anonymous.asNewGuest();
+  const bob = await anonymous.asNewGuest();
+  const me = await alice.me();
+  t.regex(me.uuid, /^[0-9a-f-]{36}$/);
+  await refused(t, anonymous.withKey('dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').me(), 401, 'unauthorized');
+
+  // Rooms and participants
+  const room = await alice.createRoom({ name: 'Typed client table', is_public: false });
+  t.false(room.is_public);
+  t.truthy(room.passcode);
+  t.is((await alice.listRooms()).data[0]!.slug, room.slug);
+  await refused(t, bob.getRoom(room.slug), 403, 'forbidden');
+  await refused(t, bob.joinRoom(room.slug, 'wrong-passcode'), 403, 'forbidden');
+  const joined = await bob.joinRoom(room.slug, room.passcode);
+  t.is(joined.participants.length, 2);
+  await refused(t, bob.joinRoom(room.slug, room.passcode), 409, 'already_participant');
+  t.is((await bob.getRoom(room.slug)).slug, room.slug);
+  const bobSeat = joined.participants.find((p) => p.user.uuid !== me.uuid)!;
+  const renamed = await bob.updateParticipant(room.slug, bobSeat.id, { username: 'Bob the Bold', color: '#3cb44b' });
+  t.is(renamed.participants.find((p) => p.id === bobSeat.id)!.username, 'Bob the Bold');
+  t.is((await alice.updateRoom(room.slug, { name: 'Renamed table' })).name, 'Renamed table');
+  const withBackground = await alice.setRoomBackground(room.slug, new Blob([PNG], { type: 'image/png' }), 'bg.png');
+  t.truthy(withBackground.bg_file_path);
+  const image = await fetch(withBackground.bg_file_path!);
+  t.is(image.status, 200);
+  t.is(image.headers.get('content-type'), 'image/png');
+  await refused(t, alice.getRoom('no-such-room-here'), 404, 'not_found');
+
+  // Realtime: Bob listens; Alice's roll reaches him with the values REST gives.
+  const socket = bob.connectRoom(room.slug, { passcode: room.passcode });
+  const firstRoomUpdate = waitFor<unknown>(socket, 'RoomUpdateEvent', () => true);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  t.deepEqual(validateSchema({ $ref: '#/components/schemas/Room' }, await firstRoomUpdate, root), []);
+  const arriving = waitFor<Roll>(socket, 'RollCreateEvent', () => true);
+
+  // Rolls
+  const roll = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
+  const live = await arriving;
+  t.deepEqual(validateSchema({ $ref: '#/components/schemas/Roll' }, live, root), [], 'the realtime payload is a Roll');
+  t.is(live.uuid, roll.uuid);
+  t.deepEqual(live.values.map((v) => v.value), roll.values.map((v) => v.value));
+  t.is(live.total_value, roll.total_value);
+  t.is(roll.values.filter((v) => v.is_dropped).length, 1);
+  const retried = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
+  t.is(retried.uuid, roll.uuid, 'a retry with the same external_id answers the same roll');
+  const hidden = await alice.createRoll({ dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd8', theme: 'standard' }], room: room.slug });
+  const seenByBob = await bob.getRoll(hidden.uuid);
+  t.is(seenByBob.values[0]!.value, null, 'a hidden die keeps its value from others');
+  t.not(hidden.values[0]!.value, null);
+  const revealed = await alice.updateRoll(hidden.uuid, [{ uuid: hidden.values[0]!.uuid, is_hidden: false }]);
+  t.false(revealed.values[0]!.is_hidden);
+  const bulk = await alice.updateRolls([{ uuid: roll.uuid, dice: [{ uuid: roll.values[0]!.uuid, is_hidden: true }] }]);
+  t.is(bulk.length, 1);
+  const cleared = await alice.updateRoomRolls(room.slug, { is_cleared: true });
+  t.true(cleared.every((r) => r.values.every((v) => v.is_cleared)));
+  const history = await bob.listRoomRolls(room.slug, { limit: 1 });
+  t.is(history.data.length, 1);
+  t.truthy(history.links.next);
+  await refused(t, alice.createRoll({ dice: [{ type: 'd7', theme: 'standard' }] }), 422);
+  await refused(t, alice.createRoll({ equation: '2d6+', theme: 'standard' }), 400);
+  await refused(t, alice.createRoll({}), 400, 'validation_error');
+  await refused(t, bob.updateRoll(roll.uuid, [{ uuid: roll.values[0]!.uuid, is_hidden: false }]), 403);
+
+  // Themes: a version with a texture, a second version, its files.
+  const themeId = `typed-${Date.now().toString(36)}`;
+  const manifest = {
+    api_version: '1.0',
+    id: themeId,
+    name: 'Typed oak',
+    description: 'Made by the typed client',
+    version: '1.0.0',
+    label: { color: '', background_color: '' },
+    available_dice: ['d6', 'd20'],
+    textures: [{ binding: 'map', src: 'oak.png' }],
+  };
+  const published = await alice.createTheme({ manifest, assets: [{ name: 'oak.png', data: new Blob([PNG], { type: 'image/png' }) }] });
+  t.is(published.id, themeId);
+  await refused(t, alice.createTheme({ manifest, assets: [{ name: 'oak.png', data: new Blob([PNG], { type: 'image/png' }) }] }), 409);
+  t.true((await alice.listThemes({ per_page: 100 })).data.some((th) => th.id === themeId));
+  t.is((await alice.getTheme(themeId)).version, '1.0.0');
+  t.is((await alice.getThemeVersion(themeId, '1.0.0')).id, themeId);
+  const asset = await fetch(published.assets!['oak.png']!, { headers: { authorization: `Bearer ${alice.apiKey}` } });
+  t.is(asset.status, 200);
+  const notModified = await fetch(published.assets!['oak.png']!, { headers: { authorization: `Bearer ${alice.apiKey}`, 'if-none-match': asset.headers.get('etag')! } });
+  t.is(notModified.status, 304);
+
+  // Share requests and the dice box: Alice shares her theme, Bob accepts it.
+  const share = await alice.createShareRequest({ theme: themeId, max_uses: 5 });
+  t.truthy(share.id);
+  t.is((await alice.listShareRequests()).data[0]!.code, share.code);
+  t.is((await alice.getShareRequest(share.id!)).code, share.code);
+  t.is((await alice.updateShareRequest(share.id!, { max_uses: 10 })).max_uses, 10);
+  const preview = await bob.previewShareRequest(share.code);
+  t.false('id' in preview, 'a preview shows no owner-only field');
+  const page = await fetch(share.url);
+  t.is(page.status, 200);
+  t.is((await bob.acceptShareRequest(share.code)).id, themeId);
+  await refused(t, bob.acceptShareRequest(share.code), 409);
+  t.true((await bob.listDiceBox({ filter: 'typed' })).data.some((th) => th.id === themeId));
+  t.is((await bob.getDiceBoxTheme(themeId)).version, '1.0.0');
+  await alice.createTheme({ manifest: { ...manifest, version: '1.1.0' }, assets: [{ name: 'oak.png', data: new Blob([PNG], { type: 'image/png' }) }] });
+  t.is((await alice.listThemeVersions(themeId)).data.length, 2);
+  t.is((await bob.upgradeDiceBoxTheme(themeId)).version, '1.1.0');
+  await bob.removeDiceBoxTheme(themeId);
+  await refused(t, bob.getDiceBoxTheme(themeId), 404);
+  await alice.deleteShareRequest(share.id!);
+  await refused(t, bob.previewShareRequest(share.code), 410, 'gone');
+  t.is((await fetch(share.url)).status, 410);
+  await alice.deleteTheme(themeId);
+  await refused(t, alice.getTheme(themeId), 404);
+
+  // Leaving, clearing, deleting.
+  socket.disconnect();
+  await alice.clearRoomTable(room.slug);
+  await bob.removeParticipant(room.slug, bobSeat.id);
+  await alice.deleteRoom(room.slug);
+  await refused(t, alice.getRoom(room.slug), 404);
+
+  // Pages and operations outside the client.
+  for (const path of ['/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
+    t.is((await fetch(`${server.url}${path}`)).status, 200, path);
+  }
+
+  const problems = checkRecords(records);
+  t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');
+  const done = exercised(records);
+  const missing = documentedOperations().filter((op) => !done.has(`${op.method} ${op.path}`)).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  t.deepEqual(missing, [], 'documented operations this test did not see succeed');
+  t.true(records.length > 50, `${records.length} responses checked`);
+});
+
+test('the checker notices a response that breaks the document', (t) => {
+  const good: ResponseRecord = {
+    method: 'get',
+    path: '/api/1.0/user',
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    body: {
+      type: 'user',
+      data: {
+        uuid: '3f0b6c9e-1d2a-4b8e-9c1f-2a3b4c5d6e7f', username: 'guest-1', name: 'Guest', is_registered: false, subscription: false,
+        subscription_level: 0, is_merchant: false, created_at: '2026-01-02T03:04:05.123000Z', updated_at: '2026-01-02T03:04:05.123000Z',
+      },
+    },
+  };
+  t.deepEqual(checkRecords([good]), []);
+  const leak = structuredClone(good);
+  (leak.body as any).data.email = 'a@b.c';
+  t.regex(checkRecords([leak]).join('\n'), /unexpected property "email"/);
+  const badTime = structuredClone(good);
+  (badTime.body as any).data.created_at = '2026-01-02T03:04:05Z';
+  t.regex(checkRecords([badTime]).join('\n'), /does not match/);
+  t.regex(checkRecords([{ ...good, status: 418 }]).join('\n'), /status 418 is not documented/);
+  const oddCode = { ...good, status: 401, body: { type: 'error', data: { code: 'nope', message: 'x' } } };
+  t.regex(checkRecords([oddCode]).join('\n'), /error code "nope" is not documented/);
+  t.regex(checkRecords([{ ...good, path: '/api/1.0/nothing' }]).join('\n'), /no such operation/);
+  t.throws(() => validateSchema({ type: 'string', format: 'email', multipleOf: 2 }, 'x', {}), { message: /multipleOf/ });
+});
