@@ -3,7 +3,9 @@ import { loadRoomBySlug } from '../commands/roomsAccess';
 import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
-import { RoomEvents, roomNamespace, userChannel } from './events';
+import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
+import { Theme, User } from '../models';
+import { presentTheme } from '../presenters/theme';
 import type { PresenceStore } from './presence';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
@@ -17,6 +19,8 @@ export interface FanoutDeps {
   broadcaster: Broadcaster;
   presence: PresenceStore;
   rolls?: RollFeed;
+  /** Origin for asset URLs in presented themes (PUBLIC_URL); root-relative without it. */
+  baseUrl?: string;
 }
 
 /**
@@ -119,6 +123,18 @@ export class Fanout {
         const viewers = await presence.users(event.slug);
         if (viewers.length === 0) return;
         await this.deps.rolls.emitRolls(event.type === 'rolls.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, event.rollIds, event.slug, viewers);
+        return;
+      }
+      case 'dicebox.created': {
+        const theme = await Theme.findByPk(event.themeId, { include: [{ model: User, as: 'user' }] });
+        if (!theme) return;
+        const data = presentTheme(theme, { baseUrl: this.deps.baseUrl ?? '' });
+        broadcaster.emit({ namespace: USER_NAMESPACE, to: [userChannel(event.userId)] }, UserEvents.DiceBoxCreate, { data });
+        return;
+      }
+      case 'dicebox.deleted': {
+        // The theme is gone: its id (the slug) says which one.
+        broadcaster.emit({ namespace: USER_NAMESPACE, to: [userChannel(event.userId)] }, UserEvents.DiceBoxDelete, { data: { id: event.themeSlug } });
         return;
       }
       case 'roll.deleted': {
