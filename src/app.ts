@@ -13,6 +13,7 @@ import { themeRoutes } from './routes/themes';
 import { rollRoutes } from './routes/rolls';
 import { diceBoxRoutes } from './routes/diceBox';
 import { shareRequestRoutes } from './routes/shareRequests';
+import { shareRoutes } from './routes/share';
 import { docsRoutes, openApiRoutes } from './openapi';
 import { boardRoutes } from './board';
 
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
+  app.use('/share', shareRoutes(deps));
   app.use(jsonBody(deps.config.jsonBodyLimit));
 
   const api = Router();

@@ -17,6 +17,7 @@ import { kindFromName, type AssetKind } from '../themes/sniff';
 import { manifestOf } from '../themes/stored';
 import { latestOf, sortNewestFirst, versionConflict } from '../themes/versions';
 import { putInDiceBox } from './diceBoxItems';
+import { recordRevocations } from './shareRequestsRevocations';
 
 export { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 export { resolveDieForRoll } from '../themes/rolling';
@@ -324,6 +325,8 @@ export async function deleteTheme(user: User, slug: string): Promise<void> {
     const ids = versions.map((v) => v.id);
     const items = await DiceBoxItem.findAll({ where: { themeSlug: slug }, attributes: ['userId'], transaction });
     // Children first and explicitly: the schema cascades, but nothing here depends on SQLite's foreign_keys pragma.
+    const shares = await ShareRequest.findAll({ where: { themeSlug: slug }, attributes: ['id', 'code'], transaction });
+    await recordRevocations(shares.map((r) => r.code), 'theme_deleted', transaction);
     await ShareRequest.destroy({ where: { themeSlug: slug }, transaction });
     await DiceBoxItem.destroy({ where: { themeSlug: slug }, transaction });
     await ThemeAsset.destroy({ where: { themeId: ids }, transaction });

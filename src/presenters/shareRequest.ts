@@ -1,0 +1,35 @@
+import type { User } from '../models';
+import type { LoadedShareRequest } from '../commands/shareRequests';
+import { ownsShareRequest, shareRequestState } from '../policies/shareRequests';
+import { manifestOf } from '../themes/stored';
+import { timestamp, ts } from './time';
+import { presentUser } from './user';
+
+/** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */
+export function shareUrl(baseUrl: string, code: string): string {
+  return `${baseUrl}/share/${encodeURIComponent(code)}`;
+}
+
+/**
+ * A share request. Its owner sees everything; anyone else (previewing a link) sees what the link offers:
+ * no id, no usage figures.
+ */
+export function presentShareRequest({ request, theme }: LoadedShareRequest, viewer: Pick<User, 'id'>, baseUrl: string, now = new Date()) {
+  const common = {
+    code: request.code,
+    url: shareUrl(baseUrl, request.code),
+    theme: theme ? { id: theme.slug, name: theme.name, version: theme.version, label: manifestOf(theme).label } : null,
+    user: request.user ? presentUser(request.user) : null,
+    expires_at: timestamp(request.expiresAt),
+    status: shareRequestState(request, now),
+  };
+  if (!ownsShareRequest(viewer, request)) return common;
+  return {
+    id: request.id,
+    ...common,
+    max_uses: request.maxUses ?? null,
+    uses: request.uses,
+    created_at: ts(request.createdAt),
+    updated_at: ts(request.updatedAt),
+  };
+}
