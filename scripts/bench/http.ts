@@ -16,7 +16,7 @@ import pg from 'pg';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
 import { atRate, CONNECTIONS, maxRate, SECONDS, type LoadResult } from './lib/load';
-import { planCores, pinSelf, root, spawnTs, type ChildHandle } from './lib/processes';
+import { loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
 import { connectRoom, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
@@ -31,7 +31,8 @@ const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme:
 
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS}s per run, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}`);
+tolerateSocketResets();
+console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS}s per run, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
@@ -138,6 +139,7 @@ try {
   }
   const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
+  console.log(`${loadLine()} after the run`);
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
   if (cpuProf) console.log(`CPU profile of the service written to ${path.join(root, 'profiles')}/: summarize with npx tsx scripts/bench/lib/profile.ts <file>`);
 } finally {

@@ -130,3 +130,22 @@ export function rssOf(pid: number): number {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** "load 1.23 0.98 0.50": the machine's load averages, printed with every result (a busy machine skews them). */
+export function loadLine(): string {
+  return `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpuCount()} cores`;
+}
+
+/**
+ * Client sockets whose server goes away mid-handshake can raise ECONNRESET from the websocket
+ * library with no listener attached; in a benchmark that is not a reason to lose the report.
+ */
+export function tolerateSocketResets(): void {
+  let told = false;
+  process.on('uncaughtException', (err: Error & { code?: string; type?: string }) => {
+    const reset = err.code === 'ECONNRESET' || err.type === 'TransportError' || /ECONNRESET|socket hang up/.test(String(err.message));
+    if (!reset) throw err;
+    if (!told) console.log(`(ignored a client socket reset: ${err.message})`);
+    told = true;
+  });
+}

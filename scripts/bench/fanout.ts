@@ -1,0 +1,175 @@
+/**
+ * bench:fanout: 1,000 Socket.IO clients in one room, split over two instances joined by Redis, rolls
+ * posted at a steady rate. Measures delivery latency (from the roll's created_at, stamped just before
+ * its transaction commits, to the client) and counts lost and duplicated events. Beside it, in the
+ * same run, the same fan-out of a bare Socket.IO emit through the Redis adapter, same payload.
+ *
+ *   npm run bench:fanout
+ *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL
+ *
+ * Both instances run pinned to one core, this process (every client socket and the roller) to the
+ * other: a single client process holding 1,000 sockets is part of what is measured, on both sides.
+ */
+import { createBenchDatabase, REDIS_URL } from './lib/database';
+import { benchEnv, newGuest } from './lib/fixtures';
+import { SECONDS } from './lib/load';
+import { loadLine, planCores, pinSelf, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { connectRoom, inBatches, type Listener } from './lib/sockets';
+import { ratio, summarize, type Summary } from './lib/stats';
+import { fmt, printTable } from './lib/table';
+
+const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);
+const RATE = Number(process.env.FANOUT_RATE || 20);
+const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
+const SETTLE_MS = 5000;
+
+const cores = planCores();
+pinSelf(cores.load);
+tolerateSocketResets();
+console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROLLS} rolls at ${RATE}/s, ${loadLine()} before the run`);
+
+const database = await createBenchDatabase();
+const children: ChildHandle[] = [];
+let sockets: Listener[] = [];
+const cleanup = async () => {
+  for (const s of sockets) s.socket.close();
+  sockets = [];
+  await Promise.allSettled(children.map((c) => c.stop()));
+  await database.drop();
+};
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+interface Delivery {
+  latencies: number[];
+  lost: number;
+  duplicated: number;
+  expected: number;
+  wallMs: number;
+}
+
+/** Per socket: which ids it got, and when; latency from `stamp(payload)`. */
+function track(listener: Listener, idOf: (p: any) => string, stamp: (p: any) => number, got: Map<string, number>[], latencies: number[], index: number) {
+  const seen = new Map<string, number>();
+  got[index] = seen;
+  listener.socket.on('RollCreateEvent', (payload: any) => {
+    const now = Date.now();
+    const id = idOf(payload);
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    latencies.push(now - stamp(payload));
+  });
+}
+
+function tally(got: Map<string, number>[], ids: string[], latencies: number[], wallMs: number): Delivery {
+  let lost = 0;
+  let duplicated = 0;
+  for (const seen of got) {
+    for (const id of ids) {
+      const n = seen.get(id) ?? 0;
+      if (n === 0) lost++;
+      if (n > 1) duplicated += n - 1;
+    }
+  }
+  return { latencies, lost, duplicated, expected: got.length * ids.length, wallMs };
+}
+
+/** Send `n` things at `rate` per second on a fixed schedule (not one after another's answer). */
+async function steady(n: number, rate: number, send: (i: number) => Promise<unknown>): Promise<void> {
+  const start = Date.now();
+  const inflight: Promise<unknown>[] = [];
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    inflight.push(send(i));
+  }
+  await Promise.all(inflight);
+}
+
+try {
+  // --- the service: two instances, one room, CLIENTS participants with a socket each ------------
+  const env = benchEnv({ DATABASE_URL: database.url, REDIS_URL });
+  const a = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env });
+  children.push(a);
+  const urlA = ((await a.ready) as { url: string }).url;
+  const b = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env });
+  children.push(b);
+  const urlB = ((await b.ready) as { url: string }).url;
+
+  const roller = await newGuest(urlA);
+  const room = (await roller.api.post('/room', { name: 'fan-out', is_public: true })).body.data;
+  const slug = room.slug as string;
+  let t0 = Date.now();
+  const audience = await inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
+    const g = await newGuest(i % 2 ? urlB : urlA);
+    const joined = await g.api.post(`/room/${slug}/participant`, {});
+    if (joined.status !== 200) throw new Error(`join ${i} failed: ${joined.status} ${joined.text}`);
+    return g;
+  });
+  console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  t0 = Date.now();
+  sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 }));
+  console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await sleep(3000); // let the presence announcements of the connections drain
+
+  const got: Map<string, number>[] = [];
+  const latencies: number[] = [];
+  sockets.forEach((s, i) => track(s, (p) => p.data.uuid, (p) => Date.parse(p.data.created_at), got, latencies, i));
+  let sample: unknown = null;
+  sockets[0]!.socket.once('RollCreateEvent', (p: { data: unknown }) => (sample = p.data));
+  const uuids: string[] = [];
+  const failures: string[] = [];
+  const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
+  const postStart = Date.now();
+  await steady(ROLLS, RATE, async (i) => {
+    const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
+    if (res.status === 201) uuids.push(res.body.data.uuid);
+    else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
+  });
+  const postedMs = Date.now() - postStart;
+  await sleep(SETTLE_MS);
+  const service = tally(got, uuids, latencies, postedMs);
+  const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
+  for (const s of sockets) s.socket.close();
+  sockets = [];
+  await Promise.allSettled([a.stop(), b.stop()]);
+  children.length = 0;
+
+  // --- the baseline: bare Socket.IO + Redis adapter, same clients, same payload, same rate -------
+  const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
+  const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
+  children.push(bareA, bareB);
+  const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
+  sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? bareUrlB! : bareUrlA!, slug, g.key, { timeoutMs: 60_000 }));
+  await sleep(1000);
+  const bareGot: Map<string, number>[] = [];
+  const bareLatencies: number[] = [];
+  sockets.forEach((s, i) => track(s, (p) => p.data.uuid, (p) => p.sentAt, bareGot, bareLatencies, i));
+  const bareIds: string[] = [];
+  const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
+  const bareStart = Date.now();
+  await steady(ROLLS, RATE, async (i) => {
+    const uuid = `bare-${i}`;
+    bareIds.push(uuid);
+    await (i % 2 ? bareB : bareA).ask({ cmd: 'emit', namespace: `/room/${slug}`, payload: { ...template, uuid } });
+  });
+  const bareMs = Date.now() - bareStart;
+  await sleep(SETTLE_MS);
+  const bare = tally(bareGot, bareIds, bareLatencies, bareMs);
+
+  // --- report ----------------------------------------------------------------------------------
+  const s: Summary = summarize(service.latencies);
+  const z: Summary = summarize(bare.latencies);
+  const row = (label: string, d: Delivery, m: Summary, r: string) => [label, String(d.expected), String(m.count), fmt(m.p50), fmt(m.p90), fmt(m.p99), fmt(m.max), String(d.lost), String(d.duplicated), r];
+  printTable(`Delivery of ${ROLLS} rolls at ${RATE}/s to ${CLIENTS} sockets over 2 instances (latency in ms)`, ['fan-out', 'expected', 'received', 'p50', 'p90', 'p99', 'max', 'lost', 'duplicated', 'p99 vs bare'], [
+    row('bare Socket.IO emit via Redis adapter', bare, z, '1.00x'),
+    row('service: POST /roll -> RollCreateEvent', service, s, ratio(s.p99, z.p99)),
+  ]);
+  console.log('');
+  console.log(`posting took ${(service.wallMs / 1000).toFixed(1)} s for ${ROLLS} rolls (${(ROLLS / (service.wallMs / 1000)).toFixed(1)}/s achieved); ${failures.length} failed posts${failures.length ? `: ${failures.slice(0, 3).join(' | ')}` : ''}`);
+  console.log(`p50 ratio ${ratio(s.p50, z.p50)}, p99 ratio ${ratio(s.p99, z.p99)} (target: within 1.5x), p99 ${fmt(s.p99)} ms (target < 50 ms): ${s.p99 < 50 && s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'}`);
+  console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
+  console.log(`${loadLine()} after the run`);
+  console.log(`instance A rss with ${CLIENTS / 2} sockets: ${fmt(memA.rss / 1048576)} MiB`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,39 @@
+/**
+ * The baseline of bench:fanout: a bare Socket.IO server with the Redis adapter, every socket in one
+ * room, and an emit to that room on request (IPC `{cmd: 'emit', payload}`): what fan-out through
+ * Redis costs with nothing else (no auth, no database, no per-viewer presentation).
+ * Env: REDIS_URL.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server } from 'socket.io';
+import { answerMemory } from './child';
+
+const pub = new Redis(process.env.REDIS_URL!);
+const sub = pub.duplicate();
+const server = http.createServer();
+const io = new Server(server, { adapter: createAdapter(pub, sub, { key: 'bench-bare' }) });
+const room = io.of(/^\/room\/[\w-]+$/);
+room.on('connection', (socket) => void socket.join('everyone'));
+
+answerMemory(() => ({ sockets: io.engine.clientsCount }));
+process.on('message', (m: { id?: number; cmd?: string; namespace?: string; payload?: unknown }) => {
+  if (m.cmd !== 'emit') return;
+  // The same shape as the service's events: {data: ...}, stamped when it leaves.
+  io.of(m.namespace!).to('everyone').emit('RollCreateEvent', { data: m.payload, sentAt: Date.now() });
+  if (typeof m.id === 'number') process.send?.({ id: m.id });
+});
+
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pid: process.pid });
+});
+const stop = () => {
+  io.close();
+  pub.disconnect();
+  sub.disconnect();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('disconnect', stop);
