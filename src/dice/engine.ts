@@ -26,64 +26,66 @@ export function rollDice(
   if (dice.length > MAX_REQUEST_DICE) {
     throw new DiceError('too_many_dice', 'dice', `A roll may have at most ${MAX_REQUEST_DICE} dice; this one has ${dice.length}.`);
   }
-  const state = new RollState(rng);
-  const units: Unit[] = [];
-  const unitOfDie = new Array<number>(dice.length);
-  const parts = new Array<Part | null>(dice.length);
-
-  // Consecutive dice usually share theme and type: resolve once per run of them.
-  let lastTheme: string | null = null;
+  const n = dice.length;
+  const types = new Array<string>(n);
+  let lastRaw: unknown;
   let lastType = '';
-  let lastDie: PreparedDie | null = null;
-  for (let i = 0; i < dice.length; i++) {
-    const req = dice[i]!;
-    const type = dieType(req, i);
-    if (type === 'mod') {
-      parts[i] = null;
-      continue;
+  for (let i = 0; i < n; i++) {
+    const req = dice[i];
+    if (req === null || typeof req !== 'object') {
+      throw new DiceError('invalid_dice', `dice[${i}]`, 'Each die must be an object with a type and a theme.');
     }
-    if (lastDie === null || req.theme !== lastTheme || type !== lastType) {
-      lastDie = resolveDie(resolve, req, type, i);
-      lastTheme = req.theme;
-      lastType = type;
+    // Consecutive dice usually repeat one type string: normalise it once.
+    if (req.type !== lastRaw || i === 0) {
+      lastType = dieType(req.type, i);
+      lastRaw = req.type;
     }
-    parts[i] = { die: lastDie, req, dieIndex: i, type };
+    types[i] = lastType;
   }
 
   // Everything about the request is checked before the first draw: a refused roll draws nothing.
-  const presets = new Array<number | null>(dice.length);
-  const modValues = new Array<number>(dice.length);
-  for (let i = 0; i < dice.length; i++) {
-    const a = parts[i];
-    if (a === null || a === undefined) {
+  const dies = new DieCache(resolve);
+  const units: Unit[] = [];
+  const unitOfDie = new Array<number>(n);
+  let presets: (number | null)[] | null = null; // only when some die carries a predetermined face
+  let modValues: number[] | null = null;
+  for (let i = 0; i < n; i++) {
+    const req = dice[i]!;
+    const type = types[i]!;
+    if (type === 'mod') {
       unitOfDie[i] = -1;
-      modValues[i] = modValue(dice[i]!, i);
+      (modValues ??= new Array<number>(n))[i] = modValue(req, i);
       continue;
     }
+    let b: Part | null = null;
     // A d10x directly followed by a d10 is one d100.
-    const next = parts[i + 1];
-    const b = a.type === 'd10x' && next !== undefined && next !== null && next.type === 'd10' ? next : null;
+    if (type === 'd10x' && i + 1 < n && types[i + 1] === 'd10') {
+      b = { die: dies.get(dice[i + 1]!, 'd10', i + 1), req: dice[i + 1]!, dieIndex: i + 1, type: 'd10' };
+    }
+    const unit = newUnit({ die: dies.get(req, type, i), req, dieIndex: i, type }, b);
     unitOfDie[i] = units.length;
-    presets[i] = presetFace(a.die, a.req, i);
+    if (hasPreset(req)) (presets ??= new Array<number | null>(n).fill(null))[i] = presetFace(unit.die, req, i);
     if (b !== null) {
       unitOfDie[i + 1] = units.length;
-      presets[i + 1] = presetFace(b.die, b.req, i + 1);
+      if (hasPreset(b.req)) (presets ??= new Array<number | null>(n).fill(null))[i + 1] = presetFace(b.die, b.req, i + 1);
       i++;
     }
-    units.push(newUnit(a, b));
+    units.push(unit);
   }
   const plan = compilePlan(operator, { unitOfDie, unitCount: units.length });
 
-  for (let i = 0; i < dice.length; i++) {
+  const state = new RollState(rng);
+  for (let i = 0; i < n; i++) {
     if (unitOfDie[i] === -1) {
-      addMod(state, dice[i]!, i, modValues[i]!);
+      addMod(state, dice[i]!, i, modValues![i]!);
       continue;
     }
     const unit = units[unitOfDie[i]!]!;
-    const presetA = presets[i]!;
-    unit.slotA = state.addValue(unit.a, presetA ?? state.draw(unit.a.die), 'roll', presetA !== null);
+    const presetA = presets === null ? null : presets[i]!;
+    unit.slotA = state.addValue(unit, presetA ?? state.draw(unit.die), 'roll', presetA !== null);
     if (unit.b !== null) {
-      const presetB = presets[++i]!;
+      i++;
+      const presetB = presets === null ? null : presets[i]!;
       unit.slotB = state.addValue(unit.b, presetB ?? state.draw(unit.b.die), 'roll', presetB !== null);
     }
     state.settle(unit);
@@ -102,25 +104,38 @@ export function rollDice(
   };
 }
 
-function dieType(req: DieRequest | undefined, i: number): string {
-  if (req === null || typeof req !== 'object') {
-    throw new DiceError('invalid_dice', `dice[${i}]`, 'Each die must be an object with a type and a theme.');
-  }
-  if (typeof req.type !== 'string' || req.type.trim() === '') {
-    throw new DiceError('invalid_dice', `dice[${i}].type`, 'Each die needs a type, such as "d20" or "mod".');
-  }
-  return req.type.trim().toLowerCase();
+function dieType(type: unknown, i: number): string {
+  const t = typeof type === 'string' ? type.trim().toLowerCase() : '';
+  if (t === '') throw new DiceError('invalid_dice', `dice[${i}].type`, 'Each die needs a type, such as "d20" or "mod".');
+  return t;
 }
 
-function resolveDie(resolve: Resolve, req: DieRequest, type: string, i: number): PreparedDie {
-  if (typeof req.theme !== 'string' || req.theme === '') {
-    throw new DiceError('invalid_dice', `dice[${i}].theme`, 'Each die needs the id of its theme.');
+/** Resolves dice through the caller, once per run of dice of the same theme and type. */
+class DieCache {
+  private theme: string | null = null;
+  private type = '';
+  private die: PreparedDie | null = null;
+
+  constructor(private readonly resolve: Resolve) {}
+
+  get(req: DieRequest, type: string, i: number): PreparedDie {
+    if (this.die !== null && req.theme === this.theme && type === this.type) return this.die;
+    if (typeof req.theme !== 'string' || req.theme === '') {
+      throw new DiceError('invalid_dice', `dice[${i}].theme`, 'Each die needs the id of its theme.');
+    }
+    const def: DieDefinition | null = this.resolve(req.theme, type);
+    if (def === null || def === undefined) {
+      throw new DiceError('unknown_die', `dice[${i}].type`, `The theme "${req.theme}" has no die "${type}".`, 422);
+    }
+    this.die = prepare(def, `dice[${i}].type`);
+    this.theme = req.theme;
+    this.type = type;
+    return this.die;
   }
-  const def: DieDefinition | null = resolve(req.theme, type);
-  if (def === null || def === undefined) {
-    throw new DiceError('unknown_die', `dice[${i}].type`, `The theme "${req.theme}" has no die "${type}".`, 422);
-  }
-  return prepare(def, `dice[${i}].type`);
+}
+
+function hasPreset(req: DieRequest): boolean {
+  return (req.value !== undefined && req.value !== null) || (req.valueToDisplay !== undefined && req.valueToDisplay !== null);
 }
 
 /** A modifier's number: `value` (or a numeric `value_to_display`) is what it adds; it is never drawn. */
@@ -207,7 +222,7 @@ function total(state: RollState, plan: Plan | null): number {
 
 function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {
   const tokens = new Array<string>(units.length);
-  for (let i = 0; i < units.length; i++) tokens[i] = units[i]!.b !== null ? 'd100' : units[i]!.a.die.token;
+  for (let i = 0; i < units.length; i++) tokens[i] = units[i]!.b !== null ? 'd100' : units[i]!.die.token;
   let setOfUnit: number[] | null = null;
   const setOps: EquationShape['setOps'] = [];
   if (plan !== null && plan.sets.length > 0) {

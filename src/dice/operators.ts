@@ -125,7 +125,7 @@ export function select(set: Unit[], sels: readonly Selector[], max = Infinity): 
 }
 
 function describe(u: Unit): string {
-  return u.b !== null ? 'd100' : u.a.type;
+  return u.b !== null ? 'd100' : u.type;
 }
 
 function anyMatches(sels: readonly Selector[], v: number): boolean {
@@ -135,7 +135,7 @@ function anyMatches(sels: readonly Selector[], v: number): boolean {
 
 /** Whether every number a unit can show matches one of the selectors (a unit without numbers: false). */
 function matchesEveryFace(u: Unit, sels: readonly Selector[]): boolean {
-  const a = u.a.die.numbers;
+  const a = u.die.numbers;
   let any = false;
   if (u.b === null) {
     for (const n of a) {
@@ -162,8 +162,8 @@ const everyFaceCache = new WeakMap<PreparedDie, WeakMap<readonly Selector[], boo
 
 function matchesEveryFaceCached(u: Unit, sels: readonly Selector[]): boolean {
   if (u.b !== null) return matchesEveryFace(u, sels);
-  let bySels = everyFaceCache.get(u.a.die);
-  if (bySels === undefined) everyFaceCache.set(u.a.die, (bySels = new WeakMap()));
+  let bySels = everyFaceCache.get(u.die);
+  if (bySels === undefined) everyFaceCache.set(u.die, (bySels = new WeakMap()));
   let hit = bySels.get(sels);
   if (hit === undefined) {
     hit = matchesEveryFace(u, sels);
@@ -187,8 +187,8 @@ function refuseEndless(set: Unit[], step: Step): void {
   }
   let last: PreparedDie | null = null;
   for (const u of set) {
-    if (!u.kept || (u.b === null && u.a.die === last)) continue;
-    last = u.b === null ? u.a.die : null;
+    if (!u.kept || (u.b === null && u.die === last)) continue;
+    last = u.b === null ? u.die : null;
     if (matchesEveryFaceCached(u, step.sels)) {
       throw new DiceError('invalid_operator', step.path,
         `${label(step)} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
@@ -210,7 +210,7 @@ function better(n: number, best: number | null, bound: number, isMin: boolean): 
 
 /** For mi/ma: moves a unit to the number closest to the bound on its allowed side (the first such faces). */
 function force(state: RollState, u: Unit, bound: number, isMin: boolean, step: Step): void {
-  const a = u.a.die.numbers;
+  const a = u.die.numbers;
   let best: number | null = null;
   let faceA = -1;
   let faceB = -1;

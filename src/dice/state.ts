@@ -22,11 +22,14 @@ export interface Part {
   type: string;
 }
 
-export interface Unit {
-  a: Part;
-  /** the units die of a d100 pair (a is its tens die), or null */
+/**
+ * A unit is itself the Part of its (first) die, which saves an object per die on the hot path; for a d100
+ * that first die is the tens die and `b` the units die.
+ */
+export interface Unit extends Part {
+  /** the units die of a d100 pair, or null */
   b: Part | null;
-  /** indices into values of the current values of a and b */
+  /** indices into values of the current values of the first die and of b */
   slotA: number;
   slotB: number;
   /** what the unit counts as, or null when a face is not a number (such units are never selected) */
@@ -38,7 +41,10 @@ export interface Unit {
 }
 
 export function newUnit(a: Part, b: Part | null): Unit {
-  return { a, b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0 };
+  return {
+    die: a.die, req: a.req, dieIndex: a.dieIndex, type: a.type,
+    b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0,
+  };
 }
 
 export class RollState {
@@ -84,7 +90,7 @@ export class RollState {
       return;
     }
     const vb = this.values[unit.slotB]!;
-    const t = unit.a.die.numbers[va.value - 1]!;
+    const t = unit.die.numbers[va.value - 1]!;
     const u = unit.b.die.numbers[vb.value - 1]!;
     if (t === null || u === null) {
       unit.num = null;
@@ -98,7 +104,7 @@ export class RollState {
 
   /** Rolls a unit's dice for the first time or again (origin says which). */
   rollUnit(unit: Unit, origin: Origin): void {
-    unit.slotA = this.addValue(unit.a, this.draw(unit.a.die), origin, false);
+    unit.slotA = this.addValue(unit, this.draw(unit.die), origin, false);
     if (unit.b !== null) unit.slotB = this.addValue(unit.b, this.draw(unit.b.die), origin, false);
     this.settle(unit);
   }
@@ -112,7 +118,7 @@ export class RollState {
 
   /** A new unit of the same dice, freshly rolled (explosions, and d20's `ra`). */
   spawn(from: Unit, origin: Origin): Unit {
-    const unit = newUnit(from.a, from.b);
+    const unit = newUnit(from, from.b);
     this.rollUnit(unit, origin);
     return unit;
   }
@@ -125,7 +131,7 @@ export class RollState {
 
   /** Sets a unit's faces in place (d20's `mi`/`ma` change the die, they do not roll another). */
   force(unit: Unit, faceA: number, faceB: number): void {
-    setFace(this.values[unit.slotA]!, unit.a.die, faceA);
+    setFace(this.values[unit.slotA]!, unit.die, faceA);
     if (unit.b !== null) setFace(this.values[unit.slotB]!, unit.b.die, faceB);
     this.settle(unit);
   }
