@@ -2,7 +2,7 @@
  * The baseline of bench:fanout: a bare Socket.IO server with the Redis adapter, every socket in one
  * room, and an emit to that room on request (IPC `{cmd: 'emit', payload}`): what fan-out through
  * Redis costs with nothing else (no auth, no database, no per-viewer presentation).
- * Env: REDIS_URL.
+ * Env: REDIS_URL (without it: the in-process adapter, as bench:sockets uses it).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,10 +11,10 @@ import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { answerMemory } from './child';
 
-const pub = new Redis(process.env.REDIS_URL!);
-const sub = pub.duplicate();
+const pub = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : null;
+const sub = pub?.duplicate() ?? null;
 const server = http.createServer();
-const io = new Server(server, { adapter: createAdapter(pub, sub, { key: 'bench-bare' }) });
+const io = new Server(server, pub && sub ? { adapter: createAdapter(pub, sub, { key: 'bench-bare' }) } : {});
 const room = io.of(/^\/room\/[\w-]+$/);
 room.on('connection', (socket) => void socket.join('everyone'));
 
@@ -31,8 +31,8 @@ server.listen(0, '127.0.0.1', () => {
 });
 const stop = () => {
   io.close();
-  pub.disconnect();
-  sub.disconnect();
+  pub?.disconnect();
+  sub?.disconnect();
   process.exit(0);
 };
 process.on('SIGTERM', stop);

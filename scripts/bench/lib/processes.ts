@@ -8,7 +8,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** Cores of this machine; pinning needs at least two and taskset. */
 export function cpuCount(): number {
-  return os.availableParallelism?.() ?? os.cpus().length;
+  return os.cpus().length;
 }
 
 let tasksetOk: boolean | null = null;
