@@ -157,3 +157,31 @@ test('a participant who leaves loses sight of the room\'s rolls, whispered or no
   t.is((await whisperee.api.get(`/roll/${whisper.uuid}`)).status, 404);
   t.is((await roller.api.get(`/roll/${whisper.uuid}`)).status, 200, 'the roller keeps it');
 });
+
+/** SQL statements the server runs while `fn` runs (serial tests only: nothing else runs meanwhile). */
+async function countQueries(fn: () => Promise<unknown>): Promise<number> {
+  const { db } = await import('../../src/db');
+  const options = db().sequelize.options as { logging: unknown };
+  let n = 0;
+  const before = options.logging;
+  options.logging = () => {
+    n += 1;
+  };
+  try {
+    await fn();
+  } finally {
+    options.logging = before;
+  }
+  return n;
+}
+
+test.serial('no N+1: a roll of 100 dice costs the queries of a roll of one; a page of 50 rolls those of a page of 1', async (t) => {
+  const { roller, whisperee, slug, participantId } = await table(ctx.server);
+  const one = await countQueries(() => rollOk(roller, { dice: [d('d6')], room: slug, whisper: [participantId(whisperee)] }));
+  const hundred = await countQueries(() => rollOk(roller, { dice: Array.from({ length: 100 }, () => d('d6')), room: slug, whisper: [participantId(whisperee)] }));
+  t.is(hundred, one, 'values and whispers are inserted in bulk');
+  for (let i = 0; i < 50; i++) await rollOk(roller, { dice: [d('d6'), d('d8')], room: slug, ...(i % 2 ? { whisper: [participantId(whisperee)] } : {}) });
+  const small = await countQueries(() => roller.api.get(`/room/${slug}/roll?limit=1`));
+  const large = await countQueries(() => roller.api.get(`/room/${slug}/roll?limit=50`));
+  t.is(large, small, 'the history loads each relation in one batch');
+});
