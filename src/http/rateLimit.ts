@@ -41,6 +41,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(private redis: Redis) {}
 
   async hit(key: string, windowMs: number) {
+    // While Redis is away, fail at once (the middleware then lets the request through) instead of
+    // waiting in ioredis' offline queue for a reconnect: that wait was up to 2 s on every request.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
     const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `ratelimit:${key}`, windowMs)) as [number, number];
     return { count, resetMs: ttl };
   }

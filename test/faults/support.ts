@@ -39,3 +39,49 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000,
   }
   return last;
 }
+
+/** Rolls posted in a loop until stopped: what each answered, for "REST keeps answering". */
+export function rollLoop(post: (i: number) => Promise<{ status: number; body: any; text: string }>, pauseMs = 20) {
+  const uuids: string[] = [];
+  const failures: string[] = [];
+  const latencies: number[] = [];
+  let running = true;
+  let i = 0;
+  const done = (async () => {
+    while (running) {
+      const n = i++;
+      const start = Date.now();
+      try {
+        const res = await post(n);
+        latencies.push(Date.now() - start);
+        if (res.status === 201) uuids.push(res.body.data.uuid);
+        else failures.push(`roll ${n}: ${res.status} ${res.text.slice(0, 200)}`);
+      } catch (err) {
+        failures.push(`roll ${n}: ${(err as Error).message}`);
+      }
+      await sleep(pauseMs);
+    }
+  })();
+  return {
+    uuids,
+    failures,
+    latencies,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+/** Uuids of the RollCreateEvents a client received, in order. */
+export function rollUuids(events: { event: string; payload: any }[]): string[] {
+  return events.filter((e) => e.event === 'RollCreateEvent').map((e) => e.payload.data.uuid as string);
+}
+
+/** Entries that occur more than once. */
+export function duplicates(items: string[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const i of items) (seen.has(i) ? twice : seen).add(i);
+  return [...twice];
+}
