@@ -161,7 +161,7 @@ test('a participant who leaves loses sight of the room\'s rolls, whispered or no
 /** SQL statements the server runs while `fn` runs (serial tests only: nothing else runs meanwhile). */
 async function countQueries(fn: () => Promise<unknown>): Promise<number> {
   const { db } = await import('../../src/db');
-  const options = db().sequelize.options as { logging: unknown };
+  const options = (db().sequelize as unknown as { options: { logging: unknown } }).options;
   let n = 0;
   const before = options.logging;
   options.logging = () => {
