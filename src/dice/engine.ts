@@ -156,7 +156,8 @@ function modValue(req: DieRequest, i: number): number {
 
 function addMod(state: RollState, req: DieRequest, i: number, n: number): void {
   state.values.push({
-    dieIndex: i, type: 'mod', theme: req.theme, value: n, valueToDisplay: n, numericValue: n,
+    // A mod is not drawn from a theme, so it may come without one.
+    dieIndex: i, type: 'mod', theme: typeof req.theme === 'string' ? req.theme : '', value: n, valueToDisplay: n, numericValue: n,
     isDropped: false, isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
     label: req.label, meta: req.meta,
   });

@@ -108,6 +108,12 @@ test('mods add their value, are never drawn, and come back as numbers', (t) => {
   t.is(r.equation, '-2+3+1.5');
 });
 
+test('a mod may come without a theme', (t) => {
+  const r = rollDice([{ type: 'd4', theme: T }, { type: 'mod', value: 1 } as DieRequest], undefined, resolve, faces(3));
+  t.is(r.total, 4);
+  t.is(r.values[1]!.theme, '');
+});
+
 test('a mod needs a number', (t) => {
   refuses(t, () => rollDice([{ type: 'mod', theme: T }], undefined, resolve, none()), 'dice[0].value');
   refuses(t, () => rollDice([{ type: 'mod', theme: T, valueToDisplay: 'two' }], undefined, resolve, none()), 'dice[0].value_to_display');

@@ -106,6 +106,8 @@ test('chained p then k', (t) => {
 test('p and d next to each other merge into one drop (d20 pl1pl1 drops one die)', (t) => {
   t.is(shown(roll(d6(3), { p: 'l1', d: 'l1' }, 2, 5, 1)), '2 5 1x');
   t.is(roll(d6(3), { p: 'l1', d: 'l1' }, 2, 5, 1).equation, '3d6pl1pl1');
+  // Merging must not change the cached selector list that later rolls of "l1" share.
+  t.is(roll(d6(3), { p: 'l1' }, 2, 5, 1).equation, '3d6pl1');
 });
 
 // ---- rr, ro, ra ----
