@@ -107,7 +107,8 @@ export function operation(id: string, spec: OperationSpec) {
     errors.add('413');
     errors.add('415');
   }
-  if ((spec.params ?? []).some((p) => p.in === 'query' && !['page', 'per_page'].includes(p.name)) || (spec.params ?? []).some((p) => p.name === 'page')) errors.add('400');
+  // Query parameters are validated; a path parameter with a broken escape (`%E0%A4%A`) is a 400 malformed_url.
+  if ((spec.params ?? []).length) errors.add('400');
   for (const status of [...errors].sort()) {
     responses[status] = spec.htmlErrors?.includes(status)
       ? { description: ERROR_RESPONSES[status]!.description, content: { 'text/html': { schema: { type: 'string' } } } }

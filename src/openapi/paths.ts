@@ -458,10 +458,10 @@ export const paths: Record<string, Record<string, unknown>> = {
     }),
     delete: operation('removeDiceBoxTheme', {
       tag: 'Dice box',
-      summary: 'Take a theme out of your dice box',
+      summary: 'Take a theme out of your dice box (not the built-in theme: 403)',
       params: [themeId],
       success: [{ status: '204', description: 'Removed' }],
-      errors: ['404'],
+      errors: ['403', '404'],
     }),
   },
 

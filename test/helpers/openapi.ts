@@ -211,10 +211,10 @@ export function recordResponses(server: http.Server, onRecord?: (r: ResponseReco
 }
 
 /** Suite-wide recording: every response appended to `<dir>/<pid>.jsonl`. */
-export function recordResponsesToDir(server: http.Server, dir: string, source = process.argv[1] ?? '') {
+export function recordResponsesToDir(server: http.Server, dir: string, source?: string) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${process.pid}.jsonl`);
-  return recordResponses(server, (r) => fs.appendFileSync(file, JSON.stringify({ ...r, source: path.relative(process.cwd(), source) }) + '\n'));
+  return recordResponses(server, (r) => fs.appendFileSync(file, JSON.stringify(source ? { ...r, source } : r) + '\n'));
 }
 
 // Matching and checking
