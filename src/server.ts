@@ -18,27 +18,48 @@ import { setListenerErrorHandler } from './realtime/bus';
 const ADAPTER_KEY = 'dice';
 
 /**
- * The adapter publishes without handling a failed PUBLISH, and adds listeners to its clients for
- * every namespace. While Redis is away a failed publish must be a log line, not an unhandled
+ * The adapter sends PUBLISH and (un)subscribes without handling failures, and adds listeners to its
+ * clients for every namespace. While Redis is away a failure must be a log line, not an unhandled
  * rejection; and a busy instance has many namespaces, so listener counts are not leaks.
  */
 function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
   pub.setMaxListeners(0);
   sub.setMaxListeners(0);
-  const publish = pub.publish.bind(pub) as (channel: string, message: string | Buffer) => Promise<number>;
   let failing = false;
-  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
-    publish(channel, message).then(
-      (n) => {
-        failing = false;
-        return n;
-      },
-      (err: Error) => {
-        if (!failing) logger.warn({ err: err.message }, 'socket.io adapter publish failed: Redis unreachable');
-        failing = true;
-        return 0;
-      },
-    );
+  const guard = (client: Redis, method: 'publish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe') => {
+    const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
+      original(...args).then(
+        (result) => {
+          failing = false;
+          return result;
+        },
+        (err: Error) => {
+          if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
+          failing = true;
+          return 0;
+        },
+      );
+  };
+  guard(pub, 'publish');
+  for (const method of ['psubscribe', 'punsubscribe', 'subscribe', 'unsubscribe'] as const) guard(sub, method);
+}
+
+/**
+ * ioredis resubscribes by itself after a reconnect, but only to what Redis had confirmed: a room
+ * namespace created while Redis was away never was. Subscribe every live namespace's adapter again
+ * (subscribing twice is harmless).
+ */
+function resubscribeOnReconnect(io: SocketServer, sub: Redis) {
+  // Registered after the first connection: every 'ready' from here on is a reconnection.
+  sub.on('ready', () => {
+    for (const nsp of io._nsps.values()) {
+      const adapter = nsp.adapter as unknown as { channel?: string; requestChannel?: string; responseChannel?: string; specificResponseChannel?: string };
+      if (!adapter.channel) continue;
+      void sub.psubscribe(`${adapter.channel}*`);
+      void sub.subscribe(adapter.requestChannel!, adapter.responseChannel!, adapter.specificResponseChannel!);
+    }
+  });
 }
 
 export interface RunningServer {
@@ -91,6 +112,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     cleanupEmptyChildNamespaces: false,
     ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: ADAPTER_KEY, requestsTimeout: 3000 }) } : {}),
   });
+  if (sub) resubscribeOnReconnect(io, sub);
   const realtime = attachRealtime(io, deps, { pub, channelKey: ADAPTER_KEY });
 
   await new Promise<void>((resolve, reject) => {

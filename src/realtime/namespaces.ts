@@ -55,8 +55,14 @@ export function roomNamespaceCount(io: Server): number {
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
   const { user, slug } = socketData(socket);
   await socket.join(userChannel(user.id));
-  const first = await ctx.presence.join(slug!, user.id);
+  // Counted from here (the store remembers it even when Redis is away, and restores it later).
   socketData(socket).present = true;
+  let first = false;
+  try {
+    first = await ctx.presence.join(slug!, user.id);
+  } catch (err) {
+    ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
+  }
   const room = await loadRoomBySlug(slug!);
   if (!room) {
     socket.disconnect(true);
@@ -70,7 +76,7 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: presentParticipant(participant) });
   }
   // Tell the newcomer who is already here, in the same words.
-  const online = new Set(await ctx.presence.users(slug!));
+  const online = new Set(await ctx.presence.users(slug!).catch(() => [] as number[]));
   for (const p of room.participants ?? []) {
     if (p.userId !== user.id && online.has(p.userId)) socket.emit(RoomEvents.ParticipantConnect, { data: presentParticipant(p) });
   }

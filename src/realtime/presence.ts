@@ -191,8 +191,11 @@ export class RedisPresenceStore implements PresenceStore {
     void round();
     const timer = setInterval(round, this.heartbeatMs);
     timer.unref();
+    // Back from an outage (Redis restarted empty, perhaps): restore our counts at once, not at the next beat.
+    this.redis.on('ready', round);
     return async () => {
       clearInterval(timer);
+      this.redis.off('ready', round);
       try {
         const gone = await this.reap(this.instanceId);
         for (const g of gone) onGone(g.slug, g.userId);

@@ -1,0 +1,115 @@
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import { createTestDatabase, type TestDatabase } from '../helpers/env';
+import { spawnServer, type ClusterInstance } from '../helpers/cluster';
+import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+
+/**
+ * Redis goes away under two running instances and comes back empty. A Redis of this test's own
+ * (a child process on a free port), so the shared one stays up for the other tests.
+ */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('redis-server did not start');
+}
+
+let redis: ChildProcess | null = null;
+let port = 0;
+let database: TestDatabase;
+const instances: ClusterInstance[] = [];
+const clients: Client[] = [];
+
+test.before(async () => {
+  port = await freePort();
+  redis = await startRedis(port);
+  database = await createTestDatabase();
+  const env = { DATABASE_URL: database.databaseUrl!, REDIS_URL: `redis://127.0.0.1:${port}`, DATA_DIR: database.dataDir, GUESTS_PER_HOUR: '100000', RATE_LIMIT_PER_MINUTE: '1000000', SHUTDOWN_TIMEOUT_MS: '2000' };
+  instances.push(await spawnServer(env));
+  instances.push(await spawnServer(env));
+});
+
+test.after.always(async () => {
+  closeAll(...clients);
+  await Promise.all(instances.map((i) => i.stop()));
+  redis?.kill('SIGKILL');
+  await database?.drop();
+});
+
+test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): events flow again', async (t) => {
+  const [A, B] = instances as [ClusterInstance, ClusterInstance];
+  const key = (await A.api.post('/user')).body.data as string;
+  const other = (await B.api.post('/user')).body.data as string;
+  const slug = (await A.api.as(key).post('/room', { name: 'Outage' })).body.data.slug as string;
+  t.is((await B.api.as(other).post(`/room/${slug}/participant`, {})).status, 200);
+  const onB = await connectRoom(B.url, slug, { token: other });
+  clients.push(onB);
+  await onB.waitFor('RoomUpdateEvent');
+  const dice = { dice: [{ type: 'd6', theme: 'standard' }], room: slug };
+  const before = await A.api.as(key).post('/roll', dice);
+  await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === before.body.data.uuid);
+
+  redis!.kill('SIGKILL');
+  await new Promise((r) => redis!.once('exit', r));
+  for (const instance of [A, B]) {
+    t.is((await instance.api.as(key).get('/user')).status, 200);
+    t.is((await instance.api.as(key).post('/roll', dice)).status, 201, 'rolls are still made');
+    t.is((await instance.api.as(key).get(`/room/${slug}`)).status, 200);
+  }
+  // A socket may even connect meanwhile (it is counted in once Redis is back).
+  const lateOnA = await connectRoom(A.url, slug, { token: key });
+  clients.push(lateOnA);
+  await lateOnA.waitFor('RoomUpdateEvent');
+  t.true(onB.socket.connected);
+  t.is(A.child.exitCode, null, 'instance A is alive');
+  t.is(B.child.exitCode, null, 'instance B is alive');
+
+  redis = await startRedis(port);
+  // Events flow again once the instances have reconnected (ioredis retries every 2 s at most).
+  let delivered = false;
+  for (let i = 0; i < 40 && !delivered; i++) {
+    const res = await A.api.as(key).post('/roll', dice);
+    t.is(res.status, 201);
+    delivered = await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
+      () => true,
+      () => false,
+    );
+  }
+  t.true(delivered, 'a roll made on A reaches B again');
+  // The namespace A created while Redis was away is subscribed now too: B's events reach it.
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    const res = await B.api.as(other).post('/roll', dice);
+    reached = await lateOnA.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
+      () => true,
+      () => false,
+    );
+  }
+  t.true(reached, 'a roll made on B reaches the socket that connected to A during the outage');
+  for (const instance of [A, B]) {
+    t.false(instance.output().includes('"level":60'), 'no fatal log line');
+    for (const line of instance.output().split('\n')) if (line.includes('unhandled rejection')) t.log(line.slice(0, 600));
+    t.false(instance.output().includes('unhandled rejection'), 'every Redis failure is handled');
+  }
+});
