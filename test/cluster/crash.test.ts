@@ -1,0 +1,36 @@
+import test from 'ava';
+import { redisClient, useCluster, type ClusterInstance } from '../helpers/cluster';
+import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+
+// Three instances; one is killed outright (no graceful shutdown, no leave): the others must count
+// its sockets out, once. Takes up to heartbeat + TTL (10 s + 30 s) by design.
+const cluster = useCluster(test, 3);
+const clients: Client[] = [];
+test.after.always(() => closeAll(...clients));
+
+test('participants of an instance that dies are announced gone, once, by the survivors', async (t) => {
+  const [A, B, C] = cluster.current.instances as [ClusterInstance, ClusterInstance, ClusterInstance];
+  const owner = await cluster.current.newUser(0);
+  const player = await cluster.current.newUser(1);
+  const slug = (await owner.api.post('/room', { name: 'Crash' })).body.data.slug as string;
+  t.is((await player.api.post(`/room/${slug}/participant`, {})).status, 200);
+  const onA = await connectRoom(A.url, slug, { token: owner.key });
+  const onC = await connectRoom(C.url, slug, { token: owner.key });
+  const onB = await connectRoom(B.url, slug, { token: player.key });
+  clients.push(onA, onB, onC);
+  await onA.waitFor('ParticipantConnectEvent', (p) => p.data.user.uuid === player.user.uuid);
+
+  await B.stop('SIGKILL');
+  const gone = await onA.waitFor('ParticipantDisconnectEvent', (p) => p.data.user.uuid === player.user.uuid, 60_000);
+  t.is(gone.data.user.uuid, player.user.uuid);
+  // Something later, to be sure a second announcement would have come before it.
+  await owner.api.patch(`/room/${slug}`, { name: 'After' });
+  for (const c of [onA, onC]) {
+    await c.waitFor('RoomUpdateEvent', (p) => p.data.name === 'After');
+    t.is(c.of('ParticipantDisconnectEvent').length, 1);
+  }
+  const redis = redisClient();
+  t.teardown(() => redis.disconnect());
+  // Only the owner is left, with its two sockets.
+  t.deepEqual(Object.values(await redis.hgetall(`dice:presence:room:${slug}`)), ['2']);
+});
