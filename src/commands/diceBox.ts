@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError } from '../errors';
 import { publish } from '../realtime/bus';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { db } from '../db';
-import { findLatestTheme, type Paged } from './themes';
+import { findLatestTheme, lockThemeId, type Paged } from './themes';
 
 /** Most theme ids one `ids` filter may name. */
 export const MAX_IDS = 100;
@@ -78,16 +78,17 @@ export async function getDiceBoxTheme(user: User, slug: string): Promise<Theme> 
 export async function upgradeDiceBoxTheme(user: User, slug: string): Promise<Theme> {
   if (slug === DEFAULT_THEME_ID) return getDiceBoxTheme(user, slug);
   const result = await db().transaction(async (transaction) => {
+    await lockThemeId(slug, transaction);
     const item = await DiceBoxItem.findOne({ where: { userId: user.id, themeSlug: slug }, transaction });
     if (!item) throw notInBox(slug);
-    const latest = await findLatestTheme(slug, { transaction, withUser: false });
+    const latest = await findLatestTheme(slug, { transaction });
     if (!latest) throw notInBox(slug);
-    if (latest.id === item.themeId) return { themeId: latest.id, changed: false };
+    if (latest.id === item.themeId) return { theme: latest, changed: false };
     await DiceBoxItem.update({ themeId: latest.id }, { where: { id: item.id }, transaction });
-    return { themeId: latest.id, changed: true };
+    return { theme: latest, changed: true };
   });
-  if (result.changed) publish({ type: 'dicebox.created', userId: user.id, themeId: result.themeId });
-  return (await Theme.findByPk(result.themeId, { include: withUser }))!;
+  if (result.changed) publish({ type: 'dicebox.created', userId: user.id, themeId: result.theme.id });
+  return result.theme;
 }
 
 /** Take a theme out of the box. The built-in theme cannot be taken out (403). */

@@ -10,7 +10,7 @@ import { DiceBoxItem, ShareRequest, Theme, User } from '../models';
 import { authorizeShareRequestOwner, authorizeThemeShare, shareRequestState } from '../policies/shareRequests';
 import { publish } from '../realtime/bus';
 import { recordRevocations, revocationOf } from './shareRequestsRevocations';
-import { findLatestTheme, type Paged } from './themes';
+import { findLatestTheme, lockThemeId, type Paged } from './themes';
 import { latestOf } from '../themes/versions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -144,9 +144,11 @@ export async function previewShareRequest(code: string): Promise<LoadedShareRequ
  * succeeds; the other's transaction (with its dice box entry) rolls back.
  */
 export async function acceptShareRequest(user: User, code: string): Promise<Theme> {
-  const themeId = await db().transaction(async (transaction) => {
+  const accepted = await db().transaction(async (transaction) => {
     const request = await liveRequestByCode(code, transaction);
-    const theme = await findLatestTheme(request.themeSlug, { transaction, withUser: false });
+    // Not while the theme is being deleted or given a version: the entry must point at a version that stays.
+    await lockThemeId(request.themeSlug, transaction);
+    const theme = await findLatestTheme(request.themeSlug, { transaction });
     if (!theme) throw new GoneError('The theme this link shared has been deleted.');
     const now = new Date();
     const already = () => new ConflictError(`The theme "${theme.slug}" is already in your dice box.`, 'already_in_dice_box');
@@ -169,8 +171,9 @@ export async function acceptShareRequest(user: User, code: string): Promise<Them
       },
     );
     if (counted !== 1) throw new GoneError('This share link has just been used up: ask for a new one.');
-    return theme.id;
+    return theme;
   });
-  publish({ type: 'dicebox.created', userId: user.id, themeId });
-  return (await Theme.findByPk(themeId, { include: withUser }))!;
+  publish({ type: 'dicebox.created', userId: user.id, themeId: accepted.id });
+  // Answer what was added, as read inside the transaction (a later read could find it deleted already).
+  return accepted;
 }

@@ -37,8 +37,11 @@ const MAX_EXTEND_DEPTH = 32;
 
 const withUser = [{ model: User, as: 'user' }];
 
-/** Serialize everything that writes one theme id (first versions by two users, versions, deletion). */
-async function lockThemeId(slug: string, transaction: Transaction): Promise<void> {
+/**
+ * Serialize everything that writes one theme id or points at its versions (first versions by two users,
+ * new versions, deletion, accepting a link to it, upgrading a dice box entry).
+ */
+export async function lockThemeId(slug: string, transaction: Transaction): Promise<void> {
   // SQLite: write transactions already run one at a time (db/index.ts). PostgreSQL: a transaction-scoped
   // advisory lock on the id, released at commit or rollback, so the check-then-insert below is atomic.
   if (db().dialect !== 'postgres') return;
@@ -242,7 +245,9 @@ export async function createTheme(user: User, upload: ThemeUpload): Promise<Them
     throw err;
   });
   publish({ type: 'dicebox.created', userId: user.id, themeId: created.id });
-  return (await Theme.findByPk(created.id, { include: withUser }))!;
+  // Answer what was written (a later read could already find it deleted).
+  created.user = user;
+  return created;
 }
 
 /** The checks that need the database and the writes, inside the transaction that holds the id's lock. */

@@ -257,3 +257,21 @@ test('GET /share/{code} is a self-contained HTML page that escapes everything', 
   t.regex(missing.headers.get('content-type') ?? '', /text\/html/);
   t.is((await request(`${ctx.server.url}/share/${encodeURIComponent('<b>x</b>')}`, 'GET')).text.includes('<b>'), false);
 });
+
+test('accepting while the owner deletes the theme or publishes a version never fails with a 500', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const { owner, m } = await ownerWithTheme();
+    const takers = await Promise.all([ctx.server.newUser(), ctx.server.newUser()]);
+    const sr = await share(owner, m.id as string);
+    const [a, version, b, del] = await Promise.all([
+      takers[0].api.post(`/share-request/code/${sr.code}/accept`),
+      postTheme(owner.api, { ...m, version: '1.1.0' }),
+      takers[1].api.post(`/share-request/code/${sr.code}/accept`),
+      owner.api.delete(`/theme/${m.id}`),
+    ]);
+    t.is(del.status, 204);
+    t.is(version.status, 201, 'a version before the deletion, or the first of a new theme after it');
+    for (const r of [a, b]) t.true(r.status === 200 || r.status === 410, r.text);
+    for (const taker of takers) t.is((await taker.api.get(`/dice-box/${m.id}`)).status, 404, 'nothing points at the deleted theme');
+  }
+});
