@@ -89,6 +89,29 @@ ${errorCodes}
 
 **Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
 
+/**
+ * Any write can carry a body, and the JSON body parser reads it before the route does: malformed JSON
+ * (400), too large (413) or not JSON (415) can answer any POST, PATCH or DELETE, even one that takes none.
+ */
+function withBodyErrors(all: typeof paths): typeof paths {
+  const out: typeof paths = {};
+  for (const [path, item] of Object.entries(all)) {
+    out[path] = {};
+    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
+      if (!['post', 'put', 'patch', 'delete'].includes(method)) {
+        out[path][method] = op;
+        continue;
+      }
+      const responses: Record<string, unknown> = {};
+      const added = Object.fromEntries(['400', '413', '415'].filter((s) => !(s in op.responses)).map((s) => [s, { $ref: `#/components/responses/E${s}` }]));
+      const statuses = [...new Set([...Object.keys(op.responses), ...Object.keys(added)])].sort((a, b) => (a === 'default' ? 1 : b === 'default' ? -1 : a.localeCompare(b)));
+      for (const status of statuses) responses[status] = op.responses[status] ?? added[status];
+      out[path][method] = { ...op, responses };
+    }
+  }
+  return out;
+}
+
 function build() {
   return {
     openapi: '3.1.0',
@@ -114,7 +137,7 @@ function build() {
       { name: 'Documentation', description: 'This document, as JSON and as a page' },
       { name: 'Operations', description: 'Health checks' },
     ],
-    paths,
+    paths: withBodyErrors(paths),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `dk_` and 43 characters' },
