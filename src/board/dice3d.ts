@@ -245,12 +245,19 @@ export class DiceTable {
   updateRoll(uuid: string, dice: DieView[]) {
     const roll = this.rolls.find((r) => r.uuid === uuid);
     if (!roll) return;
+    const kept: Body[] = [];
     for (const body of roll.bodies) {
       const view = dice.find((d) => d.uuid === body.view.uuid);
-      if (!view) continue;
+      if (!view) {
+        // Picked up from the board (is_cleared): off the table.
+        this.dispose({ uuid, bodies: [body] });
+        continue;
+      }
       body.view = view;
       this.paint(body);
+      kept.push(body);
     }
+    roll.bodies = kept;
     this.wake();
   }
 
