@@ -3,9 +3,10 @@
  *
  *   npx tsx scripts/bench/dice.ts [CPU-seconds per round, default 0.5]
  *
- * "ours (equation)" is what POST /roll does with {"equation": ...}: parse, roll, write the equation back.
- * "ours (dice)" is a request that already carries `dice` and `operator` (no parse). The other library
- * parses its notation on every roll, so the equation column is the like-for-like comparison.
+ * "ours (equation)" is what POST /roll does with {"equation": ...}: rollEquation, which parses an equation
+ * string once and caches it, rolls, and writes the equation back. "ours (parse)" parses on every roll as
+ * the other library does (parseEquation + rollDice): the strictest like-for-like column. "ours (dice)" is
+ * a request that already carries `dice` and `operator`.
  * rpg-dice-roller writes explode and reroll differently: `!` explodes on the maximum, `r<3` rerolls until
  * the value is not below 3, which match d20's `e6` on a d6 and `rr<3`.
  */
@@ -51,23 +52,31 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(11);
 
 console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s per case and library, median shown`);
-console.log('expression    ours (equation)  ours (dice)  rpg-dice-roller  ratio (equation)  ratio (dice)');
+console.log('expression   ours (equation)  ours (parse)  ours (dice)  rpg-dice-roller   ratios: equation  parse  dice');
 for (const c of cases) {
   const parsed = parseEquation(c.ours);
   const dice: DieRequest[] = parsed.dice.map((d) => ({ type: d.type, theme: 't', ...(d.value !== undefined ? { value: d.value } : {}) }));
   const eqFn = (): number => rollEquation(c.ours, 't', resolve).total;
   const diceFn = (): number => rollDice(dice, parsed.operator, resolve).total;
+  const parseFn = (): number => {
+    const p = parseEquation(c.ours);
+    const d: DieRequest[] = p.dice.map((x) => (x.value === undefined ? { type: x.type, theme: 't' } : { type: x.type, theme: 't', value: x.value }));
+    return rollDice(d, p.operator, resolve).total;
+  };
   const theirFn = (): number => new DiceRoll(c.theirs).total as number;
-  for (let i = 0; i < 20_000; i++) sink += eqFn() + diceFn() + theirFn(); // warm-up
+  for (let i = 0; i < 20_000; i++) sink += eqFn() + parseFn() + diceFn() + theirFn(); // warm-up
   const eq: number[] = [];
+  const parse: number[] = [];
   const pre: number[] = [];
   const theirs: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     eq.push(measure(eqFn));
+    parse.push(measure(parseFn));
     pre.push(measure(diceFn));
     theirs.push(measure(theirFn));
   }
-  const [e, p, th] = [median(eq), median(pre), median(theirs)];
-  console.log(`${c.ours.padEnd(12)} ${fmt(e)}/s ${fmt(p)}/s ${fmt(th)}/s ${(e / th).toFixed(1).padStart(15)}x ${(p / th).toFixed(1).padStart(12)}x`);
+  const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
+  const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
+  console.log(`${c.ours.padEnd(11)} ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
 }
 if (sink === 42) console.log('');

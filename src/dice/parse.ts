@@ -45,7 +45,8 @@ interface DiceTerm { kind: 'dice'; types: string[]; ops: Op[] } // a d100 is ['d
 interface ModTerm { kind: 'mod'; value: number }
 type Term = DiceTerm | ModTerm;
 
-const OP_CODES: OpCode[] = ['rr', 'ro', 'ra', 'mi', 'ma', 'k', 'p', 'e']; // two-letter codes first
+/** What die() answers for a d100 (d100 or d%): a d10x + d10 pair. */
+const PAIR = '%';
 const FNS: [string, RoundMode][] = [['floor', 'down'], ['ceil', 'up'], ['round', 'nearest']];
 
 class Parser {
@@ -79,7 +80,8 @@ class Parser {
 
   parse(): void {
     this.ws();
-    for (const [name, mode] of FNS) {
+    const c = this.peek();
+    for (const [name, mode] of c === 'f' || c === 'c' || c === 'r' ? FNS : []) {
       if (this.s.startsWith(name, this.pos)) {
         this.pos += name.length;
         this.expect('(');
@@ -149,7 +151,10 @@ class Parser {
       if (this.diceCount + count > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
       const die = this.die();
       const types: string[] = [];
-      for (let i = 0; i < count; i++) types.push(...die);
+      for (let i = 0; i < count; i++) {
+        if (die === PAIR) types.push('d10x', 'd10');
+        else types.push(die);
+      }
       this.diceCount += types.length;
       if (this.diceCount > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
       const ops = this.ops();
@@ -202,35 +207,49 @@ class Parser {
     out.push({ kind: 'dice', types, ops });
   }
 
-  /** A die after its count: its types (two for a d100). */
-  private die(): string[] {
+  /** A die after its count: its type, or PAIR for a d100. */
+  private die(): string {
     if (this.peek() === '{') {
       const end = this.s.indexOf('}', this.pos);
       const id = end < 0 ? '' : this.s.slice(this.pos + 1, end).trim();
-      if (id === '' || /[{()]/.test(id)) this.fail('A custom die is written in braces, as in 2{df}');
+      if (id === '' || /[{()%]/.test(id)) this.fail('A custom die is written in braces, as in 2{df}');
       this.pos = end + 1;
-      return [id];
+      return id;
     }
     this.pos++; // d
-    if (this.peek() === '%') { this.pos++; return ['d10x', 'd10']; }
+    if (this.peek() === '%') { this.pos++; return PAIR; }
     const start = this.pos;
     while (this.pos < this.s.length && this.pos - start < 7 && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
     if (this.pos === start) this.fail('After "d" comes the number of faces (d20), % or a custom die in braces ({df})');
     const faces = String(Number(this.s.slice(start, this.pos)));
-    if (this.peek() === 'x') { this.pos++; return [`d${faces}x`]; }
-    return faces === '100' ? ['d10x', 'd10'] : [`d${faces}`];
+    if (this.peek() === 'x') { this.pos++; return `d${faces}x`; }
+    return faces === '100' ? PAIR : `d${faces}`;
   }
 
   private ops(): Op[] {
     const ops: Op[] = [];
     for (;;) {
-      const code = OP_CODES.find((c) => this.s.startsWith(c, this.pos));
-      if (code === undefined) return ops;
+      const code = this.opCode();
+      if (code === null) return ops;
       this.pos += code.length;
       const sel = this.selector(code);
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
       else ops.push({ code, sels: [sel] });
+    }
+  }
+
+  /** The operator at the current position, if any: k p e rr ro ra mi ma. */
+  private opCode(): OpCode | null {
+    const s = this.s;
+    const next = s[this.pos + 1];
+    switch (s[this.pos]) {
+      case 'k': return 'k';
+      case 'p': return 'p';
+      case 'e': return 'e';
+      case 'r': return next === 'r' ? 'rr' : next === 'o' ? 'ro' : next === 'a' ? 'ra' : null;
+      case 'm': return next === 'i' ? 'mi' : next === 'a' ? 'ma' : null;
+      default: return null;
     }
   }
 
@@ -320,6 +339,8 @@ function toRequest(p: Parser): ParsedEquation {
   return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
 }
 
+const REPEAT = 'The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately';
+
 function refuse(message: string): never {
   throw new DiceError('invalid_equation', 'equation', `${message}.`);
 }
@@ -335,12 +356,17 @@ function operand(op: Op): string | number {
  */
 function operatorOrder(groups: { ops: Op[] }[]): OpCode[] {
   if (groups.length === 1 && groups[0]!.ops.length === 1) return [groups[0]!.ops[0]!.code];
+  if (groups.length === 1) {
+    const codes = groups[0]!.ops.map((o) => o.code);
+    if (new Set(codes).size !== codes.length) refuse(REPEAT);
+    return codes;
+  }
   const seen: OpCode[] = [];
   const after = new Map<OpCode, Set<OpCode>>();
   for (const g of groups) {
     const codes = g.ops.map((o) => o.code);
     if (new Set(codes).size !== codes.length) {
-      refuse('The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately');
+      refuse(REPEAT);
     }
     codes.forEach((c, i) => {
       if (!seen.includes(c)) seen.push(c);
