@@ -4,7 +4,7 @@ import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User } from '../models';
+import { Theme, User, type Room } from '../models';
 import { presentTheme } from '../presenters/theme';
 import type { PresenceStore } from './presence';
 
@@ -24,28 +24,38 @@ export interface FanoutDeps {
 }
 
 /**
- * Emit `present(viewer)` to every viewer, presenting once per viewer on this instance only and
- * emitting once per distinct presentation (usually one or two), addressed to the users' channels:
- * the adapter carries each emit to every instance, and no socket gets what its user may not see.
- * `present` answers undefined for a viewer who must get nothing.
+ * Emit to every viewer what `present(viewer)` gives it, presenting once per viewer class: viewers
+ * that `classOf` puts in one class get one presentation (that of the class's first viewer) and one
+ * emit, addressed to their users' channels. The adapter carries each emit to every instance, so
+ * nothing is presented per socket or per instance, and no socket gets what its user may not see.
+ * `classOf` answers undefined for a viewer who must get nothing.
  */
 export function emitPerViewer(
   broadcaster: Broadcaster,
   namespace: string,
   event: string,
   viewers: Iterable<number>,
+  classOf: (viewerId: number) => string | undefined,
   present: (viewerId: number) => unknown,
 ) {
-  const groups = new Map<string, { data: unknown; channels: string[] }>();
+  const classes = new Map<string, { data: unknown; channels: string[] }>();
   for (const viewer of viewers) {
-    const data = present(viewer);
-    if (data === undefined) continue;
-    const key = JSON.stringify(data);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { data, channels: [] }));
+    const key = classOf(viewer);
+    if (key === undefined) continue;
+    let group = classes.get(key);
+    if (!group) classes.set(key, (group = { data: present(viewer), channels: [] }));
     group.channels.push(userChannel(viewer));
   }
-  for (const { data, channels } of groups.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+  for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+}
+
+/**
+ * The viewer classes of a room: presentRoom() depends on the viewer only through "owner or
+ * participant" (the passcode), so that is the class.
+ */
+export function roomViewerClass(room: Room): (viewerId: number) => string {
+  const insiders = new Set([room.userId, ...(room.participants ?? []).map((p) => p.userId)]);
+  return (viewer) => (insiders.has(viewer) ? 'insider' : 'outsider');
 }
 
 /**
@@ -104,7 +114,7 @@ export class Fanout {
         const namespace = roomNamespace(event.slug);
         const viewers = await presence.users(event.slug);
         const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
-        emitPerViewer(broadcaster, namespace, name, viewers, (viewer) => presentRoom(room, viewer));
+        emitPerViewer(broadcaster, namespace, name, viewers, roomViewerClass(room), (viewer) => presentRoom(room, viewer));
         if (event.type === 'room.deleted') broadcaster.disconnect({ namespace });
         return;
       }

@@ -1,16 +1,17 @@
 import type { Socket } from 'socket.io';
 import { loadRolls, rollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import { canSeeRoll } from '../policies/rolls';
+import type { Roll } from '../models';
+import { canSeeRoll, isRoller } from '../policies/rolls';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace } from './events';
-import { emitPerViewer, type RollFeed } from './fanout';
+import { emitPerViewer, roomViewerClass, type RollFeed } from './fanout';
 import { socketData } from './handshake';
 
 /**
- * Rolls, live: each roll is loaded once (one batch for the event), then presented for each viewer
- * present in the room who may see it (policies/rolls.ts), and emitted once per distinct presentation
- * to those viewers' channels: a whispered roll reaches only its roller and its recipients, a hidden
+ * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
+ * viewers present in the room who may see it (policies/rolls.ts), and emitted once per class to those
+ * viewers' channels: a whispered roll reaches only its roller and its recipients, a hidden
  * die's value only its roller, on every instance.
  */
 export function createRollFeed(broadcaster: Broadcaster): RollFeed {
@@ -19,9 +20,23 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
       const rolls = await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
-        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, (viewer) => (canSeeRoll(roll, viewer) ? presentRoll(roll, viewer) : undefined));
+        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer));
       }
     },
+  };
+}
+
+/**
+ * The viewer classes of a roll: who may not see it (no class: nothing is sent), its roller, and the
+ * others by room class. presentRoll() depends on the viewer only through "is the roller" (hidden
+ * dice, total, equation) and the embedded room's class (roomViewerClass); test/realtime/rolls.test.ts
+ * compares every viewer's event with what REST answers that viewer.
+ */
+export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
+  const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
+  return (viewer) => {
+    if (!canSeeRoll(roll, viewer)) return undefined;
+    return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
   };
 }
 

@@ -44,13 +44,22 @@ test('rolls posted on A reach clients on A and B once each, in order', async (t)
   const onB = await connect(B().url, slug, { token: p2.key });
   const onB2 = await connect(B().url, slug, { token: p1.key });
   const posted: string[] = [];
-  for (let i = 0; i < 10; i++) posted.push((await roll(p1, A().url, { dice: [d('d6')], room: slug })).uuid);
+  const sentAt = new Map<string, number>();
+  for (let i = 0; i < 10; i++) {
+    const start = Date.now();
+    const uuid = (await roll(p1, A().url, { dice: [d('d6')], room: slug })).uuid;
+    sentAt.set(uuid, start);
+    posted.push(uuid);
+  }
   // One more, from B, to know everything before it has arrived.
   posted.push((await roll(p1, B().url, { dice: [d('d4')], room: slug })).uuid);
   for (const c of [onA, onB, onB2]) {
     await c.waitFor('RollCreateEvent', (p) => p.data.uuid === posted[posted.length - 1]);
     t.deepEqual(c.of('RollCreateEvent').map((p) => p.data.uuid), posted);
   }
+  const latencies = onB.events.filter((e) => e.event === 'RollCreateEvent' && sentAt.has(e.payload.data.uuid)).map((e) => e.at - sentAt.get(e.payload.data.uuid)!);
+  latencies.sort((x, y) => x - y);
+  t.log(`POST /roll on A -> RollCreateEvent on B: median ${latencies[latencies.length >> 1]} ms, max ${latencies[latencies.length - 1]} ms (10 sequential rolls)`);
 });
 
 test('whispers and hidden dice stay private across instances', async (t) => {

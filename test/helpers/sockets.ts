@@ -4,6 +4,8 @@ import { io, type Socket } from 'socket.io-client';
 export interface Received {
   event: string;
   payload: any;
+  /** Date.now() when it arrived (for figures logged by tests, never for assertions). */
+  at: number;
 }
 
 /**
@@ -16,7 +18,7 @@ export class Client {
 
   constructor(readonly socket: Socket) {
     socket.onAny((event: string, payload: unknown) => {
-      this.events.push({ event, payload });
+      this.events.push({ event, payload, at: Date.now() });
       for (const wake of this.waiters.splice(0)) wake();
     });
     socket.on('disconnect', () => {
