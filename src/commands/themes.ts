@@ -291,11 +291,10 @@ async function insertVersion(user: User, upload: ThemeUpload, input: ManifestInp
     },
     { transaction },
   );
-  if (assets.assets.length) {
-    await ThemeAsset.bulkCreate(
-      assets.assets.map((a) => ({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data })),
-      { transaction },
-    );
+  // One INSERT per file: single inserts bind the bytes as parameters, where a bulk insert would inline
+  // each file as a hex literal in the SQL text (several times its size in memory).
+  for (const a of assets.assets) {
+    await ThemeAsset.create({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data }, { transaction });
   }
   if (base) {
     const uploaded = new Set(assets.assets.map((a) => a.name));
