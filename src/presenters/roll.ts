@@ -13,6 +13,10 @@ import { presentUser } from './user';
  * Redaction: a die with is_hidden shows `value` and `value_to_display` as null to everyone but its
  * roller; for them `total_value` counts only the dice they see, then applies the roll's `*`, `/` and
  * `round` as the engine does, and `equation` leaves out hidden modifiers (the numbers written in it).
+ *
+ * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
+ * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner or a
+ * participant (the embedded room's passcode). Keep it so, or tell realtime/rollFeed.ts.
  */
 export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
   if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');
