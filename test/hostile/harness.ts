@@ -5,7 +5,7 @@ import { Rng, runSeed } from './prng';
 
 export const SEED = runSeed();
 /** Requests per test; HOSTILE_COUNT scales the whole run. */
-export const COUNT = Number(process.env.HOSTILE_COUNT || 400);
+export const COUNT = Number(process.env.HOSTILE_COUNT || 300);
 /** A request that takes longer than this is a hang. */
 const HANG_MS = 20_000;
 

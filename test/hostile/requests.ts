@@ -92,7 +92,7 @@ function hostileQuery(rng: Rng, keys: string[], what: string[]): string {
 }
 
 /** Replace, add or remove fields of a valid body (recursively into arrays and objects). */
-function mutateValue(rng: Rng, value: unknown, ids: readonly string[], what: string[], path = 'body'): unknown {
+export function mutateValue(rng: Rng, value: unknown, ids: readonly string[], what: string[], path = 'body'): unknown {
   if (Array.isArray(value)) {
     const copy = [...value];
     if (copy.length && rng.chance(0.6)) {
