@@ -33,6 +33,8 @@ const state = {
   passcode: fragment.get('passcode') ?? query.get('passcode') ?? sessionStorage.getItem(passcodeStorage),
   counts: {} as Record<string, number>,
   rejoins: 0,
+  /** the room was deleted: nothing to reconnect to */
+  ended: false,
 };
 
 type Screen = 'login' | 'passcode' | 'board' | 'fatal' | 'loading';
@@ -213,7 +215,7 @@ function connect() {
     renderRoom();
     // The server let us go (removed from the room, passcode changed): join again, which asks for
     // the new passcode if there is one. Transport failures reconnect by themselves.
-    if (reason === 'io server disconnect' && state.rejoins++ < 3) setTimeout(() => void joinAndConnect(), 1000);
+    if (reason === 'io server disconnect' && !state.ended && state.rejoins++ < 3) setTimeout(() => void joinAndConnect(), 1000);
   });
   socket.on('connect_error', (err: Error & { data?: { message?: string } }) => {
     const text = err.data?.message ?? err.message;
@@ -231,6 +233,7 @@ function connect() {
     rerenderRolls();
   });
   socket.on('RoomDeleteEvent', () => {
+    state.ended = true;
     socket.disconnect();
     show('fatal', 'This room was deleted.');
   });

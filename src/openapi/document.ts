@@ -8,10 +8,13 @@ import { ref, schemas, type Schema } from './schemas';
  */
 const realtime = {
   description:
-    'Socket.IO. One namespace per room: `io(base + "/room/" + slug, {auth: {token: apiKey, passcode, since}})`. ' +
-    'You must be a participant (or the owner). A refused handshake is a `connect_error` whose message is the error code ' +
-    '(`unauthorized`, `forbidden`, `not_found`). `since` is the uuid of the last roll you saw: the server replays what came after. ' +
-    'Every server event carries `{data}` with what REST would answer you (redacted for you alike).',
+    'Socket.IO. One namespace per room: `io(base + "/room/" + slug, {auth: {token: apiKey, passcode, since}})`; join the room first ' +
+    '(`POST /api/1.0/room/{slug}/participant`). A refused handshake is a `connect_error` whose `message` is the error code ' +
+    '(`unauthorized`, `forbidden`, `not_found`, `validation_error`, `service_unavailable`) and whose `data.message` is for people. ' +
+    '`since` is the uuid of the last roll you saw: the server replays what came after (up to 500 rolls). ' +
+    'Every server event carries `{data}` with what REST would answer you (redacted for you alike). ' +
+    'Being removed from the room, or a passcode change of a private room, disconnects you (reason `io server disconnect`). ' +
+    'The `/user` namespace (`auth: {token}`) tells you of your dice box.',
   namespaces: {
     '/room/{slug}': {
       server: {
@@ -35,7 +38,7 @@ const realtime = {
     '/user': {
       server: {
         DiceBoxCreateEvent: ref('Theme'),
-        DiceBoxDeleteEvent: { type: 'object', properties: { id: { type: 'string' } } },
+        DiceBoxDeleteEvent: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Theme id' } } },
       },
       client: {},
     },

@@ -52,6 +52,7 @@ function typeLabel(schema: Json | undefined): string {
   const type = schema.type;
   if (Array.isArray(type)) return type.map((t) => escapeHtml(t)).join(' | ');
   if (type === 'array') return `array of ${typeLabel(schema.items as Json | undefined)}`;
+  if (type === 'object' && schema.properties) return `<code>{${Object.keys(schema.properties as Json).map(escapeHtml).join(', ')}}</code>`;
   if (typeof type === 'string') return escapeHtml(type) + (schema.format ? ` <small>(${escapeHtml(schema.format)})</small>` : '');
   return 'any';
 }
@@ -87,7 +88,8 @@ function markdownInline(text: string): string {
 
 function schemaBlock(schema: Json | undefined): string {
   if (!schema) return '';
-  return `<div class="schema"><span class="type">${typeLabel(schema)}</span>${schema.$ref ? '' : fields(schema)}</div>`;
+  const label = schema.type === 'object' && schema.properties ? 'object' : typeLabel(schema);
+  return `<div class="schema"><span class="type">${label}</span>${schema.$ref ? '' : fields(schema)}</div>`;
 }
 
 function resolveResponse(doc: OpenApiDocument, response: Json): Json {
@@ -112,7 +114,11 @@ function operationHtml(doc: OpenApiDocument, method: string, path: string, op: J
   const bodyContent = body?.content as Record<string, Json> | undefined;
   const bodyHtml = bodyContent
     ? Object.entries(bodyContent)
-        .map(([type, c]) => `<h4>Request body <small>${escapeHtml(type)}${body!.required ? '' : ', optional'}</small></h4>${schemaBlock(c.schema as Json)}`)
+        .map(
+          ([type, c]) =>
+            `<h4>Request body <small>${escapeHtml(type)}${body!.required ? '' : ', optional'}</small></h4>${schemaBlock(c.schema as Json)}` +
+            (c.example !== undefined ? `<p class="example-title">Example</p><pre>${escapeHtml(JSON.stringify(c.example, null, 2))}</pre>` : ''),
+        )
         .join('')
     : '';
   const responses = Object.entries(op.responses as Record<string, Json>)
@@ -238,4 +244,6 @@ nav .method { min-width: 46px; font-size: 9px; padding: 1px 4px; }
 .schema { margin: 4px 0 8px; }
 .schema-def { border-top: 1px solid var(--line); }
 .tagdesc { color: var(--muted); }
+pre { background: var(--code); padding: 8px 12px; border-radius: 6px; overflow-x: auto; font-size: 13px; }
+.example-title { margin: 8px 0 0; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .05em; }
 `;

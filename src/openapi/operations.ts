@@ -55,6 +55,8 @@ export interface OperationSpec {
   auth?: boolean;
   params?: Param[];
   body?: Schema;
+  /** An example request body, shown on /docs. */
+  example?: unknown;
   multipart?: Schema;
   /** Express accepts a missing body as {} (body-less POST/PATCH from SDKs). */
   bodyOptional?: boolean;
@@ -125,7 +127,9 @@ export function operation(id: string, spec: OperationSpec) {
     ...(spec.params?.length ? { parameters: spec.params } : {}),
     responses,
   };
-  if (spec.body) op.requestBody = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
+  if (spec.body) {
+    op.requestBody = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body, ...(spec.example !== undefined ? { example: spec.example } : {}) } } };
+  }
   if (spec.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } };
   return op;
 }

@@ -101,3 +101,17 @@ test('GET /docs is a readable page of every operation, with no script and nothin
   for (const name of Object.keys(doc.components.schemas)) t.true(html.includes(`id="schema-${name}"`), name);
   t.true(html.includes('RollCreateEvent'), 'the realtime events are listed');
 });
+
+test('request examples of the document match their own schemas', (t) => {
+  const root = doc as unknown as Record<string, unknown>;
+  let examples = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, any>)) {
+      const media = op.requestBody?.content?.['application/json'];
+      if (media?.example === undefined) continue;
+      examples++;
+      t.deepEqual(validateSchema(media.schema, media.example, root), [], `${method} ${path}`);
+    }
+  }
+  t.true(examples >= 8, `${examples} examples`);
+});
