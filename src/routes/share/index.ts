@@ -36,7 +36,6 @@ export function shareRoutes(deps: AppDeps): Router {
         user: request.user ? presentUser(request.user) : null,
         expiresAt: timestamp(request.expiresAt),
         acceptUrl: `${base}/api/1.0/share-request/code/${encodeURIComponent(request.code)}/accept`,
-        pageUrl: `${base}/share/${encodeURIComponent(request.code)}`,
       }));
     } catch (err) {
       if (err instanceof AppError && (err.status === 404 || err.status === 410)) return send(res, err.status, shareErrorPage(err.status, err.message));

@@ -44,7 +44,6 @@ export interface SharePageData {
   user: PresentedUser | null;
   expiresAt: string | null;
   acceptUrl: string;
-  pageUrl: string;
 }
 
 export function sharePage(data: SharePageData): string {

@@ -98,7 +98,7 @@ export function themeUpload(req: Request): ThemeUpload {
   const files = (req.files ?? []) as Express.Multer.File[];
   for (const file of files) {
     if (ASSET_FIELD.test(file.fieldname)) upload.assets.push({ name: file.originalname, data: file.buffer });
-    else if (file.fieldname in TEXT_FIELDS) {
+    else if (Object.hasOwn(TEXT_FIELDS, file.fieldname)) {
       if (file.size > MAX_TEXT_BYTES) throw new PayloadTooLargeError(`${file.fieldname} may be ${MAX_TEXT_BYTES / 1024} KiB at most.`);
       setText(file.fieldname as TextField, file.buffer.toString('utf8'));
     } else problems.push({ path: file.fieldname, message: `unexpected file field "${file.fieldname}": send files in "assets"` });
