@@ -98,9 +98,16 @@ test('two players in a private room see the same rolls, live, with the same valu
   await b.locator('#login').waitFor({ state: 'visible' });
   await b.click('#guest');
   await b.locator('#passcode').waitFor({ state: 'visible' });
+  const asked = await b.locator('#passcode-reason').textContent();
+  t.truthy(asked, 'the server says why it needs a passcode');
   await b.fill('#passcode-input', 'wrong-code');
   await b.click('#passcode-form button[type="submit"]');
-  await b.waitForFunction(() => /not right/i.test(document.querySelector('#passcode-reason')?.textContent ?? ''), null, { timeout: 10_000 });
+  // The server's answer to a wrong passcode replaces the first message.
+  await b.waitForFunction((first) => {
+    const text = document.querySelector('#passcode-reason')?.textContent ?? '';
+    return text !== '' && text !== first;
+  }, asked, { timeout: 10_000 });
+  t.false(await b.locator('#board').isVisible(), 'a wrong passcode does not get in');
   await b.fill('#passcode-input', passcode);
   await b.click('#passcode-form button[type="submit"]');
   await waitLive(b);
