@@ -1,7 +1,8 @@
 import type { Socket } from 'socket.io';
 import { authenticate } from '../commands/apiKeys';
 import { authorizeRoomConnection } from '../commands/roomsAccess';
-import { AppError, UnauthorizedError } from '../errors';
+import { AppError, RateLimitError, UnauthorizedError } from '../errors';
+import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
 import type { Logger } from '../logger';
 import type { Room, User } from '../models';
@@ -27,6 +28,33 @@ export function socketData(socket: Socket): SocketData {
 }
 
 type Next = (err?: Error) => void;
+
+/** Handshakes per client address per minute, counted in the API's rate-limit store (Redis when shared). */
+export interface HandshakeLimit {
+  store: RateLimitStore;
+  perMinute: number;
+  trustProxy: boolean;
+}
+
+function clientAddress(socket: Socket, trustProxy: boolean): string {
+  const forwarded = socket.handshake.headers['x-forwarded-for'];
+  if (trustProxy && typeof forwarded === 'string' && forwarded) return forwarded.split(',')[0]!.trim();
+  return socket.handshake.address || 'unknown';
+}
+
+/** A handshake over the limit is refused with `rate_limited`; a failing store lets it through. */
+async function checkRate(socket: Socket, limit: HandshakeLimit | undefined, logger: Logger): Promise<void> {
+  if (!limit) return;
+  let count: number;
+  let resetMs: number;
+  try {
+    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket, limit.trustProxy)}`, 60_000));
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'handshake rate limit store unavailable; handshake allowed');
+    return;
+  }
+  if (count > limit.perMinute) throw new RateLimitError(Math.max(1, Math.ceil(resetMs / 1000)));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -73,9 +101,10 @@ async function userOf(socket: Socket): Promise<User> {
 }
 
 /** `/user`: any valid key. */
-export function userHandshake(logger: Logger) {
+export function userHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
+      await checkRate(socket, limit, logger);
       socket.data = { user: await userOf(socket) } satisfies SocketData;
       next();
     } catch (err) {
@@ -85,9 +114,10 @@ export function userHandshake(logger: Logger) {
 }
 
 /** `/room/{slug}`: a valid key whose user may be in that room (the rooms policy decides). */
-export function roomHandshake(logger: Logger) {
+export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
+      await checkRate(socket, limit, logger);
       const user = await userOf(socket);
       const slug = slugOfNamespace(socket.nsp.name);
       const { passcode, since, badSince } = handshakeCredentials(socket);

@@ -38,7 +38,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const broadcaster: Broadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log) : new LocalBroadcaster(io);
   const presence: PresenceStore = clustered ? new RedisPresenceStore(deps.redis!, log, options.presence) : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
-  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, replay: replayMissedRolls };
+  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trustProxy: deps.config.trustProxy };
+  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
 
   const fanout = new Fanout({ logger: log, broadcaster, presence, rolls, baseUrl: deps.config.publicUrl ?? undefined });

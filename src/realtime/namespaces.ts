@@ -4,7 +4,7 @@ import { findParticipant, loadRoomBySlug } from '../commands/roomsAccess';
 import { presentParticipant, presentRoom, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
-import { roomHandshake, socketData, userHandshake } from './handshake';
+import { roomHandshake, socketData, userHandshake, type HandshakeLimit } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
 
@@ -14,6 +14,7 @@ export interface RealtimeContext {
   broadcaster: Broadcaster;
   presence: PresenceStore;
   moveLimits?: MoveLimits;
+  handshakeLimit?: HandshakeLimit;
   /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
   replay?: (socket: Socket) => Promise<void>;
 }
@@ -119,7 +120,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
 export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
   const parent = io.of(ROOM_NAMESPACE);
-  const handshake = roomHandshake(logger);
+  const handshake = roomHandshake(logger, ctx.handshakeLimit);
   parent.use((socket, next) => {
     void handshake(socket, (err?: Error) => {
       next(err);
@@ -129,7 +130,7 @@ export function setupNamespaces(ctx: RealtimeContext) {
   parent.on('connection', onRoomConnection(ctx, parent));
 
   const users = io.of(USER_NAMESPACE);
-  users.use(userHandshake(logger));
+  users.use(userHandshake(logger, ctx.handshakeLimit));
   users.on('connection', (socket) => {
     void socket.join(userChannel(socketData(socket).user.id));
   });
