@@ -41,9 +41,8 @@ export interface ParsedEquation {
 export const MAX_EQUATION_LENGTH = 1000;
 
 interface Op { code: OpCode; sels: Selector[] }
-interface DiceTerm { kind: 'dice'; types: string[]; ops: Op[] } // a d100 is ['d10x', 'd10']
-interface ModTerm { kind: 'mod'; value: number }
-type Term = DiceTerm | ModTerm;
+/** Dice an operator list acts on: indices into the parsed dice. */
+interface Group { indices: number[]; ops: Op[] }
 
 /** What die() answers for a d100 (d100 or d%): a d10x + d10 pair. */
 const PAIR = '%';
@@ -51,8 +50,10 @@ const FNS: [string, RoundMode][] = [['floor', 'down'], ['ceil', 'up'], ['round',
 
 class Parser {
   private pos = 0;
-  private diceCount = 0;
-  readonly terms: Term[] = [];
+  // The parser writes the request directly: dice in order and the groups operators act on.
+  readonly dice: EquationDie[] = [];
+  readonly groups: Group[] = [];
+  mods = 0;
   mul: number | null = null;
   div: number | null = null;
   round: RoundMode | null = null;
@@ -99,7 +100,7 @@ class Parser {
   }
 
   private scaled(): void {
-    const count = this.body(this.terms);
+    const count = this.body();
     for (;;) {
       this.ws();
       const c = this.peek();
@@ -120,8 +121,8 @@ class Parser {
     }
   }
 
-  /** Reads terms into `out`; returns how many top-level terms there were. */
-  private body(out: Term[]): number {
+  /** Reads terms; returns how many top-level terms there were. */
+  private body(): number {
     this.ws();
     let sign = 1;
     if (this.peek() === '+') this.pos++;
@@ -129,7 +130,7 @@ class Parser {
     let count = 0;
     for (;;) {
       this.ws();
-      this.term(sign, out);
+      this.term(sign);
       count++;
       this.ws();
       const c = this.peek();
@@ -140,71 +141,75 @@ class Parser {
     }
   }
 
-  private term(sign: number, out: Term[]): void {
-    if (this.peek() === '(') return this.paren(sign, out);
+  private term(sign: number): void {
+    if (this.peek() === '(') return this.paren(sign);
     const start = this.pos;
     const n = this.number(false);
     const c = this.peek();
     if (c === 'd' || c === '{') {
       if (n !== null && (!Number.isInteger(n) || n < 1)) { this.pos = start; this.fail('The number of dice must be a whole number from 1'); }
       const count = n ?? 1;
-      if (this.diceCount + count > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
       const die = this.die();
-      const types: string[] = [];
-      for (let i = 0; i < count; i++) {
-        if (die === PAIR) types.push('d10x', 'd10');
-        else types.push(die);
+      if (this.dice.length + (die === PAIR ? 2 : 1) * count > MAX_REQUEST_DICE) {
+        this.pos = start;
+        this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
       }
-      this.diceCount += types.length;
-      if (this.diceCount > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
+      const first = this.dice.length;
+      for (let i = 0; i < count; i++) {
+        if (die === PAIR) this.dice.push({ type: 'd10x' }, { type: 'd10' });
+        else this.dice.push({ type: die });
+      }
       const ops = this.ops();
       if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers (1d20-2)'); }
-      out.push({ kind: 'dice', types, ops });
+      if (ops.length > 0) this.groups.push({ indices: range(first, this.dice.length), ops });
       return;
     }
     if (n === null) this.fail('Expected a die such as 1d20, or a number');
-    if (++this.diceCount > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
-    out.push({ kind: 'mod', value: sign * n });
+    if (this.dice.length + 1 > MAX_REQUEST_DICE) this.fail(`A roll may have at most ${MAX_REQUEST_DICE} dice`);
+    this.dice.push({ type: 'mod', value: sign * n });
+    this.mods++;
   }
 
-  private paren(sign: number, out: Term[]): void {
+  private paren(sign: number): void {
     const start = this.pos;
+    const firstDie = this.dice.length;
+    const firstGroup = this.groups.length;
     this.pos++; // (
-    const elements: Term[][] = [];
+    let elements = 0;
+    let singleDice = true; // every element so far is one die (or one d100) without operators
     for (;;) {
-      const el: Term[] = [];
-      this.body(el);
-      elements.push(el);
+      const from = this.dice.length;
+      const groups = this.groups.length;
+      const terms = this.body();
+      elements++;
+      const added = this.dice.length - from;
+      const one = added === 1 && this.dice[from]!.type !== 'mod';
+      const pair = added === 2 && this.dice[from]!.type === 'd10x' && this.dice[from + 1]!.type === 'd10';
+      if (terms !== 1 || this.groups.length !== groups || !(one || pair)) singleDice = false;
       this.ws();
       if (this.peek() !== ',') break;
       this.pos++;
     }
     this.expect(')');
     const ops = this.ops();
-    if (elements.length === 1 && ops.length === 0) {
-      // Grouping only: (1d20+5) adds like 1d20+5.
-      const inner = elements[0]!;
+    if (elements === 1 && ops.length === 0) {
+      // Grouping only: (1d20+5) adds like 1d20+5; -(2+3) subtracts numbers.
       if (sign < 0) {
-        if (inner.some((t) => t.kind === 'dice')) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
-        for (const t of inner) out.push({ kind: 'mod', value: -(t as ModTerm).value });
-      } else {
-        out.push(...inner);
+        for (let i = firstDie; i < this.dice.length; i++) {
+          const d = this.dice[i]!;
+          if (d.type !== 'mod') { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+          d.value = -d.value!;
+        }
       }
       return;
     }
     // A d20 set: each element one die, the operators acting on the dice of the set.
-    const types: string[] = [];
-    for (const el of elements) {
-      const t = el[0];
-      if (el.length !== 1 || t === undefined || t.kind !== 'dice' || t.ops.length > 0 ||
-          (t.types.length !== 1 && !(t.types.length === 2 && t.types[0] === 'd10x'))) {
-        this.pos = start;
-        this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1');
-      }
-      types.push(...t.types);
+    if (!singleDice || this.groups.length !== firstGroup) {
+      this.pos = start;
+      this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1');
     }
     if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
-    out.push({ kind: 'dice', types, ops });
+    this.groups.push({ indices: range(firstDie, this.dice.length), ops });
   }
 
   /** A die after its count: its type, or PAIR for a d100. */
@@ -299,21 +304,11 @@ export function parseEquation(equation: string): ParsedEquation {
   return toRequest(p);
 }
 
-/** The parsed terms as request dice and an operator object (see the contract above). */
+/** The parsed dice and groups as request dice and an operator object (see the contract above). */
 function toRequest(p: Parser): ParsedEquation {
-  const dice: EquationDie[] = [];
-  const groups: { indices: number[]; ops: Op[] }[] = [];
-  let diceWithoutMods = 0;
-  for (const t of p.terms) {
-    if (t.kind === 'mod') { dice.push({ type: 'mod', value: t.value }); continue; }
-    const indices: number[] = [];
-    for (const type of t.types) { indices.push(dice.length); dice.push({ type }); }
-    diceWithoutMods += t.types.length;
-    if (t.ops.length > 0) groups.push({ indices, ops: t.ops });
-  }
-  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) {
-    return { dice };
-  }
+  const { dice, groups } = p;
+  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
+  const diceWithoutMods = dice.length - p.mods;
   const operator: OperatorInput = {};
   const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
   for (const code of operatorOrder(groups)) {
@@ -337,6 +332,12 @@ function toRequest(p: Parser): ParsedEquation {
   if (p.div !== null) operator['/'] = p.div;
   if (p.round !== null) operator.round = p.round;
   return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
+}
+
+function range(from: number, to: number): number[] {
+  const out = new Array<number>(to - from);
+  for (let i = from; i < to; i++) out[i - from] = i;
+  return out;
 }
 
 const REPEAT = 'The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately';
