@@ -52,9 +52,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       pool: { max: 1, min: 0, idle: 60_000 },
       retry: { max: 5 },
     });
+    configureEverySqliteConnection(sequelize);
     await sequelize.query('PRAGMA journal_mode = WAL;');
-    await sequelize.query('PRAGMA busy_timeout = 5000;');
-    await sequelize.query('PRAGMA foreign_keys = ON;');
   }
   initModels(sequelize);
   const writer = new Mutex();
@@ -84,4 +83,24 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   logger?.debug({ dialect }, 'database opened');
   current = database;
   return database;
+}
+
+/**
+ * Sequelize's SQLite dialect opens a fresh connection for every transaction (and bypasses the pool
+ * and its connect hooks), so a PRAGMA run once applies to one connection only. Give each new
+ * connection a busy timeout (wait for the writer instead of failing with SQLITE_BUSY at once);
+ * Sequelize itself turns foreign keys on for each, and WAL is a property of the file.
+ */
+function configureEverySqliteConnection(sequelize: Sequelize) {
+  type SqliteConnection = { configure(option: 'busyTimeout', ms: number): void; busyTimeoutSet?: boolean };
+  const manager = sequelize.connectionManager as unknown as { getConnection(options?: unknown): Promise<SqliteConnection> };
+  const open = manager.getConnection.bind(manager);
+  manager.getConnection = async (options) => {
+    const connection = await open(options);
+    if (!connection.busyTimeoutSet) {
+      connection.configure('busyTimeout', 5000);
+      connection.busyTimeoutSet = true;
+    }
+    return connection;
+  };
 }
