@@ -18,9 +18,12 @@
  *
  *   rollEquation(equation, theme, resolve, rng?) -> RollResult
  *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice.
- *     result.operator is the operator object the equation stands for.
+ *     result.operator is the operator object the equation stands for (frozen: it is shared by a parse
+ *     cache; copy it before changing it).
  *
  *   parseEquation(equation) -> { dice: {type, value?}[], operator? }    (contract in parse.ts)
+ *     dice are expanded one entry per die ("4d6" is four {type: "d6"}, "1d100" is d10x + d10, "+2" is
+ *     {type: "mod", value: 2}); add the theme to each and call rollDice with the operator.
  *
  *   RollResult
  *     values    request dice first, values[i] for dice[i] (a d100 is its two dice), then rerolls and
@@ -30,7 +33,12 @@
  *     total     -> total_value
  *     equation  -> equation
  *     operator  -> operator (the object as given, or as parsed; null when none)
- *   Modifiers come back as values of type "mod" whose value, valueToDisplay and numericValue are the number.
+ *   Modifiers come back as values of type "mod" whose value, valueToDisplay and numericValue are the number
+ *   (value is the modifier rather than null, so the wire echoes what the client sent).
+ *   A d100's two values: the d10x's numericValue is the tens (100 for 00 with 0), the d10's the units.
+ *
+ * LIMITS: 100 request dice (mods count, a d100 is two), 1,000 values after rerolls and explosions,
+ * 1,000-character equations, 10,000 faces per die.
  *
  * ERRORS: every refusal is a DiceError {code, status (400 | 422), message, details: [{path, message}]},
  * with paths like `dice[3].value`, `dice[0].value_to_display`, `operator.k.h1[2]`, `equation`; messages are
