@@ -39,7 +39,13 @@ if [ ! -x "$CHROMIUM" ]; then
   sqlite_patterns+=('!test/browser/**')
   skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
 fi
-run_ava sqlite TEST_DB=sqlite -- "${sqlite_patterns[@]}"
+# The SQLite pass also records every response the servers send, to check them all against the
+# OpenAPI document afterwards (test/openapi/record.ts).
+OPENAPI_DIR="$LOG.openapi"
+run_ava sqlite TEST_DB=sqlite OPENAPI_RECORD_DIR="$OPENAPI_DIR" -- --node-arguments=--import=./test/openapi/record.ts "${sqlite_patterns[@]}"
+echo ""
+echo "=== every recorded response against the OpenAPI document ==="
+if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
 
 db_patterns=('test/api/**/*.test.ts' 'test/realtime/**/*.test.ts' 'test/faults/**/*.test.ts')
 if [ "$pg_state" = ok ]; then
