@@ -23,6 +23,11 @@ export interface Broadcaster {
   emit(target: Target, event: string, payload: unknown): void;
   /** Drop the targeted sockets from the namespace, on every instance (the client does not retry). */
   disconnect(target: Target): void;
+  /**
+   * Run `fn`, whose emits must reach Redis as one block (MULTI/EXEC): the per-class emits of one
+   * event, so that no other instance's emit lands between them and every client sees one order.
+   */
+  atomically(fn: () => void): void;
 }
 
 export class LocalBroadcaster implements Broadcaster {
@@ -42,29 +47,63 @@ export class LocalBroadcaster implements Broadcaster {
   disconnect(target: Target) {
     this.operator(target)?.disconnectSockets(false);
   }
+
+  // In process, emits are synchronous: nothing can land between them.
+  atomically(fn: () => void) {
+    fn();
+  }
 }
 
 export class RedisBroadcaster implements Broadcaster {
   private readonly emitter: Emitter;
+  /** While atomically() runs: the publishes to send as one MULTI. */
+  private block: Array<[string, Buffer | string]> | null = null;
+  private failing = false;
 
-  constructor(redis: Redis, key: string, logger: Logger) {
-    // The emitter does not handle a failed PUBLISH (Redis away): catch it here, once per outage.
-    let failing = false;
+  constructor(
+    private readonly redis: Redis,
+    key: string,
+    private readonly logger: Logger,
+  ) {
     const client = {
-      publish: (channel: string, message: Buffer | string) =>
-        redis.publish(channel, message).then(
-          (n) => {
-            failing = false;
-            return n;
-          },
-          (err: Error) => {
-            if (!failing) logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
-            failing = true;
-            return 0;
-          },
-        ),
+      publish: (channel: string, message: Buffer | string) => {
+        if (this.block) {
+          this.block.push([channel, message]);
+          return Promise.resolve(0);
+        }
+        return this.settle(redis.publish(channel, message));
+      },
     };
     this.emitter = new Emitter(client, { key });
+  }
+
+  /** The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage. */
+  private settle<T>(sent: Promise<T>): Promise<T | 0> {
+    return sent.then(
+      (n) => {
+        this.failing = false;
+        return n;
+      },
+      (err: Error) => {
+        if (!this.failing) this.logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
+        this.failing = true;
+        return 0;
+      },
+    );
+  }
+
+  atomically(fn: () => void) {
+    if (this.block) return fn();
+    this.block = [];
+    let block: Array<[string, Buffer | string]>;
+    try {
+      fn();
+    } finally {
+      block = this.block;
+      this.block = null;
+    }
+    if (block.length === 1) void this.settle(this.redis.publish(block[0]![0], block[0]![1]));
+    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec());
   }
 
   private operator(target: Target) {

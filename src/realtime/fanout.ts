@@ -6,18 +6,16 @@ import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { Theme, User, type Room } from '../models';
 import { presentTheme } from '../presenters/theme';
-import type { PresenceStore } from './presence';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
   /** Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer. */
-  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, viewers: number[]): Promise<void>;
+  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string): Promise<void>;
 }
 
 export interface FanoutDeps {
   logger: Logger;
   broadcaster: Broadcaster;
-  presence: PresenceStore;
   rolls?: RollFeed;
   /** Origin for asset URLs in presented themes (PUBLIC_URL); root-relative without it. */
   baseUrl?: string;
@@ -46,16 +44,30 @@ export function emitPerViewer(
     if (!group) classes.set(key, (group = { data: present(viewer), channels: [] }));
     group.channels.push(userChannel(viewer));
   }
-  for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+  broadcaster.atomically(() => {
+    for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+  });
 }
 
 /**
- * The viewer classes of a room: presentRoom() depends on the viewer only through "owner or
- * participant" (the passcode), so that is the class.
+ * Who may be connected to a room: its owner and participants (the only users the handshake admits).
+ * Events are addressed to their channels whether or not they are connected right now (a channel
+ * without sockets costs nothing): delivery never depends on presence bookkeeping, which may lag
+ * (Redis restarted, an instance just died).
+ */
+export function roomMembers(room: Room): number[] {
+  return [...new Set([room.userId, ...(room.participants ?? []).map((p) => p.userId)])];
+}
+
+/**
+ * The viewer classes of a room: presentRoom() and presentRoomInRoll() depend on the viewer only
+ * through roomViewerKind() (owner, participant, neither: the passcode of a public room is the
+ * owner's alone), so that is the class.
  */
 export function roomViewerClass(room: Room): (viewerId: number) => string {
-  const insiders = new Set([room.userId, ...(room.participants ?? []).map((p) => p.userId)]);
-  return (viewer) => (insiders.has(viewer) ? 'insider' : 'outsider');
+  // roomViewerKind() with a set, for rooms with many participants present.
+  const participants = new Set((room.participants ?? []).map((p) => p.userId));
+  return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }
 
 /**
@@ -105,16 +117,15 @@ export class Fanout {
   }
 
   private async handle(event: Handled) {
-    const { broadcaster, presence } = this.deps;
+    const { broadcaster } = this.deps;
     switch (event.type) {
       case 'room.updated':
       case 'room.deleted': {
         const room = await loadRoomBySlug(event.slug, { includeDeleted: event.type === 'room.deleted' });
         if (!room) return;
         const namespace = roomNamespace(event.slug);
-        const viewers = await presence.users(event.slug);
         const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
-        emitPerViewer(broadcaster, namespace, name, viewers, roomViewerClass(room), (viewer) => presentRoom(room, viewer));
+        emitPerViewer(broadcaster, namespace, name, roomMembers(room), roomViewerClass(room), (viewer) => presentRoom(room, viewer));
         if (event.type === 'room.deleted') broadcaster.disconnect({ namespace });
         return;
       }
@@ -130,9 +141,7 @@ export class Fanout {
       case 'rolls.created':
       case 'roll.updated': {
         if (!event.slug || !this.deps.rolls) return;
-        const viewers = await presence.users(event.slug);
-        if (viewers.length === 0) return;
-        await this.deps.rolls.emitRolls(event.type === 'rolls.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, event.rollIds, event.slug, viewers);
+        await this.deps.rolls.emitRolls(event.type === 'rolls.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, event.rollIds, event.slug);
         return;
       }
       case 'dicebox.created': {

@@ -42,7 +42,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
 
-  const fanout = new Fanout({ logger: log, broadcaster, presence, rolls, baseUrl: deps.config.publicUrl ?? undefined });
+  const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);
   const stopPresence = presence.start((slug, userId) => {
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));

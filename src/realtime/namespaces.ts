@@ -48,10 +48,11 @@ export function roomNamespaceCount(io: Server): number {
 }
 
 /**
- * A socket's first moments, in an order that loses nothing: join the user's channel, count it
- * present (room and roll events are addressed to the users present), then load the room afresh and
+ * A socket's first moments, in an order that loses nothing: join the user's channel (room and roll
+ * events are addressed to the members' channels), count it present, then load the room afresh and
  * send it, announce the participant, and replay what it missed. A change committed before the
- * presence count is in that fresh load or replay; one after it reaches the socket live.
+ * fresh load or the replay query is in them; one committed after is announced after the socket
+ * joined its channel, so it arrives live.
  */
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
   const { user, slug } = socketData(socket);

@@ -1,25 +1,26 @@
 import type { Socket } from 'socket.io';
-import { loadRolls, rollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
+import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
 import type { Roll } from '../models';
 import { canSeeRoll, isRoller } from '../policies/rolls';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace } from './events';
-import { emitPerViewer, roomViewerClass, type RollFeed } from './fanout';
+import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';
 import { socketData } from './handshake';
 
 /**
  * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
- * viewers present in the room who may see it (policies/rolls.ts), and emitted once per class to those
- * viewers' channels: a whispered roll reaches only its roller and its recipients, a hidden
+ * the room's members who may see it (policies/rolls.ts), and emitted once per class to those
+ * members' channels: a whispered roll reaches only its roller and its recipients, a hidden
  * die's value only its roller, on every instance.
  */
 export function createRollFeed(broadcaster: Broadcaster): RollFeed {
   return {
-    async emitRolls(event, rollIds, slug, viewers) {
+    async emitRolls(event, rollIds, slug) {
       const rolls = await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
+        const viewers = new Set([...roomMembers(roll.room), roll.userId]);
         emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer));
       }
     },
@@ -46,12 +47,13 @@ export const REPLAY_LIMIT = 500;
 /**
  * A reconnecting socket said the last roll it saw (auth.since): send it, as RollCreateEvent and
  * in order, every roll of the room after that one that its user may see, as they are now. An
- * unknown `since` (not a roll of this room) replays nothing: the client should reload the history.
+ * unknown `since` (not a roll of this room, or one its user may not see) replays nothing: the client
+ * should reload the history.
  */
 export async function replayMissedRolls(socket: Socket): Promise<void> {
   const { since, room, user } = socketData(socket);
   if (!since || !room) return;
-  const sinceId = await rollIdInRoom(since, room.id);
+  const sinceId = await visibleRollIdInRoom(since, room.id, user.id);
   if (sinceId === null) return;
   const newestFirst = await visibleRollIdsInRoom(room.id, user.id, null, REPLAY_LIMIT);
   const missed = newestFirst.filter((id) => id > sinceId).slice(0, REPLAY_LIMIT).reverse();
