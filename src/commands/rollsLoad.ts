@@ -106,19 +106,12 @@ function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
  * Answers up to `limit + 1` ids: the extra one says there is a next page.
  */
 export async function visibleRollIdsInRoom(roomId: number, viewerId: number, beforeId: number | null, limit: number): Promise<number[]> {
-  const viewer = Number(viewerId);
-  if (!Number.isSafeInteger(viewer)) throw new Error('viewerId must be an integer');
   const rows = await Roll.findAll({
     attributes: ['id'],
     where: {
       roomId,
       ...(beforeId !== null ? { id: { [Op.lt]: beforeId } } : {}),
-      [Op.or]: [
-        { isWhispered: false },
-        { userId: viewer },
-        // viewer is a safe integer (checked above): inlining it keeps the subquery a plain literal
-        { id: { [Op.in]: literal(`(SELECT roll_id FROM roll_whispers WHERE user_id = ${viewer})`) } },
-      ],
+      [Op.or]: visibleTo(viewerId),
     },
     order: [['id', 'DESC']],
     limit: limit + 1,
@@ -126,9 +119,32 @@ export async function visibleRollIdsInRoom(roomId: number, viewerId: number, bef
   return rows.map((r) => r.id);
 }
 
+/** The SQL side of canSeeRoll() for the rolls of one room: not whispered, the viewer's own, or whispered to it. */
+function visibleTo(viewerId: number): WhereOptions<Roll>[] {
+  const viewer = Number(viewerId);
+  if (!Number.isSafeInteger(viewer)) throw new Error('viewerId must be an integer');
+  return [
+    { isWhispered: false },
+    { userId: viewer },
+    // viewer is a safe integer (checked above): inlining it keeps the subquery a plain literal
+    { id: { [Op.in]: literal(`(SELECT roll_id FROM roll_whispers WHERE user_id = ${viewer})`) } },
+  ];
+}
+
 /** The id of the roll `uuid` in room `roomId`, or null: a history cursor. */
 export async function rollIdInRoom(uuid: string, roomId: number): Promise<number | null> {
   if (!isUuid(uuid)) return null;
   const row = await Roll.findOne({ attributes: ['id'], where: { uuid: uuid.toLowerCase(), roomId } });
+  return row?.id ?? null;
+}
+
+/**
+ * rollIdInRoom() for a cursor given by `viewerId` (history `before`, realtime `since`): null also when
+ * the roll is one the viewer may not see, so that such a cursor behaves as an unknown one and confirms
+ * nothing about a whisper for someone else.
+ */
+export async function visibleRollIdInRoom(uuid: string, roomId: number, viewerId: number): Promise<number | null> {
+  if (!isUuid(uuid)) return null;
+  const row = await Roll.findOne({ attributes: ['id'], where: { uuid: uuid.toLowerCase(), roomId, [Op.or]: visibleTo(viewerId) } });
   return row?.id ?? null;
 }

@@ -15,8 +15,9 @@ import { presentUser } from './user';
  * `round` as the engine does, and `equation` leaves out hidden modifiers (the numbers written in it).
  *
  * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
- * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner or a
- * participant (the embedded room's passcode). Keep it so, or tell realtime/rollFeed.ts.
+ * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner, a
+ * participant or neither (presenters/room.ts roomViewerKind: the embedded room's passcode, participants
+ * and background). Keep it so, or tell realtime/rollFeed.ts.
  */
 export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
   if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');

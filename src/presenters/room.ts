@@ -22,19 +22,23 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
  * its `user`) and `user` (the owner): see `roomInclude()` in commands/roomsAccess.ts.
- * The passcode is shown only to the owner and participants; everyone else gets `null` (the key is
- * always there, so clients need not test for its presence). `deleted_at` is always present: null
- * for live rooms, a timestamp when a roll embeds a deleted room.
+ * The passcode is shown to the owner, and to the participants of a private room; everyone else gets
+ * `null` (the key is always there, so clients need not test for its presence). A public room's
+ * passcode is the one its owner keeps for when the room goes private: whoever joined while it was
+ * public was never entitled to it (going private removes them, and they must not be able to walk
+ * back in with it). `deleted_at` is always present: null for live rooms, a timestamp when a roll
+ * embeds a deleted room. The output depends on the viewer only through `roomViewerKind`.
  */
 export function presentRoom(room: Room, viewerUserId: number | null | undefined) {
   if (!room.participants || !room.user) throw new Error('presentRoom needs the room loaded with its participants and owner');
-  const insider = viewerUserId != null && (isOwner(room, viewerUserId) || isParticipant(room, viewerUserId));
+  const kind = roomViewerKind(room, viewerUserId);
+  const seesPasscode = kind === 'owner' || (kind === 'participant' && !room.isPublic);
   const participants = [...room.participants].sort((a, b) => a.position - b.position || a.id - b.id);
   return {
     slug: room.slug,
     name: room.name,
     is_public: Boolean(room.isPublic),
-    passcode: insider ? (room.passcode ?? null) : null,
+    passcode: seesPasscode ? (room.passcode ?? null) : null,
     bg_file_path: room.bgFilePath ?? null,
     created_at: ts(room.createdAt),
     updated_at: ts(room.updatedAt),
@@ -47,10 +51,27 @@ export function presentRoom(room: Room, viewerUserId: number | null | undefined)
 export type PresentedRoom = ReturnType<typeof presentRoom>;
 
 /**
+ * What presentRoom() (and presentRoomInRoll()) depend on about the viewer: the realtime fan-out
+ * presents a room once per kind of viewer (realtime/fanout.ts roomViewerClass).
+ */
+export function roomViewerKind(room: Room, viewerUserId: number | null | undefined): 'owner' | 'participant' | 'outsider' {
+  if (viewerUserId == null) return 'outsider';
+  if (isOwner(room, viewerUserId)) return 'owner';
+  return isParticipant(room, viewerUserId) ? 'participant' : 'outsider';
+}
+
+/**
  * The room as a roll embeds it (spec 2.6 `room`): the same shape and the same per-viewer redaction,
  * with `deleted_at` set when the room was deleted after the roll. Load the room with
  * `roomInclude({ includeDeleted: true })` so deleted rooms still come along.
+ *
+ * The one viewer of a roll who may be outside its room is its roller, after leaving a private room
+ * or being removed from it (a passcode change): it keeps its roll, not a view into the room. Who is
+ * in the room now and the background URL (a key to the image) are for those who may see the room,
+ * so that roller gets the room without them (and without the passcode, as above).
  */
 export function presentRoomInRoll(room: Room, viewerUserId: number | null | undefined): PresentedRoom {
-  return presentRoom(room, viewerUserId);
+  const presented = presentRoom(room, viewerUserId);
+  if (room.isPublic || roomViewerKind(room, viewerUserId) !== 'outsider') return presented;
+  return { ...presented, bg_file_path: null, participants: [] };
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { createRoll } from '../../commands/rolls';
-import { loadRollByUuid, loadRolls, rollIdInRoom, visibleRollIdsInRoom } from '../../commands/rollsLoad';
+import { loadRollByUuid, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../../commands/rollsLoad';
 import { clearRoomTable, updateRolls, updateRoomRolls, type DieChange, type DieFlags } from '../../commands/rollsUpdate';
 import { requireRoomBySlug } from '../../commands/roomsAccess';
 import { ForbiddenError } from '../../errors';
@@ -112,7 +112,8 @@ export function historyHandler(deps: AppDeps): RequestHandler {
     const room = await requireRoomBySlug(req.params.slug as string);
     if (!isParticipant(room, me)) throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant) to see its rolls.`);
     // A cursor that is not (or no longer) a roll of this room has nothing after it: the table was cleared.
-    const beforeId = before ? await rollIdInRoom(before, room.id) : null;
+    // One the caller may not see (a whisper for someone else) is no cursor either: it confirms nothing.
+    const beforeId = before ? await visibleRollIdInRoom(before, room.id, me) : null;
     const ids = before && beforeId === null ? [] : await visibleRollIdsInRoom(room.id, me, beforeId, limit);
     const pageIds = ids.slice(0, limit);
     const rolls = await loadRolls(pageIds);
