@@ -8,15 +8,18 @@
  *
  * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
  * target: the maximum rate (closed loop, BENCH_CONNECTIONS connections), then p50/p99 at half that
- * rate (open loop). With --cpu-prof the real server writes a V8 CPU profile to ./profiles/.
+ * rate (open loop). With --cpu-prof the real server profiles each saturation run (V8, through the
+ * inspector) into ./profiles/.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestSpec } from 'autocannon';
 import pg from 'pg';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
 import { atRate, CONNECTIONS, maxRate, SECONDS, type LoadResult } from './lib/load';
-import { loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
+import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
+import { perRequest, type QueryCount } from './lib/querycount';
 import { connectRoom, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
@@ -26,7 +29,7 @@ const useRedis = !args.has('--no-redis');
 const cpuProf = args.has('--cpu-prof');
 /** --only=roll measures POST /roll alone (for profiling). */
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
-const LISTENERS = 10;
+const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
 
 const cores = planCores();
@@ -44,12 +47,24 @@ const cleanup = async () => {
 };
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
+const profiles: string[] = [];
+/** CPU per request at saturation: the server process, and PostgreSQL (all its processes). */
+const cpu: Array<[string, number, number]> = [];
+async function withCpu(name: string, who: string, pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const [node0, pg0] = [cpuSecondsOf(pid), cpuByName('postgres')];
+  const result = await run();
+  const [node1, pg1] = [cpuSecondsOf(pid), cpuByName('postgres')];
+  // maxRate's 2 s warm-up is inside the window: count its requests too (at the measured rate).
+  const requests = result.requests + result.rps * 2;
+  cpu.push([`${name} (${who})`, ((node1 - node0) / requests) * 1000, (cpuSpent(pg0, pg1) / requests) * 1000]);
+  return result;
+}
+
 try {
   // --- the real server -------------------------------------------------------------------------
   const real = spawnTs('scripts/bench/lib/serve.ts', {
     cores: cores.server,
     env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '' }),
-    nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'profiles')}`] : [],
   });
   children.push(real);
   const { url } = (await real.ready) as { url: string };
@@ -74,7 +89,11 @@ try {
   const realRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
 
   const runBoth = async (name: string, run: (target: string) => Parameters<typeof maxRate>[1]) => {
-    const max = await maxRate(name, run(url));
+    fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
+    const file = path.join(root, 'profiles', `http-${name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`);
+    if (cpuProf) await real.ask({ cmd: 'profile-start' });
+    const max = await withCpu(name, 'service', real.pid, () => maxRate(name, run(url)));
+    if (cpuProf) profiles.push((await real.ask<{ file: string }>({ cmd: 'profile-stop', file })).file);
     const half = await atRate(name, max.rps / 2, run(url));
     realRuns[name] = { max, half };
   };
@@ -88,6 +107,9 @@ try {
     uuids = await latestRollUuids(database.url);
     if (!only) await runBoth('GET /roll/{uuid}', (u) => ({ url: u, requests: [{ method: 'GET', headers: authHeaders, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] }));
   }
+  // Database work per request, counted by PostgreSQL itself over 100 sequential requests.
+  const statements: Record<string, QueryCount> = {};
+  if (rollsAvailable) statements['POST /roll (service)'] = await perRequest(database.url, 100, () => roller.api.post('/roll', JSON.parse(ROLL_BODY(slug))));
   const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
   for (const l of listeners) l.socket.close();
   listeners.length = 0;
@@ -108,13 +130,14 @@ try {
   const bareUrl = ((await bare.ready) as { url: string }).url;
   const baseRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
   const runBase = async (name: string, opts: Parameters<typeof maxRate>[1]) => {
-    const max = await maxRate(name, opts);
+    const max = await withCpu(name, 'bare pg baseline', bare.pid, () => maxRate(name, opts));
     baseRuns[name] = { max, half: await atRate(name, max.rps / 2, opts) };
   };
   const json = { 'content-type': 'application/json', accept: 'application/json' };
   await runBase('POST /roll', { url: `${bareUrl}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) });
   if (uuids.length === 0) uuids = await latestRollUuids(database.url);
   if (!only) await runBase('GET /roll/{uuid}', { url: bareUrl, requests: [{ method: 'GET', headers: json, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+  statements['POST /roll (bare pg baseline)'] = await perRequest(database.url, 100, () => fetch(`${bareUrl}/api/1.0/roll`, { method: 'POST', headers: json, body: ROLL_BODY(slug) }).then((r) => r.text()));
   await bare.stop();
   children.splice(children.indexOf(bare), 1);
 
@@ -137,11 +160,13 @@ try {
     console.log(`POST /roll: p99 ${fmt(r.half.p99)} ms at ${fmt(r.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${r.half.p99 < 50 ? 'met' : 'MISSED'}`);
     console.log(`RollCreateEvent deliveries to the ${LISTENERS} listening sockets: ${delivered}`);
   }
+  printTable('CPU per request at saturation (ms; Node server process vs all PostgreSQL processes)', ['target', 'server CPU', 'PostgreSQL CPU'], cpu.map(([k, n, p]) => [k, fmt(n, 2), fmt(p, 2)]));
+  printTable('PostgreSQL work per POST /roll (pg_stat_database over 100 sequential requests)', ['target', 'statements+transactions', 'rows inserted', 'rows fetched'], Object.entries(statements).map(([k, q]) => [k, fmt(q.transactions), fmt(q.inserted), fmt(q.fetched)]));
   const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
   console.log(`${loadLine()} after the run`);
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
-  if (cpuProf) console.log(`CPU profile of the service written to ${path.join(root, 'profiles')}/: summarize with npx tsx scripts/bench/lib/profile.ts <file>`);
+  for (const f of profiles) console.log(`CPU profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/profile.ts ${path.relative(root, f)})`);
 } finally {
   await cleanup();
 }

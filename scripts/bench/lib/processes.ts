@@ -149,3 +149,38 @@ export function tolerateSocketResets(): void {
     told = true;
   });
 }
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 when it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime (fields 14, 15)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every process named `name` (e.g. all PostgreSQL backends), by pid. */
+export function cpuByName(name: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+    } catch {
+      continue;
+    }
+    out.set(Number(entry), cpuSecondsOf(Number(entry)));
+  }
+  return out;
+}
+
+/** CPU seconds used between two cpuByName() readings (processes started in between count from zero). */
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, s] of after) total += s - (before.get(pid) ?? 0);
+  return total;
+}
