@@ -131,7 +131,7 @@ export const schemas: Record<string, Schema> = {
       slug: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Identifies the room in paths and realtime namespaces' },
       name: { type: 'string' },
       is_public: { type: 'boolean' },
-      passcode: nullable({ type: 'string', description: 'Shown to the owner and participants only; null for everyone else' }),
+      passcode: nullable({ type: 'string', description: 'Shown to the owner, and to participants of a private room; null for everyone else' }),
       bg_file_path: nullable({ type: 'string', description: 'URL of the background image (served without a key)' }),
       created_at: timestamp,
       updated_at: timestamp,
