@@ -2,7 +2,7 @@ import { UniqueConstraintError } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import { Participant, type Room, type User } from '../models';
-import { authorizeJoin, authorizeParticipantChange } from '../policies/rooms';
+import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from '../policies/rooms';
 import { publish } from '../realtime/bus';
 import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
 import { defaultUsername, lockRoom } from './rooms';
@@ -52,7 +52,13 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
   return room;
 }
 
-function participantOf(room: Room, participantId: number): Participant {
+/**
+ * The participant `participantId` of the room, for `user` to change or remove. Someone who may not see
+ * a private room gets the 403 whether or not the id is there: a 404 would tell a stranger which
+ * participant ids the room has.
+ */
+function participantOf(room: Room, participantId: number, user: User, action: 'change' | 'remove'): Participant {
+  if (!canAccessRoom(room, user)) throw participantChangeForbidden(action);
   const participant = room.participants?.find((p) => p.id === participantId);
   if (!participant) throw new NotFoundError(`This room has no participant ${participantId}.`);
   return participant;
@@ -67,7 +73,7 @@ export interface ParticipantChange {
 /** The participant itself or the owner changes its username or colour. */
 export async function updateParticipant(slug: string, participantId: number, user: User, change: ParticipantChange): Promise<Room> {
   const room = await requireRoomBySlug(slug);
-  const participant = participantOf(room, participantId);
+  const participant = participantOf(room, participantId, user, 'change');
   authorizeParticipantChange(room, participant, user, 'change');
   const values: Partial<Pick<Participant, 'username' | 'color'>> = {};
   if (change.username !== undefined) values.username = change.username.trim();
@@ -92,7 +98,7 @@ export async function updateParticipant(slug: string, participantId: number, use
  */
 export async function removeParticipant(slug: string, participantId: number, user: User): Promise<void> {
   const room = await requireRoomBySlug(slug);
-  const participant = participantOf(room, participantId);
+  const participant = participantOf(room, participantId, user, 'remove');
   authorizeParticipantChange(room, participant, user, 'remove');
   await db().transaction(async (transaction) => {
     await lockRoom(room.id, transaction);

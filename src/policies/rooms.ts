@@ -61,7 +61,12 @@ export function authorizeJoin(room: Room, user: UserRef, passcode?: string | nul
 
 export function authorizeParticipantChange(room: Room, participant: Participant, user: UserRef, action: 'change' | 'remove'): void {
   if (canManageParticipant(room, participant, user)) return;
-  throw new ForbiddenError(
+  throw participantChangeForbidden(action);
+}
+
+/** The 403 of changing or removing a participant one may not manage. */
+export function participantChangeForbidden(action: 'change' | 'remove'): ForbiddenError {
+  return new ForbiddenError(
     action === 'change' ? 'Only that participant or the room owner may change a participant.' : 'Only that participant or the room owner may remove a participant.',
   );
 }

@@ -481,6 +481,31 @@ test("a public room's kept passcode is its owner's alone: a participant who join
   t.is(clean(t, await early.api.get(`/room/${slug}`)).body.data.passcode, 'private-phase', 'a participant of a private room sees its passcode');
 });
 
+test("a stranger to a private room learns nothing of who is in it: changing or removing a participant id answers the same whether or not that id is there", async (t) => {
+  const c = await cast(t);
+  const member = c.pid(c.bystander);
+  const ghostId = 2_000_000_000;
+  for (const [what, call] of [
+    ['PATCH', (id: number) => c.stranger.api.patch(`/room/${c.slug}/participant/${id}`, { color: '#000000' })],
+    ['DELETE', (id: number) => c.stranger.api.delete(`/room/${c.slug}/participant/${id}`)],
+  ] as const) {
+    const present = clean(t, await call(member));
+    const absent = clean(t, await call(ghostId));
+    t.is(present.status, 403, what);
+    t.deepEqual({ status: absent.status, body: absent.body }, { status: present.status, body: present.body }, `${what}: an id in the room and one that is not get one answer`);
+  }
+  // Nothing changed, and those who may see the room still get the precise answers.
+  const room = clean(t, await c.owner.api.get(`/room/${c.slug}`)).body.data;
+  t.is(room.participants.length, 4);
+  t.is(clean(t, await c.bystander.api.patch(`/room/${c.slug}/participant/${ghostId}`, { color: '#000000' })).status, 404, 'a participant is told the id is not there');
+  t.is(clean(t, await c.bystander.api.patch(`/room/${c.slug}/participant/${c.pid(c.roller)}`, { color: '#000000' })).status, 403);
+  t.is(clean(t, await c.owner.api.delete(`/room/${c.slug}/participant/${ghostId}`)).status, 404);
+  // In a public room anyone may see the participants, so the precise answer is no secret.
+  const open = await cast(t, true);
+  t.is(clean(t, await open.stranger.api.patch(`/room/${open.slug}/participant/${ghostId}`, { color: '#000000' })).status, 404);
+  t.is(clean(t, await open.stranger.api.patch(`/room/${open.slug}/participant/${open.pid(open.bystander)}`, { color: '#000000' })).status, 403);
+});
+
 // ---------------------------------------------------------------------------------------------
 // History cursors
 
