@@ -56,6 +56,12 @@ const cleanup = async () => {
   await database.drop();
 };
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+process.on('exit', (code) => {
+  if (code !== 0) console.log(`bench:fanout exiting with code ${code}`);
+});
+process.on('unhandledRejection', (err) => {
+  console.log('bench:fanout: unhandled rejection', err);
+});
 
 interface Delivery {
   latencies: number[];
@@ -139,12 +145,19 @@ try {
   const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
   const postStart = Date.now();
   await steady(ROLLS, RATE, async (i) => {
-    const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
-    if (res.status === 201) uuids.push(res.body.data.uuid);
-    else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
+    try {
+      const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
+      if (res.status === 201) uuids.push(res.body.data.uuid);
+      else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
+    } catch (err) {
+      failures.push(`${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
+    }
   });
   const postedMs = Date.now() - postStart;
   const serviceSettle = await settle(() => latencies.length);
+  for (const [name, c] of [['A', a], ['B', b]] as const) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${name} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
+  }
   const service = tally(got, uuids, latencies, postedMs);
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   for (const s of sockets) s.socket.close();
@@ -187,6 +200,7 @@ try {
   console.log(`the last service events arrived ${(serviceSettle / 1000 - QUIET_MS / 1000).toFixed(1)} s after the last post`);
   console.log(`p50 ratio ${ratio(s.p50, z.p50)}, p99 ratio ${ratio(s.p99, z.p99)} (target: within 1.5x), p99 ${fmt(s.p99)} ms (target < 50 ms): ${s.p99 < 50 && s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'}`);
   console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
+  console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (the roll embeds its room, and the room its ${CLIENTS + 1} participants)`);
   console.log(`${loadLine()} after the run`);
   console.log(`instance A rss with ${CLIENTS / 2} sockets: ${fmt(memA.rss / 1048576)} MiB`);
 } finally {
