@@ -70,11 +70,17 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
     socket.disconnect(true);
     return;
   }
+  const participant = room.participants?.find((p) => p.userId === user.id);
+  if (!participant) {
+    // Removed since the handshake admitted it: the removal's disconnect may have gone out before this
+    // socket joined its channel, so it would stay, hearing the room's moves and presence.
+    socket.disconnect(true);
+    return;
+  }
   socketData(socket).room = room;
   socket.emit(RoomEvents.RoomUpdate, { data: presentRoom(room, user.id) });
-  const participant = room.participants?.find((p) => p.userId === user.id);
-  if (participant) socketData(socket).participant = presentParticipant(participant);
-  if (first && participant) {
+  socketData(socket).participant = presentParticipant(participant);
+  if (first) {
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: presentParticipant(participant) });
   }
   // Tell the newcomer who is already here, in the same words.
