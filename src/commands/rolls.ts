@@ -121,14 +121,14 @@ export async function createRoll(user: User, input: RollInput): Promise<CreatedR
     throw err;
   }
 
-  publish({ type: 'roll.created', rollId: rollRow.id, roomId: room?.id ?? null, slug: room?.slug ?? null });
-
-  // Everything the presenter needs is at hand: no read-back.
+  // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
   rollRow.user = user;
   rollRow.room = room;
   rollRow.values = values;
   whispers.forEach((w, i) => Object.assign(w, { participant: whispered[i] }));
   rollRow.whispers = whispers;
+
+  publish({ type: 'roll.created', rollId: rollRow.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: rollRow });
   return { roll: rollRow, created: true };
 }
 

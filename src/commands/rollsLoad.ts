@@ -64,8 +64,7 @@ async function loadWhere(where: WhereOptions<Roll>, { transaction }: LoadOptions
 async function attachRelations(rolls: Roll[], transaction?: Transaction): Promise<void> {
   const ids = rolls.map((r) => r.id);
   const roomIds = [...new Set(rolls.map((r) => r.roomId).filter((id): id is number => id != null))];
-  const loadRooms = () =>
-    roomIds.length ? Room.findAll({ where: { id: roomIds }, include: roomAssociations(), paranoid: false, transaction }) : Promise.resolve([] as Room[]);
+  const loadRooms = () => loadRollRooms(roomIds, transaction);
   const loadValues = () => RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction });
   const loadWhispers = () =>
     RollWhisper.findAll({
@@ -78,7 +77,7 @@ async function attachRelations(rolls: Roll[], transaction?: Transaction): Promis
   const [rooms, values, whispers] = transaction
     ? [await loadRooms(), await loadValues(), await loadWhispers()]
     : await Promise.all([loadRooms(), loadValues(), loadWhispers()]);
-  const roomById = new Map(rooms.map((r) => [r.id, r]));
+  const roomById = rooms;
   const valuesOf = group(values, (v) => v.rollId);
   const whispersOf = group(whispers, (w) => w.rollId);
   for (const roll of rolls) {
@@ -86,6 +85,14 @@ async function attachRelations(rolls: Roll[], transaction?: Transaction): Promis
     roll.values = valuesOf.get(roll.id) ?? [];
     roll.whispers = whispersOf.get(roll.id) ?? [];
   }
+}
+
+/** The rooms of rolls (deleted ones too) with owner and participants, as loadRolls() embeds them, by id. */
+export async function loadRollRooms(roomIds: readonly number[], transaction?: Transaction): Promise<Map<number, Room>> {
+  const unique = [...new Set(roomIds)];
+  if (!unique.length) return new Map();
+  const rooms = await Room.findAll({ where: { id: unique }, include: roomAssociations(), paranoid: false, transaction });
+  return new Map(rooms.map((r) => [r.id, r]));
 }
 
 function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {

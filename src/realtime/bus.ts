@@ -4,12 +4,20 @@
  * listeners (tests, webhooks later) can subscribe too. Payloads carry ids, not presented data,
  * because every viewer must get its own presentation.
  */
+import type { Roll } from '../models';
+
 export type DomainEvent =
   | { type: 'room.updated'; roomId: number; slug: string }
   | { type: 'room.deleted'; roomId: number; slug: string }
   /** Someone lost access (removed participant, changed passcode): their sockets must go. */
   | { type: 'room.access_revoked'; roomId: number; slug: string; userIds?: number[]; allButOwner?: boolean }
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null }
+  /**
+   * `loaded`: the roll as its command assembled it for its answer (user, values, whispers with their
+   * participants), in-process only, so that this instance's fan-out does not read back what was just
+   * written. Listeners must not change it; the fan-out re-reads the room (membership decides who gets
+   * the roll and may have changed since the command read it).
+   */
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: Roll }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
   | { type: 'roll.deleted'; rollUuids: string[]; roomId: number; slug: string }
   | { type: 'dicebox.created'; userId: number; themeId: number }

@@ -4,13 +4,16 @@ import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User, type Room } from '../models';
+import { Theme, User, type Roll, type Room } from '../models';
 import { presentTheme } from '../presenters/theme';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
-  /** Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer. */
-  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string): Promise<void>;
+  /**
+   * Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer.
+   * `loaded`: rolls this instance's commands already assembled (roll.created), by id: not read again.
+   */
+  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, loaded?: ReadonlyMap<number, Roll>): Promise<void>;
 }
 
 export interface FanoutDeps {
@@ -141,7 +144,8 @@ export class Fanout {
       case 'rolls.created':
       case 'roll.updated': {
         if (!event.slug || !this.deps.rolls) return;
-        await this.deps.rolls.emitRolls(event.type === 'rolls.created' ? RoomEvents.RollCreate : RoomEvents.RollUpdate, event.rollIds, event.slug);
+        if (event.type === 'rolls.created') await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded);
+        else await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug);
         return;
       }
       case 'dicebox.created': {
@@ -168,7 +172,9 @@ export class Fanout {
 }
 
 /** What the fan-out handles: domain events, with runs of roll.created merged into one. */
-type Handled = Exclude<DomainEvent, { type: 'roll.created' }> | { type: 'rolls.created'; rollIds: number[]; slug: string | null };
+type Handled =
+  | Exclude<DomainEvent, { type: 'roll.created' }>
+  | { type: 'rolls.created'; rollIds: number[]; slug: string | null; loaded: Map<number, Roll> };
 
 /** Merge each run of consecutive roll.created events (one room) into one batch, keeping the order. */
 function coalesce(events: DomainEvent[]): Handled[] {
@@ -179,8 +185,10 @@ function coalesce(events: DomainEvent[]): Handled[] {
       continue;
     }
     const last = out[out.length - 1];
-    if (last?.type === 'rolls.created') last.rollIds.push(event.rollId);
-    else out.push({ type: 'rolls.created', rollIds: [event.rollId], slug: event.slug });
+    const batch = last?.type === 'rolls.created' ? last : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>() };
+    if (batch !== last) out.push(batch);
+    batch.rollIds.push(event.rollId);
+    if (event.loaded) batch.loaded.set(event.rollId, event.loaded);
   }
   return out;
 }

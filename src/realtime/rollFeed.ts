@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
-import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import type { Roll } from '../models';
+import { loadRollRooms, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
+import type { Roll, Room } from '../models';
 import { canSeeRoll, isRoller } from '../policies/rolls';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
@@ -16,8 +16,8 @@ import { socketData } from './handshake';
  */
 export function createRollFeed(broadcaster: Broadcaster): RollFeed {
   return {
-    async emitRolls(event, rollIds, slug) {
-      const rolls = await loadRolls(rollIds);
+    async emitRolls(event, rollIds, slug, loaded) {
+      const rolls = loaded?.size ? await withPreloaded(rollIds, loaded) : await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
@@ -25,6 +25,36 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
       }
     },
   };
+}
+
+/**
+ * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded`
+ * (their own rows do not change between commit and here) and reading the others. Their rooms are
+ * read again, as loadRolls() would: who gets the roll follows the room's membership as it is now,
+ * not as the command saw it before its transaction.
+ */
+async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number, Roll>): Promise<Roll[]> {
+  const missing = ids.filter((id) => !loaded.has(id));
+  const roomIds = [...loaded.values()].map((r) => r.roomId).filter((id): id is number => id != null);
+  const [read, rooms] = await Promise.all([loadRolls(missing), loadRollRooms(roomIds)]);
+  const readById = new Map(read.map((r) => [r.id, r]));
+  const out: Roll[] = [];
+  for (const id of new Set(ids)) {
+    const preloaded = loaded.get(id);
+    if (preloaded) out.push(withRoom(preloaded, preloaded.roomId != null ? (rooms.get(preloaded.roomId) ?? null) : null));
+    else {
+      const roll = readById.get(id);
+      if (roll) out.push(roll);
+    }
+  }
+  return out;
+}
+
+/** `roll` seen with `room` in place of its own, leaving the command's instance untouched (it answered the request). */
+function withRoom(roll: Roll, room: Room | null): Roll {
+  const view = Object.create(roll) as Roll;
+  view.room = room;
+  return view;
 }
 
 /**
