@@ -1,6 +1,5 @@
 import { literal, Op, type Transaction, type WhereOptions } from 'sequelize';
 import { Participant, Roll, RollValue, RollWhisper, Room, User } from '../models';
-import { roomAssociations } from './roomsAccess';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
@@ -54,33 +53,35 @@ export async function loadRollsByUuid(uuids: readonly string[], options: LoadOpt
 }
 
 async function loadWhere(where: WhereOptions<Roll>, { transaction }: LoadOptions): Promise<Roll[]> {
-  const rolls = await Roll.findAll({ where, include: [{ model: User, as: 'user' }], transaction });
+  const rolls = await Roll.findAll({ where, transaction });
   if (!rolls.length) return rolls;
   await attachRelations(rolls, transaction);
   return rolls;
 }
 
-/** Room, values and whispers of rolls already read: three queries. */
+/**
+ * Everything else of rolls already read, in flat queries batched by id (rooms, participants, values,
+ * whispers side by side, then every user they name at once), wired here: nested includes cost more in
+ * Sequelize's join grouping than the extra round trip does (docs/performance.md).
+ */
 async function attachRelations(rolls: Roll[], transaction?: Transaction): Promise<void> {
   const ids = rolls.map((r) => r.id);
   const roomIds = [...new Set(rolls.map((r) => r.roomId).filter((id): id is number => id != null))];
-  const loadRooms = () => loadRollRooms(roomIds, transaction);
   const loadValues = () => RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction });
-  const loadWhispers = () =>
-    RollWhisper.findAll({
-      where: { rollId: ids },
-      include: [{ model: Participant, as: 'participant', include: [{ model: User, as: 'user' }] }],
-      transaction,
-    });
-  // Outside a transaction the three run side by side on pooled connections; inside one they share its
+  const loadWhispers = () => RollWhisper.findAll({ where: { rollId: ids }, transaction });
+  // Outside a transaction the reads run side by side on pooled connections; inside one they share its
   // connection, which takes one query at a time.
-  const [rooms, values, whispers] = transaction
-    ? [await loadRooms(), await loadValues(), await loadWhispers()]
-    : await Promise.all([loadRooms(), loadValues(), loadWhispers()]);
-  const roomById = rooms;
+  const [[rooms, participants], values, whispers] = transaction
+    ? [await readRooms(roomIds, transaction), await loadValues(), await loadWhispers()]
+    : await Promise.all([readRooms(roomIds), loadValues(), loadWhispers()]);
+  const users = await readUsers([...rolls.map((r) => r.userId), ...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
+  const roomById = wireRooms(rooms, participants, users);
+  const participantById = new Map(participants.map((p) => [p.id, p]));
   const valuesOf = group(values, (v) => v.rollId);
   const whispersOf = group(whispers, (w) => w.rollId);
+  for (const w of whispers) Object.assign(w, { participant: participantById.get(w.participantId) ?? null });
   for (const roll of rolls) {
+    roll.user = users.get(roll.userId);
     roll.room = roll.roomId != null ? (roomById.get(roll.roomId) ?? null) : null;
     roll.values = valuesOf.get(roll.id) ?? [];
     roll.whispers = whispersOf.get(roll.id) ?? [];
@@ -89,9 +90,34 @@ async function attachRelations(rolls: Roll[], transaction?: Transaction): Promis
 
 /** The rooms of rolls (deleted ones too) with owner and participants, as loadRolls() embeds them, by id. */
 export async function loadRollRooms(roomIds: readonly number[], transaction?: Transaction): Promise<Map<number, Room>> {
-  const unique = [...new Set(roomIds)];
-  if (!unique.length) return new Map();
-  const rooms = await Room.findAll({ where: { id: unique }, include: roomAssociations(), paranoid: false, transaction });
+  const [rooms, participants] = await readRooms([...new Set(roomIds)], transaction);
+  if (!rooms.length) return new Map();
+  const users = await readUsers([...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
+  return wireRooms(rooms, participants, users);
+}
+
+/** Rooms (deleted ones too) and their participants, unwired. */
+async function readRooms(roomIds: readonly number[], transaction?: Transaction): Promise<[Room[], Participant[]]> {
+  if (!roomIds.length) return [[], []];
+  const loadRooms = () => Room.findAll({ where: { id: [...roomIds] }, paranoid: false, transaction });
+  const loadParticipants = () => Participant.findAll({ where: { roomId: [...roomIds] }, order: [['position', 'ASC'], ['id', 'ASC']], transaction });
+  return transaction ? [await loadRooms(), await loadParticipants()] : Promise.all([loadRooms(), loadParticipants()]);
+}
+
+async function readUsers(userIds: readonly number[], transaction?: Transaction): Promise<Map<number, User>> {
+  const unique = [...new Set(userIds)];
+  const users = unique.length ? await User.findAll({ where: { id: unique }, transaction }) : [];
+  return new Map(users.map((u) => [u.id, u]));
+}
+
+/** Each room with its owner and participants (each with its user), by id. */
+function wireRooms(rooms: Room[], participants: Participant[], users: ReadonlyMap<number, User>): Map<number, Room> {
+  const byRoom = group(participants, (p) => p.roomId);
+  for (const p of participants) p.user = users.get(p.userId);
+  for (const room of rooms) {
+    room.user = users.get(room.userId);
+    room.participants = byRoom.get(room.id) ?? [];
+  }
   return new Map(rooms.map((r) => [r.id, r]));
 }
 
