@@ -50,6 +50,7 @@ const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
 let sockets: Listener[] = [];
 const cleanup = async () => {
+  if (process.env.BENCH_DEBUG) console.trace('cleanup');
   for (const s of sockets) s.socket.close();
   sockets = [];
   await Promise.allSettled(children.map((c) => c.stop()));
@@ -203,6 +204,9 @@ try {
   console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (the roll embeds its room, and the room its ${CLIENTS + 1} participants)`);
   console.log(`${loadLine()} after the run`);
   console.log(`instance A rss with ${CLIENTS / 2} sockets: ${fmt(memA.rss / 1048576)} MiB`);
+} catch (err) {
+  console.error('bench:fanout failed:', err);
+  process.exitCode = 1;
 } finally {
   await cleanup();
 }

@@ -71,7 +71,12 @@ export function spawnTs(entry: string, options: { cores?: string; env?: Record<s
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
+  // BENCH_CHILD_LOG=DIR: also write every child's output to DIR/<entry>-<pid>.log (for post-mortems).
+  const logDir = process.env.BENCH_CHILD_LOG;
+  const logFile = logDir ? path.join(logDir, `${path.basename(entry, '.ts')}-${child.pid}.log`) : null;
+  if (logDir) fs.mkdirSync(logDir, { recursive: true });
   const keep = (c: Buffer) => {
+    if (logFile) fs.appendFileSync(logFile, c);
     out += c.toString();
     if (out.length > 200_000) out = out.slice(-100_000);
   };

@@ -15,9 +15,10 @@ answerMemory(() => ({ sockets: server.io.engine.clientsCount }));
 answerProfiling();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
-const stop = async () => {
+const stop = async (why: string) => {
+  console.error(`bench server stopping: ${why}`);
   await server.close();
   process.exit(0);
 };
-process.on('SIGTERM', () => void stop());
-process.on('disconnect', () => void stop());
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('disconnect', () => void stop('the benchmark process went away (IPC closed)'));
