@@ -208,5 +208,8 @@ try {
   console.error('bench:fanout failed:', err);
   process.exitCode = 1;
 } finally {
-  await cleanup();
+  // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.
+  await Promise.race([cleanup(), new Promise((r) => setTimeout(r, 30_000))]);
 }
+// Client sockets and keep-alive agents may linger: the benchmark is over.
+process.exit(process.exitCode ?? 0);

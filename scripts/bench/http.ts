@@ -168,8 +168,11 @@ try {
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
   for (const f of profiles) console.log(`CPU profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/profile.ts ${path.relative(root, f)})`);
 } finally {
-  await cleanup();
+  // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.
+  await Promise.race([cleanup(), new Promise((r) => setTimeout(r, 30_000))]);
 }
+// Client sockets and keep-alive agents may linger: the benchmark is over.
+process.exit(process.exitCode ?? 0);
 
 async function latestRollUuids(url: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: url });

@@ -109,5 +109,8 @@ try {
   console.log(`service: ${fmt(before.rss / 1048576)} MiB rss idle, ${fmt(after.rss / 1048576)} MiB with ${SOCKETS} sockets: ${fmt(SOCKETS / ((after.rss - before.rss) / 1048576 / 1024), 0)} sockets per GiB of rss`);
   console.log(loadLine());
 } finally {
-  await cleanup();
+  // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.
+  await Promise.race([cleanup(), new Promise((r) => setTimeout(r, 30_000))]);
 }
+// Client sockets and keep-alive agents may linger: the benchmark is over.
+process.exit(process.exitCode ?? 0);
