@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { Api } from './http';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './env';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { spawnInstance } from './process';
 
 /** One server process (`tsx src/main.ts`, PORT=0) of a cluster. */
 export interface ClusterInstance {
@@ -35,45 +32,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Start `tsx src/main.ts` with `env` and wait for its `"msg":"listening"` line. */
+/** Start `tsx src/main.ts` with `env` (test/helpers/process.ts) and give it an API client. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ClusterInstance> {
-  const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`instance did not start within ${timeoutMs} ms:\n${out}`));
-    }, timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).url);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance exited (${code}) before listening:\n${out}`));
-    });
-  });
-  return {
-    url,
-    api: new Api(url),
-    child,
-    output: () => out,
-    exited,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  const instance = await spawnInstance(env, timeoutMs);
+  return { ...instance, api: new Api(instance.url) };
 }
 
 /**

@@ -24,7 +24,10 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`instance did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
