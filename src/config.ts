@@ -14,6 +14,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Guest accounts one client address may create per hour. */
   guestsPerHour: number;
+  /** Unknown or revoked keys one client address may present per minute before answers turn to 429. */
+  authFailuresPerMinute: number;
   jsonBodyLimit: string;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
@@ -38,6 +40,7 @@ const schema = Joi.object({
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).empty('').default(null),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
+  AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     guestsPerHour: value.GUESTS_PER_HOUR,
+    authFailuresPerMinute: value.AUTH_FAILURES_PER_MINUTE,
     jsonBodyLimit: value.JSON_BODY_LIMIT,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,

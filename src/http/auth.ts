@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { UnauthorizedError } from '../errors';
+import { RateLimitError, UnauthorizedError } from '../errors';
+import type { AppDeps } from './deps';
 import { authenticate } from '../commands/apiKeys';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -10,13 +11,28 @@ export function bearerKey(header: string | undefined): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
-/** Require `Authorization: Bearer <key>` naming a live key; sets req.user. */
-export const auth: RequestHandler = async (req, _res, next) => {
-  const key = bearerKey(req.headers.authorization);
-  if (!key) return next(new UnauthorizedError());
-  const found = await authenticate(key);
-  if (!found) return next(new UnauthorizedError('The API key is unknown or has been revoked.'));
-  req.user = found.user;
-  req.apiKey = found.apiKey;
-  next();
-};
+/**
+ * Require `Authorization: Bearer <key>` naming a live key; sets req.user. Unknown or revoked keys count
+ * against the client address: past `authFailuresPerMinute` in a minute they get 429 instead of 401, so
+ * keys cannot be guessed at speed, while a good key from the same address keeps working.
+ */
+export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>): RequestHandler {
+  const limit = deps.config.authFailuresPerMinute;
+  return async (req, _res, next) => {
+    const key = bearerKey(req.headers.authorization);
+    if (!key) return next(new UnauthorizedError());
+    const found = await authenticate(key);
+    if (found) {
+      req.user = found.user;
+      req.apiKey = found.apiKey;
+      return next();
+    }
+    try {
+      const { count, resetMs } = await deps.rateLimitStore.hit(`authfail:${req.ip ?? 'unknown'}`, 60_000);
+      if (count > limit) return next(new RateLimitError(Math.max(1, Math.ceil(resetMs / 1000))));
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, 'rate limit store unavailable; failed key not counted');
+    }
+    next(new UnauthorizedError('The API key is unknown or has been revoked.'));
+  };
+}

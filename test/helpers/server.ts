@@ -29,6 +29,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       GUESTS_PER_HOUR: '100000',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_FAILURES_PER_MINUTE: '1000000',
       SHUTDOWN_TIMEOUT_MS: '2000',
       ...env,
     }),
