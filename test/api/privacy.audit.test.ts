@@ -5,6 +5,7 @@ import type { HttpResponse } from '../helpers/http';
 import { png } from '../fixtures/assets';
 import { manifest, postTheme } from '../fixtures/themes';
 import type { NewUser, Roll } from './rolls.support';
+import { seatCast, type Cast } from '../helpers/cast';
 
 /**
  * Adversarial privacy audit of the REST API: strangers, bystanders, whispered and removed
@@ -64,33 +65,15 @@ function clean<T extends HttpResponse>(t: ExecutionContext, res: T, what = ''): 
 // ---------------------------------------------------------------------------------------------
 // The cast
 
-interface Cast {
-  owner: NewUser;
-  roller: NewUser;
-  whisperee: NewUser;
-  bystander: NewUser;
-  stranger: NewUser;
-  slug: string;
-  passcode: string | null;
-  pid: (u: NewUser) => number;
-}
-
-/**
- * A room owned by `owner` (who does not roll), with three more participants: the roller, someone the
- * roller whispers to, a bystander; and a stranger who never joined. Private by default.
- */
-async function cast(t: ExecutionContext, isPublic = false): Promise<Cast> {
-  const [owner, roller, whisperee, bystander, stranger] = await Promise.all(Array.from({ length: 5 }, () => ctx.server.newUser()));
-  const created = clean(t, await owner!.api.post('/room', { name: 'Audit table', is_public: isPublic }));
-  t.is(created.status, 201);
-  const { slug, passcode } = created.body.data as { slug: string; passcode: string | null };
-  for (const u of [roller!, whisperee!, bystander!]) {
-    const joined = await u.api.post(`/room/${slug}/participant`, passcode ? { passcode } : {});
-    if (joined.status !== 200) throw new Error(`join failed: ${joined.status} ${joined.text}`);
-  }
-  const room = (await owner!.api.get(`/room/${slug}`)).body.data as { participants: { id: number; user: { uuid: string } }[] };
-  const pid = (u: NewUser) => room.participants.find((p) => p.user.uuid === u.user.uuid)!.id;
-  return { owner: owner!, roller: roller!, whisperee: whisperee!, bystander: bystander!, stranger: stranger!, slug, passcode, pid };
+/** The room of every test here (test/helpers/cast.ts); its creation answer must carry nothing internal. */
+function cast(t: ExecutionContext, isPublic = false): Promise<Cast> {
+  return seatCast(ctx.server, {
+    isPublic,
+    check: (created) => {
+      clean(t, created);
+      t.is(created.status, 201);
+    },
+  });
 }
 
 async function roll(t: ExecutionContext, user: NewUser, body: Record<string, unknown>): Promise<Roll> {

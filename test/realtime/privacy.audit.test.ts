@@ -5,6 +5,7 @@ import { closeAll, connectRoom, connectUser, refusal, startConnectRoom, type Cli
 import { png } from '../fixtures/assets';
 import { manifest, postTheme } from '../fixtures/themes';
 import type { NewUser, Roll } from '../api/rolls.support';
+import { seatCast, type Cast } from '../helpers/cast';
 
 /**
  * Adversarial privacy audit of Socket.IO (one instance): what each kind of user receives in a room
@@ -32,30 +33,9 @@ async function roll(user: NewUser, body: Record<string, unknown>): Promise<Roll>
   return res.body.data as Roll;
 }
 
-interface Cast {
-  owner: NewUser;
-  roller: NewUser;
-  whisperee: NewUser;
-  bystander: NewUser;
-  stranger: NewUser;
-  slug: string;
-  passcode: string | null;
-  pid: (u: NewUser) => number;
-}
-
 /** A private room of `owner` (who does not roll) with the roller, a whisperee and a bystander; a stranger outside. */
-async function cast(isPublic = false, body: Record<string, unknown> = {}): Promise<Cast> {
-  const [owner, roller, whisperee, bystander, stranger] = await Promise.all(Array.from({ length: 5 }, () => ctx.server.newUser()));
-  const created = await owner!.api.post('/room', { name: 'Audit table', is_public: isPublic, ...body });
-  if (created.status !== 201) throw new Error(created.text);
-  const { slug, passcode } = created.body.data as { slug: string; passcode: string | null };
-  for (const u of [roller!, whisperee!, bystander!]) {
-    const joined = await u.api.post(`/room/${slug}/participant`, isPublic ? {} : { passcode });
-    if (joined.status !== 200) throw new Error(joined.text);
-  }
-  const room = (await owner!.api.get(`/room/${slug}`)).body.data as { participants: { id: number; user: { uuid: string } }[] };
-  const pid = (u: NewUser) => room.participants.find((p) => p.user.uuid === u.user.uuid)!.id;
-  return { owner: owner!, roller: roller!, whisperee: whisperee!, bystander: bystander!, stranger: stranger!, slug, passcode, pid };
+function cast(isPublic = false, body: Record<string, unknown> = {}): Promise<Cast> {
+  return seatCast(ctx.server, { isPublic, roomBody: body });
 }
 
 async function seated(isPublic = false) {
