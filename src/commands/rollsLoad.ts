@@ -1,11 +1,18 @@
-import { literal, Op, type Transaction, type WhereOptions } from 'sequelize';
-import { Participant, Roll, RollValue, RollWhisper, Room, User } from '../models';
+import { literal, Op, type WhereOptions } from 'sequelize';
+import { db } from '../db';
+import {
+  participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom, toUser, userColumns,
+  type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
+} from '../db/records';
+import { placeholders, type Query } from '../db/sql';
+import { Roll } from '../models';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
- * owner and participants, values in order, whispers with their participants. A fixed number of queries
- * whatever the number of rolls (one per relation, batched by id): the realtime fan-out and the history
- * page call this with many ids.
+ * owner and every participant, values in order, whispers with their participants. Plain SQL and plain
+ * records (db/records.ts), a fixed number of queries whatever the number of rolls (batched by id): the
+ * realtime fan-out and the history page call this with many ids. Model instances cost more CPU than
+ * the queries did (docs/performance.md).
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,109 +23,120 @@ export function isUuid(value: unknown): value is string {
 }
 
 export interface LoadOptions {
-  transaction?: Transaction;
+  /** a query of an open transaction (db().sql.transaction); default: the pool */
+  query?: Query;
 }
 
 /** The rolls with these ids, fully loaded, in the order of `ids` (ids with no roll are skipped). */
-export async function loadRolls(ids: readonly number[], options: LoadOptions = {}): Promise<Roll[]> {
+export async function loadRolls(ids: readonly number[], options: LoadOptions = {}): Promise<RollRecord[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rolls = await loadWhere({ id: unique }, options);
+  const rolls = await loadWhere(`r.id IN (${placeholders(unique.length)})`, unique, options);
   const byId = new Map(rolls.map((r) => [r.id, r]));
-  const out: Roll[] = [];
-  const seen = new Set<number>();
-  for (const id of ids) {
-    const roll = byId.get(id);
-    if (roll && !seen.has(id)) {
-      seen.add(id);
-      out.push(roll);
-    }
-  }
-  return out;
+  return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The roll with this uuid, fully loaded, or null (also for strings that are not uuids). */
-export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<Roll | null> {
+export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<RollRecord | null> {
   if (!isUuid(uuid)) return null;
-  const [roll] = await loadWhere({ uuid: uuid.toLowerCase() }, options);
+  const [roll] = await loadWhere('r.uuid = $1', [uuid.toLowerCase()], options);
   return roll ?? null;
 }
 
 /** The rolls with these uuids, fully loaded, keyed by lower-case uuid (unknown or malformed uuids are absent). */
-export async function loadRollsByUuid(uuids: readonly string[], options: LoadOptions = {}): Promise<Map<string, Roll>> {
+export async function loadRollsByUuid(uuids: readonly string[], options: LoadOptions = {}): Promise<Map<string, RollRecord>> {
   const wanted = [...new Set(uuids.filter(isUuid).map((u) => u.toLowerCase()))];
   if (!wanted.length) return new Map();
-  const rolls = await loadWhere({ uuid: wanted }, options);
+  const rolls = await loadWhere(`r.uuid IN (${placeholders(wanted.length)})`, wanted, options);
   return new Map(rolls.map((r) => [r.uuid.toLowerCase(), r]));
 }
 
-async function loadWhere(where: WhereOptions<Roll>, { transaction }: LoadOptions): Promise<Roll[]> {
-  const rolls = await Roll.findAll({ where, transaction });
-  if (!rolls.length) return rolls;
-  await attachRelations(rolls, transaction);
+async function loadWhere(where: string, params: unknown[], options: LoadOptions): Promise<RollRecord[]> {
+  const query = options.query ?? db().sql.query;
+  const rows = await query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE ${where}`, params);
+  const rolls = rows.map((row) => Object.assign(toRoll(row), { user: toUser(row, 'u_') }));
+  if (rolls.length) await attachRelations(rolls, query, options.query !== undefined);
   return rolls;
 }
 
 /**
- * Everything else of rolls already read, in flat queries batched by id (rooms, participants, values,
- * whispers side by side, then every user they name at once), wired here: nested includes cost more in
- * Sequelize's join grouping than the extra round trip does (docs/performance.md).
+ * Values, whispers and rooms of rolls already read: side by side on pooled connections, one after
+ * the other inside a transaction (its one connection takes one query at a time).
  */
-async function attachRelations(rolls: Roll[], transaction?: Transaction): Promise<void> {
+async function attachRelations(rolls: RollRecord[], query: Query, inTransaction: boolean): Promise<void> {
   const ids = rolls.map((r) => r.id);
-  const roomIds = [...new Set(rolls.map((r) => r.roomId).filter((id): id is number => id != null))];
-  const loadValues = () => RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction });
-  const loadWhispers = () => RollWhisper.findAll({ where: { rollId: ids }, transaction });
-  // Outside a transaction the reads run side by side on pooled connections; inside one they share its
-  // connection, which takes one query at a time.
-  const [[rooms, participants], values, whispers] = transaction
-    ? [await readRooms(roomIds, transaction), await loadValues(), await loadWhispers()]
-    : await Promise.all([readRooms(roomIds), loadValues(), loadWhispers()]);
-  const users = await readUsers([...rolls.map((r) => r.userId), ...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
-  const roomById = wireRooms(rooms, participants, users);
-  const participantById = new Map(participants.map((p) => [p.id, p]));
+  const whisperedIds = rolls.filter((r) => r.isWhispered).map((r) => r.id);
+  const roomIds = [...new Set(rolls.flatMap((r) => (r.roomId != null ? [r.roomId] : [])))];
+  const reads = [
+    () => readValues(ids, query),
+    () => readWhispers(whisperedIds, query),
+    () => readRooms('r.id', roomIds, query),
+  ] as const;
+  const [values, whispers, rooms] = inTransaction
+    ? [await reads[0](), await reads[1](), await reads[2]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
   const valuesOf = group(values, (v) => v.rollId);
   const whispersOf = group(whispers, (w) => w.rollId);
-  for (const w of whispers) Object.assign(w, { participant: participantById.get(w.participantId) ?? null });
+  const roomById = new Map(rooms.map((r) => [r.id, r]));
   for (const roll of rolls) {
-    roll.user = users.get(roll.userId);
     roll.room = roll.roomId != null ? (roomById.get(roll.roomId) ?? null) : null;
     roll.values = valuesOf.get(roll.id) ?? [];
-    roll.whispers = whispersOf.get(roll.id) ?? [];
+    const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
+    roll.whispers = (whispersOf.get(roll.id) ?? []).map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   }
+}
+
+async function readValues(rollIds: number[], query: Query): Promise<RollValueRecord[]> {
+  if (!rollIds.length) return [];
+  const rows = await query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id IN (${placeholders(rollIds.length)}) ORDER BY v.roll_id, v.position`, rollIds);
+  return rows.map(toRollValue);
+}
+
+async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRecord[]> {
+  if (!rollIds.length) return [];
+  const rows = await query<{ rollId: unknown; participantId: unknown; userId: unknown }>(
+    `SELECT w.roll_id AS "rollId", w.participant_id AS "participantId", w.user_id AS "userId" FROM roll_whispers w WHERE w.roll_id IN (${placeholders(rollIds.length)})`,
+    rollIds,
+  );
+  return rows.map((w) => ({ rollId: Number(w.rollId), participantId: Number(w.participantId), userId: Number(w.userId) }));
+}
+
+/**
+ * Rooms (deleted ones too) with their owner and every participant (each with its user), in one query:
+ * `column` names what `keys` are (r.id, r.slug).
+ */
+async function readRooms(column: 'r.id' | 'r.slug', keys: readonly (number | string)[], query: Query, liveOnly = false): Promise<RoomRecord[]> {
+  if (!keys.length) return [];
+  const rows = await query(
+    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
+       FROM rooms r
+       JOIN users o ON o.id = r.user_id
+       LEFT JOIN participants p ON p.room_id = r.id
+       LEFT JOIN users pu ON pu.id = p.user_id
+      WHERE ${column} IN (${placeholders(keys.length)})${liveOnly ? ' AND r.deleted_at IS NULL' : ''}
+      ORDER BY r.id, p.position, p.id`,
+    keys,
+  );
+  const rooms = new Map<number, RoomRecord>();
+  for (const row of rows) {
+    const id = Number(row.id);
+    let room = rooms.get(id);
+    if (!room) rooms.set(id, (room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [] }));
+    if (row.p_id !== null && row.p_id !== undefined) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
+  }
+  return [...rooms.values()];
 }
 
 /** The rooms of rolls (deleted ones too) with owner and participants, as loadRolls() embeds them, by id. */
-export async function loadRollRooms(roomIds: readonly number[], transaction?: Transaction): Promise<Map<number, Room>> {
-  const [rooms, participants] = await readRooms([...new Set(roomIds)], transaction);
-  if (!rooms.length) return new Map();
-  const users = await readUsers([...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
-  return wireRooms(rooms, participants, users);
-}
-
-/** Rooms (deleted ones too) and their participants, unwired. */
-async function readRooms(roomIds: readonly number[], transaction?: Transaction): Promise<[Room[], Participant[]]> {
-  if (!roomIds.length) return [[], []];
-  const loadRooms = () => Room.findAll({ where: { id: [...roomIds] }, paranoid: false, transaction });
-  const loadParticipants = () => Participant.findAll({ where: { roomId: [...roomIds] }, order: [['position', 'ASC'], ['id', 'ASC']], transaction });
-  return transaction ? [await loadRooms(), await loadParticipants()] : Promise.all([loadRooms(), loadParticipants()]);
-}
-
-async function readUsers(userIds: readonly number[], transaction?: Transaction): Promise<Map<number, User>> {
-  const unique = [...new Set(userIds)];
-  const users = unique.length ? await User.findAll({ where: { id: unique }, transaction }) : [];
-  return new Map(users.map((u) => [u.id, u]));
-}
-
-/** Each room with its owner and participants (each with its user), by id. */
-function wireRooms(rooms: Room[], participants: Participant[], users: ReadonlyMap<number, User>): Map<number, Room> {
-  const byRoom = group(participants, (p) => p.roomId);
-  for (const p of participants) p.user = users.get(p.userId);
-  for (const room of rooms) {
-    room.user = users.get(room.userId);
-    room.participants = byRoom.get(room.id) ?? [];
-  }
+export async function loadRollRooms(roomIds: readonly number[], options: LoadOptions = {}): Promise<Map<number, RoomRecord>> {
+  const rooms = await readRooms('r.id', [...new Set(roomIds)], options.query ?? db().sql.query);
   return new Map(rooms.map((r) => [r.id, r]));
+}
+
+/** The live room with this slug, with owner and participants, in one query; null when there is none. */
+export async function loadRoomRecordBySlug(slug: string, options: LoadOptions = {}): Promise<RoomRecord | null> {
+  const [room] = await readRooms('r.slug', [slug], options.query ?? db().sql.query, true);
+  return room ?? null;
 }
 
 function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
@@ -131,6 +149,8 @@ function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
   }
   return out;
 }
+
+export type { ParticipantRecord, RollRecord, RoomRecord, UserRecord };
 
 /**
  * One page of a room's history as `viewerId` may see it, newest first: ids of rolls older than

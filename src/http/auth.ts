@@ -24,7 +24,7 @@ export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>
     const found = await authenticate(key);
     if (found) {
       req.user = found.user;
-      req.apiKey = found.apiKey;
+      req.apiKeyId = found.apiKeyId;
       return next();
     }
     try {

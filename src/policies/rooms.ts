@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors';
-import type { Participant, Room } from '../models';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { passcodesEqual } from '../rooms/codes';
 
 /**

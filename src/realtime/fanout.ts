@@ -4,7 +4,8 @@ import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User, type Roll, type Room } from '../models';
+import { Theme, User } from '../models';
+import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */

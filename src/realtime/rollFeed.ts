@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io';
 import { loadRollRooms, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import type { Roll, Room } from '../models';
-import { canSeeRoll, isRoller } from '../policies/rolls';
+import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
+import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace } from './events';
@@ -65,8 +65,9 @@ function withRoom(roll: Roll, room: Room | null): Roll {
  */
 export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
   const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
+  const canSee = rollAudience(roll);
   return (viewer) => {
-    if (!canSeeRoll(roll, viewer)) return undefined;
+    if (!canSee(viewer)) return undefined;
     return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
   };
 }
