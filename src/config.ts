@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Starts every Redis key this deployment writes, so that deployments can share one Redis database. */
+  redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   allowGuests: boolean;
@@ -32,6 +34,7 @@ const schema = Joi.object({
     .uri({ scheme: ['redis', 'rediss'] })
     .empty('')
     .default(null),
+  REDIS_PREFIX: Joi.string().default('dice:'),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -63,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
+    redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
     allowGuests: value.ALLOW_GUESTS,
