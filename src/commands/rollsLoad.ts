@@ -127,12 +127,6 @@ async function readRooms(column: 'r.id' | 'r.slug', keys: readonly (number | str
   return [...rooms.values()];
 }
 
-/** The rooms of rolls (deleted ones too) with owner and participants, as loadRolls() embeds them, by id. */
-export async function loadRollRooms(roomIds: readonly number[], options: LoadOptions = {}): Promise<Map<number, RoomRecord>> {
-  const rooms = await readRooms('r.id', [...new Set(roomIds)], options.query ?? db().sql.query);
-  return new Map(rooms.map((r) => [r.id, r]));
-}
-
 /** The live room with this slug, with owner and participants, in one query; null when there is none. */
 export async function loadRoomRecordBySlug(slug: string, options: LoadOptions = {}): Promise<RoomRecord | null> {
   const [room] = await readRooms('r.slug', [slug], options.query ?? db().sql.query, true);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Sequelize, Transaction } from 'sequelize';
 import { ServiceUnavailableError } from '../errors';
@@ -99,13 +100,32 @@ const types = {
     JSON_OIDS.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Statements longer than this (long IN lists, many dice) are not kept prepared: each is rare. */
+const PREPARE_MAX_LENGTH = 2_000;
+const names = new Map<string, string>();
+
+/**
+ * A name for a statement worth keeping prepared on each connection (pg prepares it on first use): the
+ * hot paths run the same few texts, and PostgreSQL then skips parsing and planning them. Undefined for
+ * long or one-off texts, and for transaction control.
+ */
+function statementName(text: string): string | undefined {
+  if (text.length > PREPARE_MAX_LENGTH || text === 'BEGIN' || text === 'COMMIT') return undefined;
+  let name = names.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (names.size < 10_000) names.set(text, name);
+  }
+  return name;
+}
+
 export function postgresSql(url: string, options: { max: number; onError?: (err: Error) => void }): Sql {
   const pool = new pg.Pool({ connectionString: url, max: options.max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000, types });
   // An idle client losing its connection must not crash the process: the next query reconnects.
   pool.on('error', (err) => options.onError?.(err));
   const run = async <T>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]) => {
     try {
-      return (await client.query(text, params as unknown[])).rows as T[];
+      return (await client.query({ text, values: params as unknown[], name: statementName(text) })).rows as T[];
     } catch (err) {
       throw translatePg(err);
     }

@@ -37,18 +37,23 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+type RateLimitRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
 export class RedisRateLimitStore implements RateLimitStore {
   /** `prefix` (REDIS_PREFIX) starts every key, so that deployments sharing one Redis database keep their own counters. */
   constructor(
     private redis: Redis,
     private prefix: string,
-  ) {}
+  ) {
+    // EVALSHA with the script's hash (ioredis loads the script once, on NOSCRIPT): not its text per request.
+    if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
 
   async hit(key: string, windowMs: number) {
     // While Redis is away, fail at once (the middleware then lets the request through) instead of
     // waiting in ioredis' offline queue for a reconnect: that wait was up to 2 s on every request.
     if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}ratelimit:${key}`, windowMs)) as [number, number];
+    const [count, ttl] = await (this.redis as unknown as RateLimitRedis).rateLimitHit(`${this.prefix}ratelimit:${key}`, windowMs);
     return { count, resetMs: ttl };
   }
 }

@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
-import { loadRollRooms, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
+import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
+import type { RollRecord as Roll } from '../db/records';
 import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
@@ -28,33 +28,16 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
 }
 
 /**
- * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded`
- * (their own rows do not change between commit and here) and reading the others. Their rooms are
- * read again, as loadRolls() would: who gets the roll follows the room's membership as it is now,
- * not as the command saw it before its transaction.
+ * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded` and
+ * reading the others. A preloaded roll keeps the room as its command read it, a moment before its
+ * commit: the roll goes to the room's members as the roll saw them when it was made. (A removal that
+ * commits in that moment is announced after the roll in this room's queue, so the removed member gets
+ * the roll, then its kick: the same order as if the removal had come a moment later.)
  */
 async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number, Roll>): Promise<Roll[]> {
   const missing = ids.filter((id) => !loaded.has(id));
-  const roomIds = [...loaded.values()].map((r) => r.roomId).filter((id): id is number => id != null);
-  const [read, rooms] = await Promise.all([loadRolls(missing), loadRollRooms(roomIds)]);
-  const readById = new Map(read.map((r) => [r.id, r]));
-  const out: Roll[] = [];
-  for (const id of new Set(ids)) {
-    const preloaded = loaded.get(id);
-    if (preloaded) out.push(withRoom(preloaded, preloaded.roomId != null ? (rooms.get(preloaded.roomId) ?? null) : null));
-    else {
-      const roll = readById.get(id);
-      if (roll) out.push(roll);
-    }
-  }
-  return out;
-}
-
-/** `roll` seen with `room` in place of its own, leaving the command's instance untouched (it answered the request). */
-function withRoom(roll: Roll, room: Room | null): Roll {
-  const view = Object.create(roll) as Roll;
-  view.room = room;
-  return view;
+  const readById = new Map((await loadRolls(missing)).map((r) => [r.id, r]));
+  return [...new Set(ids)].flatMap((id) => loaded.get(id) ?? readById.get(id) ?? []);
 }
 
 /**
