@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections per pool (each instance has two: the models' and the hot paths'). */
+  databasePoolSize: number;
   redisUrl: string | null;
   /** Starts every Redis key this deployment writes, so that deployments can share one Redis database. */
   redisPrefix: string;
@@ -35,6 +37,7 @@ const schema = Joi.object({
     .empty('')
     .default(null),
   REDIS_PREFIX: Joi.string().default('dice:'),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -65,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: value.PORT,
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
     redisUrl: value.REDIS_URL,
     redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,

@@ -32,7 +32,7 @@ export function db(): Database {
   return current;
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, logger?: Logger): Promise<Database> {
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databasePoolSize?: number }, logger?: Logger): Promise<Database> {
   if (current) return current;
   let sequelize: Sequelize;
   let dialect: Database['dialect'];
@@ -41,7 +41,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     sequelize = new Sequelize(config.databaseUrl, {
       dialect: 'postgres',
       logging: false,
-      pool: { max: 20, min: 0, idle: 10_000, acquire: 10_000 },
+      pool: { max: config.databasePoolSize ?? 10, min: 0, idle: 10_000, acquire: 10_000 },
       dialectOptions: { connectionTimeoutMillis: 5000 },
     });
   } else {
@@ -66,7 +66,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   };
   const sql =
     dialect === 'postgres'
-      ? postgresSql(config.databaseUrl!, { max: 20, onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost') })
+      ? postgresSql(config.databaseUrl!, { max: config.databasePoolSize ?? 10, onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost') })
       : sqliteSql(sequelize, transaction);
   const database: Database = {
     sequelize,
