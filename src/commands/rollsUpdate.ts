@@ -98,23 +98,30 @@ export async function updateRoomRolls(user: User, slug: string, flags: DieFlags)
 /**
  * DELETE /roll?room={slug}: the room's owner clears the table. The room's rolls are deleted (values and
  * whispers with them), not marked: clearing is how an owner starts afresh, and it is the one way a
- * room's history is removed. Announced as one roll.deleted with every uuid.
+ * room's history is removed. Announced as one roll.deleted with every uuid (a whispered roll's to its
+ * audience only).
  */
 export async function clearRoomTable(user: User, slug: string): Promise<{ room: Room; deleted: string[] }> {
   const room = await requireRoomBySlug(slug);
   authorizeRoomOwner(room, user, 'clear its table');
   const deleted = await db().transaction(async (transaction) => {
-    const rolls = await Roll.findAll({ attributes: ['id', 'uuid'], where: { roomId: room.id }, transaction });
+    const rolls = await Roll.findAll({ attributes: ['id', 'uuid', 'userId', 'isWhispered'], where: { roomId: room.id }, transaction });
     if (!rolls.length) return [];
     const ids = rolls.map((r) => r.id);
+    // Who could see each whispered roll: its RollDeleteEvent goes to them alone (its uuid is news to others).
+    const whispered = rolls.filter((r) => r.isWhispered).map((r) => r.id);
+    const whispers = whispered.length ? await RollWhisper.findAll({ attributes: ['rollId', 'userId'], where: { rollId: whispered }, transaction }) : [];
     // Children first: the foreign keys cascade too, but this does not depend on SQLite's foreign_keys pragma.
     await RollValue.destroy({ where: { rollId: ids }, transaction });
     await RollWhisper.destroy({ where: { rollId: ids }, transaction });
     await Roll.destroy({ where: { id: ids }, transaction });
-    return rolls.map((r) => r.uuid);
+    return rolls.map((r) => ({
+      uuid: r.uuid,
+      audience: r.isWhispered ? [r.userId, ...whispers.filter((w) => w.rollId === r.id).map((w) => w.userId)] : null,
+    }));
   });
-  if (deleted.length) publish({ type: 'roll.deleted', rollUuids: deleted, roomId: room.id, slug: room.slug });
-  return { room, deleted };
+  if (deleted.length) publish({ type: 'roll.deleted', rolls: deleted, roomId: room.id, slug: room.slug });
+  return { room, deleted: deleted.map((r) => r.uuid) };
 }
 
 /** Writes only what changes, one UPDATE per distinct set of flags; answers the ids of the rolls touched. */

@@ -19,7 +19,8 @@ export type DomainEvent =
    */
   | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: RollRecord }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
-  | { type: 'roll.deleted'; rollUuids: string[]; roomId: number; slug: string }
+  /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
+  | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string }
   | { type: 'dicebox.created'; userId: number; themeId: number }
   | { type: 'dicebox.deleted'; userId: number; themeSlug: string };
 

@@ -162,8 +162,13 @@ export class Fanout {
         return;
       }
       case 'roll.deleted': {
-        // The rolls are gone, so who could see them is not known any more: only their uuids travel.
-        for (const uuid of event.rollUuids) broadcaster.emit({ namespace: roomNamespace(event.slug) }, RoomEvents.RollDelete, { data: { uuid } });
+        // The rolls are gone: only their uuids travel, each to whoever could see it (a whisper's audience).
+        const namespace = roomNamespace(event.slug);
+        broadcaster.atomically(() => {
+          for (const { uuid, audience } of event.rolls) {
+            broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
+          }
+        });
         return;
       }
       default:
