@@ -9,7 +9,7 @@ import { publish } from '../realtime/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from './rollThemes';
-import { loadRoomRecordBySlug, loadRolls } from './rollsLoad';
+import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -72,7 +72,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   // The three reads do not depend on each other: run them side by side, then judge in a fixed order.
   const [existing, foundRoom, themes] = await Promise.allSettled([
     externalId !== null ? findIdByExternalId(user.id, externalId) : Promise.resolve(null),
-    input.room ? requireRoomRecord(input.room) : Promise.resolve(null),
+    input.room ? requireRoomRecord(input.room, user.id, input.whisper ?? []) : Promise.resolve(null),
     findRollableThemeVersions(user.id, request.wanted.map((w) => w.slug)),
   ]);
   const existingId = settled(existing);
@@ -198,9 +198,9 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
   for (const w of whispers) w.rollId = roll.id;
 }
 
-/** The live room with this slug (owner, participants), or a 404 `not_found`. */
-async function requireRoomRecord(slug: string): Promise<RoomRecord> {
-  const room = SLUG_PATTERN.test(slug) ? await loadRoomRecordBySlug(slug) : null;
+/** The live room with this slug as the roll embeds it (loadRollRoomBySlug), or a 404 `not_found`. */
+async function requireRoomRecord(slug: string, userId: number, whisperIds: number[]): Promise<RoomRecord> {
+  const room = SLUG_PATTERN.test(slug) ? await loadRollRoomBySlug(slug, userId, whisperIds) : null;
   if (!room) throw new NotFoundError(`There is no room "${String(slug).slice(0, 64)}".`);
   return room;
 }

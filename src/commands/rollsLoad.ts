@@ -52,7 +52,12 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
   const [rows, valueRows, rooms] = await Promise.all([
     query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key),
     query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id = (SELECT id FROM rolls WHERE uuid = $1) ORDER BY v.position`, key),
-    readRooms('r.id', key, query, false, '(SELECT room_id FROM rolls WHERE uuid = $1)'),
+    readRollRooms(query, {
+      rooms: 'r.id = (SELECT room_id FROM rolls WHERE uuid = $1)',
+      involved: 'p.user_id = (SELECT user_id FROM rolls WHERE uuid = $1) OR p.id IN (SELECT w.participant_id FROM roll_whispers w JOIN rolls r ON r.id = w.roll_id WHERE r.uuid = $1)',
+      params: key,
+      roomParams: 1,
+    }),
   ]);
   const row = rows[0];
   if (!row) return null;
@@ -89,10 +94,23 @@ async function attachRelations(rolls: RollRecord[], query: Query, inTransaction:
   const ids = rolls.map((r) => r.id);
   const whisperedIds = rolls.filter((r) => r.isWhispered).map((r) => r.id);
   const roomIds = [...new Set(rolls.flatMap((r) => (r.roomId != null ? [r.roomId] : [])))];
+  const rollerIds = [...new Set(rolls.map((r) => r.userId))];
   const reads = [
     () => readValues(ids, query),
     () => readWhispers(whisperedIds, query),
-    () => readRooms('r.id', roomIds, query),
+    () =>
+      roomIds.length
+        ? readRollRooms(
+            query,
+            {
+              rooms: `r.id IN (${placeholders(roomIds.length)})`,
+              involved: `p.user_id IN (${placeholders(rollerIds.length, roomIds.length + 1)}) OR p.id IN (SELECT participant_id FROM roll_whispers WHERE roll_id IN (${placeholders(whisperedIds.length || 1, roomIds.length + rollerIds.length + 1)}))`,
+              params: [...roomIds, ...rollerIds, ...(whisperedIds.length ? whisperedIds : [0])],
+              roomParams: roomIds.length,
+            },
+            inTransaction,
+          )
+        : Promise.resolve([]),
   ] as const;
   const [values, whispers, rooms] = inTransaction
     ? [await reads[0](), await reads[1](), await reads[2]()]
@@ -123,35 +141,65 @@ async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRec
   return rows.map((w) => ({ rollId: Number(w.rollId), participantId: Number(w.participantId), userId: Number(w.userId) }));
 }
 
+/** Which rooms and which of their participants readRollRooms() reads, as SQL over `params`. */
+interface RollRoomsWhere {
+  /** a condition on `rooms r` */
+  rooms: string;
+  /** a condition on `participants p`: those shown in full (the rolls' rollers and whisper recipients) */
+  involved: string;
+  /** the parameters of `rooms` ($1...), then those `involved` adds */
+  params: readonly unknown[];
+  /** how many of `params` are `rooms`' (a statement must be given exactly the parameters it names) */
+  roomParams: number;
+}
+
 /**
- * Rooms (deleted ones too) with their owner and every participant (each with its user), in one query:
- * `column` names what `keys` are (r.id, r.slug), or equals `match`, an SQL expression over `keys`.
+ * Rooms as rolls embed them (deleted ones too): the room and its owner, every member's user id (who may
+ * see the rolls: `memberUserIds`), and in full only the participants the rolls involve. A roll in a room
+ * of 1,000 thus reads 1,000 small rows, not 1,000 participants with their users. Three queries, side
+ * by side outside a transaction.
  */
-async function readRooms(column: 'r.id' | 'r.slug', keys: readonly (number | string)[], query: Query, liveOnly = false, match?: string): Promise<RoomRecord[]> {
-  if (!keys.length) return [];
-  const rows = await query(
-    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
-       FROM rooms r
-       JOIN users o ON o.id = r.user_id
-       LEFT JOIN participants p ON p.room_id = r.id
-       LEFT JOIN users pu ON pu.id = p.user_id
-      WHERE ${column} ${match ? `= ${match}` : `IN (${placeholders(keys.length)})`}${liveOnly ? ' AND r.deleted_at IS NULL' : ''}
-      ORDER BY r.id, p.position, p.id`,
-    keys,
-  );
-  const rooms = new Map<number, RoomRecord>();
-  for (const row of rows) {
-    const id = Number(row.id);
-    let room = rooms.get(id);
-    if (!room) rooms.set(id, (room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [] }));
-    if (row.p_id !== null && row.p_id !== undefined) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
+async function readRollRooms(query: Query, where: RollRoomsWhere, sequential = false): Promise<RoomRecord[]> {
+  const inRooms = `p.room_id IN (SELECT r.id FROM rooms r WHERE ${where.rooms})`;
+  const roomParams = where.params.slice(0, where.roomParams);
+  const reads = [
+    () => query(`SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')} FROM rooms r JOIN users o ON o.id = r.user_id WHERE ${where.rooms}`, roomParams),
+    () => query<{ roomId: unknown; userId: unknown }>(`SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p WHERE ${inRooms}`, roomParams),
+    () =>
+      query(
+        `SELECT ${participantColumns('p')}, ${userColumns('u', 'u_')} FROM participants p JOIN users u ON u.id = p.user_id
+          WHERE ${inRooms} AND (${where.involved}) ORDER BY p.position, p.id`,
+        where.params,
+      ),
+  ] as const;
+  const [roomRows, memberRows, involvedRows] = sequential
+    ? [await reads[0](), await reads[1](), await reads[2]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+  const rooms = new Map<number, RoomRecord & { memberUserIds: Set<number> }>();
+  for (const row of roomRows) {
+    const room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [] as ParticipantRecord[], memberUserIds: new Set<number>() };
+    rooms.set(room.id, room);
+  }
+  for (const m of memberRows) rooms.get(Number(m.roomId))?.memberUserIds.add(Number(m.userId));
+  for (const row of involvedRows) {
+    const p = { ...toParticipant(row), user: toUser(row, 'u_') };
+    rooms.get(p.roomId)?.participants!.push(p);
   }
   return [...rooms.values()];
 }
 
-/** The live room with this slug, with owner and participants, in one query; null when there is none. */
-export async function loadRoomRecordBySlug(slug: string, options: LoadOptions = {}): Promise<RoomRecord | null> {
-  const [room] = await readRooms('r.slug', [slug], options.query ?? db().sql.query, true);
+/**
+ * The live room with this slug as a roll by `userId` (whispering to participants `whisperIds`) embeds
+ * it (readRollRooms); null when there is none.
+ */
+export async function loadRollRoomBySlug(slug: string, userId: number, whisperIds: readonly number[] = []): Promise<RoomRecord | null> {
+  const ids = whisperIds.length ? whisperIds : [0];
+  const [room] = await readRollRooms(db().sql.query, {
+    rooms: 'r.slug = $1 AND r.deleted_at IS NULL',
+    involved: `p.user_id = $2 OR p.id IN (${placeholders(ids.length, 3)})`,
+    params: [slug, userId, ...ids],
+    roomParams: 1,
+  });
   return room ?? null;
 }
 

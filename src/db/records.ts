@@ -41,8 +41,13 @@ export interface RoomRecord {
   updatedAt: Date;
   deletedAt: Date | null;
   user?: UserRecord;
-  /** every participant of the room now, in seat order */
+  /**
+   * The room's participants, in seat order: all of them, or, when `memberUserIds` is set (a room as
+   * rolls load it), only those the rolls involve (rollers, whisper recipients).
+   */
   participants?: ParticipantRecord[];
+  /** Every participant's user id, when `participants` lists only some (commands/rollsLoad.ts). */
+  memberUserIds?: ReadonlySet<number>;
 }
 
 export interface RollValueRecord {

@@ -1,4 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors';
+import { memberUserIds } from './rooms';
 import type { RollRecord as Roll, RollValueRecord as RollValue } from '../db/records';
 
 /**
@@ -26,15 +27,14 @@ export function canSeeRoll(roll: Roll, userId: number | null | undefined): boole
  * the audience is worked out once, then each question is a set lookup.
  */
 export function rollAudience(roll: Roll): (userId: number | null | undefined) => boolean {
-  let audience: Set<number> | null = null;
+  let audience: ReadonlySet<number> | null = null;
   if (roll.roomId != null) {
     if (roll.isWhispered) {
       if (!roll.whispers) throw new Error('canSeeRoll needs the roll loaded with its whispers');
       audience = new Set(roll.whispers.map((w) => w.userId));
     } else {
-      const participants = roll.room?.participants;
-      if (!participants) throw new Error('canSeeRoll needs the roll loaded with its room and participants');
-      audience = new Set(participants.map((p) => p.userId));
+      if (!roll.room) throw new Error('canSeeRoll needs the roll loaded with its room and participants');
+      audience = memberUserIds(roll.room);
     }
   }
   return (userId) => userId != null && (roll.userId === userId || (audience?.has(userId) ?? false));

@@ -7,6 +7,7 @@ import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } fr
 import { Theme, User } from '../models';
 import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
+import { memberUserIds } from '../policies/rooms';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
@@ -60,7 +61,7 @@ export function emitPerViewer(
  * (Redis restarted, an instance just died).
  */
 export function roomMembers(room: Room): number[] {
-  return [...new Set([room.userId, ...(room.participants ?? []).map((p) => p.userId)])];
+  return [...new Set([room.userId, ...memberUserIds(room)])];
 }
 
 /**
@@ -70,7 +71,7 @@ export function roomMembers(room: Room): number[] {
  */
 export function roomViewerClass(room: Room): (viewerId: number) => string {
   // roomViewerKind() with a set, for rooms with many participants present.
-  const participants = new Set((room.participants ?? []).map((p) => p.userId));
+  const participants = memberUserIds(room);
   return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }
 
