@@ -1,10 +1,11 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
 import { findParticipant, loadRoomBySlug } from '../commands/roomsAccess';
+import { Room } from '../models';
 import { presentParticipant, presentRoom, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
-import { roomHandshake, socketData, userHandshake, type HandshakeLimit } from './handshake';
+import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
 
@@ -55,17 +56,19 @@ export function roomNamespaceCount(io: Server): number {
  * joined its channel, so it arrives live.
  */
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
-  const { user, slug } = socketData(socket);
+  const data = socketData(socket);
+  const { user, room: { slug } } = data as Required<SocketData>;
   await socket.join(userChannel(user.id));
   // Counted from here (the store remembers it even when Redis is away, and restores it later).
-  socketData(socket).present = true;
+  data.present = true;
   let first = false;
   try {
-    first = await ctx.presence.join(slug!, user.id);
+    first = await ctx.presence.join(slug, user.id);
   } catch (err) {
     ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
   }
-  const room = await loadRoomBySlug(slug!);
+  // Read, presented and let go: the socket keeps ids only (handshake.ts SocketData).
+  const room = await loadRoomBySlug(slug);
   if (!room) {
     socket.disconnect(true);
     return;
@@ -77,14 +80,13 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
     socket.disconnect(true);
     return;
   }
-  socketData(socket).room = room;
   socket.emit(RoomEvents.RoomUpdate, { data: presentRoom(room, user.id) });
-  socketData(socket).participant = presentParticipant(participant);
+  data.participant = presentParticipant(participant);
   if (first) {
-    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: presentParticipant(participant) });
+    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: data.participant });
   }
   // Tell the newcomer who is already here, in the same words.
-  const online = new Set(await ctx.presence.users(slug!).catch(() => [] as number[]));
+  const online = new Set(await ctx.presence.users(slug).catch(() => [] as number[]));
   for (const p of room.participants ?? []) {
     if (p.userId !== user.id && online.has(p.userId)) socket.emit(RoomEvents.ParticipantConnect, { data: presentParticipant(p) });
   }
@@ -93,7 +95,8 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
 
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */
 export async function announceDisconnect(ctx: RealtimeContext, slug: string, userId: number, last?: PresentedParticipant) {
-  const room = await loadRoomBySlug(slug, { includeDeleted: true });
+  // The room's id, deleted or not: the participant is all that is presented (not the whole room).
+  const room = await Room.findOne({ where: { slug }, attributes: ['id'], paranoid: false });
   const participant = room ? await findParticipant(room.id, userId) : null;
   // A participant removed from the room still goes offline in the others' eyes: as it last was.
   const data = participant ? presentParticipant(participant) : last;
@@ -103,7 +106,7 @@ export async function announceDisconnect(ctx: RealtimeContext, slug: string, use
 
 function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
   return (socket: Socket) => {
-    const { user, room, slug } = socketData(socket);
+    const { user, room: { slug } } = socketData(socket) as Required<SocketData>;
     const log = ctx.logger.child({ socket: socket.id, user: user.id, room: slug });
     const ready = welcome(ctx, socket).catch((err: Error) => {
         log.warn({ err: err.message }, 'socket welcome failed');
@@ -115,7 +118,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
       await ready;
       if (!socketData(socket).present) return;
       try {
-        if (await ctx.presence.leave(slug!, user.id)) await announceDisconnect(ctx, slug!, user.id, socketData(socket).participant);
+        if (await ctx.presence.leave(slug, user.id)) await announceDisconnect(ctx, slug, user.id, socketData(socket).participant);
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'presence leave failed');
       }
