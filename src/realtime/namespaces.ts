@@ -1,13 +1,14 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
-import { findParticipant, loadRoomBySlug } from '../commands/roomsAccess';
+import { findParticipant } from '../commands/roomsAccess';
 import { Room } from '../models';
-import { presentParticipant, presentRoom, type PresentedParticipant } from '../presenters/room';
+import { presentParticipant, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
 import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
+import { RoomLoads } from './roomLoads';
 
 export interface RealtimeContext {
   io: Server;
@@ -18,6 +19,8 @@ export interface RealtimeContext {
   handshakeLimit?: HandshakeLimit;
   /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
   replay?: (socket: Socket) => Promise<void>;
+  /** Fresh room loads shared by sockets connecting together; setupNamespaces makes one if absent. */
+  rooms?: RoomLoads;
 }
 
 /**
@@ -67,28 +70,25 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
   } catch (err) {
     ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
   }
-  // Read, presented and let go: the socket keeps ids only (handshake.ts SocketData).
-  const room = await loadRoomBySlug(slug);
-  if (!room) {
+  // Read, presented and let go: the socket keeps ids only (handshake.ts SocketData). Sockets that
+  // connect together share one load and its presentations (roomLoads.ts).
+  const room = await ctx.rooms!.load(slug);
+  const participant = room?.participant(user.id);
+  if (!room || !participant) {
+    // Gone, or removed since the handshake admitted it: the removal's disconnect may have gone out
+    // before this socket joined its channel, so it would stay, hearing the room's moves and presence.
     socket.disconnect(true);
     return;
   }
-  const participant = room.participants?.find((p) => p.userId === user.id);
-  if (!participant) {
-    // Removed since the handshake admitted it: the removal's disconnect may have gone out before this
-    // socket joined its channel, so it would stay, hearing the room's moves and presence.
-    socket.disconnect(true);
-    return;
-  }
-  socket.emit(RoomEvents.RoomUpdate, { data: presentRoom(room, user.id) });
-  data.participant = presentParticipant(participant);
+  socket.emit(RoomEvents.RoomUpdate, { data: room.roomFor(user.id) });
+  data.participant = participant;
   if (first) {
-    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: data.participant });
+    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
   }
   // Tell the newcomer who is already here, in the same words.
   const online = new Set(await ctx.presence.users(slug).catch(() => [] as number[]));
-  for (const p of room.participants ?? []) {
-    if (p.userId !== user.id && online.has(p.userId)) socket.emit(RoomEvents.ParticipantConnect, { data: presentParticipant(p) });
+  for (const userId of room.participantUserIds()) {
+    if (userId !== user.id && online.has(userId)) socket.emit(RoomEvents.ParticipantConnect, { data: room.participant(userId) });
   }
   if (ctx.replay) await ctx.replay(socket);
 }
@@ -129,6 +129,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
 /** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
 export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
+  ctx.rooms ??= new RoomLoads();
   const parent = io.of(ROOM_NAMESPACE);
   const handshake = roomHandshake(logger, ctx.handshakeLimit);
   parent.use((socket, next) => {
