@@ -6,6 +6,12 @@ export interface Config {
   host: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /**
+   * Start of every Redis key and Socket.IO channel this deployment uses, so that two deployments can
+   * share one Redis (pub/sub channels are shared by all of a server's databases, so a database
+   * number alone does not separate them).
+   */
+  redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   allowGuests: boolean;
@@ -32,6 +38,7 @@ const schema = Joi.object({
     .uri({ scheme: ['redis', 'rediss'] })
     .empty('')
     .default(null),
+  REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -63,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
+    redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
     allowGuests: value.ALLOW_GUESTS,
