@@ -8,7 +8,11 @@ export interface Config {
   /** PostgreSQL connections per pool (each instance has two: the models' and the hot paths'). */
   databasePoolSize: number;
   redisUrl: string | null;
-  /** Starts every Redis key this deployment writes, so that deployments can share one Redis database. */
+  /**
+   * Start of every Redis key and Socket.IO channel this deployment uses, so that two deployments can
+   * share one Redis (pub/sub channels are shared by all of a server's databases, so a database
+   * number alone does not separate them).
+   */
   redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,7 +40,7 @@ const schema = Joi.object({
     .uri({ scheme: ['redis', 'rediss'] })
     .empty('')
     .default(null),
-  REDIS_PREFIX: Joi.string().default('dice:'),
+  REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()

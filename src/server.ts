@@ -14,8 +14,13 @@ import { createRedis } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './realtime/bus';
 
-/** Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same). */
-const ADAPTER_KEY = 'dice';
+/**
+ * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
+ * without its trailing colon, so the default ("dice:") keeps the channels "dice#..." they always had.
+ */
+function adapterKeyOf(config: Pick<Config, 'redisPrefix'>): string {
+  return config.redisPrefix.replace(/:$/, '');
+}
 
 /**
  * The adapter sends PUBLISH and (un)subscribes without handling failures, and adds listeners to its
@@ -110,10 +115,10 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,
-    ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: ADAPTER_KEY, requestsTimeout: 3000 }) } : {}),
+    ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, channelKey: ADAPTER_KEY });
+  const realtime = attachRealtime(io, deps, { pub, channelKey: adapterKeyOf(config) });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

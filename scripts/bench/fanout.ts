@@ -14,7 +14,7 @@ import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS } from './lib/load';
 import { loadLine, planCores, pinSelf, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
-import { connectRoom, inBatches, type Listener } from './lib/sockets';
+import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio, summarize, type Summary } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 
@@ -133,7 +133,7 @@ try {
   console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   t0 = Date.now();
   sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 }));
-  console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count} connections retried after a reset)`);
   await sleep(3000); // let the presence announcements of the connections drain
 
   const got: Map<string, number>[] = [];
@@ -175,7 +175,11 @@ try {
   const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
   children.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
+  if (process.env.BENCH_DEBUG) console.log(`service A ${urlA} B ${urlB}; bare A ${bareUrlA} (pid ${bareA.pid}) B ${bareUrlB} (pid ${bareB.pid})`);
+  const retriedBefore = connectRetries.count;
+  t0 = Date.now();
   sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? bareUrlB! : bareUrlA!, slug, g.key, { timeoutMs: 60_000 }));
+  console.log(`bare: ${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retriedBefore} retried after a reset)`);
   await sleep(1000);
   const bareGot: Map<string, number>[] = [];
   const bareLatencies: number[] = [];

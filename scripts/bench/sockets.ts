@@ -10,7 +10,7 @@
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { loadLine, planCores, pinSelf, sleep, spawnTs, tolerateSocketResets, type ChildHandle } from './lib/processes';
-import { connectRoom, inBatches, type Listener } from './lib/sockets';
+import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 
@@ -82,7 +82,7 @@ try {
   const before = await settled(real);
   t0 = Date.now();
   sockets = await inBatches(users, 50, (u, i) => connectRoom(url, slugs[Math.floor(i / PER_ROOM)]!, u.key, { timeoutMs: 60_000 }));
-  console.log(`${sockets.length} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${sockets.length} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count} retried after a reset)`);
   const after = await settled(real);
   const service = perSocket(before, after, SOCKETS);
   for (const s of sockets) s.socket.close();

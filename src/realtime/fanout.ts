@@ -8,6 +8,7 @@ import { Theme, User } from '../models';
 import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
 import { memberUserIds } from '../policies/rooms';
+import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
@@ -24,7 +25,18 @@ export interface FanoutDeps {
   rolls?: RollFeed;
   /** Origin for asset URLs in presented themes (PUBLIC_URL); root-relative without it. */
   baseUrl?: string;
+  /** room.updated of one room within this window after a RoomUpdateEvent fold into one (ROOM_UPDATE_WINDOW_MS). */
+  roomUpdateWindowMs?: number;
 }
+
+/**
+ * A RoomUpdateEvent presents the whole room (every participant) to every member: a burst of joins
+ * to a room of n would cost n events of O(n) bytes to each of n members. So the room.updated of one
+ * room are throttled: the first goes at once; those within this window after it fold into one,
+ * emitted when the window closes, which presents the room as it is then (nothing is lost, the
+ * intermediate states are skipped).
+ */
+export const ROOM_UPDATE_WINDOW_MS = 100;
 
 /**
  * Emit to every viewer what `present(viewer)` gives it, presenting once per viewer class: viewers
@@ -83,22 +95,32 @@ export function roomViewerClass(room: Room): (viewerId: number) => string {
  */
 export class Fanout {
   private queues = new Map<string, { pending: DomainEvent[]; done: Promise<void> }>();
+  private readonly roomUpdates: KeyedThrottle<DomainEvent>;
 
-  constructor(private readonly deps: FanoutDeps) {}
+  constructor(private readonly deps: FanoutDeps) {
+    this.roomUpdates = new KeyedThrottle(deps.roomUpdateWindowMs ?? ROOM_UPDATE_WINDOW_MS, (event) => this.enqueue(event));
+  }
 
   /** The bus listener. */
   readonly listener = (event: DomainEvent): void => {
+    if (event.type === 'room.updated') this.roomUpdates.push(event.slug, event);
+    else this.enqueue(event);
+  };
+
+  private enqueue(event: DomainEvent): void {
     const key = 'slug' in event && event.slug ? `room:${event.slug}` : 'userId' in event ? `user:${event.userId}` : null;
     if (!key) return;
     const queue = this.queues.get(key);
     if (queue) {
+      // A room.updated still waiting its turn will load the room when it runs, after this change too.
+      if (event.type === 'room.updated' && queue.pending.some((e) => e.type === 'room.updated')) return;
       queue.pending.push(event);
       return;
     }
     const fresh = { pending: [event], done: Promise.resolve() };
     this.queues.set(key, fresh);
     fresh.done = this.work(key, fresh);
-  };
+  }
 
   private async work(key: string, queue: { pending: DomainEvent[] }) {
     // Let the events published in this turn of the event loop join the first batch.
@@ -118,6 +140,7 @@ export class Fanout {
 
   /** Resolves when every event heard so far has been emitted (tests, shutdown). */
   async drain() {
+    this.roomUpdates.flush();
     while (this.queues.size) await Promise.all([...this.queues.values()].map((q) => q.done));
   }
 

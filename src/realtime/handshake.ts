@@ -5,22 +5,43 @@ import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
 import type { Logger } from '../logger';
-import type { Room, User } from '../models';
+import type { User } from '../models';
 import type { PresentedParticipant } from '../presenters/room';
 import { slugOfNamespace } from './events';
 
-/** What a socket carries after its handshake (socket.data). */
+/** The user behind a socket: what the realtime code reads (channels, presence, the moves relay). */
+export interface SocketUser {
+  id: number;
+  uuid: string;
+  username: string;
+}
+
+/** The room of a `/room/{slug}` socket, by id and slug: what changes in it is read when needed. */
+export interface SocketRoom {
+  id: number;
+  slug: string;
+}
+
+/**
+ * What a socket carries after its handshake (socket.data): ids and a few plain fields, never model
+ * instances. Every socket of a busy instance holds one, for hours: a Sequelize User and a Room with
+ * its participants and their users cost about 50 KiB per socket (docs/performance.md, bench:sockets).
+ */
 export interface SocketData {
-  user: User;
-  /** Room namespaces only: the room as loaded at the handshake. */
-  room?: Room;
-  slug?: string;
+  user: SocketUser;
+  /** Room namespaces only. */
+  room?: SocketRoom;
   /** Room namespaces only: the last roll uuid the client saw (auth.since), for the replay. */
   since?: string | null;
   /** Set once the socket is counted in the room's presence (so it is counted out exactly once). */
   present?: boolean;
   /** The participant as last presented to the room, for its ParticipantDisconnectEvent. */
   participant?: PresentedParticipant;
+}
+
+/** Copies, not references into the model instance: the instance must be free to go. */
+function socketUser(user: User): SocketUser {
+  return { id: user.id, uuid: user.uuid, username: user.username };
 }
 
 export function socketData(socket: Socket): SocketData {
@@ -105,7 +126,7 @@ export function userHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
       await checkRate(socket, limit, logger);
-      socket.data = { user: await userOf(socket) } satisfies SocketData;
+      socket.data = { user: socketUser(await userOf(socket)) } satisfies SocketData;
       next();
     } catch (err) {
       refuse(err, next, logger);
@@ -123,7 +144,7 @@ export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
       const { passcode, since, badSince } = handshakeCredentials(socket);
       const room = await authorizeRoomConnection(slug, user, passcode);
       if (badSince) return next(connectError('validation_error', 'auth.since must be the uuid of a roll.'));
-      socket.data = { user, room, slug: room.slug, since } satisfies SocketData;
+      socket.data = { user: socketUser(user), room: { id: room.id, slug: room.slug }, since } satisfies SocketData;
       next();
     } catch (err) {
       refuse(err, next, logger);

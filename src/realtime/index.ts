@@ -36,7 +36,9 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
   const broadcaster: Broadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log) : new LocalBroadcaster(io);
-  const presence: PresenceStore = clustered ? new RedisPresenceStore(deps.redis!, log, options.presence) : new MemoryPresenceStore();
+  const presence: PresenceStore = clustered
+    ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
+    : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trustProxy: deps.config.trustProxy };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };

@@ -1,12 +1,14 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
-import { findParticipant, loadRoomBySlug } from '../commands/roomsAccess';
-import { presentParticipant, presentRoom, type PresentedParticipant } from '../presenters/room';
+import { findParticipant } from '../commands/roomsAccess';
+import { Room } from '../models';
+import { presentParticipant, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
-import { roomHandshake, socketData, userHandshake, type HandshakeLimit } from './handshake';
+import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
+import { RoomLoads } from './roomLoads';
 
 export interface RealtimeContext {
   io: Server;
@@ -17,6 +19,8 @@ export interface RealtimeContext {
   handshakeLimit?: HandshakeLimit;
   /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
   replay?: (socket: Socket) => Promise<void>;
+  /** Fresh room loads shared by sockets connecting together; setupNamespaces makes one if absent. */
+  rooms?: RoomLoads;
 }
 
 /**
@@ -55,45 +59,44 @@ export function roomNamespaceCount(io: Server): number {
  * joined its channel, so it arrives live.
  */
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
-  const { user, slug } = socketData(socket);
+  const data = socketData(socket);
+  const { user, room: { slug } } = data as Required<SocketData>;
   await socket.join(userChannel(user.id));
   // Counted from here (the store remembers it even when Redis is away, and restores it later).
-  socketData(socket).present = true;
+  data.present = true;
   let first = false;
   try {
-    first = await ctx.presence.join(slug!, user.id);
+    first = await ctx.presence.join(slug, user.id);
   } catch (err) {
     ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
   }
-  const room = await loadRoomBySlug(slug!);
-  if (!room) {
+  // Read, presented and let go: the socket keeps ids only (handshake.ts SocketData). Sockets that
+  // connect together share one load and its presentations (roomLoads.ts).
+  const room = await ctx.rooms!.load(slug);
+  const participant = room?.participant(user.id);
+  if (!room || !participant) {
+    // Gone, or removed since the handshake admitted it: the removal's disconnect may have gone out
+    // before this socket joined its channel, so it would stay, hearing the room's moves and presence.
     socket.disconnect(true);
     return;
   }
-  const participant = room.participants?.find((p) => p.userId === user.id);
-  if (!participant) {
-    // Removed since the handshake admitted it: the removal's disconnect may have gone out before this
-    // socket joined its channel, so it would stay, hearing the room's moves and presence.
-    socket.disconnect(true);
-    return;
-  }
-  socketData(socket).room = room;
-  socket.emit(RoomEvents.RoomUpdate, { data: presentRoom(room, user.id) });
-  socketData(socket).participant = presentParticipant(participant);
+  socket.emit(RoomEvents.RoomUpdate, { data: room.roomFor(user.id) });
+  data.participant = participant;
   if (first) {
-    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: presentParticipant(participant) });
+    ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
   }
   // Tell the newcomer who is already here, in the same words.
-  const online = new Set(await ctx.presence.users(slug!).catch(() => [] as number[]));
-  for (const p of room.participants ?? []) {
-    if (p.userId !== user.id && online.has(p.userId)) socket.emit(RoomEvents.ParticipantConnect, { data: presentParticipant(p) });
+  const online = new Set(await ctx.presence.users(slug).catch(() => [] as number[]));
+  for (const userId of room.participantUserIds()) {
+    if (userId !== user.id && online.has(userId)) socket.emit(RoomEvents.ParticipantConnect, { data: room.participant(userId) });
   }
   if (ctx.replay) await ctx.replay(socket);
 }
 
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */
 export async function announceDisconnect(ctx: RealtimeContext, slug: string, userId: number, last?: PresentedParticipant) {
-  const room = await loadRoomBySlug(slug, { includeDeleted: true });
+  // The room's id, deleted or not: the participant is all that is presented (not the whole room).
+  const room = await Room.findOne({ where: { slug }, attributes: ['id'], paranoid: false });
   const participant = room ? await findParticipant(room.id, userId) : null;
   // A participant removed from the room still goes offline in the others' eyes: as it last was.
   const data = participant ? presentParticipant(participant) : last;
@@ -103,7 +106,7 @@ export async function announceDisconnect(ctx: RealtimeContext, slug: string, use
 
 function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
   return (socket: Socket) => {
-    const { user, room, slug } = socketData(socket);
+    const { user, room: { slug } } = socketData(socket) as Required<SocketData>;
     const log = ctx.logger.child({ socket: socket.id, user: user.id, room: slug });
     const ready = welcome(ctx, socket).catch((err: Error) => {
         log.warn({ err: err.message }, 'socket welcome failed');
@@ -115,7 +118,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
       await ready;
       if (!socketData(socket).present) return;
       try {
-        if (await ctx.presence.leave(slug!, user.id)) await announceDisconnect(ctx, slug!, user.id, socketData(socket).participant);
+        if (await ctx.presence.leave(slug, user.id)) await announceDisconnect(ctx, slug, user.id, socketData(socket).participant);
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'presence leave failed');
       }
@@ -126,6 +129,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
 /** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
 export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
+  ctx.rooms ??= new RoomLoads();
   const parent = io.of(ROOM_NAMESPACE);
   const handshake = roomHandshake(logger, ctx.handshakeLimit);
   parent.use((socket, next) => {

@@ -102,6 +102,7 @@ redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
 return known`;
 
 export interface RedisPresenceOptions {
+  /** Start of every key (REDIS_PREFIX + "presence:" in the server); default "dice:presence:". */
   prefix?: string;
   /** How often an instance proves it is alive and looks for dead ones. */
   heartbeatMs?: number;

@@ -11,8 +11,13 @@ import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { answerMemory } from './child';
 
-const pub = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : null;
+const pub = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { lazyConnect: true }) : null;
 const sub = pub?.duplicate() ?? null;
+// Connected before the adapter exists, as src/server.ts does: a room namespace created by the first
+// client while `sub` is between its TCP connect and its ready check sends PSUBSCRIBE in that window,
+// and ioredis 5 then fails the ready check ("Connection in subscriber mode") and the process dies.
+// Under load that window is wide enough to hit: it killed the baseline of bench:fanout at 100 clients.
+if (pub && sub) await Promise.all([pub.connect(), sub.connect()]);
 const server = http.createServer();
 const io = new Server(server, pub && sub ? { adapter: createAdapter(pub, sub, { key: 'bench-bare' }) } : {});
 const room = io.of(/^\/room\/[\w-]+$/);
