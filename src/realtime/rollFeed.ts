@@ -2,9 +2,10 @@ import type { Socket } from 'socket.io';
 import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
 import type { RollRecord as Roll } from '../db/records';
 import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
+import { memberUserIds } from '../policies/rooms';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
-import { RoomEvents, roomNamespace } from './events';
+import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
 import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';
 import { socketData } from './handshake';
 
@@ -20,11 +21,41 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
       const rolls = loaded?.size ? await withPreloaded(rollIds, loaded) : await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
+        if (!roll.isWhispered) {
+          emitToRoom(broadcaster, roomNamespace(slug), event, roll);
+          continue;
+        }
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
         emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer));
       }
     },
   };
+}
+
+/**
+ * A roll for the whole room: its roller and the room's owner each get their presentation on their own
+ * channel, and every other socket of the room one shared presentation through the members channel
+ * (presentRoll() depends on the viewer only through rollViewerClass(), and everyone else in the
+ * namespace is a participant: the handshake admits no one else). Two or three emits whatever the
+ * size of the room, each naming one or two channels: addressing every member's channel put a
+ * thousand names into each Redis message of a room of 1,000.
+ */
+function emitToRoom(broadcaster: Broadcaster, namespace: string, event: string, roll: Roll): void {
+  const classOf = rollViewerClass(roll);
+  const special = [...new Set([roll.userId, roll.room!.userId])];
+  let other: number | undefined;
+  for (const id of memberUserIds(roll.room!)) {
+    if (!special.includes(id)) {
+      other = id;
+      break;
+    }
+  }
+  broadcaster.atomically(() => {
+    for (const viewer of special) {
+      if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
+    }
+    if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
+  });
 }
 
 /**
