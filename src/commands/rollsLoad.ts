@@ -156,35 +156,38 @@ interface RollRoomsWhere {
 /**
  * Rooms as rolls embed them (deleted ones too): the room and its owner, every member's user id (who may
  * see the rolls: `memberUserIds`), and in full only the participants the rolls involve. A roll in a room
- * of 1,000 thus reads 1,000 small rows, not 1,000 participants with their users. Three queries, side
- * by side outside a transaction.
+ * of 1,000 thus reads 1,000 small rows, not 1,000 participants with their users. Two queries, side by
+ * side outside a transaction.
  */
 async function readRollRooms(query: Query, where: RollRoomsWhere, sequential = false): Promise<RoomRecord[]> {
-  const inRooms = `p.room_id IN (SELECT r.id FROM rooms r WHERE ${where.rooms})`;
-  const roomParams = where.params.slice(0, where.roomParams);
   const reads = [
-    () => query(`SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')} FROM rooms r JOIN users o ON o.id = r.user_id WHERE ${where.rooms}`, roomParams),
-    () => query<{ roomId: unknown; userId: unknown }>(`SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p WHERE ${inRooms}`, roomParams),
+    // The room and its owner, with the involved participants (few) joined in.
     () =>
       query(
-        `SELECT ${participantColumns('p')}, ${userColumns('u', 'u_')} FROM participants p JOIN users u ON u.id = p.user_id
-          WHERE ${inRooms} AND (${where.involved}) ORDER BY p.position, p.id`,
+        `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
+           FROM rooms r
+           JOIN users o ON o.id = r.user_id
+           LEFT JOIN participants p ON p.room_id = r.id AND (${where.involved})
+           LEFT JOIN users pu ON pu.id = p.user_id
+          WHERE ${where.rooms}
+          ORDER BY r.id, p.position, p.id`,
         where.params,
       ),
+    () =>
+      query<{ roomId: unknown; userId: unknown }>(
+        `SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p WHERE p.room_id IN (SELECT r.id FROM rooms r WHERE ${where.rooms})`,
+        where.params.slice(0, where.roomParams),
+      ),
   ] as const;
-  const [roomRows, memberRows, involvedRows] = sequential
-    ? [await reads[0](), await reads[1](), await reads[2]()]
-    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+  const [rows, memberRows] = sequential ? [await reads[0](), await reads[1]()] : await Promise.all([reads[0](), reads[1]()]);
   const rooms = new Map<number, RoomRecord & { memberUserIds: Set<number> }>();
-  for (const row of roomRows) {
-    const room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [] as ParticipantRecord[], memberUserIds: new Set<number>() };
-    rooms.set(room.id, room);
+  for (const row of rows) {
+    const id = Number(row.id);
+    let room = rooms.get(id);
+    if (!room) rooms.set(id, (room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [], memberUserIds: new Set<number>() }));
+    if (row.p_id !== null && row.p_id !== undefined) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
   }
   for (const m of memberRows) rooms.get(Number(m.roomId))?.memberUserIds.add(Number(m.userId));
-  for (const row of involvedRows) {
-    const p = { ...toParticipant(row), user: toUser(row, 'u_') };
-    rooms.get(p.roomId)?.participants!.push(p);
-  }
   return [...rooms.values()];
 }
 
