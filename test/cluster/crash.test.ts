@@ -21,7 +21,7 @@ test('participants of an instance that dies are announced gone, once, by the sur
   await onA.waitFor('ParticipantConnectEvent', (p) => p.data.user.uuid === player.user.uuid);
 
   await B.stop('SIGKILL');
-  const gone = await onA.waitFor('ParticipantDisconnectEvent', (p) => p.data.user.uuid === player.user.uuid, 60_000);
+  const gone = await onA.waitFor('ParticipantDisconnectEvent', (p) => p.data.user.uuid === player.user.uuid, 90_000);
   t.is(gone.data.user.uuid, player.user.uuid);
   // Something later, to be sure a second announcement would have come before it.
   await owner.api.patch(`/room/${slug}`, { name: 'After' });
