@@ -37,7 +37,7 @@ export function createApp(deps: AppDeps): Express {
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
   // Everything below needs a key, and counts against that key's rate limit.
-  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKey!.id) }, deps.logger));
+  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger));
   api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));

@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections per pool (each instance has two: the models' and the hot paths'). */
+  databasePoolSize: number;
   redisUrl: string | null;
   /**
    * Start of every Redis key and Socket.IO channel this deployment uses, so that two deployments can
@@ -39,6 +41,7 @@ const schema = Joi.object({
     .empty('')
     .default(null),
   REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
+  DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: value.PORT,
     host: value.HOST,
     databaseUrl: value.DATABASE_URL,
+    databasePoolSize: value.DATABASE_POOL_SIZE,
     redisUrl: value.REDIS_URL,
     redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,

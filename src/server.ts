@@ -102,7 +102,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     config,
     logger,
     redis,
-    rateLimitStore: redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
+    rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore(),
   };
   const app = createApp(deps);
   const server = http.createServer(app);

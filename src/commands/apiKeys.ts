@@ -1,5 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'sequelize';
+import { db } from '../db';
+import { asDateOrNull, type Row } from '../db/sql';
+import { toUser, userColumns } from '../db/records';
 import { ApiKey, User } from '../models';
 
 const KEY_PREFIX = 'dk_';
@@ -20,16 +23,29 @@ export async function issueApiKey(user: User, name = 'default', transaction?: Tr
   return { key, apiKey };
 }
 
-/** The key's user, or null for an unknown, malformed or revoked key. */
-export async function authenticate(key: string): Promise<{ user: User; apiKey: ApiKey } | null> {
+/** What authenticating a key answers: its user (a model instance, as commands take it) and the key's id. */
+export interface Authenticated {
+  user: User;
+  apiKeyId: number;
+}
+
+const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
+  FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
+
+/**
+ * The key's user, or null for an unknown, malformed or revoked key. Every authenticated request runs
+ * this: one plain query (db/sql.ts), and the user built from the row without a second read.
+ */
+export async function authenticate(key: string): Promise<Authenticated | null> {
   if (key.length > 200) return null;
   const hash = hashKey(key);
-  const apiKey = await ApiKey.findOne({ where: { keyHash: hash }, include: [{ model: User, as: 'user' }] });
+  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown }>(AUTHENTICATE, [hash]);
   // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
   // check does not depend on the database's collation.
-  if (!apiKey || apiKey.revokedAt || !apiKey.user) return null;
-  if (!timingSafeEqual(Buffer.from(apiKey.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return { user: apiKey.user, apiKey };
+  if (!row || asDateOrNull(row.revokedAt) !== null) return null;
+  if (!timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  const user = User.build(toUser(row), { isNewRecord: false, raw: true });
+  return { user, apiKeyId: Number(row.keyId) };
 }
 
 /** Revoke every live key whose shown prefix (or the whole key) matches; answers how many. */

@@ -1,14 +1,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { UniqueConstraintError } from 'sequelize';
 import { db } from '../db';
+import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from '../db/records';
+import { placeholders, toJson, UniqueViolationError, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
-import { AppError, ForbiddenError, ValidationError, type ErrorDetail } from '../errors';
-import { Roll, RollValue, RollWhisper, type Participant, type Room, type Theme, type User } from '../models';
+import { AppError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { isParticipant } from '../policies/rooms';
 import { publish } from '../realtime/bus';
-import { requireRoomBySlug } from './roomsAccess';
-import { DEFAULT_THEME_ID, findRollableThemes, resolveDieForRoll } from './themes';
-import { loadRolls } from './rollsLoad';
+import { SLUG_PATTERN } from '../rooms/codes';
+import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
+import { findRollableThemeVersions, type RollableTheme } from './rollThemes';
+import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -37,7 +38,7 @@ export interface RollInput {
 }
 
 export interface CreatedRoll {
-  roll: Roll;
+  roll: RollRecord;
   /** false when `external_id` named a roll the user already made: that roll, not a new one */
   created: boolean;
 }
@@ -59,19 +60,20 @@ export class UnknownParticipantError extends AppError {
 /**
  * Roll dice for `user`: check the room and whisper list, resolve each die in a theme the user may roll
  * with, roll (dice engine), and write the roll, its values and whispers in one transaction; announce it
- * after commit. Reads happen before the transaction, so the write transaction is three inserts.
+ * after commit. Reads happen before the transaction, so the write transaction is two or three inserts.
+ * Plain SQL and records (db/sql.ts): this is the service's hottest path (docs/performance.md).
  *
  * `external_id` makes retries safe: a roll the user already made with it is answered instead (also when two
  * requests race: the unique index (user_id, external_id) decides, and the loser answers the winner's roll).
  */
-export async function createRoll(user: User, input: RollInput): Promise<CreatedRoll> {
+export async function createRoll(user: UserRecord, input: RollInput): Promise<CreatedRoll> {
   const externalId = input.externalId ?? null;
   const request = rollRequest(input);
   // The three reads do not depend on each other: run them side by side, then judge in a fixed order.
   const [existing, foundRoom, themes] = await Promise.allSettled([
     externalId !== null ? findIdByExternalId(user.id, externalId) : Promise.resolve(null),
-    input.room ? requireRoomBySlug(input.room) : Promise.resolve(null),
-    findRollableThemes(user, request.wanted.map((w) => w.slug)),
+    input.room ? requireRoomRecord(input.room, user.id, input.whisper ?? []) : Promise.resolve(null),
+    findRollableThemeVersions(user.id, request.wanted.map((w) => w.slug)),
   ]);
   const existingId = settled(existing);
   if (existingId !== null) {
@@ -86,7 +88,8 @@ export async function createRoll(user: User, input: RollInput): Promise<CreatedR
   const result = runEngine(request, usableThemes(request.wanted, settled(themes)), input.operator);
 
   const now = new Date();
-  const rollRow = Roll.build({
+  const roll: RollRecord = {
+    id: 0,
     uuid: randomUUID(),
     userId: user.id,
     roomId: room?.id ?? null,
@@ -100,21 +103,15 @@ export async function createRoll(user: User, input: RollInput): Promise<CreatedR
     isWhispered: whispered.length > 0,
     createdAt: now,
     updatedAt: now,
-  });
+  };
+  const values = result.values.map((v, position) => valueRecord(position, v, now));
+  const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
-  let values: RollValue[];
-  let whispers: RollWhisper[];
   try {
-    [values, whispers] = await db().transaction(async (transaction) => {
-      await rollRow.save({ transaction });
-      const valueRows = await RollValue.bulkCreate(result.values.map((v, position) => valueRow(rollRow.id, position, v, now)), { transaction });
-      const whisperRows = whispered.length
-        ? await RollWhisper.bulkCreate(whispered.map((p) => ({ rollId: rollRow.id, participantId: p.id, userId: p.userId })), { transaction })
-        : [];
-      return [valueRows, whisperRows] as const;
-    });
+    if (db().dialect === 'postgres' && values.length) await insertRollAtOnce(roll, values, whispers);
+    else await db().sql.transaction((query) => insertRoll(query, roll, values, whispers));
   } catch (err) {
-    if (err instanceof UniqueConstraintError && externalId !== null) {
+    if (err instanceof UniqueViolationError && externalId !== null) {
       const winner = await findByExternalId(user.id, externalId);
       if (winner) return { roll: winner, created: false };
     }
@@ -122,22 +119,98 @@ export async function createRoll(user: User, input: RollInput): Promise<CreatedR
   }
 
   // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
-  rollRow.user = user;
-  rollRow.room = room;
-  rollRow.values = values;
-  whispers.forEach((w, i) => Object.assign(w, { participant: whispered[i] }));
-  rollRow.whispers = whispers;
+  roll.user = user;
+  roll.room = room;
+  roll.values = values;
+  roll.whispers = whispers;
+  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll });
+  return { roll, created: true };
+}
 
-  publish({ type: 'roll.created', rollId: rollRow.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: rollRow });
-  return { roll: rollRow, created: true };
+const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
+const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
+
+/** The roll, its values and whispers, in the caller's transaction; sets the new rows' ids on the records. */
+async function insertRoll(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, [
+    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
+    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
+  ]);
+  roll.id = Number(inserted!.id);
+  if (values.length) {
+    const params: unknown[] = [];
+    const tuples = values.map((v) => {
+      v.rollId = roll.id;
+      const first = params.length + 1;
+      params.push(
+        v.uuid, v.rollId, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
+        toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
+      );
+      return `(${placeholders(VALUE_COLUMNS.length, first)})`;
+    });
+    const ids = await query<{ id: unknown; position: unknown }>(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
+    const byPosition = new Map(ids.map((r) => [Number(r.position), Number(r.id)]));
+    for (const v of values) v.id = byPosition.get(v.position) ?? 0;
+  }
+  if (whispers.length) {
+    const params = whispers.flatMap((w) => [(w.rollId = roll.id), w.participantId, w.userId]);
+    await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
+  }
+}
+
+/**
+ * insertRoll() as one PostgreSQL statement: the roll's INSERT and the whispers' in data-modifying CTEs,
+ * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
+ * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
+ */
+async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  const params: unknown[] = [
+    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
+    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
+  ];
+  const next = () => `$${params.length}`;
+  const whisperTuples = whispers.map((w) => {
+    params.push(w.participantId);
+    const participant = next();
+    params.push(w.userId);
+    return `((SELECT id FROM r), ${participant}, ${next()})`;
+  });
+  const valueTuples = values.map((v) => {
+    const first = params.length + 1;
+    params.push(
+      v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
+      toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
+    );
+    return `($${first}, (SELECT id FROM r), ${placeholders(VALUE_COLUMNS.length - 2, first + 1)})`;
+  });
+  const text =
+    `WITH r AS (${ROLL_INSERT})` +
+    (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
+    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
+  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
+  roll.id = Number(rows[0]!.roll_id);
+  const byPosition = new Map(rows.map((r) => [Number(r.position), Number(r.id)]));
+  for (const v of values) {
+    v.rollId = roll.id;
+    v.id = byPosition.get(v.position) ?? 0;
+  }
+  for (const w of whispers) w.rollId = roll.id;
+}
+
+/** The live room with this slug as the roll embeds it (loadRollRoomBySlug), or a 404 `not_found`. */
+async function requireRoomRecord(slug: string, userId: number, whisperIds: number[]): Promise<RoomRecord> {
+  const room = SLUG_PATTERN.test(slug) ? await loadRollRoomBySlug(slug, userId, whisperIds) : null;
+  if (!room) throw new NotFoundError(`There is no room "${String(slug).slice(0, 64)}".`);
+  return room;
 }
 
 async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
-  const row = await Roll.findOne({ where: { userId, externalId }, attributes: ['id'] });
-  return row?.id ?? null;
+  const [row] = await db().sql.query<{ id: unknown }>('SELECT id FROM rolls WHERE user_id = $1 AND external_id = $2', [userId, externalId]);
+  return row ? Number(row.id) : null;
 }
 
-async function findByExternalId(userId: number, externalId: string): Promise<Roll | null> {
+async function findByExternalId(userId: number, externalId: string): Promise<RollRecord | null> {
   const id = await findIdByExternalId(userId, externalId);
   if (id === null) return null;
   const [roll] = await loadRolls([id]);
@@ -150,11 +223,11 @@ function settled<T>(result: PromiseSettledResult<T>): T {
 }
 
 /** The participants `whisper` names (participant ids of the room), or a 422 naming those that are not. */
-function whisperedParticipants(room: Room | null, ids: number[]): Participant[] {
+function whisperedParticipants(room: RoomRecord | null, ids: number[]): ParticipantRecord[] {
   if (!ids.length) return [];
   if (!room) throw new ValidationError([{ path: 'whisper', message: 'whisper needs a room: send the room too, and the participant ids of that room.' }]);
   const byId = new Map((room.participants ?? []).map((p) => [p.id, p]));
-  const out: Participant[] = [];
+  const out: ParticipantRecord[] = [];
   const missing: ErrorDetail[] = [];
   const seen = new Set<number>();
   ids.forEach((id, i) => {
@@ -197,14 +270,14 @@ function rollRequest(input: RollInput): RollRequest {
 }
 
 /** Runs the dice engine on the themes the user may roll with (see usableThemes). */
-function runEngine(request: RollRequest, themes: Map<string, Theme>, operator: OperatorInput | null | undefined): RollResult {
+function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, operator: OperatorInput | null | undefined): RollResult {
   const resolve = resolverFor(themes);
   if (request.equation !== null) return rollEquation(request.equation, request.theme, resolve);
   return rollDice(request.dice ?? [], operator, resolve);
 }
 
 /** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
-function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, Theme>): Map<string, Theme> {
+function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, RollableTheme>): Map<string, RollableTheme> {
   const problems: ErrorDetail[] = [];
   const named = new Set<string>();
   for (const w of wanted) {
@@ -219,19 +292,17 @@ function usableThemes(wanted: { slug: string; path: string }[], themes: Map<stri
   return themes;
 }
 
-function resolverFor(themes: Map<string, Theme>): Resolve {
-  return (slug, dieType) => {
-    const theme = themes.get(slug);
-    return theme ? resolveDieForRoll(theme, dieType) : null;
-  };
+function resolverFor(themes: Map<string, RollableTheme>): Resolve {
+  return (slug, dieType) => themes.get(slug)?.dice.get(dieType.toLowerCase()) ?? null;
 }
 
 const INT32_MAX = 2_147_483_647;
 
-function valueRow(rollId: number, position: number, v: RollResult['values'][number], now: Date) {
+function valueRecord(position: number, v: RollResult['values'][number], now: Date): RollValueRecord {
   return {
+    id: 0,
     uuid: randomUUID(),
-    rollId,
+    rollId: 0,
     position,
     dieIndex: v.dieIndex,
     type: v.type,

@@ -1,11 +1,18 @@
-import { literal, Op, type Transaction, type WhereOptions } from 'sequelize';
-import { Participant, Roll, RollValue, RollWhisper, Room, User } from '../models';
+import { literal, Op, type WhereOptions } from 'sequelize';
+import { db } from '../db';
+import {
+  participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom, toUser, userColumns,
+  type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
+} from '../db/records';
+import { placeholders, type Query } from '../db/sql';
+import { Roll } from '../models';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
- * owner and participants, values in order, whispers with their participants. A fixed number of queries
- * whatever the number of rolls (one per relation, batched by id): the realtime fan-out and the history
- * page call this with many ids.
+ * owner and every participant, values in order, whispers with their participants. Plain SQL and plain
+ * records (db/records.ts), a fixed number of queries whatever the number of rolls (batched by id): the
+ * realtime fan-out and the history page call this with many ids. Model instances cost more CPU than
+ * the queries did (docs/performance.md).
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,109 +23,184 @@ export function isUuid(value: unknown): value is string {
 }
 
 export interface LoadOptions {
-  transaction?: Transaction;
+  /** a query of an open transaction (db().sql.transaction); default: the pool */
+  query?: Query;
 }
 
 /** The rolls with these ids, fully loaded, in the order of `ids` (ids with no roll are skipped). */
-export async function loadRolls(ids: readonly number[], options: LoadOptions = {}): Promise<Roll[]> {
+export async function loadRolls(ids: readonly number[], options: LoadOptions = {}): Promise<RollRecord[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rolls = await loadWhere({ id: unique }, options);
+  const rolls = await loadWhere(`r.id IN (${placeholders(unique.length)})`, unique, options);
   const byId = new Map(rolls.map((r) => [r.id, r]));
-  const out: Roll[] = [];
-  const seen = new Set<number>();
-  for (const id of ids) {
-    const roll = byId.get(id);
-    if (roll && !seen.has(id)) {
-      seen.add(id);
-      out.push(roll);
-    }
-  }
-  return out;
+  return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** The roll with this uuid, fully loaded, or null (also for strings that are not uuids). */
-export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<Roll | null> {
+/**
+ * The roll with this uuid, fully loaded, or null (also for strings that are not uuids). GET /roll/{uuid}:
+ * the roll, its values and its room are asked for side by side, each by the uuid, so the answer takes
+ * one round trip to the database (a whispered roll's whispers, a second).
+ */
+export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<RollRecord | null> {
   if (!isUuid(uuid)) return null;
-  const [roll] = await loadWhere({ uuid: uuid.toLowerCase() }, options);
-  return roll ?? null;
+  const key = [uuid.toLowerCase()];
+  if (options.query) {
+    const [roll] = await loadWhere('r.uuid = $1', key, options);
+    return roll ?? null;
+  }
+  const query = db().sql.query;
+  const [rows, valueRows, rooms] = await Promise.all([
+    query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key),
+    query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id = (SELECT id FROM rolls WHERE uuid = $1) ORDER BY v.position`, key),
+    readRollRooms(query, {
+      rooms: 'r.id = (SELECT room_id FROM rolls WHERE uuid = $1)',
+      involved: 'p.user_id = (SELECT user_id FROM rolls WHERE uuid = $1) OR p.id IN (SELECT w.participant_id FROM roll_whispers w JOIN rolls r ON r.id = w.roll_id WHERE r.uuid = $1)',
+      params: key,
+      roomParams: 1,
+    }),
+  ]);
+  const row = rows[0];
+  if (!row) return null;
+  const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
+  roll.values = valueRows.map(toRollValue);
+  roll.room = roll.roomId != null ? (rooms.find((r) => r.id === roll.roomId) ?? null) : null;
+  const whispers = roll.isWhispered ? await readWhispers([roll.id], query) : [];
+  const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
+  roll.whispers = whispers.map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
+  return roll;
 }
 
 /** The rolls with these uuids, fully loaded, keyed by lower-case uuid (unknown or malformed uuids are absent). */
-export async function loadRollsByUuid(uuids: readonly string[], options: LoadOptions = {}): Promise<Map<string, Roll>> {
+export async function loadRollsByUuid(uuids: readonly string[], options: LoadOptions = {}): Promise<Map<string, RollRecord>> {
   const wanted = [...new Set(uuids.filter(isUuid).map((u) => u.toLowerCase()))];
   if (!wanted.length) return new Map();
-  const rolls = await loadWhere({ uuid: wanted }, options);
+  const rolls = await loadWhere(`r.uuid IN (${placeholders(wanted.length)})`, wanted, options);
   return new Map(rolls.map((r) => [r.uuid.toLowerCase(), r]));
 }
 
-async function loadWhere(where: WhereOptions<Roll>, { transaction }: LoadOptions): Promise<Roll[]> {
-  const rolls = await Roll.findAll({ where, transaction });
-  if (!rolls.length) return rolls;
-  await attachRelations(rolls, transaction);
+async function loadWhere(where: string, params: unknown[], options: LoadOptions): Promise<RollRecord[]> {
+  const query = options.query ?? db().sql.query;
+  const rows = await query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE ${where}`, params);
+  const rolls = rows.map((row) => Object.assign(toRoll(row), { user: toUser(row, 'u_') }));
+  if (rolls.length) await attachRelations(rolls, query, options.query !== undefined);
   return rolls;
 }
 
 /**
- * Everything else of rolls already read, in flat queries batched by id (rooms, participants, values,
- * whispers side by side, then every user they name at once), wired here: nested includes cost more in
- * Sequelize's join grouping than the extra round trip does (docs/performance.md).
+ * Values, whispers and rooms of rolls already read: side by side on pooled connections, one after
+ * the other inside a transaction (its one connection takes one query at a time).
  */
-async function attachRelations(rolls: Roll[], transaction?: Transaction): Promise<void> {
+async function attachRelations(rolls: RollRecord[], query: Query, inTransaction: boolean): Promise<void> {
   const ids = rolls.map((r) => r.id);
-  const roomIds = [...new Set(rolls.map((r) => r.roomId).filter((id): id is number => id != null))];
-  const loadValues = () => RollValue.findAll({ where: { rollId: ids }, order: [['rollId', 'ASC'], ['position', 'ASC']], transaction });
-  const loadWhispers = () => RollWhisper.findAll({ where: { rollId: ids }, transaction });
-  // Outside a transaction the reads run side by side on pooled connections; inside one they share its
-  // connection, which takes one query at a time.
-  const [[rooms, participants], values, whispers] = transaction
-    ? [await readRooms(roomIds, transaction), await loadValues(), await loadWhispers()]
-    : await Promise.all([readRooms(roomIds), loadValues(), loadWhispers()]);
-  const users = await readUsers([...rolls.map((r) => r.userId), ...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
-  const roomById = wireRooms(rooms, participants, users);
-  const participantById = new Map(participants.map((p) => [p.id, p]));
+  const whisperedIds = rolls.filter((r) => r.isWhispered).map((r) => r.id);
+  const roomIds = [...new Set(rolls.flatMap((r) => (r.roomId != null ? [r.roomId] : [])))];
+  const rollerIds = [...new Set(rolls.map((r) => r.userId))];
+  const reads = [
+    () => readValues(ids, query),
+    () => readWhispers(whisperedIds, query),
+    () =>
+      roomIds.length
+        ? readRollRooms(
+            query,
+            {
+              rooms: `r.id IN (${placeholders(roomIds.length)})`,
+              involved: `p.user_id IN (${placeholders(rollerIds.length, roomIds.length + 1)}) OR p.id IN (SELECT participant_id FROM roll_whispers WHERE roll_id IN (${placeholders(whisperedIds.length || 1, roomIds.length + rollerIds.length + 1)}))`,
+              params: [...roomIds, ...rollerIds, ...(whisperedIds.length ? whisperedIds : [0])],
+              roomParams: roomIds.length,
+            },
+            inTransaction,
+          )
+        : Promise.resolve([]),
+  ] as const;
+  const [values, whispers, rooms] = inTransaction
+    ? [await reads[0](), await reads[1](), await reads[2]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
   const valuesOf = group(values, (v) => v.rollId);
   const whispersOf = group(whispers, (w) => w.rollId);
-  for (const w of whispers) Object.assign(w, { participant: participantById.get(w.participantId) ?? null });
+  const roomById = new Map(rooms.map((r) => [r.id, r]));
   for (const roll of rolls) {
-    roll.user = users.get(roll.userId);
     roll.room = roll.roomId != null ? (roomById.get(roll.roomId) ?? null) : null;
     roll.values = valuesOf.get(roll.id) ?? [];
-    roll.whispers = whispersOf.get(roll.id) ?? [];
+    const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
+    roll.whispers = (whispersOf.get(roll.id) ?? []).map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   }
 }
 
-/** The rooms of rolls (deleted ones too) with owner and participants, as loadRolls() embeds them, by id. */
-export async function loadRollRooms(roomIds: readonly number[], transaction?: Transaction): Promise<Map<number, Room>> {
-  const [rooms, participants] = await readRooms([...new Set(roomIds)], transaction);
-  if (!rooms.length) return new Map();
-  const users = await readUsers([...rooms.map((r) => r.userId), ...participants.map((p) => p.userId)], transaction);
-  return wireRooms(rooms, participants, users);
+async function readValues(rollIds: number[], query: Query): Promise<RollValueRecord[]> {
+  if (!rollIds.length) return [];
+  const rows = await query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id IN (${placeholders(rollIds.length)}) ORDER BY v.roll_id, v.position`, rollIds);
+  return rows.map(toRollValue);
 }
 
-/** Rooms (deleted ones too) and their participants, unwired. */
-async function readRooms(roomIds: readonly number[], transaction?: Transaction): Promise<[Room[], Participant[]]> {
-  if (!roomIds.length) return [[], []];
-  const loadRooms = () => Room.findAll({ where: { id: [...roomIds] }, paranoid: false, transaction });
-  const loadParticipants = () => Participant.findAll({ where: { roomId: [...roomIds] }, order: [['position', 'ASC'], ['id', 'ASC']], transaction });
-  return transaction ? [await loadRooms(), await loadParticipants()] : Promise.all([loadRooms(), loadParticipants()]);
+async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRecord[]> {
+  if (!rollIds.length) return [];
+  const rows = await query<{ rollId: unknown; participantId: unknown; userId: unknown }>(
+    `SELECT w.roll_id AS "rollId", w.participant_id AS "participantId", w.user_id AS "userId" FROM roll_whispers w WHERE w.roll_id IN (${placeholders(rollIds.length)})`,
+    rollIds,
+  );
+  return rows.map((w) => ({ rollId: Number(w.rollId), participantId: Number(w.participantId), userId: Number(w.userId) }));
 }
 
-async function readUsers(userIds: readonly number[], transaction?: Transaction): Promise<Map<number, User>> {
-  const unique = [...new Set(userIds)];
-  const users = unique.length ? await User.findAll({ where: { id: unique }, transaction }) : [];
-  return new Map(users.map((u) => [u.id, u]));
+/** Which rooms and which of their participants readRollRooms() reads, as SQL over `params`. */
+interface RollRoomsWhere {
+  /** a condition on `rooms r` */
+  rooms: string;
+  /** a condition on `participants p`: those shown in full (the rolls' rollers and whisper recipients) */
+  involved: string;
+  /** the parameters of `rooms` ($1...), then those `involved` adds */
+  params: readonly unknown[];
+  /** how many of `params` are `rooms`' (a statement must be given exactly the parameters it names) */
+  roomParams: number;
 }
 
-/** Each room with its owner and participants (each with its user), by id. */
-function wireRooms(rooms: Room[], participants: Participant[], users: ReadonlyMap<number, User>): Map<number, Room> {
-  const byRoom = group(participants, (p) => p.roomId);
-  for (const p of participants) p.user = users.get(p.userId);
-  for (const room of rooms) {
-    room.user = users.get(room.userId);
-    room.participants = byRoom.get(room.id) ?? [];
+/**
+ * Rooms as rolls embed them (deleted ones too): the room and its owner, every member's user id (who may
+ * see the rolls: `memberUserIds`), and in full only the participants the rolls involve. A roll in a room
+ * of 1,000 thus reads 1,000 small rows, not 1,000 participants with their users. Three queries, side
+ * by side outside a transaction.
+ */
+async function readRollRooms(query: Query, where: RollRoomsWhere, sequential = false): Promise<RoomRecord[]> {
+  const inRooms = `p.room_id IN (SELECT r.id FROM rooms r WHERE ${where.rooms})`;
+  const roomParams = where.params.slice(0, where.roomParams);
+  const reads = [
+    () => query(`SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')} FROM rooms r JOIN users o ON o.id = r.user_id WHERE ${where.rooms}`, roomParams),
+    () => query<{ roomId: unknown; userId: unknown }>(`SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p WHERE ${inRooms}`, roomParams),
+    () =>
+      query(
+        `SELECT ${participantColumns('p')}, ${userColumns('u', 'u_')} FROM participants p JOIN users u ON u.id = p.user_id
+          WHERE ${inRooms} AND (${where.involved}) ORDER BY p.position, p.id`,
+        where.params,
+      ),
+  ] as const;
+  const [roomRows, memberRows, involvedRows] = sequential
+    ? [await reads[0](), await reads[1](), await reads[2]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+  const rooms = new Map<number, RoomRecord & { memberUserIds: Set<number> }>();
+  for (const row of roomRows) {
+    const room = { ...toRoom(row), user: toUser(row, 'o_'), participants: [] as ParticipantRecord[], memberUserIds: new Set<number>() };
+    rooms.set(room.id, room);
   }
-  return new Map(rooms.map((r) => [r.id, r]));
+  for (const m of memberRows) rooms.get(Number(m.roomId))?.memberUserIds.add(Number(m.userId));
+  for (const row of involvedRows) {
+    const p = { ...toParticipant(row), user: toUser(row, 'u_') };
+    rooms.get(p.roomId)?.participants!.push(p);
+  }
+  return [...rooms.values()];
+}
+
+/**
+ * The live room with this slug as a roll by `userId` (whispering to participants `whisperIds`) embeds
+ * it (readRollRooms); null when there is none.
+ */
+export async function loadRollRoomBySlug(slug: string, userId: number, whisperIds: readonly number[] = []): Promise<RoomRecord | null> {
+  const ids = whisperIds.length ? whisperIds : [0];
+  const [room] = await readRollRooms(db().sql.query, {
+    rooms: 'r.slug = $1 AND r.deleted_at IS NULL',
+    involved: `p.user_id = $2 OR p.id IN (${placeholders(ids.length, 3)})`,
+    params: [slug, userId, ...ids],
+    roomParams: 1,
+  });
+  return room ?? null;
 }
 
 function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
@@ -131,6 +213,8 @@ function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
   }
   return out;
 }
+
+export type { ParticipantRecord, RollRecord, RoomRecord, UserRecord };
 
 /**
  * One page of a room's history as `viewerId` may see it, newest first: ids of rolls older than

@@ -1,5 +1,7 @@
-import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import { db } from '../db';
+import type { RollRecord, RollValueRecord } from '../db/records';
+import { placeholders, type Query } from '../db/sql';
 import { BadRequestError, ForbiddenError, type ErrorDetail } from '../errors';
 import { Roll, RollValue, RollWhisper, type Room, type User } from '../models';
 import { authorizeRollChange } from '../policies/rolls';
@@ -32,6 +34,7 @@ export class UnknownRollValueError extends BadRequestError {
 }
 
 const FLAG_COLUMNS = ['isHidden', 'isVisible', 'isCleared'] as const;
+const FLAG_COLUMN_NAMES = { isHidden: 'is_hidden', isVisible: 'is_visible', isCleared: 'is_cleared' } as const;
 
 /**
  * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, all or nothing, in one
@@ -39,10 +42,10 @@ const FLAG_COLUMNS = ['isHidden', 'isVisible', 'isCleared'] as const;
  * roll a 400 naming it (`pathOf(i)` is where that roll sits in the request, for the error's path).
  * Answers the rolls (changed or not) in request order; announces the changed ones after commit.
  */
-export async function updateRolls(user: User, changes: RollChange[], pathOf: (i: number) => string): Promise<Roll[]> {
-  const { ids, changedIds } = await db().transaction(async (transaction) => {
-    const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { transaction });
-    const writes: { value: RollValue; flags: DieFlags }[] = [];
+export async function updateRolls(user: Pick<User, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
+  const { ids, changedIds } = await db().sql.transaction(async (query) => {
+    const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query });
+    const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
     const unknown: ErrorDetail[] = [];
     changes.forEach((change, i) => {
       const roll = authorizeRollChange(rolls.get(change.uuid.toLowerCase()), user.id, change.uuid);
@@ -58,7 +61,7 @@ export async function updateRolls(user: User, changes: RollChange[], pathOf: (i:
     });
     if (unknown.length) throw new UnknownRollValueError(unknown);
     const ids = changes.map((c) => rolls.get(c.uuid.toLowerCase())!.id);
-    return { ids, changedIds: await applyFlags(writes, transaction) };
+    return { ids, changedIds: await applyFlags(writes, query) };
   });
   const rolls = await loadRolls(ids);
   announceUpdates(rolls.filter((r) => changedIds.has(r.id)));
@@ -69,7 +72,7 @@ export async function updateRolls(user: User, changes: RollChange[], pathOf: (i:
  * PATCH /room/{slug}/roll: set flags on every die of the user's rolls in that room (clearing one's own dice
  * off the table, hiding or showing them all). Participants only. Answers the rolls that changed.
  */
-export async function updateRoomRolls(user: User, slug: string, flags: DieFlags): Promise<Roll[]> {
+export async function updateRoomRolls(user: User, slug: string, flags: DieFlags): Promise<RollRecord[]> {
   const room = await requireRoomBySlug(slug);
   if (!isParticipant(room, user.id)) throw new ForbiddenError('Only participants of this room may change their rolls in it.');
   const differs = differsFrom(flags);
@@ -95,29 +98,36 @@ export async function updateRoomRolls(user: User, slug: string, flags: DieFlags)
 /**
  * DELETE /roll?room={slug}: the room's owner clears the table. The room's rolls are deleted (values and
  * whispers with them), not marked: clearing is how an owner starts afresh, and it is the one way a
- * room's history is removed. Announced as one roll.deleted with every uuid.
+ * room's history is removed. Announced as one roll.deleted with every uuid (a whispered roll's to its
+ * audience only).
  */
 export async function clearRoomTable(user: User, slug: string): Promise<{ room: Room; deleted: string[] }> {
   const room = await requireRoomBySlug(slug);
   authorizeRoomOwner(room, user, 'clear its table');
   const deleted = await db().transaction(async (transaction) => {
-    const rolls = await Roll.findAll({ attributes: ['id', 'uuid'], where: { roomId: room.id }, transaction });
+    const rolls = await Roll.findAll({ attributes: ['id', 'uuid', 'userId', 'isWhispered'], where: { roomId: room.id }, transaction });
     if (!rolls.length) return [];
     const ids = rolls.map((r) => r.id);
+    // Who could see each whispered roll: its RollDeleteEvent goes to them alone (its uuid is news to others).
+    const whispered = rolls.filter((r) => r.isWhispered).map((r) => r.id);
+    const whispers = whispered.length ? await RollWhisper.findAll({ attributes: ['rollId', 'userId'], where: { rollId: whispered }, transaction }) : [];
     // Children first: the foreign keys cascade too, but this does not depend on SQLite's foreign_keys pragma.
     await RollValue.destroy({ where: { rollId: ids }, transaction });
     await RollWhisper.destroy({ where: { rollId: ids }, transaction });
     await Roll.destroy({ where: { id: ids }, transaction });
-    return rolls.map((r) => r.uuid);
+    return rolls.map((r) => ({
+      uuid: r.uuid,
+      audience: r.isWhispered ? [r.userId, ...whispers.filter((w) => w.rollId === r.id).map((w) => w.userId)] : null,
+    }));
   });
-  if (deleted.length) publish({ type: 'roll.deleted', rollUuids: deleted, roomId: room.id, slug: room.slug });
-  return { room, deleted };
+  if (deleted.length) publish({ type: 'roll.deleted', rolls: deleted, roomId: room.id, slug: room.slug });
+  return { room, deleted: deleted.map((r) => r.uuid) };
 }
 
 /** Writes only what changes, one UPDATE per distinct set of flags; answers the ids of the rolls touched. */
-async function applyFlags(writes: { value: RollValue; flags: DieFlags }[], transaction: Transaction): Promise<Set<number>> {
+async function applyFlags(writes: { value: RollValueRecord; flags: DieFlags }[], query: Query): Promise<Set<number>> {
   // The last change of a die wins when a request names it twice.
-  const finalFlags = new Map<number, { value: RollValue; flags: DieFlags }>();
+  const finalFlags = new Map<number, { value: RollValueRecord; flags: DieFlags }>();
   for (const w of writes) {
     const prior = finalFlags.get(w.value.id);
     finalFlags.set(w.value.id, { value: w.value, flags: { ...prior?.flags, ...definedFlags(w.flags) } });
@@ -137,9 +147,15 @@ async function applyFlags(writes: { value: RollValue; flags: DieFlags }[], trans
   if (!touched.size) return touched;
   const now = new Date();
   for (const { flags, ids } of batches.values()) {
-    await RollValue.update({ ...set(flags), updatedAt: now }, { where: { id: ids }, transaction, silent: true });
+    const columns = FLAG_COLUMNS.filter((k) => flags[k] !== undefined);
+    const assignments = columns.map((k, i) => `${FLAG_COLUMN_NAMES[k]} = $${i + 1}`);
+    await query(
+      `UPDATE roll_values SET ${assignments.join(', ')}, updated_at = $${columns.length + 1} WHERE id IN (${placeholders(ids.length, columns.length + 2)})`,
+      [...columns.map((k) => flags[k]), now, ...ids],
+    );
   }
-  await Roll.update({ updatedAt: now }, { where: { id: [...touched] }, transaction, silent: true });
+  const rollIds = [...touched];
+  await query(`UPDATE rolls SET updated_at = $1 WHERE id IN (${placeholders(rollIds.length, 2)})`, [now, ...rollIds]);
   return touched;
 }
 
@@ -167,7 +183,7 @@ function ownRollsIn(roomId: number, userId: number) {
 }
 
 /** One roll.updated per room (after commit). */
-function announceUpdates(rolls: Roll[]): void {
+function announceUpdates(rolls: RollRecord[]): void {
   const byRoom = new Map<string, { roomId: number | null; slug: string | null; ids: number[] }>();
   for (const roll of rolls) {
     const key = String(roll.roomId ?? 'none');

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { Mutex } from '../lib/mutex';
 import { initModels } from '../models';
+import { postgresSql, sqliteSql, type Sql } from './sql';
 
 /**
  * One Sequelize instance per process. The SQLite shape serializes write transactions
@@ -16,6 +17,8 @@ export interface Database {
   dialect: 'sqlite' | 'postgres';
   /** Run `fn` in one transaction: the only way commands write more than one row. */
   transaction<T>(fn: (t: Transaction) => Promise<T>): Promise<T>;
+  /** Plain SQL for the hot paths (db/sql.ts). */
+  sql: Sql;
   ping(): Promise<void>;
   /** A dedicated PostgreSQL connection outside the pool (advisory locks, LISTEN). */
   sessionClient(): Promise<pg.Client>;
@@ -29,7 +32,7 @@ export function db(): Database {
   return current;
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, logger?: Logger): Promise<Database> {
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databasePoolSize?: number }, logger?: Logger): Promise<Database> {
   if (current) return current;
   let sequelize: Sequelize;
   let dialect: Database['dialect'];
@@ -38,7 +41,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     sequelize = new Sequelize(config.databaseUrl, {
       dialect: 'postgres',
       logging: false,
-      pool: { max: 20, min: 0, idle: 10_000, acquire: 10_000 },
+      pool: { max: config.databasePoolSize ?? 10, min: 0, idle: 10_000, acquire: 10_000 },
       dialectOptions: { connectionTimeoutMillis: 5000 },
     });
   } else {
@@ -57,15 +60,19 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   }
   initModels(sequelize);
   const writer = new Mutex();
+  const transaction = <T>(fn: (t: Transaction) => Promise<T>): Promise<T> => {
+    if (dialect === 'sqlite') return writer.run(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, fn));
+    return sequelize.transaction(fn);
+  };
+  const sql =
+    dialect === 'postgres'
+      ? postgresSql(config.databaseUrl!, { max: config.databasePoolSize ?? 10, onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost') })
+      : sqliteSql(sequelize, transaction);
   const database: Database = {
     sequelize,
     dialect,
-    async transaction(fn) {
-      if (dialect === 'sqlite') {
-        return writer.run(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, fn));
-      }
-      return sequelize.transaction(fn);
-    },
+    transaction,
+    sql,
     async ping() {
       await sequelize.query('SELECT 1');
     },
@@ -77,7 +84,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     },
     async close() {
       current = null;
-      await sequelize.close();
+      await Promise.all([sequelize.close(), sql.close()]);
     },
   };
   logger?.debug({ dialect }, 'database opened');

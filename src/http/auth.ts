@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { RateLimitError, UnauthorizedError } from '../errors';
 import type { AppDeps } from './deps';
 import { authenticate } from '../commands/apiKeys';
+import { failOpen } from './rateLimit';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -18,21 +19,19 @@ export function bearerKey(header: string | undefined): string | null {
  */
 export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>): RequestHandler {
   const limit = deps.config.authFailuresPerMinute;
+  // A failing store (Redis away) answers null: the failed key goes uncounted, logged once per outage.
+  const failures = failOpen(deps.rateLimitStore, deps.logger);
   return async (req, _res, next) => {
     const key = bearerKey(req.headers.authorization);
     if (!key) return next(new UnauthorizedError());
     const found = await authenticate(key);
     if (found) {
       req.user = found.user;
-      req.apiKey = found.apiKey;
+      req.apiKeyId = found.apiKeyId;
       return next();
     }
-    try {
-      const { count, resetMs } = await deps.rateLimitStore.hit(`authfail:${req.ip ?? 'unknown'}`, 60_000);
-      if (count > limit) return next(new RateLimitError(Math.max(1, Math.ceil(resetMs / 1000))));
-    } catch (err) {
-      deps.logger.warn({ err: (err as Error).message }, 'rate limit store unavailable; failed key not counted');
-    }
+    const counted = await failures.hit(`authfail:${req.ip ?? 'unknown'}`, 60_000);
+    if (counted && counted.count > limit) return next(new RateLimitError(Math.max(1, Math.ceil(counted.resetMs / 1000))));
     next(new UnauthorizedError('The API key is unknown or has been revoked.'));
   };
 }

@@ -37,16 +37,70 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+type RateLimitRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
 export class RedisRateLimitStore implements RateLimitStore {
-  constructor(private redis: Redis) {}
+  /** `prefix` (REDIS_PREFIX) starts every key, so that deployments sharing one Redis database keep their own counters. */
+  constructor(
+    private redis: Redis,
+    private prefix: string,
+  ) {
+    // EVALSHA with the script's hash (ioredis loads the script once, on NOSCRIPT): not its text per request.
+    if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
 
   async hit(key: string, windowMs: number) {
     // While Redis is away, fail at once (the middleware then lets the request through) instead of
     // waiting in ioredis' offline queue for a reconnect: that wait was up to 2 s on every request.
     if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `ratelimit:${key}`, windowMs)) as [number, number];
+    const [count, ttl] = await (this.redis as unknown as RateLimitRedis).rateLimitHit(`${this.prefix}ratelimit:${key}`, windowMs);
     return { count, resetMs: ttl };
   }
+}
+
+/** A store that answers `null` instead of failing: the caller lets the request through unlimited. */
+export interface FailOpenStore {
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number } | null>;
+}
+
+/** One per store: every caller of failOpen(store) shares the outage, so an outage is logged once per process. */
+const failOpenByStore = new WeakMap<RateLimitStore, FailOpenStore>();
+
+/**
+ * The store, failing open: while it fails (Redis away) every hit answers `null` and is let through. An
+ * outage is logged twice, not once per request: a warning at the first failure, then, at the first
+ * success, how many hits went unlimited and for how long. The limiter middleware and failed-key
+ * counting (auth.ts) go through this, and socket handshakes are meant to (`failOpen(limit.store, logger)`
+ * in realtime/handshake.ts), so they share one outage and one pair of lines. The logger of the first
+ * call for a store is the one used.
+ */
+export function failOpen(store: RateLimitStore, logger: Logger): FailOpenStore {
+  let wrapped = failOpenByStore.get(store);
+  if (wrapped) return wrapped;
+  let outage: { since: number; unlimited: number } | null = null;
+  wrapped = {
+    async hit(key, windowMs) {
+      let result: { count: number; resetMs: number };
+      try {
+        result = await store.hit(key, windowMs);
+      } catch (err) {
+        if (outage) outage.unlimited += 1;
+        else {
+          outage = { since: Date.now(), unlimited: 1 };
+          // The limit's name (`key`, `guest`, `authfail`, `socket`...), not the key: that holds addresses.
+          logger.warn({ err: (err as Error).message, limit: key.split(':')[0] }, 'rate limit store unavailable, failing open');
+        }
+        return null;
+      }
+      if (outage) {
+        logger.info({ unlimited: outage.unlimited, outageMs: Date.now() - outage.since }, 'rate limit store recovered');
+        outage = null;
+      }
+      return result;
+    },
+  };
+  failOpenByStore.set(store, wrapped);
+  return wrapped;
 }
 
 export interface RateLimitRule {
@@ -61,14 +115,10 @@ export interface RateLimitRule {
  * When the store fails (Redis down) requests pass: a limiter must not take the API down with it.
  */
 export function rateLimit(store: RateLimitStore, rule: RateLimitRule, logger: Logger): RequestHandler {
+  const limiter = failOpen(store, logger);
   return async (req, res, next) => {
-    let result: { count: number; resetMs: number };
-    try {
-      result = await store.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs);
-    } catch (err) {
-      logger.warn({ err: (err as Error).message, rule: rule.name }, 'rate limit store unavailable; request allowed');
-      return next();
-    }
+    const result = await limiter.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs);
+    if (!result) return next();
     const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(rule.limit));
     res.setHeader('RateLimit-Remaining', String(Math.max(0, rule.limit - result.count)));

@@ -1,4 +1,4 @@
-import type { User, ApiKey } from '../models';
+import type { User } from '../models';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -6,7 +6,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** The authenticated user (set by `auth`). */
     user?: User;
-    apiKey?: ApiKey;
+    /** The id of the API key it authenticated with. */
+    apiKeyId?: number;
   }
 }
 

@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError } from '../errors';
-import type { Roll, RollValue } from '../models';
+import { memberUserIds } from './rooms';
+import type { RollRecord as Roll, RollValueRecord as RollValue } from '../db/records';
 
 /**
  * Who may see and change a roll. Pure predicates over a roll loaded as loadRolls() loads it (room with
@@ -18,16 +19,25 @@ export function isRoller(roll: Pick<Roll, 'userId'>, userId: number | null | und
 
 /** May `userId` see this roll at all? Needs `roll.whispers` (whispered rolls) and `roll.room.participants`. */
 export function canSeeRoll(roll: Roll, userId: number | null | undefined): boolean {
-  if (userId == null) return false;
-  if (roll.userId === userId) return true;
-  if (roll.roomId == null) return false;
-  if (roll.isWhispered) {
-    if (!roll.whispers) throw new Error('canSeeRoll needs the roll loaded with its whispers');
-    return roll.whispers.some((w) => w.userId === userId);
+  return rollAudience(roll)(userId);
+}
+
+/**
+ * canSeeRoll() for many viewers of one roll (the realtime fan-out asks it for every member of a room):
+ * the audience is worked out once, then each question is a set lookup.
+ */
+export function rollAudience(roll: Roll): (userId: number | null | undefined) => boolean {
+  let audience: ReadonlySet<number> | null = null;
+  if (roll.roomId != null) {
+    if (roll.isWhispered) {
+      if (!roll.whispers) throw new Error('canSeeRoll needs the roll loaded with its whispers');
+      audience = new Set(roll.whispers.map((w) => w.userId));
+    } else {
+      if (!roll.room) throw new Error('canSeeRoll needs the roll loaded with its room and participants');
+      audience = memberUserIds(roll.room);
+    }
   }
-  const participants = roll.room?.participants;
-  if (!participants) throw new Error('canSeeRoll needs the roll loaded with its room and participants');
-  return participants.some((p) => p.userId === userId);
+  return (userId) => userId != null && (roll.userId === userId || (audience?.has(userId) ?? false));
 }
 
 /** May `userId` see this die's value? (The roll itself must be visible: see canSeeRoll.) */

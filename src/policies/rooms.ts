@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors';
-import type { Participant, Room } from '../models';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { passcodesEqual } from '../rooms/codes';
 
 /**
@@ -16,10 +16,18 @@ export function isOwner(room: Pick<Room, 'userId'>, userId: number): boolean {
   return room.userId === userId;
 }
 
-/** True when `userId` is a participant. Needs `room.participants` loaded. */
-export function isParticipant(room: Pick<Room, 'participants'>, userId: number): boolean {
+/** True when `userId` is a participant. Needs `room.participants` loaded (or `memberUserIds`, as rolls load rooms). */
+export function isParticipant(room: Pick<Room, 'participants' | 'memberUserIds'>, userId: number): boolean {
+  if (room.memberUserIds) return room.memberUserIds.has(userId);
   if (!room.participants) throw new Error('isParticipant needs the room loaded with its participants');
   return room.participants.some((p) => p.userId === userId);
+}
+
+/** Every participant's user id (see isParticipant). */
+export function memberUserIds(room: Pick<Room, 'participants' | 'memberUserIds'>): ReadonlySet<number> {
+  if (room.memberUserIds) return room.memberUserIds;
+  if (!room.participants) throw new Error('memberUserIds needs the room loaded with its participants');
+  return new Set(room.participants.map((p) => p.userId));
 }
 
 /** The right passcode for this room, compared in constant time. A room without one is never opened by one. */

@@ -1,4 +1,4 @@
-import type { Participant, Roll, RollValue, RollWhisper } from '../models';
+import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from './room';
 import { ts } from './time';
@@ -28,7 +28,7 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     direction: roll.direction,
     velocity: roll.velocity,
     user: presentUser(roll.user),
-    room: roll.room ? presentRoomInRoll(roll.room, viewerUserId) : null,
+    room: roll.room ? presentRoomInRoll(roll.room, viewerUserId, involvedUserIds(roll)) : null,
     values: values.map((v) => presentRollValue(roll, v, viewerUserId)),
     operator: roll.operator ?? null,
     equation: seesAll ? roll.equation : viewerEquation(roll.equation, roll.operator, values),
@@ -42,6 +42,13 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
 }
 
 export type PresentedRoll = ReturnType<typeof presentRoll>;
+
+/** Who a roll involves: its roller and the participants it is whispered to (their users). */
+function involvedUserIds(roll: Roll): Set<number> {
+  const ids = new Set([roll.userId]);
+  for (const w of roll.whispers ?? []) ids.add(w.userId);
+  return ids;
+}
 
 /** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
 export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined) {

@@ -1,4 +1,4 @@
-import type { Participant, Room } from '../models';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { isOwner, isParticipant } from '../policies/rooms';
 import { timestamp, ts } from './time';
 import { presentUser } from './user';
@@ -30,10 +30,15 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
  * embeds a deleted room. The output depends on the viewer only through `roomViewerKind`.
  */
 export function presentRoom(room: Room, viewerUserId: number | null | undefined) {
+  return presentRoomWith(room, viewerUserId, room.participants ?? []);
+}
+
+/** presentRoom() listing `shown` as the participants (all of them, or those a roll involves). */
+function presentRoomWith(room: Room, viewerUserId: number | null | undefined, shown: readonly Participant[]) {
   if (!room.participants || !room.user) throw new Error('presentRoom needs the room loaded with its participants and owner');
   const kind = roomViewerKind(room, viewerUserId);
   const seesPasscode = kind === 'owner' || (kind === 'participant' && !room.isPublic);
-  const participants = [...room.participants].sort((a, b) => a.position - b.position || a.id - b.id);
+  const participants = [...shown].sort((a, b) => a.position - b.position || a.id - b.id);
   return {
     slug: room.slug,
     name: room.name,
@@ -62,16 +67,22 @@ export function roomViewerKind(room: Room, viewerUserId: number | null | undefin
 
 /**
  * The room as a roll embeds it (spec 2.6 `room`): the same shape and the same per-viewer redaction,
- * with `deleted_at` set when the room was deleted after the roll. Load the room with
- * `roomInclude({ includeDeleted: true })` so deleted rooms still come along.
+ * with `deleted_at` set when the room was deleted after the roll. Load the room with every
+ * participant (commands/rollsLoad.ts) so deleted rooms still come along.
+ *
+ * `participants` lists only those the roll involves (`involvedUserIds`: its roller and the whispered
+ * participants), not the whole room: a roll would otherwise grow with the room (430 bytes per
+ * participant, 430 KiB per roll event in a room of 1,000), for a list clients already have from
+ * GET /room/{slug} and RoomUpdateEvent (docs/api/rolls.md).
  *
  * The one viewer of a roll who may be outside its room is its roller, after leaving a private room
  * or being removed from it (a passcode change): it keeps its roll, not a view into the room. Who is
  * in the room now and the background URL (a key to the image) are for those who may see the room,
  * so that roller gets the room without them (and without the passcode, as above).
  */
-export function presentRoomInRoll(room: Room, viewerUserId: number | null | undefined): PresentedRoom {
-  const presented = presentRoom(room, viewerUserId);
+export function presentRoomInRoll(room: Room, viewerUserId: number | null | undefined, involvedUserIds: ReadonlySet<number>): PresentedRoom {
+  const involved = (room.participants ?? []).filter((p) => involvedUserIds.has(p.userId));
+  const presented = presentRoomWith(room, viewerUserId, involved);
   if (room.isPublic || roomViewerKind(room, viewerUserId) !== 'outsider') return presented;
   return { ...presented, bg_file_path: null, participants: [] };
 }

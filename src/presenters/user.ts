@@ -1,4 +1,4 @@
-import type { User } from '../models';
+import type { UserRecord as User } from '../db/records';
 import { ts } from './time';
 
 /** The public face of a user: never an id, key or e-mail. */

@@ -4,7 +4,7 @@
  * listeners (tests, webhooks later) can subscribe too. Payloads carry ids, not presented data,
  * because every viewer must get its own presentation.
  */
-import type { Roll } from '../models';
+import type { RollRecord } from '../db/records';
 
 export type DomainEvent =
   | { type: 'room.updated'; roomId: number; slug: string }
@@ -17,9 +17,10 @@ export type DomainEvent =
    * written. Listeners must not change it; the fan-out re-reads the room (membership decides who gets
    * the roll and may have changed since the command read it).
    */
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: Roll }
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: RollRecord }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
-  | { type: 'roll.deleted'; rollUuids: string[]; roomId: number; slug: string }
+  /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
+  | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string }
   | { type: 'dicebox.created'; userId: number; themeId: number }
   | { type: 'dicebox.deleted'; userId: number; themeSlug: string };
 

@@ -48,3 +48,9 @@ export function slugOfNamespace(name: string): string {
 export function userChannel(userId: number): string {
   return `user:${userId}`;
 }
+
+/**
+ * Every welcomed socket of a room namespace joins this channel with its user's (namespaces.ts welcome):
+ * events for everyone in the room go here, so that one emit names one channel, not every member's.
+ */
+export const MEMBERS_CHANNEL = 'members';

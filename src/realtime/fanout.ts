@@ -4,8 +4,10 @@ import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User, type Roll, type Room } from '../models';
+import { Theme, User } from '../models';
+import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
+import { memberUserIds } from '../policies/rooms';
 import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
@@ -71,7 +73,7 @@ export function emitPerViewer(
  * (Redis restarted, an instance just died).
  */
 export function roomMembers(room: Room): number[] {
-  return [...new Set([room.userId, ...(room.participants ?? []).map((p) => p.userId)])];
+  return [...new Set([room.userId, ...memberUserIds(room)])];
 }
 
 /**
@@ -81,7 +83,7 @@ export function roomMembers(room: Room): number[] {
  */
 export function roomViewerClass(room: Room): (viewerId: number) => string {
   // roomViewerKind() with a set, for rooms with many participants present.
-  const participants = new Set((room.participants ?? []).map((p) => p.userId));
+  const participants = memberUserIds(room);
   return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }
 
@@ -184,8 +186,13 @@ export class Fanout {
         return;
       }
       case 'roll.deleted': {
-        // The rolls are gone, so who could see them is not known any more: only their uuids travel.
-        for (const uuid of event.rollUuids) broadcaster.emit({ namespace: roomNamespace(event.slug) }, RoomEvents.RollDelete, { data: { uuid } });
+        // The rolls are gone: only their uuids travel, each to whoever could see it (a whisper's audience).
+        const namespace = roomNamespace(event.slug);
+        broadcaster.atomically(() => {
+          for (const { uuid, audience } of event.rolls) {
+            broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
+          }
+        });
         return;
       }
       default:

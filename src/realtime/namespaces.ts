@@ -4,7 +4,7 @@ import { findParticipant } from '../commands/roomsAccess';
 import { Room } from '../models';
 import { presentParticipant, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
-import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
+import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
 import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
@@ -52,8 +52,8 @@ export function roomNamespaceCount(io: Server): number {
 }
 
 /**
- * A socket's first moments, in an order that loses nothing: join the user's channel (room and roll
- * events are addressed to the members' channels), count it present, then load the room afresh and
+ * A socket's first moments, in an order that loses nothing: join the user's channel and the room's
+ * members channel (room and roll events are addressed to them), count it present, then load the room afresh and
  * send it, announce the participant, and replay what it missed. A change committed before the
  * fresh load or the replay query is in them; one committed after is announced after the socket
  * joined its channel, so it arrives live.
@@ -61,7 +61,7 @@ export function roomNamespaceCount(io: Server): number {
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
   const data = socketData(socket);
   const { user, room: { slug } } = data as Required<SocketData>;
-  await socket.join(userChannel(user.id));
+  await socket.join([userChannel(user.id), MEMBERS_CHANNEL]);
   // Counted from here (the store remembers it even when Redis is away, and restores it later).
   data.present = true;
   let first = false;

@@ -1,10 +1,11 @@
 import type { Socket } from 'socket.io';
-import { loadRollRooms, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import type { Roll, Room } from '../models';
-import { canSeeRoll, isRoller } from '../policies/rolls';
+import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
+import type { RollRecord as Roll } from '../db/records';
+import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
+import { memberUserIds } from '../policies/rooms';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
-import { RoomEvents, roomNamespace } from './events';
+import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
 import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';
 import { socketData } from './handshake';
 
@@ -20,6 +21,10 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
       const rolls = loaded?.size ? await withPreloaded(rollIds, loaded) : await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
+        if (!roll.isWhispered) {
+          emitToRoom(broadcaster, roomNamespace(slug), event, roll);
+          continue;
+        }
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
         emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer));
       }
@@ -28,33 +33,42 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
 }
 
 /**
- * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded`
- * (their own rows do not change between commit and here) and reading the others. Their rooms are
- * read again, as loadRolls() would: who gets the roll follows the room's membership as it is now,
- * not as the command saw it before its transaction.
+ * A roll for the whole room: its roller and the room's owner each get their presentation on their own
+ * channel, and every other socket of the room one shared presentation through the members channel
+ * (presentRoll() depends on the viewer only through rollViewerClass(), and everyone else in the
+ * namespace is a participant: the handshake admits no one else). Two or three emits whatever the
+ * size of the room, each naming one or two channels: addressing every member's channel put a
+ * thousand names into each Redis message of a room of 1,000.
+ */
+function emitToRoom(broadcaster: Broadcaster, namespace: string, event: string, roll: Roll): void {
+  const classOf = rollViewerClass(roll);
+  const special = [...new Set([roll.userId, roll.room!.userId])];
+  let other: number | undefined;
+  for (const id of memberUserIds(roll.room!)) {
+    if (!special.includes(id)) {
+      other = id;
+      break;
+    }
+  }
+  broadcaster.atomically(() => {
+    for (const viewer of special) {
+      if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
+    }
+    if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
+  });
+}
+
+/**
+ * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded` and
+ * reading the others. A preloaded roll keeps the room as its command read it, a moment before its
+ * commit: the roll goes to the room's members as the roll saw them when it was made. (A removal that
+ * commits in that moment is announced after the roll in this room's queue, so the removed member gets
+ * the roll, then its kick: the same order as if the removal had come a moment later.)
  */
 async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number, Roll>): Promise<Roll[]> {
   const missing = ids.filter((id) => !loaded.has(id));
-  const roomIds = [...loaded.values()].map((r) => r.roomId).filter((id): id is number => id != null);
-  const [read, rooms] = await Promise.all([loadRolls(missing), loadRollRooms(roomIds)]);
-  const readById = new Map(read.map((r) => [r.id, r]));
-  const out: Roll[] = [];
-  for (const id of new Set(ids)) {
-    const preloaded = loaded.get(id);
-    if (preloaded) out.push(withRoom(preloaded, preloaded.roomId != null ? (rooms.get(preloaded.roomId) ?? null) : null));
-    else {
-      const roll = readById.get(id);
-      if (roll) out.push(roll);
-    }
-  }
-  return out;
-}
-
-/** `roll` seen with `room` in place of its own, leaving the command's instance untouched (it answered the request). */
-function withRoom(roll: Roll, room: Room | null): Roll {
-  const view = Object.create(roll) as Roll;
-  view.room = room;
-  return view;
+  const readById = new Map((await loadRolls(missing)).map((r) => [r.id, r]));
+  return [...new Set(ids)].flatMap((id) => loaded.get(id) ?? readById.get(id) ?? []);
 }
 
 /**
@@ -65,8 +79,9 @@ function withRoom(roll: Roll, room: Room | null): Roll {
  */
 export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
   const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
+  const canSee = rollAudience(roll);
   return (viewer) => {
-    if (!canSeeRoll(roll, viewer)) return undefined;
+    if (!canSee(viewer)) return undefined;
     return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
   };
 }

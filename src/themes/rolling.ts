@@ -24,6 +24,33 @@ function definitions(manifest: StoredManifest): Map<string, DieDefinition | null
   return out;
 }
 
+/** What names a theme version for the cache: id, slug and version together (a row id alone could in
+ * principle name another row in another database). */
+export interface ThemeVersionKey {
+  id: number;
+  slug: string;
+  version: string;
+}
+
+const keyOf = (t: ThemeVersionKey) => `${t.id}:${t.slug}@${t.version}`;
+
+/** The dice of a theme version when they are cached (a version never changes), else undefined. */
+export function cachedDefinitions(theme: ThemeVersionKey): ReadonlyMap<string, DieDefinition | null> | undefined {
+  return cache.get(keyOf(theme));
+}
+
+/** The dice of a theme version from its stored manifest, cached for the next roll. */
+export function cacheDefinitions(theme: ThemeVersionKey, manifest: StoredManifest): ReadonlyMap<string, DieDefinition | null> {
+  const key = keyOf(theme);
+  let defs = cache.get(key);
+  if (!defs) {
+    defs = definitions(manifest);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, defs);
+  }
+  return defs;
+}
+
 /**
  * The die `dieType` (a die id of the theme's available_dice, case-insensitive) of a theme version, as the
  * dice engine's DieDefinition: faces from the manifest's `values`, else the plain faces of its shape.
@@ -32,13 +59,5 @@ function definitions(manifest: StoredManifest): Map<string, DieDefinition | null
 export function resolveDieForRoll(theme: Theme | StoredManifest, dieType: string): DieDefinition | null {
   const key = dieType.toLowerCase();
   if (!(theme instanceof Theme)) return definitions(theme).get(key) ?? null;
-  // id, slug and version together: a row id alone could in principle name another row in another database
-  const cacheKey = `${theme.id}:${theme.slug}@${theme.version}`;
-  let defs = cache.get(cacheKey);
-  if (!defs) {
-    defs = definitions(manifestOf(theme));
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(cacheKey, defs);
-  }
-  return defs.get(key) ?? null;
+  return cacheDefinitions(theme, manifestOf(theme)).get(key) ?? null;
 }

@@ -61,15 +61,20 @@ test('rolled values are spread over the faces (crypto randomness, not one face)'
   t.is(roll.equation, '100d6');
 });
 
-test('a roll into a room embeds the room with its participants, the roller among them with a colour', async (t) => {
+test('a roll into a room embeds the room with the participants it involves: the roller (with a colour) and whom it whispers to', async (t) => {
   const { roller, slug, whisperee } = await table(ctx.server);
   const roll = await rollOk(roller, { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
   t.is(roll.room!.slug, slug);
   const me = roll.room!.participants.find((p) => p.user.uuid === roller.user.uuid);
   t.truthy(me, 'the roller is in room.participants');
   t.regex(me!.color, /^#[0-9a-f]{6}$/);
-  t.truthy(roll.room!.participants.find((p) => p.user.uuid === whisperee.user.uuid));
+  t.deepEqual(roll.room!.participants.map((p) => p.user.uuid), [roller.user.uuid], 'a roll does not carry the whole room (docs/api/rolls.md)');
   t.deepEqual(roll.participants, [], 'not whispered: no whisper list');
+
+  const seat = (await whisperee.api.get(`/room/${slug}`)).body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === whisperee.user.uuid);
+  const whispered = await rollOk(roller, { dice: [{ type: 'd6', theme: 'standard' }], room: slug, whisper: [seat.id] });
+  t.deepEqual(new Set(whispered.room!.participants.map((p) => p.user.uuid)), new Set([roller.user.uuid, whisperee.user.uuid]));
+  t.deepEqual(whispered.participants.map((p) => p.user.uuid), [whisperee.user.uuid]);
 });
 
 test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces read as percentiles', async (t) => {

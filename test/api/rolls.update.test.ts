@@ -189,7 +189,10 @@ test('DELETE /roll?room=: the owner clears the table; the rolls are gone and rol
   t.is((await owner.api.get(`/roll/${kept.uuid}`)).status, 200, 'rolls outside the room stay');
   const published = events.since(slug, mark);
   t.deepEqual(published.map((e) => e.type), ['roll.deleted']);
-  if (published[0]!.type === 'roll.deleted') t.deepEqual([...published[0]!.rollUuids].sort(), rolls.map((r) => r.uuid).sort());
+  if (published[0]!.type === 'roll.deleted') {
+    t.deepEqual(published[0]!.rolls.map((r) => r.uuid).sort(), rolls.map((r) => r.uuid).sort());
+    t.true(published[0]!.rolls.every((r) => r.audience === null), 'rolls for the whole room go to the whole room');
+  }
 
   const emptyAgain = await owner.api.delete(`/roll?room=${slug}`);
   t.is(emptyAgain.status, 204);

@@ -268,10 +268,12 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   t.is(await loadRoomBySlug(slug), null);
   const deleted = await loadRoomBySlug(slug, { includeDeleted: true });
   t.truthy(deleted);
-  const embedded = presentRoomInRoll(deleted!, null);
+  const everyone = new Set(deleted!.participants!.map((p) => p.userId));
+  const embedded = presentRoomInRoll(deleted!, null, everyone);
   t.regex(embedded.deleted_at ?? '', TIMESTAMP);
   t.is(embedded.name, 'Doomed');
   t.is(embedded.participants.length, 2);
+  t.is(presentRoomInRoll(deleted!, null, new Set([deleted!.participants![0]!.userId])).participants.length, 1, 'a roll lists only the participants it involves');
   t.is(embedded.passcode, null);
 });
 

@@ -7,6 +7,7 @@ test('defaults need no environment at all', (t) => {
   t.is(config.port, 3000);
   t.is(config.databaseUrl, null);
   t.is(config.redisUrl, null);
+  t.is(config.redisPrefix, 'dice:');
   t.is(config.dataDir, './data');
   t.true(config.allowGuests);
   t.true(Object.isFrozen(config));

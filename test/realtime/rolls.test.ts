@@ -109,13 +109,22 @@ test('a roll outside any room, or in another room, does not reach this room', as
   t.deepEqual(s.sockets.roller.of('RollCreateEvent').map((p) => p.data.uuid), [here.uuid]);
 });
 
-test('clearing the table sends RollDeleteEvent for each roll', async (t) => {
+test('clearing the table sends RollDeleteEvent for each roll, a whispered roll\'s to its audience only', async (t) => {
   const s = await seated();
   const a = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
   const b = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
+  const seat = (await s.whisperee.api.get(`/room/${s.slug}`)).body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === s.whisperee.user.uuid);
+  const secret = await rollOk(s.roller, { dice: [d('d6')], room: s.slug, whisper: [seat.id] });
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === b.uuid);
+  await s.sockets.whisperee.waitFor('RollCreateEvent', (p) => p.data.uuid === secret.uuid);
   const res = await s.roller.api.delete(`/roll?room=${s.slug}`);
   t.true(res.status === 200 || res.status === 204, String(res.status));
-  const deleted = await s.sockets.bystander.waitForCount('RollDeleteEvent', 2);
-  t.deepEqual(deleted.map((p) => p.data.uuid).sort(), [a.uuid, b.uuid].sort());
+  for (const who of [s.sockets.roller, s.sockets.whisperee]) {
+    const deleted = await who.waitForCount('RollDeleteEvent', 3);
+    t.deepEqual(deleted.map((p) => p.data.uuid).sort(), [a.uuid, b.uuid, secret.uuid].sort());
+  }
+  // A roll made after the clear reaches the bystander after every delete it was sent (one order per socket).
+  const after = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
+  await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === after.uuid);
+  t.deepEqual(s.sockets.bystander.of('RollDeleteEvent').map((p) => p.data.uuid).sort(), [a.uuid, b.uuid].sort(), 'the whisper\'s uuid is not news for the bystander');
 });

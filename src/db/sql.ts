@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Sequelize, Transaction } from 'sequelize';
+import { ServiceUnavailableError } from '../errors';
+
+/**
+ * Plain SQL for the hot paths (rolls: POST /roll, GET /roll/{uuid}, the realtime fan-out), beside
+ * Sequelize, which keeps the models, migrations and every other command. Building model instances
+ * cost most of the server's CPU per roll (docs/performance.md): these answer plain rows.
+ *
+ * One dialect-neutral SQL text, parameters written `$1, $2, ...`:
+ * - PostgreSQL: a `pg.Pool` of its own (the driver Sequelize uses underneath);
+ * - SQLite: the connection Sequelize opened (its default one, or the transaction's), with `$n`
+ *   rewritten to SQLite's `?n` and dates stored as Sequelize stores them, so rows written here and
+ *   rows written by models read back alike.
+ * Rows come back as the driver gives them: read them through the row helpers below (asDate, asBool,
+ * asJson), which smooth over what SQLite answers as text or integers.
+ */
+
+export type Row = Record<string, unknown>;
+
+/** One statement; its rows (also those of `RETURNING`). */
+export type Query = <T = Row>(text: string, params?: readonly unknown[]) => Promise<T[]>;
+
+export interface Sql {
+  query: Query;
+  /**
+   * Statements in one transaction: committed when `fn` resolves, rolled back when it throws. On SQLite
+   * it runs under the database's writer lock (db/index.ts), like every other write transaction.
+   */
+  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A unique index refused a row (both dialects). */
+export class UniqueViolationError extends Error {
+  constructor(cause: unknown) {
+    super('unique constraint violated', { cause });
+    this.name = 'UniqueViolationError';
+  }
+}
+
+/** `$first, $first+1, ...` for `count` values: an IN list that both dialects understand. */
+export function placeholders(count: number, first = 1): string {
+  return Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading rows of either dialect
+
+/** A timestamp column: pg gives a Date, SQLite Sequelize's text ('2026-11-22 18:30:00.123 +00:00'). */
+export function asDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string);
+}
+
+export function asDateOrNull(value: unknown): Date | null {
+  return value === null || value === undefined ? null : asDate(value);
+}
+
+/** A boolean column: SQLite answers 0 or 1. */
+export function asBool(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
+}
+
+/** A JSON column: both dialects answer its text here (the pg pool below leaves JSON unparsed). */
+export function asJson<T = unknown>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return JSON.parse(value as string) as T;
+}
+
+/** A JSON value to store. */
+export function toJson(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+
+/** Connection trouble becomes a 503 (as Sequelize's connection errors do in http/errorHandler.ts). */
+function translatePg(err: unknown): unknown {
+  const e = err as { code?: string; message?: string };
+  if (e?.code === '23505') return new UniqueViolationError(err);
+  const message = e?.message ?? '';
+  if (
+    (e?.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) ||
+    /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error/i.test(message)
+  ) {
+    return new ServiceUnavailableError('The database is unreachable: try again shortly.');
+  }
+  return err;
+}
+
+const JSON_OIDS = new Set([114, 3802]);
+
+/** pg's parsers, but JSON columns stay text: a JSON string value must not be taken for JSON text (asJson). */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    JSON_OIDS.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** Statements longer than this (long IN lists, many dice) are not kept prepared: each is rare. */
+const PREPARE_MAX_LENGTH = 2_000;
+const names = new Map<string, string>();
+
+/**
+ * A name for a statement worth keeping prepared on each connection (pg prepares it on first use): the
+ * hot paths run the same few texts, and PostgreSQL then skips parsing and planning them. Undefined for
+ * long or one-off texts, and for transaction control.
+ */
+function statementName(text: string): string | undefined {
+  if (text.length > PREPARE_MAX_LENGTH || text === 'BEGIN' || text === 'COMMIT') return undefined;
+  let name = names.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (names.size < 10_000) names.set(text, name);
+  }
+  return name;
+}
+
+export function postgresSql(url: string, options: { max: number; onError?: (err: Error) => void }): Sql {
+  const pool = new pg.Pool({ connectionString: url, max: options.max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000, types });
+  // An idle client losing its connection must not crash the process: the next query reconnects.
+  pool.on('error', (err) => options.onError?.(err));
+  const run = async <T>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]) => {
+    try {
+      return (await client.query({ text, values: params as unknown[], name: statementName(text) })).rows as T[];
+    } catch (err) {
+      throw translatePg(err);
+    }
+  };
+  return {
+    query: (text, params = []) => run(pool, text, params),
+    async transaction(fn) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw translatePg(err);
+      }
+      let broken: Error | undefined;
+      try {
+        await run(client, 'BEGIN', []);
+        const result = await fn((text, params = []) => run(client, text, params));
+        await run(client, 'COMMIT', []);
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackErr: Error) => (broken = rollbackErr));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQLite, through the connection Sequelize opened
+
+interface SqliteConnection {
+  all(sql: string, params: unknown[], callback: (err: Error | null, rows: Row[]) => void): void;
+}
+
+/** Sequelize's text for a date in SQLite, so that its models read our rows (and we theirs). */
+function sqliteDate(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
+}
+
+function sqliteParam(value: unknown): unknown {
+  if (value instanceof Date) return sqliteDate(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+export function sqliteSql(sequelize: Sequelize, transaction: (fn: (t: Transaction) => Promise<unknown>) => Promise<unknown>): Sql {
+  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<SqliteConnection> };
+  const run = <T>(connection: SqliteConnection, text: string, params: readonly unknown[]) =>
+    new Promise<T[]>((resolve, reject) => {
+      connection.all(text.replace(/\$(\d+)/g, '?$1'), params.map(sqliteParam), (err, rows) => {
+        if (!err) return resolve(rows as T[]);
+        reject((err as { code?: string }).code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(err.message) ? new UniqueViolationError(err) : err);
+      });
+    });
+  return {
+    query: async (text, params = []) => run(await manager.getConnection({}), text, params),
+    transaction: async <T>(fn: (query: Query) => Promise<T>) =>
+      (await transaction((t) => {
+        const connection = (t as unknown as { connection: SqliteConnection }).connection;
+        return fn((text, params = []) => run(connection, text, params));
+      })) as T,
+    close: async () => undefined,
+  };
+}

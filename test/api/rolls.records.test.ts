@@ -1,0 +1,69 @@
+import test from 'ava';
+import { useServer } from '../helpers/server';
+import { Roll as RollModel, RollValue as RollValueModel } from '../../src/models';
+import { loadRollByUuid } from '../../src/commands/rollsLoad';
+import { manifest, postTheme } from '../fixtures/themes';
+import { rollOk } from './rolls.support';
+
+/**
+ * Rolls are written and read with plain SQL (src/db/sql.ts) while the rest of the service uses Sequelize
+ * models on the same tables: both must read each other's rows alike, on both databases (dates, JSON
+ * values that are strings, numbers or objects, booleans, nulls).
+ */
+
+const ctx = useServer(test);
+
+test('a roll written with plain SQL reads back alike through the models, and through REST', async (t) => {
+  const me = await ctx.server.newUser();
+  const { api } = me;
+  const m = manifest({ available_dice: ['d8'], values: { d8: ['one', 2, 3, 4, 5, 6, 7, 8] } });
+  t.is((await postTheme(api, m)).status, 201);
+  const roll = await rollOk(me, {
+    dice: [
+      { type: 'd6', theme: 'standard', value: 3, is_hidden: true, label: 'secret', meta: { note: 'ünïcode', n: [1, 2] } },
+      { type: 'mod', value: -1.5 },
+      { type: 'd8', theme: m.id, value: 1 },
+    ],
+    operator: { '*': 2 },
+    label: 'Records',
+    external_id: 'records-1',
+  });
+
+  const model = await RollModel.findOne({ where: { uuid: roll.uuid } });
+  t.truthy(model);
+  t.is(model!.createdAt.toISOString(), roll.created_at.replace('000Z', 'Z'), 'the models read the stored date');
+  t.deepEqual(model!.operator, { '*': 2 });
+  t.is(model!.externalId, 'records-1');
+  t.false(Boolean(model!.isWhispered));
+  const values = await RollValueModel.findAll({ where: { rollId: model!.id }, order: [['position', 'ASC']] });
+  t.deepEqual(values.map((v) => v.meta), [{ note: 'ünïcode', n: [1, 2] }, null, null]);
+  t.deepEqual(values.map((v) => Boolean(v.isHidden)), [true, false, false]);
+  t.is(values[1]!.numericValue, -1.5);
+  t.is(values[2]!.valueToDisplay, 'one', 'a JSON string stays a string');
+  t.is(values[0]!.valueToDisplay, 3, 'a JSON number stays a number');
+
+  // Read back by the plain loader: the same record the command built.
+  const loaded = await loadRollByUuid(roll.uuid);
+  t.truthy(loaded);
+  t.is(loaded!.createdAt.getTime(), model!.createdAt.getTime());
+  t.deepEqual(loaded!.values!.map((v) => v.valueToDisplay), values.map((v) => v.valueToDisplay));
+  t.deepEqual(loaded!.values!.map((v) => v.meta), values.map((v) => v.meta));
+  t.deepEqual(loaded!.operator, model!.operator);
+
+  // And REST answers what POST answered (the command's records and the loader's agree).
+  const again = await api.get(`/roll/${roll.uuid}`);
+  t.deepEqual(again.body.data, roll);
+});
+
+test('rows written by the models (a die flag changed with PATCH /room/{slug}/roll) read back through plain SQL', async (t) => {
+  const me = await ctx.server.newUser();
+  const { api } = me;
+  const slug = (await api.post('/room', { name: 'records' })).body.data.slug as string;
+  const roll = await rollOk(me, { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
+  const changed = await api.patch(`/room/${slug}/roll`, { dice: { is_hidden: true } });
+  t.is(changed.status, 200);
+  const loaded = await loadRollByUuid(roll.uuid);
+  t.true(loaded!.values![0]!.isHidden);
+  t.true(loaded!.updatedAt.getTime() >= loaded!.createdAt.getTime());
+  t.is((await api.get(`/roll/${roll.uuid}`)).body.data.values[0].is_hidden, true);
+});

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { spawnServer, type ClusterInstance } from '../helpers/cluster';
+import { createTestDatabase } from '../helpers/env';
+import { request } from '../helpers/http';
+import { startProxy } from '../helpers/proxy';
+import { eventually, isolatedRedis } from './support';
+
+// The Redis rate-limit store: it fails open with one warning per outage (not one per request), and
+// its keys carry REDIS_PREFIX so that two deployments can share one Redis database.
+const teardown: Array<() => Promise<unknown>> = [];
+test.after.always(async () => {
+  for (const step of teardown.reverse()) await step().catch(() => undefined);
+});
+
+const UNAVAILABLE = 'rate limit store unavailable, failing open';
+const RECOVERED = 'rate limit store recovered';
+const uniquePrefix = (name: string) => `t${randomBytes(4).toString('hex')}-${name}:`;
+
+/** An instance (own process, own database) with the given Redis and env; logs at info. */
+async function instance(redisUrl: string, env: Record<string, string>): Promise<ClusterInstance> {
+  const database = await createTestDatabase();
+  teardown.push(() => database.drop());
+  const server = await spawnServer({
+    DATABASE_URL: database.databaseUrl ?? '',
+    DATA_DIR: database.dataDir,
+    REDIS_URL: redisUrl,
+    GUESTS_PER_HOUR: '100000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    AUTH_FAILURES_PER_MINUTE: '1000000',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  teardown.push(() => server.stop('SIGKILL'));
+  return server;
+}
+
+function logLines(output: string): Array<{ level: number; msg: string; [field: string]: unknown }> {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+}
+
+async function newGuest(base: string): Promise<string> {
+  const res = await request(`${base}/api/1.0/user`, 'POST');
+  if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
+  return res.body.data as string;
+}
+
+test.serial('Redis cut twice: requests pass unlimited, each outage logs one warning and one recovery', async (t) => {
+  const redis = await isolatedRedis();
+  teardown.push(() => redis.close());
+  const target = new URL(redis.url);
+  const proxy = await startProxy(target.hostname, Number(target.port || 6379));
+  teardown.push(() => proxy.close());
+  const viaProxy = new URL(redis.url);
+  viaProxy.port = String(proxy.port);
+  const server = await instance(viaProxy.toString(), { REDIS_PREFIX: uniquePrefix('outage') });
+  const key = await newGuest(server.url);
+  const me = () => request(`${server.url}/api/1.0/user`, 'GET', { key });
+  t.truthy((await me()).headers.get('ratelimit-limit'), 'counted in Redis before the outage');
+
+  const OUTAGES = 2;
+  const PER_OUTAGE = { known: 20, unknown: 10, guests: 5 };
+  for (let outage = 1; outage <= OUTAGES; outage++) {
+    await proxy.cut();
+    // Every limiter fails open: the key limit (GET /user), failed keys (auth.ts), guest creation.
+    for (let i = 0; i < PER_OUTAGE.known; i++) {
+      const res = await me();
+      t.is(res.status, 200, `GET /user ${i} during outage ${outage}`);
+      t.is(res.headers.get('ratelimit-limit'), null, 'not counted: no RateLimit headers');
+    }
+    for (let i = 0; i < PER_OUTAGE.unknown; i++) {
+      const res = await request(`${server.url}/api/1.0/room`, 'GET', { key: 'dk_unknownunknownunknownunknownunknownunknownu' });
+      t.is(res.status, 401, `an unknown key is still refused during outage ${outage}`);
+    }
+    for (let i = 0; i < PER_OUTAGE.guests; i++) t.is((await request(`${server.url}/api/1.0/user`, 'POST')).status, 201);
+    await proxy.restore();
+    const counted = await eventually(async () => Boolean((await me()).headers.get('ratelimit-limit')), 20_000, 200);
+    t.true(counted, `counted in Redis again after outage ${outage}`);
+  }
+
+  const recovered = await eventually(async () => logLines(server.output()).filter((l) => l.msg === RECOVERED).length === OUTAGES, 5000);
+  t.true(recovered, 'every recovery logged');
+  const lines = logLines(server.output());
+  const rateLimitLines = lines.filter((l) => /rate limit/.test(l.msg));
+  t.deepEqual(
+    rateLimitLines.map((l) => l.msg),
+    Array.from({ length: OUTAGES }, () => [UNAVAILABLE, RECOVERED]).flat(),
+    'per outage: one warning, then one recovery line; nothing per request',
+  );
+  for (const line of rateLimitLines.filter((l) => l.msg === UNAVAILABLE)) t.is(line.level, 40, 'the outage is a warning');
+  const perOutage = PER_OUTAGE.known + PER_OUTAGE.unknown + PER_OUTAGE.guests;
+  for (const line of rateLimitLines.filter((l) => l.msg === RECOVERED)) {
+    t.is(line.level, 30, 'the recovery is info');
+    // At least the requests sent while cut; the polls before ioredis reconnected were unlimited too.
+    t.true(Number(line.unlimited) >= perOutage, `${line.unlimited} unlimited hits reported, ${perOutage} sent during the outage`);
+    t.true(Number(line.outageMs) > 0, 'the outage length is reported');
+  }
+  t.log(rateLimitLines.map((l) => JSON.stringify({ msg: l.msg, unlimited: l.unlimited, outageMs: l.outageMs, err: l.err })).join('\n'));
+  t.is(server.child.exitCode, null, 'the instance never crashed');
+});
+
+test.serial('two deployments on one Redis database keep their own counters under their REDIS_PREFIX', async (t) => {
+  const redis = await isolatedRedis();
+  teardown.push(() => redis.close());
+  const LIMIT = 3;
+  const prefixes = [uniquePrefix('a'), uniquePrefix('b')] as const;
+  const [a, b] = await Promise.all(prefixes.map((p) => instance(redis.url, { REDIS_PREFIX: p, RATE_LIMIT_PER_MINUTE: String(LIMIT) })));
+  const [keyA, keyB] = [await newGuest(a!.url), await newGuest(b!.url)];
+
+  // Each deployment's first key has the same row id: unprefixed, the two would spend one budget.
+  for (let i = 0; i < LIMIT; i++) t.is((await request(`${a!.url}/api/1.0/user`, 'GET', { key: keyA })).status, 200);
+  t.is((await request(`${a!.url}/api/1.0/user`, 'GET', { key: keyA })).status, 429, 'deployment a spent its budget');
+  const onB = await request(`${b!.url}/api/1.0/user`, 'GET', { key: keyB });
+  t.is(onB.status, 200, 'deployment b still has its own');
+  t.is(onB.headers.get('ratelimit-remaining'), String(LIMIT - 1));
+
+  const [keysA, keysB] = await Promise.all(prefixes.map((p) => redis.client.keys(`${p}*`)));
+  t.log({ a: keysA, b: keysB });
+  for (const [p, keys] of [[prefixes[0], keysA!], [prefixes[1], keysB!]] as const) {
+    t.true(keys.some((k) => k.startsWith(`${p}ratelimit:guest:`)), `guest counter under ${p}`);
+    t.true(keys.some((k) => k.startsWith(`${p}ratelimit:key:`)), `per-key counter under ${p}`);
+  }
+  const keyCounters = (p: string, keys: string[]) => keys.filter((k) => k.startsWith(`${p}ratelimit:key:`)).map((k) => k.slice(p.length));
+  t.deepEqual(keyCounters(prefixes[0], keysA!), keyCounters(prefixes[1], keysB!), 'the same counter name in both deployments, told apart only by the prefix');
+  const [counterA] = keysA!.filter((k) => k.startsWith(`${prefixes[0]}ratelimit:key:`));
+  const [counterB] = keysB!.filter((k) => k.startsWith(`${prefixes[1]}ratelimit:key:`));
+  t.is(await redis.client.get(counterA!), String(LIMIT + 1));
+  t.is(await redis.client.get(counterB!), '1');
+  t.deepEqual(await redis.client.keys('ratelimit:*'), [], 'no rate-limit key without a prefix');
+});
