@@ -229,7 +229,8 @@ try {
   console.log(`the last service events arrived ${(serviceSettle / 1000 - QUIET_MS / 1000).toFixed(1)} s after the last post`);
   console.log(`p50 ratio ${ratio(s.p50, z.p50)}, p99 ratio ${ratio(s.p99, z.p99)} (target: within 1.5x), p99 ${fmt(s.p99)} ms (target < 50 ms): ${s.p99 < 50 && s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'}`);
   console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
-  console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (the roll embeds its room, and the room its ${CLIENTS + 1} participants)`);
+  const embedded = (sample as { room?: { participants?: unknown[] } } | null)?.room?.participants?.length ?? 0;
+  console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (its room embeds ${embedded} of the ${CLIENTS + 1} participants)`);
   console.log(`${loadLine()} after the run`);
   console.log(`instance A rss with ${CLIENTS / 2} sockets: ${fmt(memA.rss / 1048576)} MiB`);
 } catch (err) {
