@@ -5,15 +5,19 @@
  * same run, the same fan-out of a bare Socket.IO emit through the Redis adapter, same payload.
  *
  *   npm run bench:fanout
- *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL
+ *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL,
+ *        FANOUT_CPU_PROF=1: a V8 CPU profile of instance A while the sockets connect and another while
+ *        the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
  * Both instances run pinned to one core, this process (every client socket and the roller) to the
  * other: a single client process holding 1,000 sockets is part of what is measured, on both sides.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS } from './lib/load';
-import { loadLine, planCores, pinSelf, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { loadLine, planCores, pinSelf, root, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
 import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio, summarize, type Summary } from './lib/stats';
 import { fmt, printTable } from './lib/table';
@@ -24,6 +28,21 @@ const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
 /** After the last post: wait until no event arrived for this long (or MAX_SETTLE_MS), then count. */
 const QUIET_MS = 3000;
 const MAX_SETTLE_MS = Number(process.env.FANOUT_MAX_SETTLE_MS || 120_000);
+const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
+
+/** Profile `child` while `work` runs (FANOUT_CPU_PROF); answers what `work` answers. */
+async function profiled<T>(child: ChildHandle, name: string, work: () => Promise<T>): Promise<T> {
+  if (!CPU_PROF) return work();
+  fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
+  const file = path.join(root, 'profiles', `fanout-${name}-${Date.now()}.cpuprofile`);
+  await child.ask({ cmd: 'profile-start' });
+  try {
+    return await work();
+  } finally {
+    await child.ask({ cmd: 'profile-stop', file });
+    console.log(`CPU profile of instance A (${name}): ${path.relative(root, file)}`);
+  }
+}
 
 /** Wait until `count()` has not grown for QUIET_MS (events still in flight are late, not lost). */
 async function settle(count: () => number): Promise<number> {
@@ -132,7 +151,7 @@ try {
   });
   console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   t0 = Date.now();
-  sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 }));
+  sockets = await profiled(a, 'connect', () => inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 })));
   console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count} connections retried after a reset)`);
   await sleep(3000); // let the presence announcements of the connections drain
 
@@ -145,7 +164,7 @@ try {
   const failures: string[] = [];
   const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
   const postStart = Date.now();
-  await steady(ROLLS, RATE, async (i) => {
+  await profiled(a, 'rolls', () => steady(ROLLS, RATE, async (i) => {
     try {
       const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
       if (res.status === 201) uuids.push(res.body.data.uuid);
@@ -153,7 +172,7 @@ try {
     } catch (err) {
       failures.push(`${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
     }
-  });
+  }));
   const postedMs = Date.now() - postStart;
   const serviceSettle = await settle(() => latencies.length);
   for (const [name, c] of [['A', a], ['B', b]] as const) {
@@ -210,7 +229,8 @@ try {
   console.log(`the last service events arrived ${(serviceSettle / 1000 - QUIET_MS / 1000).toFixed(1)} s after the last post`);
   console.log(`p50 ratio ${ratio(s.p50, z.p50)}, p99 ratio ${ratio(s.p99, z.p99)} (target: within 1.5x), p99 ${fmt(s.p99)} ms (target < 50 ms): ${s.p99 < 50 && s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'}`);
   console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
-  console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (the roll embeds its room, and the room its ${CLIENTS + 1} participants)`);
+  const embedded = (sample as { room?: { participants?: unknown[] } } | null)?.room?.participants?.length ?? 0;
+  console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (its room embeds ${embedded} of the ${CLIENTS + 1} participants)`);
   console.log(`${loadLine()} after the run`);
   console.log(`instance A rss with ${CLIENTS / 2} sockets: ${fmt(memA.rss / 1048576)} MiB`);
 } catch (err) {
