@@ -15,7 +15,7 @@ test.after.always(async () => {
 test.before(async () => {
   const redis = await isolatedRedis();
   teardown.push(() => redis.close());
-  cluster = await startCluster(2, { REDIS_URL: redis.url });
+  cluster = await startCluster(2, redis.env);
   teardown.push(() => cluster.stop());
 });
 

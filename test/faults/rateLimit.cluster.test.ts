@@ -23,7 +23,7 @@ test.before(async () => {
   const redis = await isolatedRedis();
   teardown.push(() => redis.close());
   teardown.push(() => Promise.allSettled([a?.stop('SIGKILL'), b?.stop('SIGKILL')]));
-  const env = { DATABASE_URL: database.databaseUrl!, REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: String(LIMIT), GUESTS_PER_HOUR: String(GUESTS) };
+  const env = { DATABASE_URL: database.databaseUrl!, ...redis.env, RATE_LIMIT_PER_MINUTE: String(LIMIT), GUESTS_PER_HOUR: String(GUESTS) };
   [a, b] = await Promise.all([spawnInstance(env), spawnInstance(env)]);
   // Two guests through instance a: half of this address's guest budget.
   for (let i = 0; i < 2; i++) {

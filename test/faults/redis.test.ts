@@ -22,7 +22,7 @@ test.before(async () => {
   teardown.push(() => proxy.close());
   const viaProxy = new URL(redis.url);
   viaProxy.port = String(proxy.port);
-  cluster = await startCluster(2, { REDIS_URL: viaProxy.toString() });
+  cluster = await startCluster(2, { REDIS_URL: viaProxy.toString(), REDIS_PREFIX: redis.prefix });
   teardown.push(() => cluster.stop());
 });
 

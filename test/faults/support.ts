@@ -17,14 +17,19 @@ export function requireRedisUrl(): string {
  * in database 0 one test file would spend another's budget. (Pub/sub is not per database; the
  * Socket.IO channels carry random room slugs, so instances of other files do not hear ours.)
  */
-export async function isolatedRedis(): Promise<{ url: string; client: Redis; close(): Promise<void> }> {
+/**
+ * A Redis of this test's own: a database picked at random and a REDIS_PREFIX no other run uses. Pass
+ * `env` to the instances. The prefix is what isolates (pub/sub channels are shared by every database
+ * of a server, and two runs may pick the same database), so nothing is flushed.
+ */
+export async function isolatedRedis(): Promise<{ url: string; prefix: string; env: { REDIS_URL: string; REDIS_PREFIX: string }; client: Redis; close(): Promise<void> }> {
   const base = new URL(requireRedisUrl());
   base.pathname = `/${randomInt(1, 16)}`;
   const url = base.toString();
+  const prefix = `t${randomInt(1e9, 1e10)}:`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await client.connect();
-  await client.flushdb();
-  return { url, client, close: async () => void (await client.quit().catch(() => undefined)) };
+  return { url, prefix, env: { REDIS_URL: url, REDIS_PREFIX: prefix }, client, close: async () => void (await client.quit().catch(() => undefined)) };
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
