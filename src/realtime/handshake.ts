@@ -1,11 +1,11 @@
 import type { Socket } from 'socket.io';
 import { authenticate } from '../commands/apiKeys';
-import { AppError, ForbiddenError, NotFoundError, RateLimitError, UnauthorizedError } from '../errors';
+import { authorizeRoomConnection } from '../commands/roomsAccess';
+import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
 import type { Logger } from '../logger';
-import { Participant, Room, type User } from '../models';
-import { SLUG_PATTERN } from '../rooms/codes';
+import type { User } from '../models';
 import type { PresentedParticipant } from '../presenters/room';
 import { slugOfNamespace } from './events';
 
@@ -134,23 +134,7 @@ export function userHandshake(logger: Logger, limit?: HandshakeLimit) {
   };
 }
 
-/**
- * Who may connect to `/room/{slug}`: the rule of authorizeRoomConnection (commands/roomsAccess.ts, the
- * rooms policy: a live room, its participants only, passcode or not), with the same errors, checked
- * with two indexed lookups instead of loading the room with every participant and their users: in a
- * room of 1,000 that is 2,000 rows per handshake, and a burst of 1,000 handshakes spent most of its
- * time there (bench:fanout). The welcome that follows loads the room once for the sockets connecting
- * together (roomLoads.ts).
- */
-async function admitToRoom(slug: string, userId: number): Promise<SocketRoom> {
-  const room = SLUG_PATTERN.test(slug) ? await Room.findOne({ where: { slug }, attributes: ['id', 'slug'] }) : null;
-  if (!room) throw new NotFoundError(`There is no room "${slug.slice(0, 64)}".`);
-  const seat = await Participant.findOne({ where: { roomId: room.id, userId }, attributes: ['id'] });
-  if (!seat) throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then connect.`);
-  return { id: room.id, slug: room.slug };
-}
-
-/** `/room/{slug}`: a valid key whose user is a participant of that room (admitToRoom). */
+/** `/room/{slug}`: a valid key whose user is a participant of that room (authorizeRoomConnection). */
 export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
@@ -159,7 +143,7 @@ export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
       const slug = slugOfNamespace(socket.nsp.name);
       // The passcode is not needed (joining is where it is checked) and is accepted for clients that send it.
       const { since, badSince } = handshakeCredentials(socket);
-      const room = await admitToRoom(slug, user.id);
+      const room = await authorizeRoomConnection(slug, user.id);
       if (badSince) return next(connectError('validation_error', 'auth.since must be the uuid of a roll.'));
       socket.data = { user: socketUser(user), room, since } satisfies SocketData;
       next();
