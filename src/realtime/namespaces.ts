@@ -4,6 +4,7 @@ import { findParticipant } from '../commands/roomsAccess';
 import { Room } from '../models';
 import { presentParticipant, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
+import { holdLiveEvents, type WelcomeHold } from './welcomeHold';
 import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
 import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
@@ -18,7 +19,7 @@ export interface RealtimeContext {
   moveLimits?: MoveLimits;
   handshakeLimit?: HandshakeLimit;
   /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
-  replay?: (socket: Socket) => Promise<void>;
+  replay?: (socket: Socket, send: (event: string, payload: unknown) => void) => Promise<Set<string>>;
   /** Fresh room loads shared by sockets connecting together; setupNamespaces makes one if absent. */
   rooms?: RoomLoads;
 }
@@ -59,6 +60,24 @@ export function roomNamespaceCount(io: Server): number {
  * joined its channel, so it arrives live.
  */
 async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
+  // Live events reaching the socket meanwhile wait until the welcome is out (welcomeHold.ts).
+  const hold = holdLiveEvents(socket);
+  const told = new Set<number>();
+  let replayed = new Set<string>();
+  try {
+    replayed = await welcomeInOrder(ctx, socket, hold, told);
+  } finally {
+    hold.release((event, payload) => {
+      const data = (payload as { data?: { id?: number; uuid?: string } } | undefined)?.data;
+      if (event === RoomEvents.ParticipantConnect) return data?.id !== undefined && told.has(data.id);
+      if (event === RoomEvents.RollCreate) return data?.uuid !== undefined && replayed.has(data.uuid);
+      return false;
+    });
+  }
+}
+
+/** The welcome itself; its own emits go out through `hold.direct`, everything else waits. */
+async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: WelcomeHold, told: Set<number>): Promise<Set<string>> {
   const data = socketData(socket);
   const { user, room: { slug } } = data as Required<SocketData>;
   await socket.join([userChannel(user.id), MEMBERS_CHANNEL]);
@@ -78,19 +97,23 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
     // Gone, or removed since the handshake admitted it: the removal's disconnect may have gone out
     // before this socket joined its channel, so it would stay, hearing the room's moves and presence.
     socket.disconnect(true);
-    return;
+    return new Set();
   }
-  socket.emit(RoomEvents.RoomUpdate, { data: room.roomFor(user.id) });
+  hold.direct(() => socket.emit(RoomEvents.RoomUpdate, { data: room.roomFor(user.id) }));
   data.participant = participant;
   if (first) {
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
   }
-  // Tell the newcomer who is already here, in the same words.
+  // Tell the newcomer who is already here, in the same words (and not again if that arrives live).
   const online = new Set(await ctx.presence.users(slug).catch(() => [] as number[]));
   for (const userId of room.participantUserIds()) {
-    if (userId !== user.id && online.has(userId)) socket.emit(RoomEvents.ParticipantConnect, { data: room.participant(userId) });
+    if (userId === user.id || !online.has(userId)) continue;
+    const other = room.participant(userId);
+    if (!other) continue;
+    hold.direct(() => socket.emit(RoomEvents.ParticipantConnect, { data: other }));
+    told.add(other.id);
   }
-  if (ctx.replay) await ctx.replay(socket);
+  return ctx.replay ? ctx.replay(socket, (event, payload) => hold.direct(() => socket.emit(event, payload))) : new Set();
 }
 
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */

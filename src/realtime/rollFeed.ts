@@ -93,19 +93,24 @@ export const REPLAY_LIMIT = 500;
  * A reconnecting socket said the last roll it saw (auth.since): send it, as RollCreateEvent and
  * in order, every roll of the room after that one that its user may see, as they are now. An
  * unknown `since` (not a roll of this room, or one its user may not see) replays nothing: the client
- * should reload the history.
+ * should reload the history. Sends through `send` (the welcome's direct emits, welcomeHold.ts) and
+ * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice.
  */
-export async function replayMissedRolls(socket: Socket): Promise<void> {
+export async function replayMissedRolls(socket: Socket, send: (event: string, payload: unknown) => void = (e, p) => socket.emit(e, p)): Promise<Set<string>> {
+  const sent = new Set<string>();
   const { since, room, user } = socketData(socket);
-  if (!since || !room) return;
+  if (!since || !room) return sent;
   const sinceId = await visibleRollIdInRoom(since, room.id, user.id);
-  if (sinceId === null) return;
+  if (sinceId === null) return sent;
   const newestFirst = await visibleRollIdsInRoom(room.id, user.id, null, REPLAY_LIMIT);
   const missed = newestFirst.filter((id) => id > sinceId).slice(0, REPLAY_LIMIT).reverse();
-  if (!missed.length) return;
+  if (!missed.length) return sent;
   const rolls = await loadRolls(missed);
   for (const roll of rolls) {
-    if (!socket.connected) return;
-    if (canSeeRoll(roll, user.id)) socket.emit(RoomEvents.RollCreate, { data: presentRoll(roll, user.id) });
+    if (!socket.connected) return sent;
+    if (!canSeeRoll(roll, user.id)) continue;
+    send(RoomEvents.RollCreate, { data: presentRoll(roll, user.id) });
+    sent.add(roll.uuid);
   }
+  return sent;
 }

@@ -128,3 +128,29 @@ test('clearing the table sends RollDeleteEvent for each roll, a whispered roll\'
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === after.uuid);
   t.deepEqual(s.sockets.bystander.of('RollDeleteEvent').map((p) => p.data.uuid).sort(), [a.uuid, b.uuid].sort(), 'the whisper\'s uuid is not news for the bystander');
 });
+
+test('a socket reconnecting with since while rolls keep coming hears every roll after since once, oldest first: the replay before anything live', async (t) => {
+  const s = await seated();
+  const first = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
+  const history = [];
+  for (let i = 0; i < 5; i++) history.push(await rollOk(s.roller, { dice: [d('d6')], room: s.slug }));
+  // Rolls go on, one after the other (so their order is known), while the bystander reconnects.
+  const live: Roll[] = [];
+  let stop = false;
+  const loop = (async () => {
+    while (!stop && live.length < 40) live.push(await rollOk(s.roller, { dice: [d('d6')], room: s.slug }));
+  })();
+  const again = await connect(s.slug, { token: s.bystander.key, since: first.uuid });
+  const marker = live.length + 3;
+  while (live.length < marker) await new Promise((r) => setTimeout(r, 20));
+  stop = true;
+  await loop;
+  const last = live[live.length - 1]!;
+  await again.waitFor('RollCreateEvent', (p) => p.data.uuid === last.uuid);
+  const heard = again.of('RollCreateEvent').map((p) => p.data.uuid as string);
+  const expected = [...history, ...live].map((r) => r.uuid);
+  t.is(new Set(heard).size, heard.length, 'nothing twice');
+  t.deepEqual(heard, expected.slice(expected.indexOf(heard[0]!)), 'in order, nothing missing from the first heard on');
+  t.is(heard[0], history[0]!.uuid, 'the replay starts right after since');
+  t.is(again.events[0]!.event, 'RoomUpdateEvent', 'the welcome comes first');
+});

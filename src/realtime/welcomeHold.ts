@@ -1,0 +1,95 @@
+import type { Socket } from 'socket.io';
+
+/**
+ * Live events that reach a socket while it is being welcomed, held back until the welcome is out, so a
+ * socket hears, in this order: its RoomUpdateEvent, who is online, the rolls it missed (`since`), then
+ * everything live, with nothing twice. Without it a roll committed during the replay reached the
+ * socket before the older rolls being replayed, and a participant counted online during the welcome
+ * was announced to the newcomer twice (once live, once in the list of who is online).
+ *
+ * How: everything a socket is sent goes through its connection's `client.writeToEngine()`, broadcasts
+ * (socket.io-adapter) right after `socket.notifyOutgoingListeners(packet)` with the decoded packet.
+ * While a hold is on, writes are queued with their packet, except those made inside `direct()` (the
+ * welcome's own emits); `release()` writes the queue in order, leaving out what `skip` names. A
+ * connection carries every namespace its client opened: their writes are held too (and never
+ * skipped), for the moment the welcome lasts.
+ */
+
+interface Packet {
+  nsp?: string;
+  data?: unknown[];
+}
+
+type Write = (this: unknown, packets: unknown, opts: unknown) => void;
+
+interface ClientHold {
+  original: Write;
+  holds: number;
+  passing: number;
+  /** the decoded packet of the broadcast being written (set by notifyOutgoingListeners, just before) */
+  last: Packet | undefined;
+  queue: Array<{ packets: unknown; opts: unknown; packet: Packet | undefined }>;
+  /** what each namespace welcomed on this connection leaves out of the queue */
+  skips: Map<string, (event: string, payload: unknown) => boolean>;
+}
+
+const HOLD = Symbol('welcomeHold');
+
+type HoldableClient = { writeToEngine: Write; [HOLD]?: ClientHold };
+
+export interface WelcomeHold {
+  /** Run `fn`, whose emits to the socket go out at once (the welcome's own). */
+  direct<T>(fn: () => T): T;
+  /** Write what was held, in order, without the packets of this socket's namespace that `skip` names. */
+  release(skip?: (event: string, payload: unknown) => boolean): void;
+}
+
+export function holdLiveEvents(socket: Socket): WelcomeHold {
+  const client = socket.client as unknown as HoldableClient;
+  let state = client[HOLD];
+  if (!state) {
+    const hold: ClientHold = { original: client.writeToEngine, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map() };
+    client[HOLD] = state = hold;
+    client.writeToEngine = function (packets, opts) {
+      const packet = hold.last;
+      hold.last = undefined;
+      if (hold.holds > 0 && hold.passing === 0) hold.queue.push({ packets, opts, packet });
+      else hold.original.call(this, packets, opts);
+    };
+  }
+  const hold = state;
+  // A private method of Socket (socket.io 4), called by the adapter for every broadcast packet.
+  const notifiable = socket as unknown as { notifyOutgoingListeners(packet: Packet): void };
+  const notify = notifiable.notifyOutgoingListeners.bind(socket);
+  notifiable.notifyOutgoingListeners = (packet) => {
+    hold.last = packet;
+    notify(packet);
+  };
+  hold.holds++;
+  let released = false;
+  return {
+    direct(fn) {
+      hold.passing++;
+      try {
+        return fn();
+      } finally {
+        hold.passing--;
+      }
+    },
+    release(skip) {
+      if (released) return;
+      released = true;
+      if (skip) hold.skips.set(socket.nsp.name, skip);
+      hold.holds--;
+      if (hold.holds > 0) return;
+      const skips = new Map(hold.skips);
+      hold.skips.clear();
+      for (const { packets, opts, packet } of hold.queue.splice(0)) {
+        const [event, payload] = packet?.data ?? [];
+        const skipOf = packet?.nsp !== undefined ? skips.get(packet.nsp) : undefined;
+        if (skipOf && typeof event === 'string' && skipOf(event, payload)) continue;
+        hold.original.call(client, packets, opts);
+      }
+    },
+  };
+}
