@@ -29,6 +29,8 @@ test('readiness fails and the API answers 503 while PostgreSQL is unreachable, t
   const me = await request(`${instance.url}/api/1.0/user`, 'GET', { key });
   t.is(me.status, 503);
   t.is(me.body.data.code, 'service_unavailable');
+  const roll = await request(`${instance.url}/api/1.0/roll`, 'POST', { key, body: { dice: [{ type: 'd6', theme: 'standard' }] } });
+  t.is(roll.status, 503, 'a roll too, not a 500');
   t.is((await request(`${instance.url}/healthz`, 'GET')).status, 200, 'the process itself is alive');
 
   await proxy.restore();
@@ -39,5 +41,9 @@ test('readiness fails and the API answers 503 while PostgreSQL is unreachable, t
   }
   t.true(recovered, 'ready again once the database is back');
   t.is((await request(`${instance.url}/api/1.0/user`, 'GET', { key })).status, 200);
+  // The roll paths run on a pool of their own (src/db/sql.ts): it recovers too.
+  const rolled = await request(`${instance.url}/api/1.0/roll`, 'POST', { key, body: { dice: [{ type: 'd6', theme: 'standard' }] } });
+  t.is(rolled.status, 201, rolled.text);
+  t.is((await request(`${instance.url}/api/1.0/roll/${rolled.body.data.uuid}`, 'GET', { key })).status, 200);
   t.is(instance.child.exitCode, null, 'never crashed');
 });
