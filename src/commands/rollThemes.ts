@@ -13,8 +13,7 @@ export interface RollableTheme extends ThemeVersionKey {
 
 /**
  * The theme versions `userId` may roll with, by slug, among `slugs`: the version pinned in the user's
- * dice box, and the built-in theme's latest version for everyone (commands/themes.ts
- * findRollableThemes() says the same with models). One query names the versions; a version's dice are
+ * dice box, and the built-in theme's latest version for everyone. One query names the versions; a version's dice are
  * cached (versions never change), so manifests are read only for versions not seen before.
  */
 export async function findRollableThemeVersions(userId: number, slugs: readonly string[]): Promise<Map<string, RollableTheme>> {

@@ -1,4 +1,4 @@
-import type { Includeable, Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { ForbiddenError, NotFoundError } from '../errors';
 import { Participant, Room, User } from '../models';
 import { SLUG_PATTERN } from '../rooms/codes';
@@ -7,22 +7,6 @@ import { SLUG_PATTERN } from '../rooms/codes';
  * Loading rooms the way presenters and policies need them, and the one access check that the
  * Socket.IO namespaces use. Other issues (rolls, realtime) call these; keep their contracts stable.
  */
-
-/** Sequelize `include` for a room with its owner and participants (each with its user). */
-export function roomAssociations(): Includeable[] {
-  return [
-    { model: User, as: 'user' },
-    { model: Participant, as: 'participants', include: [{ model: User, as: 'user' }] },
-  ];
-}
-
-/**
- * Sequelize `include` that embeds a roll's room ready for presentRoomInRoll():
- * `Roll.findAll({ include: [roomInclude({ includeDeleted: true }), ...] })`.
- */
-export function roomInclude(options: { includeDeleted?: boolean; as?: string } = {}): Includeable {
-  return { model: Room, as: options.as ?? 'room', paranoid: !options.includeDeleted, required: false, include: roomAssociations() };
-}
 
 export interface LoadRoomOptions {
   /** Also find soft-deleted rooms (rolls embed them). Default: deleted rooms are not found. */

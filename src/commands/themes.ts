@@ -123,29 +123,6 @@ function latestPerSlug<T extends { slug: string; version: string }>(rows: T[]): 
   return out;
 }
 
-/**
- * The theme versions a user may roll with, by id: the version in their dice box, or the built-in theme's
- * latest version. Ids the user cannot roll with are absent. At most two queries, whatever the count.
- */
-export async function findRollableThemes(user: Pick<User, 'id'>, slugs: readonly string[]): Promise<Map<string, Theme>> {
-  const wanted = [...new Set(slugs)];
-  const out = new Map<string, Theme>();
-  if (!wanted.length) return out;
-  const items = await DiceBoxItem.findAll({ where: { userId: user.id, themeSlug: wanted }, include: [{ model: Theme, as: 'theme' }] });
-  for (const item of items) if (item.theme) out.set(item.themeSlug, item.theme);
-  if (wanted.includes(DEFAULT_THEME_ID) && !out.has(DEFAULT_THEME_ID)) {
-    const versions = await Theme.findAll({ where: { slug: DEFAULT_THEME_ID } });
-    const latest = latestOf(versions, (v) => v.version);
-    if (latest) out.set(DEFAULT_THEME_ID, latest);
-  }
-  return out;
-}
-
-/** The theme version a user may roll with (see findRollableThemes), or null. */
-export async function findRollableTheme(user: Pick<User, 'id'>, slug: string): Promise<Theme | null> {
-  return (await findRollableThemes(user, [slug])).get(slug) ?? null;
-}
-
 /** An asset's metadata, without its bytes. */
 export async function findAssetMeta(slug: string, version: string, name: string): Promise<ThemeAsset | null> {
   return ThemeAsset.findOne({

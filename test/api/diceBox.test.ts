@@ -2,7 +2,11 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID, findRollableTheme, findRollableThemes } from '../../src/commands/themes';
+import { DEFAULT_THEME_ID } from '../../src/commands/themes';
+import { findRollableThemeVersions } from '../../src/commands/rollThemes';
+
+/** The theme version `userId` may roll with (what POST /roll uses), or null. */
+const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
 import { Theme } from '../../src/models';
 
 const ctx = useServer(test);
@@ -95,7 +99,7 @@ test('themes not in the box are 404s for GET, PATCH and DELETE', async (t) => {
     t.is(res.status, 404);
     t.is(res.body.data.code, 'not_found');
   }
-  t.is(await findRollableTheme({ id: await userIdOf(me.user.uuid) }, m.id as string), null, 'not rollable either');
+  t.is(await rollable(await userIdOf(me.user.uuid), m.id as string), null, 'not rollable either');
 });
 
 test('a shared theme stays at its version until PATCH upgrades it to the latest', async (t) => {
@@ -106,7 +110,7 @@ test('a shared theme stays at its version until PATCH upgrades it to the latest'
   t.is((await postTheme(owner.api, { ...m, version: '2.0.0', name: 'Second' })).status, 201);
   const pinned = await taker.api.get(`/dice-box/${m.id}`);
   t.is(pinned.body.data.version, '1.0.0');
-  t.is((await findRollableTheme({ id: takerId }, m.id as string))!.version, '1.0.0', 'rolls use the pinned version');
+  t.is((await rollable(takerId, m.id as string))!.version, '1.0.0', 'rolls use the pinned version');
   const recorder = recordEvents();
   const upgraded = await taker.api.patch(`/dice-box/${m.id}`);
   recorder.stop();
@@ -115,7 +119,7 @@ test('a shared theme stays at its version until PATCH upgrades it to the latest'
   t.is(upgraded.body.data.version, '2.0.0');
   t.is(upgraded.body.data.name, 'Second');
   t.is((await taker.api.get(`/dice-box/${m.id}`)).body.data.version, '2.0.0');
-  t.is((await findRollableTheme({ id: takerId }, m.id as string))!.version, '2.0.0');
+  t.is((await rollable(takerId, m.id as string))!.version, '2.0.0');
   const v2 = await Theme.findOne({ where: { slug: m.id as string, version: '2.0.0' } });
   t.true(recorder.events.some((e) => e.type === 'dicebox.created' && e.userId === takerId && e.themeId === v2!.id));
   // upgrading again changes nothing and announces nothing
@@ -139,7 +143,7 @@ test('DELETE takes a theme out of the box (204, announced); it can no longer be 
   t.is((await taker.api.get(`/dice-box/${m.id}`)).status, 404);
   t.false(ids(await taker.api.get('/dice-box')).includes(m.id as string));
   t.false(ids(await taker.api.get('/theme')).includes(m.id as string), 'nor listed among the themes you see');
-  t.is(await findRollableTheme({ id: takerId }, m.id as string), null);
+  t.is(await rollable(takerId, m.id as string), null);
   t.is((await taker.api.delete(`/dice-box/${m.id}`)).status, 404);
   // the owner's box is untouched
   t.is((await owner.api.get(`/dice-box/${m.id}`)).status, 200);
@@ -158,15 +162,15 @@ test('deleting a theme takes it out of every box that held it, announced to each
   t.deepEqual(ids(await taker.api.get('/dice-box')), [DEFAULT_THEME_ID]);
 });
 
-test('findRollableThemes answers every theme of a roll at once: box versions and the built-in one', async (t) => {
+test('findRollableThemeVersions (what rolls use) answers every theme of a roll at once: box versions and the built-in one', async (t) => {
   const owner = await ctx.server.newUser();
   const taker = await ctx.server.newUser();
   const takerId = await userIdOf(taker.user.uuid);
   const a = await shared(owner, taker);
   const b = manifest();
   t.is((await postTheme(owner.api, b)).status, 201);
-  const found = await findRollableThemes({ id: takerId }, [a.id as string, DEFAULT_THEME_ID, b.id as string, 'no-such-theme', a.id as string]);
+  const found = await findRollableThemeVersions(takerId, [a.id as string, DEFAULT_THEME_ID, b.id as string, 'no-such-theme', a.id as string]);
   t.deepEqual([...found.keys()].sort(), [a.id, DEFAULT_THEME_ID].sort());
   t.is(found.get(DEFAULT_THEME_ID)!.version, '1.0.0');
-  t.deepEqual((await findRollableThemes({ id: takerId }, [])).size, 0);
+  t.deepEqual((await findRollableThemeVersions(takerId, [])).size, 0);
 });

@@ -3,7 +3,11 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { manifest, postTheme } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID, findRollableTheme } from '../../src/commands/themes';
+import { DEFAULT_THEME_ID } from '../../src/commands/themes';
+import { findRollableThemeVersions } from '../../src/commands/rollThemes';
+
+/** The theme version `userId` may roll with (what POST /roll uses), or null. */
+const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
 import { ShareRequest } from '../../src/models';
 
 const ctx = useServer(test);
@@ -127,7 +131,7 @@ test('accepting adds the theme\'s latest version to the box, counts a use, is an
   const takerId = await userIdOf(taker.user.uuid);
   const sr = await share(owner, m.id as string);
   t.is((await postTheme(owner.api, { ...m, version: '1.2.0' })).status, 201);
-  t.is(await findRollableTheme({ id: takerId }, m.id as string), null);
+  t.is(await rollable(takerId, m.id as string), null);
   const recorder = recordEvents();
   const res = await taker.api.post(`/share-request/code/${sr.code}/accept`);
   recorder.stop();
@@ -138,7 +142,7 @@ test('accepting adds the theme\'s latest version to the box, counts a use, is an
   t.is(res.body.data.user.uuid, owner.user.uuid);
   t.true(recorder.events.some((e) => e.type === 'dicebox.created' && e.userId === takerId));
   t.is((await taker.api.get(`/dice-box/${m.id}`)).body.data.version, '1.2.0');
-  t.is((await findRollableTheme({ id: takerId }, m.id as string))!.version, '1.2.0');
+  t.is((await rollable(takerId, m.id as string))!.version, '1.2.0');
   t.true((await taker.api.get('/theme')).body.data.some((th: { id: string }) => th.id === m.id), 'listed among the themes you see');
   t.is((await owner.api.get(`/share-request/${sr.id}`)).body.data.uses, 1);
   const again = await taker.api.post(`/share-request/code/${sr.code}/accept`);
