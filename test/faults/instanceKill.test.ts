@@ -1,16 +1,13 @@
 import test from 'ava';
 import { startCluster, type Cluster } from '../helpers/cluster';
 import { connectRoom, type Client } from '../helpers/sockets';
-import { duplicates, isolatedRedis, rollLoop, rollUuids, sleep } from './support';
+import { duplicates, isolatedRedis, rollLoop, rollUuids, sleep, teardownSteps } from './support';
 
 // One of two instances dies (SIGKILL: no goodbye) with clients attached. They reconnect to the
 // other with the last roll they saw (auth.since) and, between what they saw and the replay, miss
 // nothing of what was rolled meanwhile, on the surviving instance.
 let cluster: Cluster;
-const teardown: Array<() => Promise<unknown>> = [];
-test.after.always(async () => {
-  for (const step of teardown.reverse()) await step().catch(() => undefined);
-});
+const teardown = teardownSteps(test);
 
 test.before(async () => {
   const redis = await isolatedRedis();

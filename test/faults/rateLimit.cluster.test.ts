@@ -2,7 +2,7 @@ import test from 'ava';
 import { createTestDatabase } from '../helpers/env';
 import { request } from '../helpers/http';
 import { spawnInstance, type Instance } from '../helpers/process';
-import { isolatedRedis } from './support';
+import { isolatedRedis, teardownSteps } from './support';
 
 // Two instances sharing PostgreSQL and Redis: a client that spreads its requests over both (as a
 // load balancer does) gets one budget, not one per instance.
@@ -11,11 +11,7 @@ const GUESTS = 4;
 let a: Instance;
 let b: Instance;
 const keys: string[] = [];
-const teardown: Array<() => Promise<unknown>> = [];
-
-test.after.always(async () => {
-  for (const step of teardown.reverse()) await step().catch(() => undefined);
-});
+const teardown = teardownSteps(test);
 
 test.before(async () => {
   const database = await createTestDatabase();

@@ -4,14 +4,11 @@ import { spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { createTestDatabase } from '../helpers/env';
 import { request } from '../helpers/http';
 import { startProxy } from '../helpers/proxy';
-import { eventually, isolatedRedis } from './support';
+import { eventually, isolatedRedis, teardownSteps } from './support';
 
 // The Redis rate-limit store: it fails open with one warning per outage (not one per request), and
 // its keys carry REDIS_PREFIX so that two deployments can share one Redis database.
-const teardown: Array<() => Promise<unknown>> = [];
-test.after.always(async () => {
-  for (const step of teardown.reverse()) await step().catch(() => undefined);
-});
+const teardown = teardownSteps(test);
 
 const UNAVAILABLE = 'rate limit store unavailable, failing open';
 const RECOVERED = 'rate limit store recovered';

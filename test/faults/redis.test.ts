@@ -2,17 +2,14 @@ import test from 'ava';
 import { startCluster, type Cluster } from '../helpers/cluster';
 import { startProxy, type FaultProxy } from '../helpers/proxy';
 import { closeAll, connectRoom, type Client } from '../helpers/sockets';
-import { duplicates, eventually, isolatedRedis, rollLoop, rollUuids, sleep } from './support';
+import { duplicates, eventually, isolatedRedis, rollLoop, rollUuids, sleep, teardownSteps } from './support';
 
 // Redis goes away under load and comes back (a TCP proxy in front of the shared Redis is cut, so
 // other test files keep theirs). REST keeps answering and persisting, realtime resumes by itself,
 // and a client that reconnects with `since` gets every roll it missed.
 let cluster: Cluster;
 let proxy: FaultProxy;
-const teardown: Array<() => Promise<unknown>> = [];
-test.after.always(async () => {
-  for (const step of teardown.reverse()) await step().catch(() => undefined);
-});
+const teardown = teardownSteps(test);
 
 test.before(async () => {
   const redis = await isolatedRedis();

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { TestFn } from 'ava';
 import { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from '../helpers/env';
 
@@ -89,4 +90,16 @@ export function duplicates(items: string[]): string[] {
   const twice = new Set<string>();
   for (const i of items) (seen.has(i) ? twice : seen).add(i);
   return [...twice];
+}
+
+/**
+ * Undo steps for a test file (servers, proxies, Redis clients): run after its last test, the last
+ * pushed first, each failure ignored so the others still run.
+ */
+export function teardownSteps(test: TestFn): Array<() => Promise<unknown>> {
+  const steps: Array<() => Promise<unknown>> = [];
+  test.after.always(async () => {
+    for (const step of steps.reverse()) await step().catch(() => undefined);
+  });
+  return steps;
 }
