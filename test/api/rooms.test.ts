@@ -378,6 +378,10 @@ test('a background must really be an image, not too large, sent as multipart by 
   t.is(missing.body.data.details[0].path, 'bg_file_path');
   const wrongField = await owner.api.post(`/room/${slug}`, undefined, { raw: fileForm(PNG, 'image') });
   t.is(wrongField.status, 400);
+  // A multipart header without a boundary (busboy throws before multer sees the body; found by test/hostile).
+  const noBoundary = await owner.api.post(`/room/${slug}`, undefined, { raw: '--x\r\n\r\n', headers: { 'content-type': 'multipart/form-data' } });
+  t.is(noBoundary.status, 400);
+  t.is(noBoundary.body.data.code, 'invalid_upload');
   t.is((await owner.api.post('/room/nosuchroom123456', undefined, { raw: fileForm(PNG) })).status, 404);
   t.is((await owner.api.get(`/room/${slug}`)).body.data.bg_file_path, null, 'nothing was stored');
 });

@@ -259,6 +259,10 @@ test('the multipart form itself: 415 for JSON, 400 for a missing manifest, an un
   });
   t.is(broken.status, 400);
   t.is(broken.body.data.code, 'invalid_upload');
+  // busboy throws on a multipart header without a boundary before multer sees the body: still a 400.
+  const noBoundary = await request(`${ctx.server.url}/api/1.0/theme`, 'POST', { key, raw: '--x\r\n\r\n', headers: { 'content-type': 'multipart/form-data' } });
+  t.is(noBoundary.status, 400);
+  t.is(noBoundary.body.data.code, 'invalid_upload');
 });
 
 test('size limits: one file over 8 MiB, files over 32 MiB together, a manifest over 256 KiB are 413s', async (t) => {

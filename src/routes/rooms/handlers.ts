@@ -1,10 +1,11 @@
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import type { Response, RequestHandler } from 'express';
 import multer from 'multer';
 import { createRoom, deleteRoom, findRoomBackground, listRoomsOf, setRoomBackground, updateRoom } from '../../commands/rooms';
 import { joinRoom, removeParticipant, updateParticipant } from '../../commands/participants';
 import { requireRoomBySlug } from '../../commands/roomsAccess';
 import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../../errors';
 import type { AppDeps } from '../../http/deps';
+import { multipart } from '../../http/multipart';
 import { baseUrl, DEFAULT_PER_PAGE, listPath } from '../../http/paging';
 import { authorizeRoomAccess, authorizeRoomOwner } from '../../policies/rooms';
 import { one, page } from '../../presenters/envelope';
@@ -76,8 +77,8 @@ const upload = multer({
   limits: { fileSize: BACKGROUND_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
 }).single(BACKGROUND_FIELD);
 
-/** multer for the one background file; its errors (size, unexpected field) reach the error handler. */
-export const backgroundUpload: RequestHandler = (req: Request, res: Response, next: NextFunction) => upload(req, res, next);
+/** multer for the one background file; its errors (size, unexpected field, a malformed body) reach the error handler. */
+export const backgroundUpload: RequestHandler = multipart(upload);
 
 export function setBackgroundHandler(deps: AppDeps): RequestHandler {
   return async (req, res) => {

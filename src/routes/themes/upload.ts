@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../../errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../../errors';
 import type { ThemeUpload } from '../../commands/themes';
+import { multipart } from '../../http/multipart';
 import { MAX_ASSET_BYTES, MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from '../../themes/limits';
 
 const TEXT_FIELDS = { manifest: 'manifest', frag_shader: 'fragShader', vert_shader: 'vertShader' } as const;
@@ -49,22 +50,24 @@ const memoryWithTotal: multer.StorageEngine = {
   },
 };
 
-const parser = multer({
-  storage: memoryWithTotal,
-  // utf8: browsers send file names as raw UTF-8 in Content-Disposition.
-  defParamCharset: 'utf8',
-  // Keep the name as sent, so that one with folder parts is refused rather than silently cut down.
-  preservePath: true,
-  limits: {
-    fileSize: MAX_ASSET_BYTES,
-    files: MAX_ASSETS + 3,
-    fields: 20,
-    fieldSize: MAX_TEXT_BYTES,
-    fieldNameSize: 100,
-    parts: MAX_ASSETS + 23,
-    headerPairs: 20,
-  },
-}).any();
+const parser = multipart(
+  multer({
+    storage: memoryWithTotal,
+    // utf8: browsers send file names as raw UTF-8 in Content-Disposition.
+    defParamCharset: 'utf8',
+    // Keep the name as sent, so that one with folder parts is refused rather than silently cut down.
+    preservePath: true,
+    limits: {
+      fileSize: MAX_ASSET_BYTES,
+      files: MAX_ASSETS + 3,
+      fields: 20,
+      fieldSize: MAX_TEXT_BYTES,
+      fieldNameSize: 100,
+      parts: MAX_ASSETS + 23,
+      headerPairs: 20,
+    },
+  }).any(),
+);
 
 /** Parse `multipart/form-data` (a 415 for anything else); the handler then calls `themeUpload(req)`. */
 export const parseThemeForm: RequestHandler = (req, res, next) => {
@@ -72,13 +75,8 @@ export const parseThemeForm: RequestHandler = (req, res, next) => {
   if (!type.startsWith('multipart/form-data')) {
     return next(new UnsupportedMediaTypeError('Create themes with a multipart/form-data body: a "manifest" field (JSON) and the "assets" files.'));
   }
-  parser(req, res, (err?: unknown) => {
-    // busboy's own errors (a cut or malformed body) are the client's: a 400, never a 500.
-    if (err && !(err instanceof AppError) && (err as Error).name !== 'MulterError') {
-      return next(new BadRequestError(`The multipart body is malformed (${(err as Error).message ?? 'unreadable'}).`, 'invalid_upload'));
-    }
-    next(err);
-  });
+  // busboy's own errors (a cut or malformed body, no boundary) are the client's: a 400, never a 500.
+  void parser(req, res, next);
 };
 
 /** The parsed form as the command takes it. Text fields may also arrive as files (a Blob of JSON). */
