@@ -131,32 +131,53 @@ const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, veloc
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
 const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
 
-/** The roll, its values and whispers, in the caller's transaction; sets the new rows' ids on the records. */
-async function insertRoll(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
-  const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, [
+/** The parameters of ROLL_INSERT. */
+function rollParams(roll: RollRecord): unknown[] {
+  return [
     roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
     roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
-  ]);
-  roll.id = Number(inserted!.id);
+  ];
+}
+
+/** A value's parameters in VALUE_COLUMNS order, but for roll_id (the second column), which the caller places. */
+function valueParams(v: RollValueRecord): unknown[] {
+  return [
+    v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
+    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
+  ];
+}
+
+/** Set the new rows' ids on the records: the roll's, and each value's by its position. */
+function assignIds(rollId: number, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], valueRows: { id: unknown; position: unknown }[]): void {
+  roll.id = rollId;
+  const byPosition = new Map(valueRows.map((r) => [Number(r.position), Number(r.id)]));
+  for (const v of values) {
+    v.rollId = rollId;
+    v.id = byPosition.get(v.position) ?? 0;
+  }
+  for (const w of whispers) w.rollId = rollId;
+}
+
+/** The roll, its values and whispers, in the caller's transaction (SQLite); sets the new rows' ids on the records. */
+async function insertRoll(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, rollParams(roll));
+  const rollId = Number(inserted!.id);
+  let valueRows: { id: unknown; position: unknown }[] = [];
   if (values.length) {
     const params: unknown[] = [];
     const tuples = values.map((v) => {
-      v.rollId = roll.id;
       const first = params.length + 1;
-      params.push(
-        v.uuid, v.rollId, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
-        toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
-      );
+      const [uuid, ...rest] = valueParams(v);
+      params.push(uuid, rollId, ...rest);
       return `(${placeholders(VALUE_COLUMNS.length, first)})`;
     });
-    const ids = await query<{ id: unknown; position: unknown }>(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
-    const byPosition = new Map(ids.map((r) => [Number(r.position), Number(r.id)]));
-    for (const v of values) v.id = byPosition.get(v.position) ?? 0;
+    valueRows = await query(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
   }
   if (whispers.length) {
-    const params = whispers.flatMap((w) => [(w.rollId = roll.id), w.participantId, w.userId]);
+    const params = whispers.flatMap((w) => [rollId, w.participantId, w.userId]);
     await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
   }
+  assignIds(rollId, roll, values, whispers, valueRows);
 }
 
 /**
@@ -165,23 +186,15 @@ async function insertRoll(query: Query, roll: RollRecord, values: RollValueRecor
  * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
  */
 async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
-  const params: unknown[] = [
-    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
-    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
-  ];
-  const next = () => `$${params.length}`;
+  const params = rollParams(roll);
   const whisperTuples = whispers.map((w) => {
-    params.push(w.participantId);
-    const participant = next();
-    params.push(w.userId);
-    return `((SELECT id FROM r), ${participant}, ${next()})`;
+    const first = params.length + 1;
+    params.push(w.participantId, w.userId);
+    return `((SELECT id FROM r), ${placeholders(2, first)})`;
   });
   const valueTuples = values.map((v) => {
     const first = params.length + 1;
-    params.push(
-      v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
-      toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
-    );
+    params.push(...valueParams(v));
     return `($${first}, (SELECT id FROM r), ${placeholders(VALUE_COLUMNS.length - 2, first + 1)})`;
   });
   const text =
@@ -189,13 +202,7 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
     (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
     ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
   const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
-  roll.id = Number(rows[0]!.roll_id);
-  const byPosition = new Map(rows.map((r) => [Number(r.position), Number(r.id)]));
-  for (const v of values) {
-    v.rollId = roll.id;
-    v.id = byPosition.get(v.position) ?? 0;
-  }
-  for (const w of whispers) w.rollId = roll.id;
+  assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
 }
 
 /** The live room with this slug as the roll embeds it (loadRollRoomBySlug), or a 404 `not_found`. */
