@@ -1,3 +1,4 @@
+import http from 'node:http';
 import autocannon, { type Options, type Result } from 'autocannon';
 
 export interface LoadResult {
@@ -35,9 +36,79 @@ export async function maxRate(label: string, options: Options): Promise<LoadResu
 }
 
 /**
- * Open-loop load at a fixed rate (autocannon corrects for coordinated omission): the latency a
- * client sees when the server is not saturated.
+ * Open-loop load at a fixed rate: the latency a client sees when the server is not saturated.
+ *
+ * Not autocannon's `overallRate`: that gives each connection a budget per second which it spends
+ * closed-loop, as fast as answers come, from the start of every second, so "half the maximum rate"
+ * was a saturating burst for the first part of each second and nothing for the rest; and its
+ * coordinated-omission correction, with an expected interval of ceil(1 / per-connection rate) = 1 ms,
+ * filled the histogram with invented values. Here request i is due at start + i / rate (evenly spaced,
+ * as independent clients arrive on average), is sent on any free keep-alive connection (a new one up
+ * to OPEN_LOOP_SOCKETS), and its latency runs from when it was due, not from when it left: a server
+ * (or a generator) that falls behind is charged for the wait.
  */
 export async function atRate(label: string, rate: number, options: Options): Promise<LoadResult> {
-  return toResult(label, await autocannon({ connections: CONNECTIONS, duration: SECONDS, timeout: 10, ...options, overallRate: Math.max(1, Math.round(rate)) }));
+  const perSecond = Math.max(1, rate);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: OPEN_LOOP_SOCKETS });
+  const next = requestMaker(options);
+  const latencies: number[] = [];
+  const statuses = new Map<string, number>();
+  let failures = 0;
+  const inFlight = new Set<Promise<void>>();
+  const start = performance.now();
+  const total = Math.round(perSecond * SECONDS);
+  let sent = 0;
+  const fire = (due: number) => {
+    const { url, method, headers, body } = next();
+    const done = new Promise<void>((resolve) => {
+      const finish = (status: string, ok: boolean) => {
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (ok) latencies.push(performance.now() - due);
+        else failures++;
+        resolve();
+      };
+      const req = http.request(url, { method, headers, agent, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) < 300));
+        res.on('error', () => finish('error', false));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => finish('error', false));
+      req.end(body);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+  while (sent < total) {
+    const now = performance.now();
+    while (sent < total && start + (sent * 1000) / perSecond <= now) fire(start + (sent++ * 1000) / perSecond);
+    if (sent < total) await new Promise((r) => setTimeout(r, Math.max(0, start + (sent * 1000) / perSecond - performance.now())));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : NaN);
+  return {
+    label,
+    rps: latencies.length / ((performance.now() - start) / 1000),
+    p50: Math.round(at(0.5) * 10) / 10,
+    p99: Math.round(at(0.99) * 10) / 10,
+    requests: latencies.length,
+    failures,
+    statuses: [...statuses].map(([k, n]) => `${k}:${n}`).join(' '),
+  };
+}
+
+/** At most this many connections the open-loop generator opens (requests wait for one beyond that, counted). */
+const OPEN_LOOP_SOCKETS = 256;
+
+/** The requests an autocannon options object describes (one request, or `requests` with setupRequest), one at a time. */
+function requestMaker(options: Options): () => { url: string; method: string; headers: Record<string, string>; body?: string } {
+  const base = new URL(String(options.url));
+  return () => {
+    const spec = options.requests?.[0] as { method?: string; headers?: Record<string, string>; body?: string; path?: string; setupRequest?: (r: unknown) => unknown } | undefined;
+    let req = { method: spec?.method ?? options.method ?? 'GET', headers: { ...(options.headers as Record<string, string>), ...spec?.headers }, body: spec?.body ?? (options.body as string | undefined), path: spec?.path ?? base.pathname };
+    if (spec?.setupRequest) req = spec.setupRequest(req) as typeof req;
+    return { url: new URL(req.path, base).toString(), method: req.method, headers: req.headers, body: req.body };
+  };
 }
