@@ -2,6 +2,9 @@
  * Where the time goes in a V8 .cpuprofile (node --cpu-prof): self time by package/file and by function.
  *
  *   npx tsx scripts/bench/lib/profile.ts profiles/CPU.xxx.cpuprofile [top=25]
+ *
+ * Also total (inclusive) time of this project's own functions: a sample counts once for every
+ * src/ function on its stack, which shows what each step of a request costs with all it calls.
  */
 import fs from 'node:fs';
 
@@ -55,3 +58,21 @@ const show = (title: string, m: Map<string, number>) => {
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`);
 show('self time by package / file', areas);
 show('self time by function', functions);
+
+// Inclusive time of the project's own functions (src/): walk each sample's stack once.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const inclusive = new Map<string, number>();
+for (const [id, us] of self) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const n = byId.get(at)!;
+    const a = area(n.callFrame.url, n.callFrame.functionName);
+    if (!a.startsWith('src/')) continue;
+    const f = `${n.callFrame.functionName || '(anonymous)'} ${a}:${n.callFrame.lineNumber + 1}`;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    inclusive.set(f, (inclusive.get(f) ?? 0) + us);
+  }
+}
+show('total time (self and callees) of src/ functions', inclusive);
