@@ -103,8 +103,18 @@ export interface RollRecord {
 
 /** `t.a AS "a", t.b_c AS "bC"`: the columns of a table under their record names, prefixed. */
 function columns(alias: string, prefix: string, names: string[]): string {
-  return names.map((n) => `${alias}.${n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} AS "${prefix}${n}"`).join(', ');
+  // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
+  let lists = columnLists.get(names);
+  if (!lists) columnLists.set(names, (lists = new Map()));
+  const key = `${alias}|${prefix}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = names.map((n) => `${alias}.${n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} AS "${prefix}${n}"`).join(', ');
+    lists.set(key, list);
+  }
+  return list;
 }
+const columnLists = new WeakMap<string[], Map<string, string>>();
 
 const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
 const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];

@@ -42,8 +42,14 @@ export class UniqueViolationError extends Error {
 
 /** `$first, $first+1, ...` for `count` values: an IN list that both dialects understand. */
 export function placeholders(count: number, first = 1): string {
-  return Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
+  if (count > 64 || first > 64) return Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
+  // The short lists (a roll's dice, its whisper list) come back on every request: built once.
+  const key = first * 128 + count;
+  let list = placeholderLists.get(key);
+  if (list === undefined) placeholderLists.set(key, (list = Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ')));
+  return list;
 }
+const placeholderLists = new Map<number, string>();
 
 // ---------------------------------------------------------------------------------------------
 // Reading rows of either dialect

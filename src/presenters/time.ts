@@ -4,7 +4,21 @@
  */
 export function timestamp(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  const date = value instanceof Date ? value : new Date(value);
+  if (value instanceof Date) {
+    // One record's dates are presented again for each viewer class and for the REST answer: formatted once.
+    const known = formatted.get(value);
+    if (known !== undefined && known.at === value.getTime()) return known.text;
+    const text = format(value);
+    if (text !== null) formatted.set(value, { at: value.getTime(), text });
+    return text;
+  }
+  return format(new Date(value));
+}
+
+/** Dates already formatted, with the time they held then (a Date can be changed in place). */
+const formatted = new WeakMap<Date, { at: number; text: string }>();
+
+function format(date: Date): string | null {
   if (Number.isNaN(date.getTime())) return null;
   // '2026-01-02T03:04:05.123Z' -> '...05.123000Z'; slicing instead of a regex: this runs for every
   // timestamp of every presented object (a roll in a busy room presents hundreds per event).
