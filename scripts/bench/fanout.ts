@@ -153,7 +153,12 @@ try {
   t0 = Date.now();
   sockets = await profiled(a, 'connect', () => inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 })));
   console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count} connections retried after a reset)`);
-  await sleep(3000); // let the presence announcements of the connections drain
+  // Let the announcements of the connections drain (a ParticipantConnectEvent per newcomer to every
+  // socket, the list of who is online to each newcomer: about a million messages for 1,000 sockets)
+  // before the rolls: the fan-out is measured, not the backlog of the connect phase.
+  const allEvents = () => sockets.reduce((n, l) => n + [...l.counts.values()].reduce((a, b) => a + b, 0), 0);
+  const drainMs = await settle(allEvents);
+  console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${allEvents()} events)`);
 
   const got: Map<string, number>[] = [];
   const latencies: number[] = [];
