@@ -6,8 +6,8 @@
  *
  *   npm run bench:fanout
  *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL,
- *        FANOUT_CPU_PROF=1: a V8 CPU profile of instance A while the sockets connect and another while
- *        the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
+ *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
+ *        connect and while the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
  * Both instances run pinned to one core, this process (every client socket and the roller) to the
  * other: a single client process holding 1,000 sockets is part of what is measured, on both sides.
@@ -143,12 +143,12 @@ try {
   const room = (await roller.api.post('/room', { name: 'fan-out', is_public: true })).body.data;
   const slug = room.slug as string;
   let t0 = Date.now();
-  const audience = await inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
+  const audience = await profiled(a, 'join', () => inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
     const g = await newGuest(i % 2 ? urlB : urlA);
     const joined = await g.api.post(`/room/${slug}/participant`, {});
     if (joined.status !== 200) throw new Error(`join ${i} failed: ${joined.status} ${joined.text}`);
     return g;
-  });
+  }));
   console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   t0 = Date.now();
   sockets = await profiled(a, 'connect', () => inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 })));

@@ -6,7 +6,9 @@ import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantCh
 import { publish } from '../realtime/bus';
 import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
 import { defaultUsername, lockRoom } from './rooms';
-import { reloadRoom, requireRoomBySlug, requireRoomId } from './roomsAccess';
+import { requireRoomBySlug, requireRoomId } from './roomsAccess';
+import { rereadRoom } from './roomsRead';
+import type { RoomRecord } from '../db/records';
 
 export class AlreadyParticipantError extends ConflictError {
   constructor() {
@@ -20,7 +22,7 @@ export class AlreadyParticipantError extends ConflictError {
  * get distinct positions and colours. The unique indexes (room_id, user_id) and (room_id, position)
  * back this up: a violation that slips through is retried, or is a 409 when the user got in.
  */
-export async function joinRoom(slug: string, user: User, passcode?: string | null): Promise<Room> {
+export async function joinRoom(slug: string, user: User, passcode?: string | null): Promise<RoomRecord> {
   const roomId = await requireRoomId(slug);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -47,7 +49,7 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
       if (attempt >= 5) throw err;
     }
   }
-  const room = await reloadRoom(roomId);
+  const room = await rereadRoom(roomId);
   publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
   return room;
 }
@@ -71,7 +73,7 @@ export interface ParticipantChange {
 }
 
 /** The participant itself or the owner changes its username or colour. */
-export async function updateParticipant(slug: string, participantId: number, user: User, change: ParticipantChange): Promise<Room> {
+export async function updateParticipant(slug: string, participantId: number, user: User, change: ParticipantChange): Promise<RoomRecord> {
   const room = await requireRoomBySlug(slug);
   const participant = participantOf(room, participantId, user, 'change');
   authorizeParticipantChange(room, participant, user, 'change');
@@ -86,7 +88,7 @@ export async function updateParticipant(slug: string, participantId: number, use
     await row.save({ transaction });
     return true;
   });
-  const fresh = await reloadRoom(room.id);
+  const fresh = await rereadRoom(room.id);
   if (changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
 }

@@ -8,7 +8,9 @@ import { publish } from '../realtime/bus';
 import { sniffImageType, type ImageType } from '../rooms/background';
 import { generatePasscode, generateSlug } from '../rooms/codes';
 import { pickDefaultColor } from '../rooms/colors';
-import { attachParticipants, reloadRoom } from './roomsAccess';
+import { attachParticipants } from './roomsAccess';
+import { rereadRoom } from './roomsRead';
+import type { RoomRecord } from '../db/records';
 
 /** Longest participant username (the column is 64 characters). */
 export const USERNAME_MAX = 64;
@@ -37,7 +39,7 @@ export function defaultUsername(user: Pick<User, 'name' | 'username'>): string {
  * without a passcode gets a generated one. A slug collision (79 random bits: never in practice)
  * is retried with a new slug.
  */
-export async function createRoom(user: User, input: RoomInput): Promise<Room> {
+export async function createRoom(user: User, input: RoomInput): Promise<RoomRecord> {
   const isPublic = input.isPublic ?? true;
   const name = input.name?.trim() || `${user.name}'s room`.slice(0, ROOM_NAME_MAX);
   const passcode = input.passcode ? input.passcode : isPublic ? null : generatePasscode();
@@ -51,7 +53,7 @@ export async function createRoom(user: User, input: RoomInput): Promise<Room> {
         );
         return room.id;
       });
-      const room = await reloadRoom(roomId);
+      const room = await rereadRoom(roomId);
       publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
       return room;
     } catch (err) {
@@ -74,7 +76,7 @@ export interface RoomUpdate extends RoomInput {
  * with it is out); the owner is told so by the documentation, and `room.access_revoked` with
  * `allButOwner` tells the realtime layer to drop their sockets.
  */
-export async function updateRoom(room: Room, user: User, input: RoomUpdate): Promise<Room> {
+export async function updateRoom(room: Room, user: User, input: RoomUpdate): Promise<RoomRecord> {
   authorizeRoomOwner(room, user, 'change it');
   if (typeof input.bgFilePath === 'string' && input.bgFilePath !== room.bgFilePath) {
     throw new UnprocessableError('bg_file_path cannot be set to a URL: upload an image with POST /api/1.0/room/{slug} (multipart field "bg_file_path"), or send null to remove the background.', [
@@ -103,7 +105,7 @@ export async function updateRoom(room: Room, user: User, input: RoomUpdate): Pro
     }
     return { changed, revoke };
   });
-  const fresh = await reloadRoom(room.id);
+  const fresh = await rereadRoom(room.id);
   if (outcome?.revoke) publish({ type: 'room.access_revoked', roomId: fresh.id, slug: fresh.slug, allButOwner: true });
   if (outcome?.changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
@@ -130,7 +132,7 @@ export function backgroundPath(slug: string, sha256: string, type: ImageType): s
  * Store the owner's background image (in the database, so every instance serves it) and point
  * `bg_file_path` at its public URL under `baseUrl`. The image type comes from the bytes only.
  */
-export async function setRoomBackground(room: Room, user: User, data: Buffer, baseUrl: string): Promise<Room> {
+export async function setRoomBackground(room: Room, user: User, data: Buffer, baseUrl: string): Promise<RoomRecord> {
   authorizeRoomOwner(room, user, 'change its background');
   const type = sniffImageType(data);
   if (!type) throw new UnsupportedMediaTypeError('The background must be a PNG, JPEG, WebP or GIF image.');
@@ -147,7 +149,7 @@ export async function setRoomBackground(room: Room, user: User, data: Buffer, ba
     current.changed('updatedAt', true);
     await current.save({ transaction });
   });
-  const fresh = await reloadRoom(room.id);
+  const fresh = await rereadRoom(room.id);
   publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
 }

@@ -52,13 +52,6 @@ export async function requireRoomBySlug(slug: string, options: LoadRoomOptions =
   return room;
 }
 
-/** The same room freshly loaded by id (after a change), with owner and participants. */
-export async function reloadRoom(roomId: number, options: LoadRoomOptions = {}): Promise<Room> {
-  const room = await loadRoom({ id: roomId }, options);
-  if (!room) throw new NotFoundError('The room no longer exists.');
-  return room;
-}
-
 /** The id of the live room with this slug, without loading it (cheap), or a 404. */
 export async function requireRoomId(slug: string, transaction?: Transaction): Promise<number> {
   const room = SLUG_PATTERN.test(slug) ? await Room.findOne({ where: { slug }, attributes: ['id'], transaction }) : null;

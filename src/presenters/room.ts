@@ -21,7 +21,7 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
 
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
- * its `user`) and `user` (the owner): see `loadRoomBySlug()` in commands/roomsAccess.ts.
+ * its `user`) and `user` (the owner): see `readRoomBySlug()` in commands/roomsRead.ts.
  * The passcode is shown to the owner, and to the participants of a private room; everyone else gets
  * `null` (the key is always there, so clients need not test for its presence). A public room's
  * passcode is the one its owner keeps for when the room goes private: whoever joined while it was

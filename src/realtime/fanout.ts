@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import { loadRoomBySlug } from '../commands/roomsAccess';
+import { readRoomBySlug } from '../commands/roomsRead';
 import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from './bus';
 import type { Broadcaster } from './broadcaster';
@@ -149,7 +149,7 @@ export class Fanout {
     switch (event.type) {
       case 'room.updated':
       case 'room.deleted': {
-        const room = await loadRoomBySlug(event.slug, { includeDeleted: event.type === 'room.deleted' });
+        const room = await readRoomBySlug(event.slug, { includeDeleted: event.type === 'room.deleted' });
         if (!room) return;
         const namespace = roomNamespace(event.slug);
         const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
@@ -161,7 +161,7 @@ export class Fanout {
         const namespace = roomNamespace(event.slug);
         if (event.userIds?.length) broadcaster.disconnect({ namespace, to: event.userIds.map(userChannel) });
         if (event.allButOwner) {
-          const room = await loadRoomBySlug(event.slug, { includeDeleted: true });
+          const room = await readRoomBySlug(event.slug, { includeDeleted: true });
           if (room) broadcaster.disconnect({ namespace, except: [userChannel(room.userId)] });
         }
         return;

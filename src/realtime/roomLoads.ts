@@ -1,5 +1,5 @@
-import { loadRoomBySlug } from '../commands/roomsAccess';
-import type { Participant, Room } from '../models';
+import { readRoomBySlug } from '../commands/roomsRead';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../presenters/room';
 import { roomViewerClass } from './fanout';
 
@@ -61,7 +61,7 @@ export class RoomSnapshot {
 export class RoomLoads {
   private readonly rooms = new Map<string, { running: Promise<unknown> | null; waiting: Promise<RoomSnapshot | null> | null }>();
 
-  constructor(private readonly read: (slug: string) => Promise<Room | null> = (slug) => loadRoomBySlug(slug)) {}
+  constructor(private readonly read: (slug: string) => Promise<Room | null> = (slug) => readRoomBySlug(slug)) {}
 
   load(slug: string): Promise<RoomSnapshot | null> {
     let entry = this.rooms.get(slug);

@@ -275,6 +275,28 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   t.is(embedded.participants.length, 2);
   t.is(presentRoomInRoll(deleted!, null, new Set([deleted!.participants![0]!.userId])).participants.length, 1, 'a roll lists only the participants it involves');
   t.is(embedded.passcode, null);
+
+  // The plain-SQL reader (answers, events, welcomes) finds the same rooms and presents them alike.
+  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
+  t.is(await readRoomBySlug(slug), null);
+  const read = await readRoomBySlug(slug, { includeDeleted: true });
+  t.deepEqual(presentRoomInRoll(read!, null, everyone), embedded);
+});
+
+test('rooms read as plain records present exactly as rooms loaded as models, to owner, participant and stranger', async (t) => {
+  const { loadRoomBySlug } = await import('../../src/commands/roomsAccess');
+  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
+  const { presentRoom } = await import('../../src/presenters/room');
+  const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false, name: 'Alike' });
+  const members = [await ctx.server.newUser(), await ctx.server.newUser(), await ctx.server.newUser()];
+  for (const m of members) t.is((await m.api.post(`/room/${slug}/participant`, { passcode: room.passcode })).status, 200);
+  const [model, record] = [(await loadRoomBySlug(slug))!, (await readRoomBySlug(slug))!];
+  t.is(record.participants!.length, 4);
+  const ids = [model.userId, model.participants![2]!.userId, -1];
+  for (const viewer of ids) t.deepEqual(presentRoom(record, viewer), presentRoom(model, viewer));
+  t.is((await owner.api.get(`/room/${slug}`)).body.data.passcode, room.passcode);
+  t.is(await readRoomBySlug('no-such-room-here'), null);
+  t.is(await readRoomBySlug('../../etc'), null);
 });
 
 test('GET /room lists the rooms the user created or joined, newest first, and nobody else\'s', async (t) => {

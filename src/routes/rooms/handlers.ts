@@ -3,6 +3,7 @@ import multer from 'multer';
 import { createRoom, deleteRoom, findRoomBackground, listRoomsOf, setRoomBackground, updateRoom } from '../../commands/rooms';
 import { joinRoom, removeParticipant, updateParticipant } from '../../commands/participants';
 import { requireRoomBySlug } from '../../commands/roomsAccess';
+import { readRoomBySlug } from '../../commands/roomsRead';
 import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../../errors';
 import type { AppDeps } from '../../http/deps';
 import { multipart } from '../../http/multipart';
@@ -40,7 +41,8 @@ export const createRoomHandler: RequestHandler = async (req, res) => {
 };
 
 export const getRoomHandler: RequestHandler = async (req, res) => {
-  const room = await requireRoomBySlug(req.params.slug as string);
+  const room = await readRoomBySlug(req.params.slug as string);
+  if (!room) throw new NotFoundError(`There is no room "${String(req.params.slug).slice(0, 64)}".`);
   authorizeRoomAccess(room, req.user!, (req.query as { passcode?: string }).passcode);
   roomEnvelope(res, room, req.user!.id);
 };
