@@ -103,8 +103,25 @@ const JSON_OIDS = new Set([114, 3802]);
 /** pg's parsers, but JSON columns stay text: a JSON string value must not be taken for JSON text (asJson). */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    JSON_OIDS.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    JSON_OIDS.has(oid) ? (value: string) => value : oid === TIMESTAMPTZ_OID && format !== 'binary' ? timestamptz : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
+
+const TIMESTAMPTZ_OID = 1184;
+const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (value: string) => unknown;
+/** Times already parsed, by their text: a room of 1,000 is 4,000 timestamps, read again on every join. */
+const parsedTimes = new Map<string, number>();
+
+/** A timestamptz column as a Date (a new one each time: records may be kept), parsing each text once. */
+function timestamptz(value: string): unknown {
+  let ms = parsedTimes.get(value);
+  if (ms === undefined) {
+    const parsed = parseTimestamptz(value);
+    if (!(parsed instanceof Date)) return parsed; // 'infinity' and the like: not kept
+    if (parsedTimes.size >= 100_000) parsedTimes.clear();
+    parsedTimes.set(value, (ms = parsed.getTime()));
+  }
+  return new Date(ms);
+}
 
 /** Statements longer than this (long IN lists, many dice) are not kept prepared: each is rare. */
 const PREPARE_MAX_LENGTH = 2_000;

@@ -4,27 +4,22 @@
  */
 export function timestamp(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date) {
-    // One record's dates are presented again for each viewer class and for the REST answer: formatted once.
-    const known = formatted.get(value);
-    if (known !== undefined && known.at === value.getTime()) return known.text;
-    const text = format(value);
-    if (text !== null) formatted.set(value, { at: value.getTime(), text });
-    return text;
+  const date = value instanceof Date ? value : new Date(value);
+  const ms = date.getTime();
+  if (Number.isNaN(ms)) return null;
+  // Formatted once per instant: presenting a room of 1,000 formats 4,000 timestamps, the same ones on
+  // every join and for every viewer class (toISOString was 6% of a join's CPU, a WeakMap per Date more).
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    if (formatted.size >= 100_000) formatted.clear();
+    // '2026-01-02T03:04:05.123Z' -> '...05.123000Z'; slicing, not a regex.
+    text = `${date.toISOString().slice(0, -1)}000Z`;
+    formatted.set(ms, text);
   }
-  return format(new Date(value));
+  return text;
 }
 
-/** Dates already formatted, with the time they held then (a Date can be changed in place). */
-const formatted = new WeakMap<Date, { at: number; text: string }>();
-
-function format(date: Date): string | null {
-  if (Number.isNaN(date.getTime())) return null;
-  // '2026-01-02T03:04:05.123Z' -> '...05.123000Z'; slicing instead of a regex: this runs for every
-  // timestamp of every presented object (a roll in a busy room presents hundreds per event).
-  const iso = date.toISOString();
-  return `${iso.slice(0, -1)}000Z`;
-}
+const formatted = new Map<number, string>();
 
 /** Same as timestamp() for values that are never null. */
 export function ts(value: Date | string): string {
