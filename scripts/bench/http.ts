@@ -4,11 +4,12 @@
  * the same rows with one `pg` transaction, measured in the same run on the same database.
  *
  *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll]
- *   env: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
+ *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
  *
  * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
  * target: the maximum rate (closed loop, BENCH_CONNECTIONS connections), then p50/p99 at half that
- * rate (open loop). With --cpu-prof the real server profiles each saturation run (V8, through the
+ * rate (open loop: evenly spaced requests, each timed from when it was due; lib/load.ts). With
+ * --cpu-prof the real server profiles each saturation run (V8, through the
  * inspector) into ./profiles/.
  */
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ import type { RequestSpec } from 'autocannon';
 import pg from 'pg';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
-import { atRate, CONNECTIONS, maxRate, SECONDS, type LoadResult } from './lib/load';
+import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, SECONDS, type LoadResult } from './lib/load';
 import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
 import { perRequest, type QueryCount } from './lib/querycount';
 import { connectRoom, type Listener } from './lib/sockets';
@@ -35,7 +36,7 @@ const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme:
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
-console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS}s per run, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, ${loadLine()} before the run`);
+console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS} s per saturation run, ${HALF_SECONDS} s per open-loop run at half rate, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
