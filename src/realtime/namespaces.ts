@@ -10,6 +10,7 @@ import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type Soc
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
 import { RoomLoads } from './roomLoads';
+import { sendEncoded } from './preEncoded';
 
 export interface RealtimeContext {
   io: Server;
@@ -99,7 +100,7 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
     socket.disconnect(true);
     return new Set();
   }
-  hold.direct(() => socket.emit(RoomEvents.RoomUpdate, { data: room.roomFor(user.id) }));
+  hold.direct(() => sendEncoded(socket, room.encodedRoomUpdate(socket, user.id)));
   data.participant = participant;
   if (first) {
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
@@ -109,8 +110,9 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
   for (const userId of room.participantUserIds()) {
     if (userId === user.id || !online.has(userId)) continue;
     const other = room.participant(userId);
-    if (!other) continue;
-    hold.direct(() => socket.emit(RoomEvents.ParticipantConnect, { data: other }));
+    const encoded = room.encodedParticipantConnect(socket, userId);
+    if (!other || !encoded) continue;
+    hold.direct(() => sendEncoded(socket, encoded));
     told.add(other.id);
   }
   return ctx.replay ? ctx.replay(socket, (event, payload) => hold.direct(() => socket.emit(event, payload))) : new Set();

@@ -1,7 +1,10 @@
 import { readRoomBySlug } from '../commands/roomsRead';
 import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../presenters/room';
+import type { Socket } from 'socket.io';
+import { RoomEvents } from './events';
 import { roomViewerClass } from './fanout';
+import { encodeEvent, type EncodedEvent } from './preEncoded';
 
 /**
  * A room as loaded once for the sockets that connected together, with each presentation made once:
@@ -13,6 +16,8 @@ export class RoomSnapshot {
   private readonly classOf: (viewerId: number) => string;
   private readonly rooms = new Map<string, PresentedRoom>();
   private readonly presented = new Map<number, PresentedParticipant>();
+  /** The welcome's events, encoded once for every socket of the namespace (preEncoded.ts). */
+  private readonly encoded = new Map<string, EncodedEvent>();
 
   constructor(readonly room: Room) {
     this.participants = new Map((room.participants ?? []).map((p) => [p.userId, p]));
@@ -34,6 +39,24 @@ export class RoomSnapshot {
     let presented = this.rooms.get(key);
     if (!presented) this.rooms.set(key, (presented = presentRoom(this.room, viewerId)));
     return presented;
+  }
+
+  /** RoomUpdateEvent presenting this room as `viewerId` may see it, encoded for `socket`'s namespace once per class. */
+  encodedRoomUpdate(socket: Socket, viewerId: number): EncodedEvent {
+    return this.encodedOnce(`room:${this.classOf(viewerId)}`, () => encodeEvent(socket, RoomEvents.RoomUpdate, { data: this.roomFor(viewerId) }));
+  }
+
+  /** ParticipantConnectEvent for the participant of `userId`, encoded once; undefined when there is none. */
+  encodedParticipantConnect(socket: Socket, userId: number): EncodedEvent | undefined {
+    const participant = this.participant(userId);
+    if (!participant) return undefined;
+    return this.encodedOnce(`connect:${userId}`, () => encodeEvent(socket, RoomEvents.ParticipantConnect, { data: participant }));
+  }
+
+  private encodedOnce(key: string, encode: () => EncodedEvent): EncodedEvent {
+    let packet = this.encoded.get(key);
+    if (!packet) this.encoded.set(key, (packet = encode()));
+    return packet;
   }
 
   /** The participant of `userId` as `room.participants` shows it, or undefined (shared: do not change it). */
