@@ -159,6 +159,12 @@ try {
     console.log('');
     console.log(`POST /roll: ${(share * 100).toFixed(0)}% of the baseline's throughput (target >= 60%): ${share >= 0.6 ? 'met' : 'MISSED'}`);
     console.log(`POST /roll: p99 ${fmt(r.half.p99)} ms at ${fmt(r.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${r.half.p99 < 50 ? 'met' : 'MISSED'}`);
+    const g = realRuns['GET /roll/{uuid}'];
+    const gb = baseRuns['GET /roll/{uuid}'];
+    if (g && gb) {
+      console.log(`GET /roll/{uuid}: ${((g.max.rps / gb.max.rps) * 100).toFixed(0)}% of the baseline's throughput (target >= 60%): ${g.max.rps / gb.max.rps >= 0.6 ? 'met' : 'MISSED'}`);
+      console.log(`GET /roll/{uuid}: p99 ${fmt(g.half.p99)} ms at ${fmt(g.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${g.half.p99 < 50 ? 'met' : 'MISSED'}`);
+    }
     console.log(`RollCreateEvent deliveries to the ${LISTENERS} listening sockets: ${delivered}`);
   }
   printTable('CPU per request at saturation (ms; Node server process vs all PostgreSQL processes)', ['target', 'server CPU', 'PostgreSQL CPU'], cpu.map(([k, n, p]) => [k, fmt(n, 2), fmt(p, 2)]));
