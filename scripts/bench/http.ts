@@ -4,7 +4,7 @@
  * the same rows with one `pg` transaction, measured in the same run on the same database.
  *
  *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll]
- *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
+ *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
  *
  * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
  * target: the maximum rate (closed loop, BENCH_CONNECTIONS connections), then p50/p99 at half that
@@ -31,6 +31,8 @@ const cpuProf = args.has('--cpu-prof');
 /** --only=roll measures POST /roll alone (for profiling). */
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
+/** Saturation runs per target and side, alternating baseline and service (BENCH_ROUNDS). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 2));
 const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
 
 const cores = planCores();
@@ -87,38 +89,7 @@ try {
   const rollsAvailable = probe.status === 201;
   if (!rollsAvailable) console.log(`! POST /roll answered ${probe.status} (${probe.text.slice(0, 120)}): roll rows skipped for the real server`);
 
-  const realRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
-
-  const runBoth = async (name: string, run: (target: string) => Parameters<typeof maxRate>[1]) => {
-    fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
-    const file = path.join(root, 'profiles', `http-${name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`);
-    if (cpuProf) await real.ask({ cmd: 'profile-start' });
-    const max = await withCpu(name, 'service', real.pid, () => maxRate(name, run(url)));
-    if (cpuProf) profiles.push((await real.ask<{ file: string }>({ cmd: 'profile-stop', file })).file);
-    const half = await atRate(name, max.rps / 2, run(url));
-    realRuns[name] = { max, half };
-  };
-
-  // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
-  if (!only) await runBoth('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
-
-  let uuids: string[] = [];
-  if (rollsAvailable) {
-    await runBoth('POST /roll', (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }));
-    uuids = await latestRollUuids(database.url);
-    if (!only) await runBoth('GET /roll/{uuid}', (u) => ({ url: u, requests: [{ method: 'GET', headers: authHeaders, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] }));
-  }
-  // Database work per request, counted by PostgreSQL itself over 100 sequential requests.
-  const statements: Record<string, QueryCount> = {};
-  if (rollsAvailable) statements['POST /roll (service)'] = await perRequest(database.url, 100, () => roller.api.post('/roll', JSON.parse(ROLL_BODY(slug))));
-  const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
-  for (const l of listeners) l.socket.close();
-  listeners.length = 0;
-  const realIdle = await real.ask<{ rss: number }>({ cmd: 'memory' });
-  await real.stop();
-  children.splice(children.indexOf(real), 1);
-
-  // --- the baseline: bare Express + one pg transaction, same database, same core ----------------
+  // --- the baseline: bare Express + one pg transaction, same database, same core, up beside it --
   const ids = new pg.Client({ connectionString: database.url });
   await ids.connect();
   const roomId = (await ids.query('SELECT id, user_id FROM rooms WHERE slug = $1', [slug])).rows[0];
@@ -129,18 +100,56 @@ try {
   });
   children.push(bare);
   const bareUrl = ((await bare.ready) as { url: string }).url;
-  const baseRuns: Record<string, { max: LoadResult; half: LoadResult }> = {};
-  const runBase = async (name: string, opts: Parameters<typeof maxRate>[1]) => {
-    const max = await withCpu(name, 'bare pg baseline', bare.pid, () => maxRate(name, opts));
-    baseRuns[name] = { max, half: await atRate(name, max.rps / 2, opts) };
-  };
   const json = { 'content-type': 'application/json', accept: 'application/json' };
-  await runBase('POST /roll', { url: `${bareUrl}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) });
-  if (uuids.length === 0) uuids = await latestRollUuids(database.url);
-  if (!only) await runBase('GET /roll/{uuid}', { url: bareUrl, requests: [{ method: 'GET', headers: json, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+
+  // Each target's saturation runs alternate, baseline then service, ROUNDS times: the machine's speed
+  // drifts over minutes (the baseline alone moved 0.87 to 1.08 ms of CPU per request between runs),
+  // and measuring one side after the other put that drift into the ratio.
+  const realRuns: Record<string, { max: LoadResult; half: LoadResult; maxes: LoadResult[] }> = {};
+  const baseRuns: Record<string, { max: LoadResult; half: LoadResult; maxes: LoadResult[] }> = {};
+  let uuids: string[] = [];
+  const getRoll = (u: string, headers: Record<string, string>) => ({ url: u, requests: [{ method: 'GET', headers, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+  const measure = async (name: string, service: (u: string) => Parameters<typeof maxRate>[1], baseline?: (u: string) => Parameters<typeof maxRate>[1]) => {
+    fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
+    const realMaxes: LoadResult[] = [];
+    const baseMaxes: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      if (baseline) baseMaxes.push(await withCpu(name, 'bare pg baseline', bare.pid, () => maxRate(name, baseline(bareUrl))));
+      const profiling = cpuProf && round === 0;
+      const file = path.join(root, 'profiles', `http-${name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`);
+      if (profiling) await real.ask({ cmd: 'profile-start' });
+      realMaxes.push(await withCpu(name, 'service', real.pid, () => maxRate(name, service(url))));
+      if (profiling) profiles.push((await real.ask<{ file: string }>({ cmd: 'profile-stop', file })).file);
+    }
+    if (baseline) {
+      const max = mean(baseMaxes);
+      baseRuns[name] = { max, maxes: baseMaxes, half: await atRate(name, max.rps / 2, baseline(bareUrl)) };
+    }
+    const max = mean(realMaxes);
+    realRuns[name] = { max, maxes: realMaxes, half: await atRate(name, max.rps / 2, service(url)) };
+  };
+
+  // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
+  if (!only) await measure('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
+  if (rollsAvailable) {
+    await measure(
+      'POST /roll',
+      (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }),
+      (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) }),
+    );
+    uuids = await latestRollUuids(database.url);
+    if (!only) await measure('GET /roll/{uuid}', (u) => getRoll(u, authHeaders), (u) => getRoll(u, json));
+  }
+  // Database work per request, counted by PostgreSQL itself over 100 sequential requests.
+  const statements: Record<string, QueryCount> = {};
+  if (rollsAvailable) statements['POST /roll (service)'] = await perRequest(database.url, 100, () => roller.api.post('/roll', JSON.parse(ROLL_BODY(slug))));
   statements['POST /roll (bare pg baseline)'] = await perRequest(database.url, 100, () => fetch(`${bareUrl}/api/1.0/roll`, { method: 'POST', headers: json, body: ROLL_BODY(slug) }).then((r) => r.text()));
-  await bare.stop();
-  children.splice(children.indexOf(bare), 1);
+  const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
+  for (const l of listeners) l.socket.close();
+  listeners.length = 0;
+  const realIdle = await real.ask<{ rss: number }>({ cmd: 'memory' });
+  await Promise.all([real.stop(), bare.stop()]);
+  children.length = 0;
 
   // --- report ----------------------------------------------------------------------------------
   const rows = [];
@@ -152,6 +161,12 @@ try {
     if (r) rows.push([`${name} (service)`, fmt(r.max.rps, 0), fmt(r.max.p50), fmt(r.max.p99), fmt(r.half.p50), fmt(r.half.p99), b ? ratio(r.max.rps, b.max.rps) : '—', String(r.max.failures + r.half.failures)]);
   }
   printTable('Throughput at saturation, and latency (ms) at half that rate', ['target', 'req/s', 'p50@max', 'p99@max', 'p50@half', 'p99@half', 'vs baseline', 'failed'], rows);
+  console.log(`(req/s and latency at max: the mean of ${ROUNDS} saturation runs per side, baseline and service alternating)`);
+  for (const name of ['POST /roll', 'GET /roll/{uuid}']) {
+    const r = realRuns[name];
+    const b = baseRuns[name];
+    if (r && b) console.log(`${name}: service vs baseline round by round: ${r.maxes.map((m, i) => `${fmt(m.rps, 0)} / ${fmt(b.maxes[i]!.rps, 0)} = ${ratio(m.rps, b.maxes[i]!.rps)}`).join(', ')}`);
+  }
   if (rollsAvailable) {
     const r = realRuns['POST /roll']!;
     const b = baseRuns['POST /roll']!;
@@ -167,7 +182,10 @@ try {
     }
     console.log(`RollCreateEvent deliveries to the ${LISTENERS} listening sockets: ${delivered}`);
   }
-  printTable('CPU per request at saturation (ms; Node server process vs all PostgreSQL processes)', ['target', 'server CPU', 'PostgreSQL CPU'], cpu.map(([k, n, p]) => [k, fmt(n, 2), fmt(p, 2)]));
+  const cpuByTarget = new Map<string, Array<[number, number]>>();
+  for (const [k, n, p] of cpu) cpuByTarget.set(k, [...(cpuByTarget.get(k) ?? []), [n, p]]);
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  printTable(`CPU per request at saturation (ms, mean of ${ROUNDS} runs; Node server process vs all PostgreSQL processes)`, ['target', 'server CPU', 'PostgreSQL CPU'], [...cpuByTarget].map(([k, v]) => [k, fmt(avg(v.map((x) => x[0])), 2), fmt(avg(v.map((x) => x[1])), 2)]));
   printTable('PostgreSQL work per POST /roll (pg_stat_database over 100 sequential requests)', ['target', 'statements+transactions', 'rows inserted', 'rows fetched'], Object.entries(statements).map(([k, q]) => [k, fmt(q.transactions), fmt(q.inserted), fmt(q.fetched)]));
   const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
@@ -187,4 +205,18 @@ async function latestRollUuids(url: string): Promise<string[]> {
   const rows = (await c.query<{ uuid: string }>('SELECT uuid FROM rolls ORDER BY id DESC LIMIT 500')).rows;
   await c.end();
   return rows.map((r) => r.uuid);
+}
+
+/** The mean of several saturation runs of one target (rates and latencies averaged, counts summed). */
+function mean(runs: LoadResult[]): LoadResult {
+  const avg = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+  return {
+    label: runs[0]!.label,
+    rps: avg((r) => r.rps),
+    p50: avg((r) => r.p50),
+    p99: avg((r) => r.p99),
+    requests: runs.reduce((s, r) => s + r.requests, 0),
+    failures: runs.reduce((s, r) => s + r.failures, 0),
+    statuses: runs.map((r) => r.statuses).join(' | '),
+  };
 }

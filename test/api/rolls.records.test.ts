@@ -67,3 +67,13 @@ test('rows written by the models (a die flag changed with PATCH /room/{slug}/rol
   t.true(loaded!.updatedAt.getTime() >= loaded!.createdAt.getTime());
   t.is((await api.get(`/roll/${roll.uuid}`)).body.data.values[0].is_hidden, true);
 });
+
+test('a roll of 100 dice reads back whole and in order (the roll is read on each of its values\' rows)', async (t) => {
+  const me = await ctx.server.newUser();
+  const dice = Array.from({ length: 100 }, (_, i) => ({ type: i % 2 ? 'd6' : 'd20', theme: 'standard', value: (i % 6) + 1 }));
+  const roll = await rollOk(me, { dice });
+  const loaded = await loadRollByUuid(roll.uuid);
+  t.is(loaded!.values!.length, 100);
+  t.deepEqual(loaded!.values!.map((v) => v.position), Array.from({ length: 100 }, (_, i) => i));
+  t.deepEqual((await me.api.get(`/roll/${roll.uuid}`)).body.data, roll);
+});
