@@ -38,8 +38,8 @@ export async function loadRolls(ids: readonly number[], options: LoadOptions = {
 
 /**
  * The roll with this uuid, fully loaded, or null (also for strings that are not uuids). GET /roll/{uuid}:
- * the roll with its values, and its room, are asked for side by side, each by the uuid (two statements),
- * so the answer takes one round trip to the database (a whispered roll's whispers, a second).
+ * the roll, its values and its room are asked for side by side, each by the uuid, so the answer takes
+ * one round trip to the database (a whispered roll's whispers, a second).
  */
 export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<RollRecord | null> {
   if (!isUuid(uuid)) return null;
@@ -49,14 +49,9 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
     return roll ?? null;
   }
   const query = db().sql.query;
-  const [rows, rooms] = await Promise.all([
-    // The roll and its roller on each of its values' rows (a roll has a few dice; one statement, not two).
-    query(
-      `SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')}, ${rollValueColumns('v', 'v_')}
-         FROM rolls r JOIN users u ON u.id = r.user_id LEFT JOIN roll_values v ON v.roll_id = r.id
-        WHERE r.uuid = $1 ORDER BY v.position`,
-      key,
-    ),
+  const [rows, valueRows, rooms] = await Promise.all([
+    query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key),
+    query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id = (SELECT id FROM rolls WHERE uuid = $1) ORDER BY v.position`, key),
     readRollRooms(query, {
       rooms: 'r.id = (SELECT room_id FROM rolls WHERE uuid = $1)',
       involved: 'p.user_id = (SELECT user_id FROM rolls WHERE uuid = $1) OR p.id IN (SELECT w.participant_id FROM roll_whispers w JOIN rolls r ON r.id = w.roll_id WHERE r.uuid = $1)',
@@ -68,7 +63,7 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
   const row = rows[0];
   if (!row) return null;
   const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
-  roll.values = rows.flatMap((r) => (r.v_id === null || r.v_id === undefined ? [] : [toRollValue(r, 'v_')]));
+  roll.values = valueRows.map(toRollValue);
   roll.room = roll.roomId != null ? (rooms.find((r) => r.id === roll.roomId) ?? null) : null;
   const whispers = roll.isWhispered ? await readWhispers([roll.id], query) : [];
   const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
@@ -135,7 +130,7 @@ async function attachRelations(rolls: RollRecord[], query: Query, inTransaction:
 async function readValues(rollIds: number[], query: Query): Promise<RollValueRecord[]> {
   if (!rollIds.length) return [];
   const rows = await query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id IN (${placeholders(rollIds.length)}) ORDER BY v.roll_id, v.position`, rollIds);
-  return rows.map((row) => toRollValue(row));
+  return rows.map(toRollValue);
 }
 
 async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRecord[]> {

@@ -194,27 +194,27 @@ export function toRoll(row: Row): RollRecord {
   };
 }
 
-export function toRollValue(row: Row, prefix = ''): RollValueRecord {
+export function toRollValue(row: Row): RollValueRecord {
   return {
-    id: num(row[`${prefix}id`]),
-    uuid: row[`${prefix}uuid`] as string,
-    rollId: num(row[`${prefix}rollId`]),
-    position: num(row[`${prefix}position`]),
-    dieIndex: num(row[`${prefix}dieIndex`]),
-    type: row[`${prefix}type`] as string,
-    theme: row[`${prefix}theme`] as string,
-    value: numOrNull(row[`${prefix}value`]),
-    valueToDisplay: asJson(row[`${prefix}valueToDisplay`]),
-    numericValue: numOrNull(row[`${prefix}numericValue`]),
-    origin: row[`${prefix}origin`] as string,
-    label: strOrNull(row[`${prefix}label`]),
-    meta: asJson(row[`${prefix}meta`]),
-    isHidden: asBool(row[`${prefix}isHidden`]),
-    isUserValue: asBool(row[`${prefix}isUserValue`]),
-    isVisible: asBool(row[`${prefix}isVisible`]),
-    isCleared: asBool(row[`${prefix}isCleared`]),
-    isDropped: asBool(row[`${prefix}isDropped`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
+    id: num(row.id),
+    uuid: row.uuid as string,
+    rollId: num(row.rollId),
+    position: num(row.position),
+    dieIndex: num(row.dieIndex),
+    type: row.type as string,
+    theme: row.theme as string,
+    value: numOrNull(row.value),
+    valueToDisplay: asJson(row.valueToDisplay),
+    numericValue: numOrNull(row.numericValue),
+    origin: row.origin as string,
+    label: strOrNull(row.label),
+    meta: asJson(row.meta),
+    isHidden: asBool(row.isHidden),
+    isUserValue: asBool(row.isUserValue),
+    isVisible: asBool(row.isVisible),
+    isCleared: asBool(row.isCleared),
+    isDropped: asBool(row.isDropped),
+    createdAt: asDate(row.createdAt),
+    updatedAt: asDate(row.updatedAt),
   };
 }
