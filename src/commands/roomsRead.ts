@@ -1,6 +1,5 @@
 import { db } from '../db';
 import { participantColumns, roomColumns, toParticipant, toRoom, toUser, userColumns, type RoomRecord } from '../db/records';
-import type { Query } from '../db/sql';
 import { NotFoundError } from '../errors';
 import { SLUG_PATTERN } from '../rooms/codes';
 
@@ -10,15 +9,13 @@ import { SLUG_PATTERN } from '../rooms/codes';
  * `RoomUpdateEvent`s and the welcome of each socket present; none of them changes the room.
  *
  * Plain SQL, not Sequelize models: a room of 1,000 participants is 2,000 rows, and building a model
- * instance for each cost more CPU than reading them (docs/performance.md, "Rooms"). Commands that
- * change a room keep loading models (roomsAccess.ts).
+ * instance for each cost more CPU than reading them (docs/performance.md, bench:fanout, "Joining and
+ * connecting"). Commands that change a room keep loading models (roomsAccess.ts).
  */
 
 export interface ReadRoomOptions {
   /** Also find a soft-deleted room (its deletion is announced with it). Default: live rooms only. */
   includeDeleted?: boolean;
-  /** A query of an open transaction (db().sql.transaction); default: the pool, two reads side by side. */
-  query?: Query;
 }
 
 const ROOM = `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')} FROM rooms r JOIN users o ON o.id = r.user_id`;
@@ -26,12 +23,12 @@ const SEATS = `SELECT ${participantColumns('p')}, ${userColumns('u', 'u_')} FROM
 
 async function readRoom(by: 'slug' | 'id', key: string | number, options: ReadRoomOptions): Promise<RoomRecord | null> {
   const live = options.includeDeleted ? '' : ' AND r.deleted_at IS NULL';
-  const query = options.query ?? db().sql.query;
-  const roomSql = `${ROOM} WHERE r.${by} = $1${live}`;
-  const seatsSql = `${SEATS} WHERE p.room_id = (SELECT r.id FROM rooms r WHERE r.${by} = $1${live}) ORDER BY p.position, p.id`;
-  const [rooms, seats] = options.query
-    ? [await query(roomSql, [key]), await query(seatsSql, [key])]
-    : await Promise.all([query(roomSql, [key]), query(seatsSql, [key])]);
+  const query = db().sql.query;
+  // Side by side on two pooled connections: one round trip.
+  const [rooms, seats] = await Promise.all([
+    query(`${ROOM} WHERE r.${by} = $1${live}`, [key]),
+    query(`${SEATS} WHERE p.room_id = (SELECT r.id FROM rooms r WHERE r.${by} = $1${live}) ORDER BY p.position, p.id`, [key]),
+  ]);
   const row = rooms[0];
   if (!row) return null;
   return { ...toRoom(row), user: toUser(row, 'o_'), participants: seats.map((s) => ({ ...toParticipant(s), user: toUser(s, 'u_') })) };
