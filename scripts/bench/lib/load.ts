@@ -1,5 +1,6 @@
 import http from 'node:http';
 import autocannon, { type Options, type Result } from 'autocannon';
+import { summarize } from './stats';
 
 export interface LoadResult {
   label: string;
@@ -86,13 +87,12 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   }
   await Promise.all(inFlight);
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : NaN);
+  const { p50, p99 } = summarize(latencies);
   return {
     label,
     rps: latencies.length / ((performance.now() - start) / 1000),
-    p50: Math.round(at(0.5) * 10) / 10,
-    p99: Math.round(at(0.99) * 10) / 10,
+    p50: Math.round(p50 * 10) / 10,
+    p99: Math.round(p99 * 10) / 10,
     requests: latencies.length,
     failures,
     statuses: [...statuses].map(([k, n]) => `${k}:${n}`).join(' '),
