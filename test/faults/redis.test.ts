@@ -82,8 +82,15 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
     const again = await connectRoom(l.base, slug, { token: l.key, since });
     t.teardown(() => again.close());
     const replayed = await again.waitForCount('RollCreateEvent', missed.length, 20_000).then(() => rollUuids(again.events));
-    t.deepEqual([...replayed].sort(), [...missed].sort(), `the replay on ${l.base} is exactly what was missed`);
-    t.deepEqual(duplicates([...seenBeforeCut[i]!, ...replayed]), [], 'nothing twice');
+    t.deepEqual(missed.filter((u) => !replayed.includes(u)), [], `the replay on ${l.base} holds every roll that was missed`);
+    t.deepEqual(duplicates(replayed), [], 'nothing twice within the replay');
+    // The replay is "every roll made after `since`" (by the order rolls were stored). Two rolls stored
+    // at the same moment through the two instances can reach sockets in the other order, so the last
+    // roll a socket saw may be older than one it saw just before: that one comes again (docs/realtime.md).
+    // Never a roll it was not sent: every repeat is one it saw before the cut.
+    const repeated = replayed.filter((u) => !missed.includes(u));
+    t.deepEqual(repeated.filter((u) => !seenBeforeCut[i]!.includes(u)), [], 'nothing in the replay that was neither missed nor seen');
+    if (repeated.length) t.log(`${repeated.length} roll(s) seen just before the cut came again: stored concurrently on both instances, heard in the other order`);
   }
   t.regex(A.output() + B.output(), /redis connection error/, 'the outage was real: the instances saw Redis go');
   t.is(A.child.exitCode, null, 'instance A never crashed');
