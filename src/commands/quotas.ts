@@ -129,7 +129,7 @@ export async function assertAssetRoom(userId: number, adding: number, transactio
   );
   if (used + adding <= limit) return;
   throw new QuotaExceededError(
-    `Your themes and room backgrounds store ${size(used)}; this upload of ${size(adding)} would pass the ${size(limit)} allowed (ASSET_BYTES_PER_USER): delete a theme or a room background to make room.`,
+    `This upload of ${size(adding)} would bring the files of your themes and room backgrounds to ${size(used + adding)}, over the ${size(limit)} allowed (ASSET_BYTES_PER_USER): delete a theme or a room background to make room.`,
   );
 }
 
