@@ -118,6 +118,8 @@ function size(bytes: number): string {
  * a room whose current background the upload replaces (its bytes are freed by it).
  */
 export async function assertAssetRoom(userId: number, adding: number, transaction: Transaction, replacingRoomId: number | null = null): Promise<void> {
+  // Storing nothing never needs room (a version without files, even when a lowered limit is passed already).
+  if (adding <= 0) return;
   await lockUserQuotas(userId, transaction);
   const limit = limits.assetBytes;
   const used = await scalar(
