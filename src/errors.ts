@@ -81,17 +81,6 @@ export class UnprocessableError extends AppError {
   }
 }
 
-/**
- * A user holds as much of something as its quota allows (src/commands/quotas.ts). 409: the request is
- * valid and allowed, but conflicts with what the user already holds; freeing room (the message says how)
- * and sending it again succeeds. Not 403 (nothing is forbidden to this user) nor 429 (waiting frees nothing).
- */
-export class QuotaExceededError extends AppError {
-  constructor(message: string) {
-    super(409, 'quota_exceeded', message);
-  }
-}
-
 export class RateLimitError extends AppError {
   constructor(retryAfterSeconds: number) {
     super(429, 'rate_limited', `Too many requests: try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`, undefined, {

@@ -9,9 +9,20 @@
  * id's lock), so lock order stays the same everywhere and cannot deadlock.
  */
 import { QueryTypes, type Transaction } from 'sequelize';
-import { DEFAULT_QUOTAS, type Quotas } from '../config';
 import { db } from '../db';
-import { QuotaExceededError } from '../errors';
+import { ConflictError } from '../errors';
+import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
+
+/**
+ * A user holds as much of something as its quota allows. 409: the request is valid and allowed, but
+ * conflicts with what the user already holds; freeing room (the message says how) and sending it again
+ * succeeds. Not 403 (nothing is forbidden to this user) nor 429 (waiting frees nothing).
+ */
+export class QuotaExceededError extends ConflictError {
+  constructor(message: string) {
+    super(message, 'quota_exceeded');
+  }
+}
 
 let limits: Readonly<Quotas> = DEFAULT_QUOTAS;
 

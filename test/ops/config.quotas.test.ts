@@ -1,5 +1,6 @@
 import test from 'ava';
-import { ConfigError, DEFAULT_QUOTAS, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config';
+import { DEFAULT_QUOTAS } from '../../src/quotaConfig';
 
 test('quotas have defaults a person never reaches: 100 rooms, 500 joined, 100 themes of 100 versions, 256 MiB, 100 share requests', (t) => {
   t.deepEqual(loadConfig({}).quotas, {
