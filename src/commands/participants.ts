@@ -2,13 +2,13 @@ import { UniqueConstraintError } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import { Participant, type Room, type User } from '../models';
-import { authorizeJoin, authorizeParticipantChange, canAccessRoom, isOwner, participantChangeForbidden } from '../policies/rooms';
+import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from '../policies/rooms';
 import { publish } from '../realtime/bus';
 import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
-import { assertCanJoinRoom } from './quotas';
 import { defaultUsername, lockRoom } from './rooms';
 import { requireRoomBySlug, requireRoomId } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
+import { assertCanJoinRoom } from './quotas';
 import type { RoomRecord } from '../db/records';
 
 export class AlreadyParticipantError extends ConflictError {
@@ -34,7 +34,7 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
         const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color'], raw: true, transaction });
         if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
         authorizeJoin(room, user, passcode);
-        if (!isOwner(room, user.id)) await assertCanJoinRoom(user.id, transaction);
+        await assertCanJoinRoom(room, user.id, transaction);
         await Participant.create(
           {
             roomId: room.id,

@@ -11,6 +11,8 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { ConflictError } from '../errors';
+import type { Room } from '../models';
+import { isOwner } from '../policies/rooms';
 import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
 
 /**
@@ -76,10 +78,11 @@ export async function assertCanOwnRoom(userId: number, transaction: Transaction)
 }
 
 /**
- * Before `userId` joins a room: live rooms of others it is a participant of. Its own rooms do not count
+ * Before `userId` joins `room`: live rooms of others it is a participant of. Its own rooms do not count
  * (they have a quota of their own, and an owner who left may always come back).
  */
-export async function assertCanJoinRoom(userId: number, transaction: Transaction): Promise<void> {
+export async function assertCanJoinRoom(room: Pick<Room, 'userId'>, userId: number, transaction: Transaction): Promise<void> {
+  if (isOwner(room, userId)) return;
   await lockUserQuotas(userId, transaction);
   const limit = limits.roomsJoined;
   const count = await scalar(
