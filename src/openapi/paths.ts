@@ -162,6 +162,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       bodyOptional: true,
       example: { name: 'Friday game', is_public: false },
       success: [{ status: '201', description: 'The room', schema: room }],
+      errors: ['409'],
     }),
   },
   '/api/1.0/room/{slug}': {
@@ -201,7 +202,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         properties: { bg_file_path: { type: 'string', contentMediaType: 'image/*', description: 'PNG, JPEG, WebP or GIF, at most 5 MB' } },
       },
       success: [{ status: '200', description: 'The room, `bg_file_path` naming the image URL', schema: room }],
-      errors: ['403', '404'],
+      errors: ['403', '404', '409'],
     }),
     delete: operation('deleteRoom', {
       tag: 'Rooms',
@@ -496,7 +497,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { theme: 'oak', expires_at: '2030-01-31T12:00:00Z', max_uses: 10 },
       success: [{ status: '201', description: 'The share request, with its `url`', schema: shareRequest }],
-      errors: ['403', '404'],
+      errors: ['403', '404', '409'],
     }),
   },
   '/api/1.0/share-request/code/{code}': {
