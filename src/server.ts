@@ -118,7 +118,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, channelKey: adapterKeyOf(config) });
+  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config) });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
