@@ -248,6 +248,9 @@ function connect() {
   socket.on('RollCreateEvent', ({ data }) => upsertRoll(data, true));
   socket.on('RollUpdateEvent', ({ data }) => upsertRoll(data, false));
   socket.on('RollDeleteEvent', ({ data }) => removeRoll(data.uuid));
+  // The server may have missed sending us rolls: the client reconnects with `since` by itself and
+  // the missed rolls arrive as RollCreateEvent (upsertRoll shows each roll once, by uuid).
+  socket.on('ReplayRequiredEvent', () => setConnection('catching up…', 'offline'));
 }
 
 // Rolls
