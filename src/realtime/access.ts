@@ -4,6 +4,7 @@ import { placeholders } from '../db/sql';
 import type { Logger } from '../logger';
 import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
 import { socketData } from './handshake';
+import { unheld } from './welcomeHold';
 
 /**
  * Access is checked where sockets enter (the handshake) and again here, on the sockets already in:
@@ -66,7 +67,7 @@ export class AccessGuard {
       for (const socket of [...nsp.sockets.values()]) {
         if (socketData(socket).connectedAt >= before) continue;
         for (const channel of [...socket.rooms]) if (channel !== socket.id) void socket.leave(channel);
-        socket.emit(RoomEvents.ReplayRequired, { data: { reason } });
+        unheld(socket, () => socket.emit(RoomEvents.ReplayRequired, { data: { reason } }));
         socket.conn.close();
         n++;
       }
