@@ -89,7 +89,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let sub: Redis | null = null;
   if (config.redisUrl) {
     redis = createRedis(config.redisUrl, logger, 'main');
-    pub = createRedis(config.redisUrl, logger, 'pub');
+    pub = createRedis(config.redisUrl, logger, 'pub', { failFast: true });
     sub = createRedis(config.redisUrl, logger, 'sub');
     try {
       await Promise.all([redis.connect(), pub.connect(), sub.connect()]);

@@ -5,6 +5,7 @@ import { connectRoom as liveRoom, connectUser as liveUser } from '../../src/clie
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { runCli } from '../helpers/cli';
+import { startProxy } from '../helpers/proxy';
 import { freePort, killRedis, startRedis } from '../helpers/redisServer';
 import { Client } from '../helpers/sockets';
 
@@ -101,6 +102,14 @@ async function roll(by: Guest, slug: string): Promise<string> {
 }
 
 const rollsOf = (c: Client) => c.of('RollCreateEvent').map((p) => p.data.uuid as string);
+
+/** Told to replay after an outage, and back: connected again and welcomed (a RoomUpdateEvent after the notice). */
+function resynced(c: Client): Promise<unknown> {
+  return c.until(() => {
+    const told = c.events.findIndex((e) => e.event === 'ReplayRequiredEvent');
+    return told >= 0 && c.socket.connected && c.events.slice(told).some((e) => e.event === 'RoomUpdateEvent');
+  }, 'reconnected after ReplayRequiredEvent', 15_000);
+}
 
 async function redisDown() {
   await killRedis(redis!);
@@ -201,6 +210,8 @@ test.serial('evictions during a Redis outage: the sockets on the other instance 
   // Told to replay, they try again, and the handshake refuses them now.
   t.deepEqual(await Promise.all(refusals), ['forbidden', 'forbidden', 'unauthorized']);
 
+  // The owner's sockets on A were told to replay too (A's subscriber reconnected): wait until they are back.
+  await Promise.all(witnesses.map(resynced));
   const afterOne = await roll(owner, one.slug);
   const afterTwo = await roll(owner, two.slug);
   await witnesses[0]!.waitFor('RollCreateEvent', (p) => p.data.uuid === afterOne, 15_000);
@@ -252,4 +263,49 @@ test.serial('missed events after an outage: sockets are told to replay, reconnec
   t.is(new Set(seen).size, seen.length, 'each roll once');
   const live = await roll(owner, slug);
   await t.notThrowsAsync(listener.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000), 'live again');
+});
+
+test.serial('an instance cut off alone from Redis: once back, it has the other instances resync the rooms it could not publish to (missed rolls replayed, its eviction applied)', async (t) => {
+  const [A, B] = instances as [ClusterInstance, ClusterInstance];
+  // C reaches Redis through a proxy the test cuts: A and B never lose theirs, so nothing but C's
+  // report tells them that their sockets missed C's events.
+  const proxy = await startProxy('127.0.0.1', port);
+  t.teardown(() => proxy.close());
+  const C = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+  instances.push(C);
+  const owner = await guest(A);
+  const player = await guest(B);
+  const removed = await guest(B);
+  const created = await owner.api.post('/room', { name: 'Cut off', is_public: true });
+  const slug = created.body.data.slug as string;
+  t.is((await player.api.post(`/room/${slug}/participant`, {})).status, 200);
+  const joined = await removed.api.post(`/room/${slug}/participant`, {});
+  const seatId = (joined.body.data.participants as Array<{ id: number; user: { uuid: string } }>).find((p) => p.user.uuid === removed.uuid)!.id;
+  const listener = await inRoom(B, slug, player.key);
+  const removedSocket = await inRoom(B, slug, removed.key);
+  const refused = new Promise<string>((resolve) => removedSocket.socket.on('connect_error', (err) => resolve(err.message)));
+  const viaC = C.api.as(owner.key);
+  // A roll seen before the cut: the client reconnects with it as `since`.
+  const seen = (await viaC.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid as string;
+  await listener.waitFor('RollCreateEvent', (p) => p.data.uuid === seen);
+
+  await proxy.cut();
+  const missed: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await viaC.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
+    t.is(res.status, 201);
+    missed.push(res.body.data.uuid);
+  }
+  t.is((await viaC.delete(`/room/${slug}/participant/${seatId}`)).status, 204);
+  t.false(missed.some((u) => rollsOf(listener).includes(u)), 'B heard none of C\'s rolls while C was cut off');
+  t.true(removedSocket.socket.connected, 'nor of its eviction');
+  await proxy.restore();
+  const backAt = Date.now();
+
+  const told = await listener.waitFor('ReplayRequiredEvent', () => true, RECONNECT_MS + 5000);
+  t.is(told.data.reason, 'events_lost');
+  await listener.until(() => missed.every((u) => rollsOf(listener).includes(u)), 'every roll C made while cut off', 20_000);
+  t.log(`C back: B's sockets told to replay ${listener.events.find((e) => e.event === 'ReplayRequiredEvent')!.at - backAt} ms later, all ${missed.length} missed rolls after ${Date.now() - backAt} ms`);
+  t.is(await refused, 'forbidden', 'the removed participant, told to replay too, is refused');
+  t.false(removedSocket.socket.connected);
 });
