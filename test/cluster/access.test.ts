@@ -205,7 +205,8 @@ test.serial('evictions during a Redis outage: the sockets on the other instance 
   const backAt = await redisUp();
   const gone = await Promise.all(goneOnB);
   t.log(`on B: dropped ${gone.map((at) => at - backAt).join(', ')} ms after Redis was back (room sockets of the removed, reset and revoked users; the revoked /user socket)`);
-  for (const at of gone) t.true(at - backAt <= RECONNECT_MS + 1000, `dropped ${at - backAt} ms after Redis came back`);
+  // At most one reconnection attempt away (plus a busy machine's slack): far within B's interval.
+  for (const at of gone) t.true(at - backAt <= RECONNECT_MS + 2000, `dropped ${at - backAt} ms after Redis came back`);
   for (const c of onB.slice(0, 3)) t.truthy(c.of('ReplayRequiredEvent').length, 'room sockets were told to replay');
   // Told to replay, they try again, and the handshake refuses them now.
   t.deepEqual(await Promise.all(refusals), ['forbidden', 'forbidden', 'unauthorized']);
