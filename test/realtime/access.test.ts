@@ -78,11 +78,11 @@ test('key:revoke from the CLI (another process, no Redis to tell the server): th
   const exitedAt = Date.now();
   t.is(out.code, 0, out.stdout + out.stderr);
   t.regex(out.stdout, /Revoked 1 key\(s\)\. Their open sockets will be dropped within REALTIME_REVALIDATE_MS/);
-  for (const { reason, at } of await Promise.all(dropped)) {
+  for (const [i, { reason, at }] of (await Promise.all(dropped)).entries()) {
     t.is(reason, 'io server disconnect');
     // One interval after the revocation committed (before the CLI exited), plus a pass's queries on a busy machine.
     t.true(at - exitedAt <= REVALIDATE_MS + 1500, `dropped ${at - exitedAt} ms after the CLI exited`);
-    t.log(`a socket of the key revoked by another process dropped ${at - exitedAt} ms after the CLI exited (interval ${REVALIDATE_MS} ms)`);
+    t.log(`the ${i ? '/user' : 'room'} socket of the key revoked by another process dropped ${at - exitedAt} ms after the CLI exited (interval ${REVALIDATE_MS} ms)`);
   }
   const after = await rollSeenBy(owner, slug, watcher);
   t.false(rollsOf(room).includes(after));
@@ -117,4 +117,20 @@ test('an eviction that never reached the sockets (the seat removed without the c
   const after = await rollSeenBy(owner, slug, watcher);
   t.false(rollsOf(room).includes(after));
   t.true(watcher.socket.connected, 'the owner, still a participant, stays');
+});
+
+test('a public room made private drops everyone but the owner at once; they hear nothing more, not even the new passcode', async (t) => {
+  const { owner, player, slug } = await roomWithPlayer(true);
+  const watcher = await connect(slug, owner);
+  const room = await connect(slug, player);
+  const dropped = room.waitForDisconnect(1000);
+  const res = await owner.api.patch(`/room/${slug}`, { is_public: false });
+  t.is(res.status, 200);
+  t.is(await dropped, 'io server disconnect', 'gone within 1 s of the answer');
+  const passcode = res.body.data.passcode as string;
+  await watcher.waitFor('RoomUpdateEvent', (p) => p.data.passcode === passcode);
+  const after = await rollSeenBy(owner, slug, watcher);
+  t.false(rollsOf(room).includes(after));
+  t.false(JSON.stringify(room.events).includes(passcode), 'the new passcode never reached the dropped socket');
+  t.is((await player.api.get(`/room/${slug}`)).status, 403);
 });
