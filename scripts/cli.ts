@@ -2,7 +2,7 @@
 //   user:create USERNAME [NAME]   create a registered user and print a first API key
 //   key:create USERNAME [LABEL]   issue another key for a user (printed once; only its hash is kept)
 //   key:list USERNAME             list a user's keys by prefix (never the keys themselves)
-//   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)
+//   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close the sockets opened with them
 import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
@@ -18,7 +18,7 @@ const USAGE = `Usage: npm run cli -- <command> [args]
   user:create USERNAME [NAME]   create a registered user and print a first API key
   key:create USERNAME [LABEL]   issue another key for a user
   key:list USERNAME             list a user's keys (prefix, label, state)
-  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)`;
+  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close their sockets`;
 
 class UsageError extends Error {}
 
