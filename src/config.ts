@@ -30,6 +30,11 @@ export interface Config {
   jsonBodyLimit: string;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
+  /**
+   * How often each instance re-checks that its open sockets may still hear their rooms (key not
+   * revoked, still a participant, room not deleted): the bound on how long a missed eviction lasts.
+   */
+  realtimeRevalidateMs: number;
 }
 
 const schema = Joi.object({
@@ -58,6 +63,7 @@ const schema = Joi.object({
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
+  REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -90,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jsonBodyLimit: value.JSON_BODY_LIMIT,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
+    realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
   });
 }

@@ -91,7 +91,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let sub: Redis | null = null;
   if (config.redisUrl) {
     redis = createRedis(config.redisUrl, logger, 'main');
-    pub = createRedis(config.redisUrl, logger, 'pub');
+    pub = createRedis(config.redisUrl, logger, 'pub', { failFast: true });
     sub = createRedis(config.redisUrl, logger, 'sub');
     try {
       await Promise.all([redis.connect(), pub.connect(), sub.connect()]);
@@ -120,7 +120,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, channelKey: adapterKeyOf(config) });
+  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config) });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

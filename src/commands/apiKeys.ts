@@ -4,6 +4,7 @@ import { db } from '../db';
 import { asDateOrNull, type Row } from '../db/sql';
 import { toUser, userColumns } from '../db/records';
 import { ApiKey, User } from '../models';
+import { publish } from '../realtime/bus';
 
 const KEY_PREFIX = 'dk_';
 /** Characters of a key shown to operators (`dk_` and 8 more): enough to tell keys apart, useless to an attacker. */
@@ -48,9 +49,25 @@ export async function authenticate(key: string): Promise<Authenticated | null> {
   return { user, apiKeyId: Number(row.keyId) };
 }
 
-/** Revoke every live key whose shown prefix (or the whole key) matches; answers how many. */
-export async function revokeApiKeys(prefixOrKey: string): Promise<number> {
+/**
+ * Revoke every live key whose shown prefix (or the whole key) matches; answers the ids revoked.
+ * After the commit, `keys.revoked` tells this process's realtime layer to drop their sockets (the
+ * CLI, which has none, tells the instances through Redis: scripts/cli.ts).
+ */
+export async function revokeApiKeyIds(prefixOrKey: string): Promise<number[]> {
   const where = prefixOrKey.length > SHOWN_PREFIX_LENGTH ? { keyHash: hashKey(prefixOrKey) } : { prefix: prefixOrKey };
-  const [count] = await ApiKey.update({ revokedAt: new Date() }, { where: { ...where, revokedAt: null } });
-  return count;
+  const keyIds = await db().transaction(async (transaction) => {
+    const live = await ApiKey.findAll({ where: { ...where, revokedAt: null }, attributes: ['id'], transaction });
+    if (!live.length) return [];
+    const ids = live.map((k) => k.id);
+    await ApiKey.update({ revokedAt: new Date() }, { where: { id: ids, revokedAt: null }, transaction });
+    return ids;
+  });
+  if (keyIds.length) publish({ type: 'keys.revoked', keyIds });
+  return keyIds;
+}
+
+/** revokeApiKeyIds, answering how many. */
+export async function revokeApiKeys(prefixOrKey: string): Promise<number> {
+  return (await revokeApiKeyIds(prefixOrKey)).length;
 }

@@ -13,7 +13,8 @@ const realtime = {
     '(`unauthorized`, `forbidden`, `not_found`, `validation_error`, `service_unavailable`) and whose `data.message` is for people. ' +
     '`since` is the uuid of the last roll you saw: the server replays what came after (up to 500 rolls). ' +
     'Every server event carries `{data}` with what REST would answer you (redacted for you alike). ' +
-    'Being removed from the room, or a passcode change of a private room, disconnects you (reason `io server disconnect`). ' +
+    'Being removed from the room, or a passcode change of a private room, or revoking the key you connected with, disconnects you (reason `io server disconnect`). ' +
+    '`ReplayRequiredEvent` means you may have missed events (a Redis outage): the server closes the connection next; reconnect with `since`. ' +
     'The `/user` namespace (`auth: {token}`) tells you of your dice box.',
   namespaces: {
     '/room/{slug}': {
@@ -28,6 +29,11 @@ const realtime = {
         RollValueMoveStartEvent: ref('Move'),
         RollValueMoveEvent: ref('Move'),
         RollValueMoveEndEvent: ref('Move'),
+        ReplayRequiredEvent: {
+          type: 'object',
+          required: ['reason'],
+          properties: { reason: { type: 'string', enum: ['redis_reconnected', 'events_lost'], description: 'Why events may have been missed' } },
+        },
       },
       client: {
         RollValueMoveStartEvent: ref('MoveInput'),

@@ -8,10 +8,18 @@ import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
 import { createRollFeed, replayMissedRolls } from './rollFeed';
+import { AccessGuard } from './access';
+import { controlChannel, parseControl, type ControlMessage } from './control';
+import type { Logger } from '../logger';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
   pub?: Redis | null;
+  /**
+   * The adapter's subscriber connection: its reconnections say this instance may have missed events
+   * (access.ts resync), and it carries the control channel (control.ts).
+   */
+  sub?: Redis | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the emitter must use the same. */
   channelKey?: string;
   presence?: RedisPresenceOptions;
@@ -35,7 +43,9 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const { logger } = deps;
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
-  const broadcaster: Broadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log) : new LocalBroadcaster(io);
+  const local = new LocalBroadcaster(io);
+  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local) : null;
+  const broadcaster: Broadcaster = redisBroadcaster ?? local;
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
@@ -50,6 +60,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
 
+  const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options);
+
   let closing: Promise<void> | null = null;
   return {
     broadcaster,
@@ -58,8 +70,76 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     close: () =>
       (closing ??= (async () => {
         unsubscribe();
+        stopGuard();
         await fanout.drain();
         await stopPresence();
       })()),
+  };
+}
+
+/**
+ * Re-checking access on the sockets already in (access.ts): at an interval; at once for revoked
+ * keys (bus event here, control channel from elsewhere); and, with Redis, whenever this instance may
+ * have missed events: its subscriber reconnected (every room socket is resynced), or an instance
+ * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
+ * Answers the stop function.
+ */
+function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisBroadcaster | null, options: RealtimeOptions): () => void {
+  const guard = new AccessGuard(io, log);
+  const revalidate = () => void guard.revalidate().catch((err: Error) => log.warn({ err: err.message }, 'socket re-validation failed'));
+  const stopInterval = guard.start(deps.config.realtimeRevalidateMs);
+  const { pub, sub } = options;
+  const channel = controlChannel(deps.config.redisPrefix);
+  const tell = (message: ControlMessage) => (pub ? pub.publish(channel, JSON.stringify(message)).then(() => true, () => false) : Promise.resolve(false));
+
+  const unsubscribe = subscribe((event) => {
+    if (event.type !== 'keys.revoked') return;
+    guard.dropKeys(event.keyIds);
+    if (broadcaster) void tell({ type: 'revoke_keys', keyIds: event.keyIds });
+  });
+  if (!broadcaster || !pub || !sub) {
+    return () => {
+      unsubscribe();
+      stopInterval();
+    };
+  }
+
+  const onMessage = (from: string, text: string) => {
+    if (from !== channel) return;
+    const message = parseControl(text);
+    if (message?.type === 'revoke_keys') guard.dropKeys(message.keyIds);
+    else if (message?.type === 'revalidate') revalidate();
+    else if (message?.type === 'resync') {
+      guard.resync('events_lost', message.namespaces, message.before);
+      revalidate();
+    }
+  };
+  // Registered after the first connection (startServer awaits it): every 'ready' is a reconnection.
+  // ioredis emits it before it reads anything from the new connection, so the resync happens before
+  // any event published meanwhile can reach a socket.
+  const onSubReady = () => {
+    guard.resync('redis_reconnected');
+    revalidate();
+  };
+  const reportLost = () => {
+    const lost = broadcaster.takeLost();
+    if (!lost) return;
+    void tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }).then((told) => {
+      if (!told) broadcaster.restoreLost(lost);
+    });
+  };
+  sub.on('message', onMessage);
+  sub.on('ready', onSubReady);
+  pub.on('ready', reportLost);
+  broadcaster.onRecovered = reportLost;
+  void sub.subscribe(channel);
+  return () => {
+    unsubscribe();
+    stopInterval();
+    sub.off('message', onMessage);
+    sub.off('ready', onSubReady);
+    pub.off('ready', reportLost);
+    broadcaster.onRecovered = undefined;
+    void sub.unsubscribe(channel);
   };
 }
