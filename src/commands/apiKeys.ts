@@ -3,6 +3,7 @@ import type { Transaction } from 'sequelize';
 import { db } from '../db';
 import { asDateOrNull, type Row } from '../db/sql';
 import { toUser, userColumns } from '../db/records';
+import { ConflictError } from '../errors';
 import { ApiKey, User } from '../models';
 
 const KEY_PREFIX = 'dk_';
@@ -48,9 +49,48 @@ export async function authenticate(key: string): Promise<Authenticated | null> {
   return { user, apiKeyId: Number(row.keyId) };
 }
 
-/** Revoke every live key whose shown prefix (or the whole key) matches; answers how many. */
-export async function revokeApiKeys(prefixOrKey: string): Promise<number> {
+/** Whose keys a revocation may touch: the CLI revokes any; a user through the API only their own, never their last. */
+export interface RevocationScope {
+  userId?: number;
+  /** Refuse (409 `last_key`) a revocation that would leave the user without a live key. */
+  keepLastKey?: boolean;
+}
+
+/**
+ * Revoke every live key whose shown prefix (or the whole key) matches, within `scope`; answers how
+ * many. The CLI and `DELETE /api/1.0/user/key/{prefix}` both come through here, so both behave alike.
+ */
+export async function revokeApiKeys(prefixOrKey: string, scope: RevocationScope = {}): Promise<number> {
   const where = prefixOrKey.length > SHOWN_PREFIX_LENGTH ? { keyHash: hashKey(prefixOrKey) } : { prefix: prefixOrKey };
-  const [count] = await ApiKey.update({ revokedAt: new Date() }, { where: { ...where, revokedAt: null } });
-  return count;
+  const owner = scope.userId === undefined ? {} : { userId: scope.userId };
+  return db().transaction(async (transaction) => {
+    if (scope.keepLastKey && scope.userId !== undefined) {
+      // Two revocations of a user's last two keys at once must not both pass the count: lock the user
+      // (PostgreSQL; SQLite's writes are serialized already).
+      await User.findByPk(scope.userId, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+      const matching = await ApiKey.count({ where: { ...where, ...owner, revokedAt: null }, transaction });
+      const live = await ApiKey.count({ where: { userId: scope.userId, revokedAt: null }, transaction });
+      if (matching > 0 && matching >= live) throw new ConflictError('This is your last live key: create another before deleting it, or you could not use the API any more.', 'last_key');
+    }
+    const [count] = await ApiKey.update({ revokedAt: new Date() }, { where: { ...where, ...owner, revokedAt: null }, transaction });
+    return count;
+  });
+}
+
+/** Live keys a user may hold at once: each is a way in, and listing them must stay small. */
+export const MAX_LIVE_KEYS = 20;
+
+/** A user's live keys, oldest first (only their shown prefixes: the keys themselves are not kept). */
+export async function listLiveApiKeys(userId: number): Promise<ApiKey[]> {
+  return ApiKey.findAll({ where: { userId, revokedAt: null }, order: [['id', 'ASC']] });
+}
+
+/** Another key for a user through the API, refused past MAX_LIVE_KEYS (409 `quota_exceeded`). */
+export async function issueOwnApiKey(user: User, name: string): Promise<{ key: string; apiKey: ApiKey }> {
+  return db().transaction(async (transaction) => {
+    await User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    const live = await ApiKey.count({ where: { userId: user.id, revokedAt: null }, transaction });
+    if (live >= MAX_LIVE_KEYS) throw new ConflictError(`You hold ${MAX_LIVE_KEYS} live keys, the most allowed: delete one you no longer use first.`, 'quota_exceeded');
+    return issueApiKey(user, name, transaction);
+  });
 }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Op, UniqueConstraintError, fn, col, where } from 'sequelize';
 import { db } from '../db';
-import { ConflictError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import { User } from '../models';
 import { issueApiKey } from './apiKeys';
 
@@ -19,4 +20,36 @@ export async function createRegisteredUser(username: string, name = username): P
   const existing = await User.findOne({ where: { username } });
   if (existing) throw new ConflictError(`A user named "${username}" already exists.`);
   return User.create({ uuid: randomUUID(), username, name, isRegistered: true });
+}
+
+export interface UserChanges {
+  name?: string;
+  username?: string;
+}
+
+/** Guest usernames are made by createGuest: nobody may take one, or a future guest would collide. */
+const GUEST_PREFIX = 'guest-';
+
+const taken = (username: string) => new ConflictError(`The username "${username}" is taken: choose another.`, 'username_taken');
+
+/**
+ * A user changes their own name or username. Usernames are unique regardless of case, so that
+ * "Alice" cannot pass for "alice"; the `guest-` prefix belongs to guests.
+ */
+export async function updateOwnUser(user: User, changes: UserChanges): Promise<User> {
+  const username = changes.username;
+  if (username !== undefined && username !== user.username) {
+    if (username.toLowerCase().startsWith(GUEST_PREFIX)) {
+      throw new ValidationError([{ path: 'username', message: `username may not start with "${GUEST_PREFIX}": that prefix names guests.` }]);
+    }
+    const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: user.id } }] }, attributes: ['id'] });
+    if (other) throw taken(username);
+  }
+  try {
+    return await user.update({ ...(changes.name !== undefined ? { name: changes.name } : {}), ...(username !== undefined ? { username } : {}) });
+  } catch (err) {
+    // The same name taken at the same moment: the unique index settles it.
+    if (err instanceof UniqueConstraintError && username !== undefined) throw taken(username);
+    throw err;
+  }
 }
