@@ -20,7 +20,9 @@ let siteOrigin: string;
 
 test.before(async () => {
   browser = await launchChromium();
-  site = http.createServer((_req, res) => {
+  // `new http.Server`, not createServer: the suite's OpenAPI recorder (test/openapi/record.ts) wraps
+  // createServer, and this page is not the API.
+  site = new http.Server((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><title>A tabletop on another origin</title><p>overlay</p>');
   });
