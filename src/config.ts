@@ -1,3 +1,4 @@
+import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
@@ -16,6 +17,8 @@ export interface Config {
   redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** What one user may hold (quotaConfig.ts, commands/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
+  quotas: Readonly<Quotas>;
   allowGuests: boolean;
   publicUrl: string | null;
   /** Requests per key (or per address when unauthenticated) per rate window. */
@@ -71,6 +74,7 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
+  ...QUOTA_VARIABLES,
   ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).empty('').default(null),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
@@ -109,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
+    quotas: quotasFrom(value),
     allowGuests: value.ALLOW_GUESTS,
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
+import { configureQuotas } from './commands/quotas';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
@@ -82,6 +83,7 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
+  configureQuotas(config.quotas);
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
   let redis: Redis | null = null;

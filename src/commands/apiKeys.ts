@@ -5,6 +5,7 @@ import { asDateOrNull, type Row } from '../db/sql';
 import { toUser, userColumns } from '../db/records';
 import { ConflictError } from '../errors';
 import { ApiKey, User } from '../models';
+import { lockUserQuotas, QuotaExceededError } from './quotas';
 
 const KEY_PREFIX = 'dk_';
 /** Characters of a key shown to operators (`dk_` and 8 more): enough to tell keys apart, useless to an attacker. */
@@ -85,12 +86,12 @@ export async function listLiveApiKeys(userId: number): Promise<ApiKey[]> {
   return ApiKey.findAll({ where: { userId, revokedAt: null }, order: [['id', 'ASC']] });
 }
 
-/** Another key for a user through the API, refused past MAX_LIVE_KEYS (409 `quota_exceeded`). */
+/** Another key for a user through the API, refused past MAX_LIVE_KEYS (409 `quota_exceeded`, like every quota: commands/quotas.ts). */
 export async function issueOwnApiKey(user: User, name: string): Promise<{ key: string; apiKey: ApiKey }> {
   return db().transaction(async (transaction) => {
-    await User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    await lockUserQuotas(user.id, transaction);
     const live = await ApiKey.count({ where: { userId: user.id, revokedAt: null }, transaction });
-    if (live >= MAX_LIVE_KEYS) throw new ConflictError(`You hold ${MAX_LIVE_KEYS} live keys, the most allowed: delete one you no longer use first.`, 'quota_exceeded');
+    if (live >= MAX_LIVE_KEYS) throw new QuotaExceededError(`You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`);
     return issueApiKey(user, name, transaction);
   });
 }

@@ -219,6 +219,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       bodyOptional: true,
       example: { name: 'Friday game', is_public: false },
       success: [{ status: '201', description: 'The room', schema: room }],
+      errors: ['quota_exceeded'],
     }),
   },
   '/api/1.0/room/{slug}': {
@@ -258,7 +259,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         properties: { bg_file_path: { type: 'string', contentMediaType: 'image/*', description: 'PNG, JPEG, WebP or GIF, at most 5 MB' } },
       },
       success: [{ status: '200', description: 'The room, `bg_file_path` naming the image URL', schema: room }],
-      errors: ['forbidden', 'not_found'],
+      errors: ['forbidden', 'not_found', 'quota_exceeded'],
     }),
     delete: operation('deleteRoom', {
       tag: 'Rooms',
@@ -289,7 +290,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       bodyOptional: true,
       example: { passcode: 'h3k9wqz2' },
       success: [{ status: '200', description: 'The room, with you among its participants', schema: room }],
-      errors: ['forbidden', 'not_found', 'already_participant'],
+      errors: ['forbidden', 'not_found', 'already_participant', 'quota_exceeded'],
     }),
   },
   '/api/1.0/room/{slug}/participant/{participant}': {
@@ -441,7 +442,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         },
       },
       success: [{ status: '201', description: 'The theme version', schema: theme }],
-      errors: ['forbidden', 'not_found', 'version_conflict', 'unprocessable'],
+      errors: ['forbidden', 'not_found', 'version_conflict', 'quota_exceeded', 'unprocessable'],
     }),
   },
   '/api/1.0/theme/{id}': {
@@ -553,7 +554,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { theme: 'oak', expires_at: '2030-01-31T12:00:00Z', max_uses: 10 },
       success: [{ status: '201', description: 'The share request, with its `url`', schema: shareRequest }],
-      errors: ['forbidden', 'not_found'],
+      errors: ['forbidden', 'not_found', 'quota_exceeded'],
     }),
   },
   '/api/1.0/share-request/code/{code}': {
