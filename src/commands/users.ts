@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Op, UniqueConstraintError, fn, col, where } from 'sequelize';
+import { Op, QueryTypes, UniqueConstraintError, col, fn, where } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, ValidationError } from '../errors';
 import { User } from '../models';
@@ -38,18 +38,27 @@ const taken = (username: string) => new ConflictError(`The username "${username}
  */
 export async function updateOwnUser(user: User, changes: UserChanges): Promise<User> {
   const username = changes.username;
-  if (username !== undefined && username !== user.username) {
-    if (username.toLowerCase().startsWith(GUEST_PREFIX)) {
-      throw new ValidationError([{ path: 'username', message: `username may not start with "${GUEST_PREFIX}": that prefix names guests.` }]);
-    }
-    const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: user.id } }] }, attributes: ['id'] });
-    if (other) throw taken(username);
+  if (username !== undefined && username !== user.username && username.toLowerCase().startsWith(GUEST_PREFIX)) {
+    throw new ValidationError([{ path: 'username', message: `username may not start with "${GUEST_PREFIX}": that prefix names guests.` }]);
   }
+  const fields = { ...(changes.name !== undefined ? { name: changes.name } : {}), ...(username !== undefined ? { username } : {}) };
   try {
-    return await user.update({ ...(changes.name !== undefined ? { name: changes.name } : {}), ...(username !== undefined ? { username } : {}) });
+    return await db().transaction(async (transaction) => {
+      if (username !== undefined && username !== user.username) {
+        // The unique index is case-sensitive: renames check case-insensitively one at a time
+        // (renames are rare; SQLite runs write transactions one at a time already).
+        if (db().dialect === 'postgres') await db().sequelize.query('SELECT pg_advisory_xact_lock(:namespace, 0)', { replacements: { namespace: RENAME_LOCK }, transaction, type: QueryTypes.SELECT });
+        const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: user.id } }] }, attributes: ['id'], transaction });
+        if (other) throw taken(username);
+      }
+      return user.update(fields, { transaction });
+    });
   } catch (err) {
-    // The same name taken at the same moment: the unique index settles it.
+    // A guest or an operator's CLI creating that exact name at the same moment: the unique index settles it.
     if (err instanceof UniqueConstraintError && username !== undefined) throw taken(username);
     throw err;
   }
 }
+
+/** Advisory lock namespace of renames; quotas use 7467, theme ids 7466, migrations 727274. */
+const RENAME_LOCK = 7468;

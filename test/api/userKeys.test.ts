@@ -138,3 +138,12 @@ test('live keys are capped: past the cap a new key is a 409 quota_exceeded', asy
   t.is(res.body.data.code, 'quota_exceeded');
   t.is((await api.get('/user/key')).body.data.length, MAX_LIVE_KEYS);
 });
+
+test('renames racing to names that differ only in case: exactly one wins', async (t) => {
+  const users = await Promise.all([1, 2, 3, 4].map(() => ctx.server.newUser()));
+  const base = unique();
+  const names = [base, base.toUpperCase(), `${base[0]!.toUpperCase()}${base.slice(1)}`, base];
+  const results = await Promise.all(users.map((u, i) => u.api.patch('/user', { username: names[i] })));
+  t.deepEqual(results.map((r) => r.status).sort(), [200, 409, 409, 409]);
+  t.true(results.filter((r) => r.status === 409).every((r) => r.body.data.code === 'username_taken'));
+});
