@@ -58,10 +58,10 @@ export interface RevocationScope {
 }
 
 /**
- * Revoke every live key whose shown prefix (or the whole key) matches, within `scope`; answers how
- * many. The CLI and `DELETE /api/1.0/user/key/{prefix}` both come through here, so both behave alike.
+ * Revoke every live key whose shown prefix (or the whole key) matches, within `scope`; answers the ids
+ * revoked. The CLI and `DELETE /api/1.0/user/key/{prefix}` both come through here, so both behave alike.
  */
-export async function revokeApiKeys(prefixOrKey: string, scope: RevocationScope = {}): Promise<number> {
+export async function revokeApiKeyIds(prefixOrKey: string, scope: RevocationScope = {}): Promise<number[]> {
   const where = prefixOrKey.length > SHOWN_PREFIX_LENGTH ? { keyHash: hashKey(prefixOrKey) } : { prefix: prefixOrKey };
   const owner = scope.userId === undefined ? {} : { userId: scope.userId };
   return db().transaction(async (transaction) => {
@@ -69,13 +69,22 @@ export async function revokeApiKeys(prefixOrKey: string, scope: RevocationScope 
       // Two revocations of a user's last two keys at once must not both pass the count: lock the user
       // (PostgreSQL; SQLite's writes are serialized already).
       await User.findByPk(scope.userId, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
-      const matching = await ApiKey.count({ where: { ...where, ...owner, revokedAt: null }, transaction });
-      const live = await ApiKey.count({ where: { userId: scope.userId, revokedAt: null }, transaction });
-      if (matching > 0 && matching >= live) throw new ConflictError('This is your last live key: create another before deleting it, or you could not use the API any more.', 'last_key');
     }
-    const [count] = await ApiKey.update({ revokedAt: new Date() }, { where: { ...where, ...owner, revokedAt: null }, transaction });
-    return count;
+    const live = await ApiKey.findAll({ where: { ...where, ...owner, revokedAt: null }, attributes: ['id'], transaction });
+    if (!live.length) return [];
+    if (scope.keepLastKey && scope.userId !== undefined) {
+      const all = await ApiKey.count({ where: { userId: scope.userId, revokedAt: null }, transaction });
+      if (live.length >= all) throw new ConflictError('This is your last live key: create another before deleting it, or you could not use the API any more.', 'last_key');
+    }
+    const ids = live.map((k) => k.id);
+    await ApiKey.update({ revokedAt: new Date() }, { where: { id: ids, revokedAt: null }, transaction });
+    return ids;
   });
+}
+
+/** revokeApiKeyIds, answering how many. */
+export async function revokeApiKeys(prefixOrKey: string, scope: RevocationScope = {}): Promise<number> {
+  return (await revokeApiKeyIds(prefixOrKey, scope)).length;
 }
 
 /** Live keys a user may hold at once: each is a way in, and listing them must stay small. */
