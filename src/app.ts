@@ -3,7 +3,9 @@ import './http/types';
 import type { AppDeps } from './http/deps';
 import { auth } from './http/auth';
 import { jsonBody } from './http/body';
+import { CORS_PATHS, corsFor } from './http/cors';
 import { errorHandler, notFoundRoute } from './http/errorHandler';
+import { unknownApiRoute } from './http/knownRoutes';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './routes/health';
@@ -25,6 +27,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
 
   app.use(requestLog(deps.logger));
+  // Before everything that can answer (auth, limits, errors): preflights need no key, and every answer carries the headers.
+  app.use(CORS_PATHS, corsFor(deps.config.corsOrigins));
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
@@ -36,6 +40,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/user', guestRoutes(deps));
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
+  // A path the API does not have is a 404 before it is a 401.
+  api.use(unknownApiRoute());
   // Everything below needs a key, and counts against that key's rate limit.
   api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger));
   api.use('/user', userRoutes(deps));

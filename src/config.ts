@@ -35,6 +35,31 @@ export interface Config {
    * revoked, still a participant, room not deleted): the bound on how long a missed eviction lasts.
    */
   realtimeRevalidateMs: number;
+  /** Origins whose pages may call the REST API (CORS); null: any origin. */
+  corsOrigins: readonly string[] | null;
+}
+
+/**
+ * CORS_ORIGINS: `*` or empty for any origin, else comma-separated origins as browsers send them in
+ * `Origin` (`https://app.example.com`, `http://localhost:8080`): a scheme, a host, an optional port,
+ * nothing after (a trailing slash is forgiven). Answers the list, or an error message for joi.
+ */
+function parseOrigins(value: string): string[] | null | { error: string } {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length || (items.length === 1 && items[0] === '*')) return null;
+  const origins: string[] = [];
+  for (const item of items) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      url = null;
+    }
+    const origin = url && /^https?:$/.test(url.protocol) ? url.origin : null;
+    if (!origin || item.replace(/\/$/, '').toLowerCase() !== origin) return { error: `each entry must be an origin such as https://app.example.com (a scheme, a host, an optional port, no path), not "${item}"` };
+    origins.push(origin);
+  }
+  return origins;
 }
 
 const schema = Joi.object({
@@ -64,6 +89,13 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  CORS_ORIGINS: Joi.string()
+    .empty('')
+    .default(null)
+    .custom((value: string, helpers) => {
+      const parsed = parseOrigins(value);
+      return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
+    }),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -97,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
+    corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
   });
 }

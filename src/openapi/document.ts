@@ -1,4 +1,4 @@
-import { errorResponseComponents, ERROR_RESPONSES } from './operations';
+import { BODY_CODES, errorResponseComponents, errorResponses, ERROR_RESPONSES, type Code } from './operations';
 import { extraSchemas, paths } from './paths';
 import { ref, schemas, type Schema } from './schemas';
 
@@ -96,6 +96,8 @@ every bad field with its path. Unknown fields in a JSON body are ignored; wrong 
 ${errorCodes}
 | 500 | \`internal_error\` | a bug; the message names the request id |
 
+**Browsers on other origins.** Every answer under \`/api/1.0\` carries CORS headers: any origin by default, or those of \`CORS_ORIGINS\`. Preflights need no key.
+
 **Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
 
 /**
@@ -106,16 +108,15 @@ function withBodyErrors(all: typeof paths): typeof paths {
   const out: typeof paths = {};
   for (const [path, item] of Object.entries(all)) {
     out[path] = {};
-    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
+    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, Record<string, unknown>> }>)) {
       if (!['post', 'put', 'patch', 'delete'].includes(method)) {
         out[path][method] = op;
         continue;
       }
-      const responses: Record<string, unknown> = {};
-      const added = Object.fromEntries(['400', '413', '415'].filter((s) => !(s in op.responses)).map((s) => [s, { $ref: `#/components/responses/E${s}` }]));
-      const statuses = [...new Set([...Object.keys(op.responses), ...Object.keys(added)])].sort((a, b) => (a === 'default' ? 1 : b === 'default' ? -1 : a.localeCompare(b)));
-      for (const status of statuses) responses[status] = op.responses[status] ?? added[status];
-      out[path][method] = { ...op, responses };
+      const { default: unexpected, ...rest } = op.responses;
+      const successes = Object.fromEntries(Object.entries(rest).filter(([status]) => /^[23]/.test(status)));
+      const codes = new Set<Code>([...Object.values(rest).flatMap((r) => (r['x-codes'] as Code[] | undefined) ?? []), ...BODY_CODES]);
+      out[path][method] = { ...op, responses: { ...successes, ...errorResponses([...codes]), default: unexpected } };
     }
   }
   return out;
@@ -135,7 +136,7 @@ function build() {
     servers: [{ url: '/', description: 'This server' }],
     security: [{ apiKey: [] }],
     tags: [
-      { name: 'Users', description: 'Guest users and the key’s own user' },
+      { name: 'Users', description: 'Guest users, the key’s own user and its API keys' },
       { name: 'Rooms', description: 'Public and private spaces that rolls are sent to' },
       { name: 'Participants', description: 'Joining, leaving and personalising a room' },
       { name: 'Rolls', description: 'Dice thrown by a user, optionally in a room' },

@@ -65,6 +65,26 @@ test('revoking a key drops the room and /user sockets opened with it at once; th
   t.is((await player.api.get('/user')).status, 401);
 });
 
+test('DELETE /user/key/{prefix} (a user revoking their own key through the API) drops the sockets opened with it at once', async (t) => {
+  const { owner, player, slug } = await roomWithPlayer();
+  const created = await player.api.post('/user/key', { name: 'overlay' });
+  t.is(created.status, 201, created.text);
+  const overlayKey = created.body.data.key as string;
+  const watcher = await connect(slug, owner);
+  const overlay = await connectRoom(ctx.server.url, slug, { token: overlayKey });
+  const own = await connect(slug, player);
+  clients.push(overlay);
+  await overlay.waitFor('RoomUpdateEvent');
+
+  const dropped = overlay.waitForDisconnect(1000);
+  t.is((await player.api.delete(`/user/key/${created.body.data.prefix}`)).status, 204);
+  t.is(await dropped, 'io server disconnect', 'the overlay socket went within 1 s');
+  const after = await rollSeenBy(owner, slug, watcher);
+  await own.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
+  t.false(rollsOf(overlay).includes(after), 'the deleted key\'s socket heard nothing more');
+  t.true(own.socket.connected, 'the socket of the key the user kept stays');
+});
+
 test('key:revoke from the CLI (another process, no Redis to tell the server): the sockets go within REALTIME_REVALIDATE_MS', async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
   const watcher = await connect(slug, owner);
