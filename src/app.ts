@@ -3,6 +3,7 @@ import './http/types';
 import type { AppDeps } from './http/deps';
 import { auth } from './http/auth';
 import { jsonBody } from './http/body';
+import { clientAddressOf, compileTrust } from './http/clientAddress';
 import { errorHandler, notFoundRoute } from './http/errorHandler';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
@@ -21,7 +22,11 @@ import { boardRoutes } from './board';
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
+  // Exactly the proxies in front of us (TRUST_PROXY). req.ip is computed by the same function as the
+  // Socket.IO handshakes' address, so both count one client under one address (http/clientAddress.ts).
+  const trust = compileTrust(deps.config.trustProxy);
+  app.set('trust proxy', trust);
+  Object.defineProperty(app.request, 'ip', { configurable: true, enumerable: true, get: function (this: express.Request) { return clientAddressOf(this, trust); } });
   app.set('etag', false);
 
   app.use(requestLog(deps.logger));

@@ -1,5 +1,6 @@
 import type { Server } from 'socket.io';
 import type { Redis } from 'ioredis';
+import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from './bus';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
@@ -40,7 +41,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
-  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trustProxy: deps.config.trustProxy };
+  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
 
