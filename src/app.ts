@@ -34,7 +34,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
   app.use('/share', shareRoutes(deps));
-  app.use(jsonBody(deps.config.jsonBodyLimit));
+  // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
+  const body = jsonBody(deps.config.jsonBodyLimit);
+  app.use(body.beforeAuth);
 
   const api = Router();
   api.use(openApiRoutes());
@@ -42,7 +44,7 @@ export function createApp(deps: AppDeps): Express {
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
   // Everything below needs a key, and counts against that key's rate limit.
-  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger));
+  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger), body.afterAuth);
   api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));

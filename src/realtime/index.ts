@@ -5,6 +5,7 @@ import type { AppDeps } from '../http/deps';
 import { subscribe } from './bus';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
+import { limitInboundBytes } from './inboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
@@ -44,6 +45,9 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
+  // Bytes before they are decoded; bursts of 4 seconds' worth (a reconnect's handshakes, a fast drag).
+  const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
+  limitInboundBytes(io, { perSecond, burst: Math.max(4 * perSecond, 2 * maxPacket) }, log);
 
   const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);
