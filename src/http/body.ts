@@ -49,12 +49,17 @@ export function jsonBody(limit: string): JsonBody {
     if (!(type === '' || type.startsWith('application/json') || /^application\/[\w.+-]*\+json/.test(type))) return next(new UnsupportedMediaTypeError());
     if (!chunked && Number(length) <= UNAUTHENTICATED_BODY_BYTES) return parseSmall(req, res, next);
     (req as MaybeDeferred)[DEFERRED] = true;
+    // Refused before its body is read (no key, a bad key, over the key's limit), the connection is
+    // closed after the answer instead of kept alive: keeping it would mean reading and discarding the
+    // rest of the body. afterAuth takes this back once the body is wanted.
+    res.setHeader('Connection', 'close');
     next();
   };
 
   const afterAuth: RequestHandler = (req, res, next) => {
     if (!(req as MaybeDeferred)[DEFERRED]) return next();
     (req as MaybeDeferred)[DEFERRED] = false;
+    res.removeHeader('Connection');
     parseFull(req, res, next);
   };
 
