@@ -14,6 +14,7 @@ test('a large body without a valid key is refused before it is parsed', async (t
     const res = await request(url, 'POST', { key, raw: big('z'), headers: json });
     t.is(res.status, 401, `key ${key}`);
     t.is(res.body.data.code, 'unauthorized');
+    t.is(res.headers.get('connection'), 'close', 'the unread rest of the body is not drained: the connection closes');
   }
   // A small body is still read up front (guest creation takes no body, and ignores one).
   const small = await request(url, 'POST', { raw: '{"name": ', headers: json });
@@ -37,6 +38,7 @@ test('with a valid key, large bodies are parsed and validated as before', async 
   const dice = Array.from({ length: 100 }, () => ({ type: 'd6', theme: 'standard', meta }));
   const roll = await request(`${ctx.server.url}/api/1.0/roll`, 'POST', { key, body: { dice } });
   t.is(roll.status, 201, roll.text.slice(0, 200));
+  t.not(roll.headers.get('connection'), 'close', 'a body that was read keeps its connection');
   // Chunked bodies (no Content-Length) wait for the key too, and are read once it is good.
   const chunks = (text: string) => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
   const chunkedNoKey = await fetch(url, { method: 'POST', headers: json, body: chunks('{"name": '), duplex: 'half' } as RequestInit);
