@@ -90,7 +90,7 @@ every bad field with its path. Unknown fields in a JSON body are ignored; wrong 
 ${errorCodes}
 | 500 | \`internal_error\` | a bug; the message names the request id |
 
-**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
+**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`. Wrong room passcodes are limited per user and room (\`PASSCODE_FAILURES_PER_HOUR\`): past it, joining or viewing that room with a passcode is a 429, the right passcode included. Bodies over 16 KiB are read only once the key is valid.`;
 
 /**
  * Any write can carry a body, and the JSON body parser reads it before the route does: malformed JSON
