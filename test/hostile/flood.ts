@@ -1,7 +1,7 @@
 /**
  * The flood of issue 16, finding 4, as one guest would send it: run as a process of its own
- * (`node --import=tsx test/hostile/flood.ts`) so that its own CPU (encoding megabytes of JSON) is not
- * counted in the service's latency. Configuration in FLOOD (JSON): {url, key, slug, uuid, ms}.
+ * (`node --import=tsx test/hostile/flood.ts`) so that its own CPU is not counted in the service's
+ * latency. Configuration in FLOOD (JSON): {url, key, slug, uuid, ms}.
  *
  * - Sockets: 3 connections to the room, each sending RollValueMoveEvent packets of ~950 KB (the size
  *   that fit Socket.IO's default 1 MB buffer) and reconnecting whenever the server closes it; one
@@ -13,12 +13,28 @@ import http from 'node:http';
 import { io, type Socket } from 'socket.io-client';
 
 const { url, key, slug, uuid, ms } = JSON.parse(process.env.FLOOD!) as { url: string; key: string; slug: string; uuid: string; ms: number };
-const until = Date.now() + ms;
+let until = 0; // set once the packets are built
 const stats = { bigPackets: 0, mediumPackets: 0, connects: 0, closedByServer: 0, refused: {} as Record<string, number>, rest: {} as Record<string, number> };
 
 const position = { x: 1, y: 0, z: 2 };
-const bigMove = { uuid, position, padding: 'x'.repeat(950_000) };
-const mediumMove = { uuid, position, padding: 'y'.repeat(15_000) };
+// Socket.IO EVENT packets of this namespace, encoded once: the flood costs this process little CPU per
+// packet (as a real attacker's would), so what it measures is the service, not the flood's own encoding.
+// The payload is what costs most to decode and validate for its size: a move with thousands of junk
+// fields (one long string would be parsed almost for free). ~950 KB took ~65 ms each in the issue.
+function packet(bytes: number): string {
+  const move: Record<string, unknown> = { uuid, position };
+  let size = JSON.stringify(move).length;
+  for (let j = 0; size < bytes; j++) {
+    move[`k${j}`] = j;
+    size += `"k${j}":${j},`.length;
+  }
+  return `2/room/${slug},${JSON.stringify(['RollValueMoveEvent', move])}`;
+}
+const bigMove = packet(950_000);
+const mediumMove = packet(15_000);
+
+/** The part of engine.io-client's socket used to send a packet already encoded. */
+type Engine = { send(data: string): void; writeBuffer: unknown[] };
 
 function openSocket(): Promise<Socket | null> {
   return new Promise((resolve) => {
@@ -35,7 +51,7 @@ function openSocket(): Promise<Socket | null> {
   });
 }
 
-async function socketFlood(move: object, counter: 'bigPackets' | 'mediumPackets') {
+async function socketFlood(move: string, counter: 'bigPackets' | 'mediumPackets') {
   while (Date.now() < until) {
     const socket = await openSocket();
     if (!socket) {
@@ -50,9 +66,12 @@ async function socketFlood(move: object, counter: 'bigPackets' | 'mediumPackets'
       const send = () => {
         if (!socket.connected) return;
         if (Date.now() >= until) return socket.disconnect();
-        socket.emit('RollValueMoveEvent', move);
-        stats[counter]++;
-        // Let the transport write before the next one (setImmediate: as fast as it drains).
+        const engine = (socket.io as unknown as { engine: Engine }).engine;
+        // As fast as the transport drains: a few packets queued at most, not megabytes in memory.
+        if (engine.writeBuffer.length < 4) {
+          engine.send(move);
+          stats[counter]++;
+        }
         setImmediate(send);
       };
       send();
@@ -80,6 +99,7 @@ async function restFlood() {
   while (Date.now() < until) await post();
 }
 
+until = Date.now() + ms;
 console.log('flooding');
 await Promise.all([socketFlood(bigMove, 'bigPackets'), socketFlood(bigMove, 'bigPackets'), socketFlood(bigMove, 'bigPackets'), socketFlood(mediumMove, 'mediumPackets'), ...Array.from({ length: 8 }, restFlood)]);
 console.log(JSON.stringify(stats));
