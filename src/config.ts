@@ -31,7 +31,7 @@ export interface Config {
   jsonBodyLimit: string;
   /** Largest Socket.IO packet a client may send (Socket.IO's maxHttpBufferSize); a bigger one closes its connection. */
   socketMaxPacketBytes: number;
-  /** Bytes per second one Socket.IO connection may send on average (bursts of 4 s); past it the connection is closed. */
+  /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
   socketBytesPerSecond: number;
   shutdownTimeoutMs: number;
   /** Which proxies in front of the service may say who the client is (http/clientAddress.ts). */

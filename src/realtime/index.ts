@@ -45,9 +45,10 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
-  // Bytes before they are decoded; bursts of 4 seconds' worth (a reconnect's handshakes, a fast drag).
+  // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
+  // one, so it is what a client that reconnects in a loop gets per handshake (those are limited per address).
   const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
-  limitInboundBytes(io, { perSecond, burst: Math.max(4 * perSecond, 2 * maxPacket) }, log);
+  limitInboundBytes(io, { perSecond, burst: Math.max(perSecond, 2 * maxPacket) }, log);
 
   const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);

@@ -3,7 +3,8 @@ import { useServer } from '../helpers/server';
 import { closeAll, connectRoom, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
 
-// The default largest packet (16 KiB), and a byte budget small enough to reach: 16 KiB/s, bursts of 64 KiB.
+// The default largest packet (16 KiB), and a byte budget small enough to reach: 16 KiB/s, bursts of 32 KiB
+// (two of the largest packets).
 const ctx = useServer(test, { SOCKET_BYTES_PER_SECOND: '16384' });
 const MOVE = 'RollValueMoveEvent';
 const position = { x: 1, y: 0, z: 2 };
@@ -59,7 +60,7 @@ test('a connection sending more bytes than its budget is closed; a real drag is 
   await watcher.waitFor(MOVE, (p) => p.data.position.x === 89);
   t.true(mover.socket.connected, 'a drag at 60 frames a second is well within the budget');
 
-  // 10 KB moves as fast as the socket takes them: 64 KiB of burst are spent after 7 of them.
+  // 10 KB moves as fast as the socket takes them: 32 KiB of burst are spent after 4 of them.
   const flooder = mover;
   const closed = disconnected(flooder);
   for (let i = 0; i < 40 && flooder.socket.connected; i++) flooder.emit(MOVE, { uuid, position, padding: 'y'.repeat(10_000) });
