@@ -53,6 +53,8 @@ export function shippedConfigFor(upstreamPort: number, port: number, dir: string
 /** nginx in the foreground with the shipped configuration, in front of a service on `upstreamPort`. */
 export async function startShippedNginx(binary: string, upstreamPort: number): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-nginx-'));
+  // Run as root, nginx's workers are `nobody`: they must reach the temporary files under this directory.
+  fs.chmodSync(dir, 0o755);
   const port = await freePort();
   fs.writeFileSync(path.join(dir, 'nginx.conf'), shippedConfigFor(upstreamPort, port, dir));
   const check = spawnSync(binary, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
