@@ -1,4 +1,5 @@
 import test from 'ava';
+import { io } from 'socket.io-client';
 import { useServer } from '../helpers/server';
 import { closeAll, connectRoom, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
@@ -13,6 +14,11 @@ const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 
 async function seated() {
+  const { mover, watcher, uuid } = await seatedWithKeys();
+  return { mover, watcher, uuid };
+}
+
+async function seatedWithKeys() {
   const t = await table(ctx.server);
   const connect = async (key: string) => {
     const c = await connectRoom(ctx.server.url, t.slug, { token: key });
@@ -23,7 +29,7 @@ async function seated() {
   const [mover, watcher] = await Promise.all([connect(t.roller.key), connect(t.bystander.key)]);
   const roll = await rollOk(t.roller, { dice: [{ type: 'd20', theme: 'standard' }], room: t.slug });
   await watcher.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
-  return { mover, watcher, uuid: roll.values[0]!.uuid as string };
+  return { mover, watcher, uuid: roll.values[0]!.uuid as string, slug: t.slug, key: t.whisperee.key };
 }
 
 function disconnected(c: Client, timeoutMs = 5000): Promise<string> {
@@ -66,4 +72,22 @@ test('a connection sending more bytes than its budget is closed; a real drag is 
   for (let i = 0; i < 40 && flooder.socket.connected; i++) flooder.emit(MOVE, { uuid, position, padding: 'y'.repeat(10_000) });
   t.regex(await closed, /^transport (close|error)$/);
   t.true(watcher.socket.connected);
+});
+
+test('a long-polling client that batches many moves in one request stays under the packet cap', async (t) => {
+  const { watcher, uuid, slug, key } = await seatedWithKeys();
+  // Long-polling only: the client sends what queued up in one POST, split at the server's maxPayload.
+  const poller = io(`${ctx.server.url}/room/${slug}`, { auth: { token: key }, transports: ['polling'], forceNew: true, reconnection: false });
+  t.teardown(() => poller.disconnect());
+  await new Promise<void>((resolve, reject) => (poller.once('connect', () => resolve()), poller.once('connect_error', reject)));
+  // 100 events of about 260 bytes at once (26 KB: more than one 16 KiB packet would hold, within the
+  // event bucket's burst of 120), then the end of the drag. Moves are volatile (a busy receiver skips
+  // some); starts and ends are relayed reliably, so those are what is counted.
+  const extra = { rotation: { x: 0, y: 0.7071, z: 0, w: 0.7071 }, note: 'n'.repeat(100) };
+  for (let i = 0; i < 60; i++) poller.emit(MOVE, { uuid, position: { x: i, y: 0, z: 0 }, ...extra });
+  for (let i = 0; i < 40; i++) poller.emit('RollValueMoveStartEvent', { uuid, position: { x: i, y: 0, z: 0 }, ...extra });
+  poller.emit('RollValueMoveEndEvent', { uuid, position: { x: -1, y: 0, z: 0 } });
+  await watcher.waitFor('RollValueMoveEndEvent', (p) => p.data.position.x === -1);
+  t.true(poller.connected, 'not closed for a large batch');
+  t.is(watcher.of('RollValueMoveStartEvent').length, 40, 'every reliable event of the batch arrived');
 });
