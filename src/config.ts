@@ -1,5 +1,6 @@
 import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
+import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -27,9 +28,17 @@ export interface Config {
   guestsPerHour: number;
   /** Unknown or revoked keys one client address may present per minute before answers turn to 429. */
   authFailuresPerMinute: number;
+  /** Wrong passcodes one user may give for one room per hour before answers turn to 429. */
+  passcodeFailuresPerHour: number;
+  /** Largest JSON body of an authenticated request; bodies without a valid key are read only up to UNAUTHENTICATED_BODY_LIMIT (http/body.ts). */
   jsonBodyLimit: string;
+  /** Largest Socket.IO packet a client may send (Socket.IO's maxHttpBufferSize); a bigger one closes its connection. */
+  socketMaxPacketBytes: number;
+  /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
+  socketBytesPerSecond: number;
   shutdownTimeoutMs: number;
-  trustProxy: boolean;
+  /** Which proxies in front of the service may say who the client is (http/clientAddress.ts). */
+  trustProxy: TrustProxy;
   /**
    * How often each instance re-checks that its open sockets may still hear their rooms (key not
    * revoked, still a participant, room not deleted): the bound on how long a missed eviction lasts.
@@ -85,9 +94,22 @@ const schema = Joi.object({
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
   AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
+  PASSCODE_FAILURES_PER_HOUR: Joi.number().integer().min(1).default(20),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
+  SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
+  SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
-  TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
+  // A hop count or the proxies' addresses; `true` (trust every hop) is refused with a sentence saying why.
+  TRUST_PROXY: Joi.string()
+    .empty('')
+    .default(() => ({ hops: 0 }))
+    .custom((value: string, helpers) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (err) {
+        return helpers.message({ custom: (err as Error).message });
+      }
+    }),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
   CORS_ORIGINS: Joi.string()
     .empty('')
@@ -125,7 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     guestsPerHour: value.GUESTS_PER_HOUR,
     authFailuresPerMinute: value.AUTH_FAILURES_PER_MINUTE,
+    passcodeFailuresPerHour: value.PASSCODE_FAILURES_PER_HOUR,
     jsonBodyLimit: value.JSON_BODY_LIMIT,
+    socketMaxPacketBytes: value.SOCKET_MAX_PACKET_BYTES,
+    socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,

@@ -114,6 +114,9 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,
+    // Clients send moves of a few hundred bytes and handshakes: a bigger packet closes its connection
+    // before it is buffered or decoded (Socket.IO's default, 1 MB, let one guest stall the loop for 25 s).
+    maxHttpBufferSize: config.socketMaxPacketBytes,
     // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,

@@ -98,7 +98,7 @@ ${errorCodes}
 
 **Browsers on other origins.** Every answer under \`/api/1.0\` carries CORS headers: any origin by default, or those of \`CORS_ORIGINS\`. Preflights need no key.
 
-**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
+**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`. Wrong room passcodes are limited per user and room (\`PASSCODE_FAILURES_PER_HOUR\`): past it, joining or viewing that room with a passcode is a 429, the right passcode included. Bodies over 16 KiB are read only once the key is valid.`;
 
 /**
  * Any write can carry a body, and the JSON body parser reads it before the route does: malformed JSON

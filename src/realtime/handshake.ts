@@ -4,6 +4,7 @@ import { authorizeRoomConnection } from '../commands/roomsAccess';
 import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
+import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
 import type { User } from '../models';
 import type { PresentedParticipant } from '../presenters/room';
@@ -58,13 +59,8 @@ type Next = (err?: Error) => void;
 export interface HandshakeLimit {
   store: RateLimitStore;
   perMinute: number;
-  trustProxy: boolean;
-}
-
-function clientAddress(socket: Socket, trustProxy: boolean): string {
-  const forwarded = socket.handshake.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string' && forwarded) return forwarded.split(',')[0]!.trim();
-  return socket.handshake.address || 'unknown';
+  /** Which proxies may name the client (TRUST_PROXY): the same decision as the REST API's req.ip. */
+  trust: TrustFn;
 }
 
 /** A handshake over the limit is refused with `rate_limited`; a failing store lets it through. */
@@ -73,7 +69,7 @@ async function checkRate(socket: Socket, limit: HandshakeLimit | undefined, logg
   let count: number;
   let resetMs: number;
   try {
-    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket, limit.trustProxy)}`, 60_000));
+    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], limit.trust)}`, 60_000));
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'handshake rate limit store unavailable; handshake allowed');
     return;

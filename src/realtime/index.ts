@@ -1,9 +1,11 @@
 import type { Server } from 'socket.io';
 import type { Redis } from 'ioredis';
+import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from './bus';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
+import { limitInboundBytes } from './inboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
@@ -50,9 +52,13 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
-  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trustProxy: deps.config.trustProxy };
+  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
+  // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
+  // one, so it is what a client that reconnects in a loop gets per handshake (those are limited per address).
+  const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
+  limitInboundBytes(io, { perSecond, burst: Math.max(perSecond, 2 * maxPacket) }, log);
 
   const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);

@@ -40,3 +40,12 @@ test('.dockerignore keeps dependencies, local data, test artifacts and git out o
   // Nothing the Dockerfile copies is ignored.
   for (const copied of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json']) t.false(entries.includes(copied), copied);
 });
+
+test('the compose file trusts exactly one proxy, and that nginx sets X-Forwarded-For instead of appending', (t) => {
+  const compose = fs.readFileSync('docker-compose.yml', 'utf8');
+  const nginx = fs.readFileSync('deploy/nginx.conf', 'utf8');
+  // Every instance's TRUST_PROXY is the hop count 1 (test/hostile/spoofedAddress.test.ts runs this nginx in front of it).
+  t.deepEqual(compose.match(/TRUST_PROXY:.*$/gm), ['TRUST_PROXY: "1"']);
+  t.regex(nginx, /proxy_set_header X-Forwarded-For \$remote_addr;/);
+  t.notRegex(nginx, /\$proxy_add_x_forwarded_for;/, 'appending keeps what the client wrote');
+});
