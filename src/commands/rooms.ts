@@ -135,14 +135,15 @@ export function backgroundPath(slug: string, sha256: string, type: ImageType): s
 
 /**
  * Store the owner's background image (in the database, so every instance serves it) and point
- * `bg_file_path` at its public URL under `baseUrl`. The image type comes from the bytes only.
+ * `bg_file_path` at its URL under `origin`: a trusted origin (http/origin.ts), or '' for a root-relative
+ * link. The image type comes from the bytes only.
  */
-export async function setRoomBackground(room: Room, user: User, data: Buffer, baseUrl: string): Promise<RoomRecord> {
+export async function setRoomBackground(room: Room, user: User, data: Buffer, origin: string): Promise<RoomRecord> {
   authorizeRoomOwner(room, user, 'change its background');
   const type = sniffImageType(data);
   if (!type) throw new UnsupportedMediaTypeError('The background must be a PNG, JPEG, WebP or GIF image.');
   const sha256 = createHash('sha256').update(data).digest('hex');
-  const url = baseUrl + backgroundPath(room.slug, sha256, type);
+  const url = origin + backgroundPath(room.slug, sha256, type);
   await db().transaction(async (transaction) => {
     const current = await lockRoom(room.id, transaction);
     if (!current) return;
