@@ -12,6 +12,7 @@ import { assertAssetRoom, assertCanOwnRoom } from './quotas';
 import { attachParticipants } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
 import type { RoomRecord } from '../db/records';
+import { cutToLength, displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 /** Longest participant username (the column is 64 characters). */
 export const USERNAME_MAX = 64;
@@ -29,10 +30,13 @@ export function lockRoom(roomId: number, transaction: Transaction): Promise<Room
   return Room.findByPk(roomId, { transaction, lock: transaction.LOCK.UPDATE });
 }
 
-/** The participant's default name: the user's display name, cut to fit. */
+/**
+ * The participant's default name: the user's display name, normalized and cut to fit (lib/displayName.ts);
+ * the user's handle (letters, digits, `.`, `_`, `-`) when the display name is not usable as one.
+ */
 export function defaultUsername(user: Pick<User, 'name' | 'username'>): string {
-  const name = (user.name || user.username).trim();
-  return (name || user.username).slice(0, USERNAME_MAX);
+  const name = cutToLength(normalizeDisplayName(user.name ?? ''), USERNAME_MAX).trimEnd();
+  return displayNameProblem(name, USERNAME_MAX) === null ? name : cutToLength(user.username, USERNAME_MAX);
 }
 
 /**

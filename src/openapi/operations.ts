@@ -10,7 +10,7 @@ export const ERROR_RESPONSES: Record<string, { description: string; codes: strin
   '401': { description: 'No API key, a malformed header, or an unknown or revoked key', codes: ['unauthorized'] },
   '403': { description: 'Not allowed (not the owner, wrong or missing passcode, guests disabled)', codes: ['forbidden'] },
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
-  '409': { description: 'Conflict with the current state', codes: ['conflict', 'already_participant', 'version_conflict', 'already_in_dice_box', 'quota_exceeded'] },
+  '409': { description: 'Conflict with the current state', codes: ['conflict', 'already_participant', 'name_taken', 'version_conflict', 'already_in_dice_box', 'quota_exceeded'] },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
