@@ -96,3 +96,24 @@ test('a custom joi rule that throws becomes "is not valid", never the exception 
   t.truthy(error);
   t.deepEqual(joiDetails(error!), [{ path: 'meta', message: 'meta is not valid' }]);
 });
+
+test('upload refusals are our sentences, not multer\'s or busboy\'s text', async (t) => {
+  const { api } = await ctx.server.newUser();
+  const room = (await api.post('/room', {})).body.data;
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'x.png');
+  const wrongField = await api.post(`/room/${room.slug}`, undefined, { raw: form });
+  t.is(wrongField.status, 400);
+  t.is(wrongField.body.data.code, 'invalid_upload');
+  t.is(wrongField.body.data.message, 'The upload is not acceptable: a file came in a field that takes none (field "image").');
+  const cut = await api.post(`/room/${room.slug}`, undefined, {
+    raw: '--xyz\r\nContent-Disposition: form-data; name="bg_file_path"; filename="a.png"\r\n\r\n\x89PNG',
+    headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+  });
+  t.is(cut.status, 400);
+  t.is(cut.body.data.code, 'invalid_upload');
+  t.notRegex(cut.text, /Unexpected end|Malformed part|busboy|multer/i);
+  const noBoundary = await api.post(`/room/${room.slug}`, undefined, { raw: '--x\r\n\r\n', headers: { 'content-type': 'multipart/form-data' } });
+  t.is(noBoundary.status, 400);
+  t.notRegex(noBoundary.text, /Boundary not found|Multipart:/i);
+});
