@@ -20,31 +20,55 @@ export interface ShapeProblem {
   message: string;
 }
 
-function childPath(parent: string, key: string, isArray: boolean): string {
-  if (isArray) return `${parent}[${key}]`;
-  return parent ? `${parent}.${key}` : key;
+/** A container still to look at, and how it was reached (its path is written only if it is refused). */
+interface Frame {
+  value: object;
+  depth: number;
+  key: string | number;
+  parent: Frame | null;
+}
+
+function pathOf(frame: Frame | null, prefix: string, extra?: string): string {
+  const parts: (string | number)[] = extra === undefined ? [] : [extra];
+  for (let f = frame; f !== null && f.parent !== null; f = f.parent) parts.push(f.key);
+  let out = prefix;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!;
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  }
+  return out;
 }
 
 /**
  * The first place where `value` nests deeper than `maxDepth` or has a `__proto__` key, or null. Iterative
- * (an explicit stack), so it cannot overflow on the values it exists to refuse.
+ * (an explicit stack), so it cannot overflow on the values it exists to refuse; only containers are
+ * visited, and paths are written only for the answer, so a large flat body costs one pass over its keys.
  */
 export function jsonShapeProblem(value: unknown, prefix = '', maxDepth = MAX_JSON_DEPTH): ShapeProblem | null {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: prefix, depth: 1 }];
+  if (value === null || typeof value !== 'object') return null;
+  const stack: Frame[] = [{ value, depth: 1, key: '', parent: null }];
   while (stack.length > 0) {
-    const { value: v, path, depth } = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    const where = path || 'the body';
-    if (depth > maxDepth) {
-      return { path, message: `${where} is nested too deeply: JSON may nest objects and arrays ${maxDepth} levels deep at most` };
+    const frame = stack.pop()!;
+    if (frame.depth > maxDepth) {
+      const path = pathOf(frame, prefix);
+      return { path, message: `${path || 'the body'} is nested too deeply: JSON may nest objects and arrays ${maxDepth} levels deep at most` };
     }
-    const isArray = Array.isArray(v);
-    for (const key of Object.keys(v)) {
-      if (!isArray && key === '__proto__') {
-        const at = childPath(path, key, false);
-        return { path: at, message: `${at} is not an accepted key` };
+    const v = frame.value;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (child !== null && typeof child === 'object') stack.push({ value: child, depth: frame.depth + 1, key: i, parent: frame });
       }
-      stack.push({ value: (v as Record<string, unknown>)[key], path: childPath(path, key, isArray), depth: depth + 1 });
+      continue;
+    }
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      if (key === '__proto__') {
+        const path = pathOf(frame, prefix, key);
+        return { path, message: `${path} is not an accepted key` };
+      }
+      const child: unknown = (v as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
     }
   }
   return null;

@@ -117,3 +117,14 @@ test('upload refusals are our sentences, not multer\'s or busboy\'s text', async
   t.is(noBoundary.status, 400);
   t.notRegex(noBoundary.text, /Boundary not found|Multipart:/i);
 });
+
+test('the shape check names the first deep place, with array indices, and passes wide flat bodies', async (t) => {
+  const { jsonShapeProblem } = await import('../../src/http/jsonShape');
+  const deep = JSON.parse(`{"dice":[{"type":"d6"},{"meta":{"list":[1,${nested(40)}]}}]}`);
+  const problem = jsonShapeProblem(deep);
+  t.truthy(problem);
+  t.true(problem!.path.startsWith('dice[1].meta.list[1].a.a'), problem!.path);
+  t.is(jsonShapeProblem(JSON.parse(`[${Array.from({ length: 100_000 }, (_, i) => i).join(',')}]`)), null);
+  t.is(jsonShapeProblem(JSON.parse('{"a":{"__proto__":1}}'), 'manifest')?.path, 'manifest.a.__proto__');
+  t.is(jsonShapeProblem(Object.create({ inherited: { a: 1 } })), null, 'inherited keys are not the body');
+});
