@@ -16,6 +16,7 @@ import { shareRequestRoutes } from './routes/shareRequests';
 import { shareRoutes } from './routes/share';
 import { docsRoutes, openApiRoutes } from './openapi';
 import { boardRoutes } from './board';
+import { mountMetrics } from './metrics/http';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
 
+  mountMetrics(app, deps);
   app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps));
   app.use(docsRoutes());

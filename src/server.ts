@@ -13,6 +13,9 @@ import type { AppDeps } from './http/deps';
 import { createRedis } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './realtime/bus';
+import { Metrics, metricsEnabled } from './metrics';
+import { observeInstance } from './metrics/instance';
+import { listenMetrics, type MetricsListener } from './metrics/listener';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -74,6 +77,8 @@ export interface RunningServer {
   io: SocketServer;
   deps: AppDeps;
   realtime: Realtime;
+  /** Where GET /metrics is served without a token (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   /** Stop accepting, let requests in flight finish (up to the timeout), close sockets, pools and Redis. */
   close(): Promise<void>;
 }
@@ -103,6 +108,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     logger,
     redis,
     rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore(),
+    metrics: metricsEnabled(config) ? new Metrics() : null,
   };
   const app = createApp(deps);
   const server = http.createServer(app);
@@ -119,6 +125,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub);
   const realtime = attachRealtime(io, deps, { pub, channelKey: adapterKeyOf(config) });
+  const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -127,6 +134,15 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
+  let metricsListener: MetricsListener | null = null;
+  if (deps.metrics && config.metricsPort !== null) {
+    try {
+      metricsListener = await listenMetrics(deps.metrics, config.metricsPort, config.host, logger);
+    } catch (err) {
+      server.close();
+      throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`);
+    }
+  }
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -135,6 +151,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       server.closeIdleConnections();
       io.close();
       await realtime.close();
+      stopObserving();
+      await metricsListener?.close();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
@@ -142,5 +160,5 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       await database.close();
     })());
 
-  return { url, port, http: server, io, deps, realtime, close };
+  return { url, port, http: server, io, deps, realtime, metricsUrl: metricsListener?.url ?? null, close };
 }

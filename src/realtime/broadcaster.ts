@@ -2,6 +2,7 @@ import type { Server } from 'socket.io';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
+import type { PublishObserver } from '../metrics/realtime';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -64,6 +65,8 @@ export class RedisBroadcaster implements Broadcaster {
     private readonly redis: Redis,
     key: string,
     private readonly logger: Logger,
+    /** Told the latency and outcome of each PUBLISH (metrics), when given. */
+    private readonly observer?: PublishObserver,
   ) {
     const client = {
       publish: (channel: string, message: Buffer | string) => {
@@ -79,12 +82,15 @@ export class RedisBroadcaster implements Broadcaster {
 
   /** The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage. */
   private settle<T>(sent: Promise<T>): Promise<T | 0> {
+    const start = this.observer ? performance.now() : 0;
     return sent.then(
       (n) => {
+        this.observer?.published((performance.now() - start) / 1000, true);
         this.failing = false;
         return n;
       },
       (err: Error) => {
+        this.observer?.published((performance.now() - start) / 1000, false);
         if (!this.failing) this.logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
         this.failing = true;
         return 0;

@@ -8,6 +8,7 @@ import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
 import { createRollFeed, replayMissedRolls } from './rollFeed';
+import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -35,7 +36,10 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const { logger } = deps;
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
-  const broadcaster: Broadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log) : new LocalBroadcaster(io);
+  const broadcaster: Broadcaster = countingBroadcaster(
+    clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, publishObserver(deps.metrics)) : new LocalBroadcaster(io),
+    deps.metrics,
+  );
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
