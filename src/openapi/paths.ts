@@ -60,6 +60,18 @@ export const paths: Record<string, Record<string, unknown>> = {
     }),
   },
 
+  '/metrics': {
+    get: operation('metrics', {
+      tag: 'Operations',
+      summary: 'Prometheus metrics of this instance (operators only; off unless configured)',
+      description:
+        'Served here only when `METRICS_TOKEN` is set, to requests that send it as `Authorization: Bearer <METRICS_TOKEN>` (not an API key); without it this path is a 404. `METRICS_PORT` serves the same text on a port of its own, without a token. The metrics are listed in docs/operations.md.',
+      auth: false,
+      success: [{ status: '200', description: 'The Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }],
+      errors: ['401'],
+    }),
+  },
+
   // Documentation and the board (HTML)
 
   '/api/1.0/openapi.json': {
