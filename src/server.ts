@@ -30,7 +30,7 @@ function adapterKeyOf(config: Pick<Config, 'redisPrefix'>): string {
  * clients for every namespace. While Redis is away a failure must be a log line, not an unhandled
  * rejection; and a busy instance has many namespaces, so listener counts are not leaks.
  */
-function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
+function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFailed?: () => void) {
   pub.setMaxListeners(0);
   sub.setMaxListeners(0);
   let failing = false;
@@ -43,6 +43,8 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
           return result;
         },
         (err: Error) => {
+          // The realtime broadcaster publishes through this client too: its lost PUBLISHes end here.
+          if (method === 'publish') onPublishFailed?.();
           if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
           failing = true;
           return 0;
@@ -114,7 +116,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const server = http.createServer(app);
   // Keep-alive sockets must not hold shutdown hostage: close idle ones when asked.
   server.keepAliveTimeout = 5000;
-  if (pub && sub) guardAdapterClients(pub, sub, logger);
+  if (pub && sub) guardAdapterClients(pub, sub, logger, deps.metrics ? () => deps.metrics!.redisPublishFailures.inc() : undefined);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,

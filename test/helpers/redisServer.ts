@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+
+/**
+ * A redis-server of the test's own on a free port, for tests that take Redis away (the shared one
+ * must stay up for the other tests). The same as test/cluster/redis-outage.test.ts does inline.
+ */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('redis-server did not start');
+}
