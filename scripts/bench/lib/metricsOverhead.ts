@@ -1,0 +1,115 @@
+/**
+ * BENCH_METRICS=compare npm run bench:http: the cost of Prometheus metrics (issue 17: metrics on must
+ * stay within 5% of off). Two real servers up side by side on the same database, Redis and core, one
+ * without metrics and one with METRICS_TOKEN (every request counted and timed, every realtime event
+ * counted, and scraped every BENCH_SCRAPE_SECONDS as Prometheus would). For each target the
+ * saturation runs alternate off/on, the order flipped every round, so the machine's drift over
+ * minutes falls on both sides; the ratios are taken round by round, then averaged.
+ */
+import { randomBytes } from 'node:crypto';
+import { benchEnv, newGuest, roomWith } from './fixtures';
+import { maxRate, type LoadResult } from './load';
+import { cpuSecondsOf, spawnTs, type ChildHandle } from './processes';
+import { connectRoom, type Listener } from './sockets';
+import { fmt, printTable } from './table';
+
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
+const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
+const SCRAPE_SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS || 15);
+const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
+
+interface Side {
+  name: 'off' | 'on';
+  child: ChildHandle;
+  url: string;
+  key: string;
+  slug: string;
+  listeners: Listener[];
+  token?: string;
+}
+
+interface Run {
+  rps: number;
+  /** Server CPU per request, ms. */
+  cpuMs: number;
+  failures: number;
+}
+
+async function start(name: Side['name'], env: Record<string, string>, cores: string): Promise<Side> {
+  const token = name === 'on' ? randomBytes(24).toString('hex') : undefined;
+  const child = spawnTs('scripts/bench/lib/serve.ts', { cores, env: benchEnv({ ...env, ...(token ? { METRICS_TOKEN: token } : {}) }) });
+  const { url } = (await child.ready) as { url: string };
+  const roller = await newGuest(url);
+  const audience = await Promise.all(Array.from({ length: LISTENERS }, () => newGuest(url)));
+  const slug = await roomWith(roller.api, audience.map((a) => a.api));
+  const listeners = await Promise.all(audience.map((a) => connectRoom(url, slug, a.key)));
+  return { name, child, url, key: roller.key, slug, listeners, token };
+}
+
+/** One saturation run, with the server's CPU over it (warm-up included, as bench:http counts it). */
+async function run(side: Side, target: string): Promise<Run> {
+  const headers = { authorization: `Bearer ${side.key}`, 'content-type': 'application/json', accept: 'application/json' };
+  const options = target === 'POST /roll' ? { url: `${side.url}/api/1.0/roll`, method: 'POST' as const, headers, body: ROLL_BODY(side.slug) } : { url: `${side.url}/api/1.0/user`, headers };
+  // Prometheus scrapes the instance with metrics on, as it would in production.
+  const scraper = side.token ? setInterval(() => void scrape(side).catch(() => undefined), SCRAPE_SECONDS * 1000) : null;
+  const cpu0 = cpuSecondsOf(side.child.pid);
+  let result: LoadResult;
+  try {
+    result = await maxRate(`${target} (metrics ${side.name})`, options);
+  } finally {
+    if (scraper) clearInterval(scraper);
+  }
+  const requests = result.requests + result.rps * 2;
+  return { rps: result.rps, cpuMs: ((cpuSecondsOf(side.child.pid) - cpu0) / requests) * 1000, failures: result.failures };
+}
+
+async function scrape(side: Side): Promise<string> {
+  const res = await fetch(`${side.url}/metrics`, { headers: { authorization: `Bearer ${side.token}` } });
+  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}`);
+  return res.text();
+}
+
+export async function compareMetrics(options: { databaseUrl: string; redisUrl: string; cores: string }): Promise<void> {
+  const env = { DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl };
+  const sides: Side[] = [];
+  try {
+    // One after the other: the first runs the migrations.
+    sides.push(await start('off', env, options.cores));
+    sides.push(await start('on', env, options.cores));
+    const [off, on] = sides as [Side, Side];
+    const summary: string[][] = [];
+    for (const target of ['GET /user', 'POST /roll']) {
+      const rows: string[][] = [];
+      const rpsRatios: number[] = [];
+      const cpuRatios: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? [off, on] : [on, off];
+        const got = new Map<string, Run>();
+        for (const side of order) got.set(side.name, await run(side, target));
+        const a = got.get('off')!;
+        const b = got.get('on')!;
+        rpsRatios.push(b.rps / a.rps);
+        cpuRatios.push(b.cpuMs / a.cpuMs);
+        rows.push([`${round + 1} (${order.map((s) => s.name).join(' then ')})`, fmt(a.rps, 0), fmt(b.rps, 0), (b.rps / a.rps).toFixed(3), fmt(a.cpuMs, 3), fmt(b.cpuMs, 3), (b.cpuMs / a.cpuMs).toFixed(3), String(a.failures + b.failures)]);
+      }
+      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+      printTable(`${target}: metrics off vs on, round by round (saturation, ${LISTENERS} listening sockets in the room)`, ['round', 'off req/s', 'on req/s', 'on/off req/s', 'off CPU ms/req', 'on CPU ms/req', 'on/off CPU', 'failed'], rows);
+      const rps = mean(rpsRatios);
+      const cpu = mean(cpuRatios);
+      summary.push([target, rps.toFixed(3), cpu.toFixed(3), rps >= 0.95 && cpu <= 1.05 ? 'met' : 'MISSED']);
+    }
+    printTable(`Metrics on vs off, mean of ${ROUNDS} rounds (target: req/s >= 0.95x and CPU per request <= 1.05x)`, ['target', 'on/off req/s', 'on/off CPU per request', 'within 5%'], summary);
+    const text = await scrape(on);
+    const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
+    const requests = text
+      .split('\n')
+      .filter((l) => l.startsWith('dice_http_requests_total'))
+      .reduce((s, l) => s + Number(l.split(' ').pop()), 0);
+    console.log(`metrics on: ${series} series after the runs, ${fmt(requests, 0)} requests counted, ${fmt(Buffer.byteLength(text) / 1024)} KiB per scrape`);
+    const deliveries = sides.map((s) => `${s.name}: ${s.listeners.reduce((n, l) => n + (l.counts.get('RollCreateEvent') ?? 0), 0)}`).join(', ');
+    console.log(`RollCreateEvent deliveries to the listening sockets: ${deliveries}`);
+  } finally {
+    for (const side of sides) for (const l of side.listeners) l.socket.close();
+    await Promise.allSettled(sides.map((s) => s.child.stop()));
+  }
+}
