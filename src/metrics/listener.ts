@@ -8,8 +8,15 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
+function send(res: http.ServerResponse, status: number, contentType: string, body: string | undefined) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(body);
+}
+
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
 }
 
 /**
@@ -25,7 +32,7 @@ export async function listenMetrics(metrics: Metrics, port: number, host: string
     }
     metrics.scrape().then(
       ({ contentType, body }) => {
-        res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+        send(res, 200, contentType, req.method === 'HEAD' ? undefined : body);
       },
       (err: Error) => {
         logger.error({ err }, 'metrics collection failed');

@@ -34,6 +34,17 @@ const rateHeaders = {
 const html = (description: string) => ({ 'text/html': { schema: { type: 'string', description } } });
 const image = { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } };
 
+/** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
+function metricsOperation(spec: Parameters<typeof operation>[1]) {
+  const op = operation('metrics', spec) as { responses: Record<string, unknown> };
+  op.responses['404'] = {
+    description: 'Metrics are not served on this port (`METRICS_TOKEN` is not set). Codes: `route_not_found`.',
+    'x-codes': ['route_not_found'],
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  return op;
+}
+
 export const paths: Record<string, Record<string, unknown>> = {
   // Operations
 
@@ -61,7 +72,7 @@ export const paths: Record<string, Record<string, unknown>> = {
   },
 
   '/metrics': {
-    get: operation('metrics', {
+    get: metricsOperation({
       tag: 'Operations',
       summary: 'Prometheus metrics of this instance (operators only; off unless configured)',
       description:
