@@ -79,6 +79,15 @@ test('after some traffic the counters moved, and no label carries a slug, a uuid
   for (const route of routes) t.true(route === 'unmatched' || /^\/[\w./:-]*$/.test(route), `route label ${route}`);
   t.true(routes.has('/api/1.0/room/:slug/participant'), 'patterns of nested routers are joined to their mount path');
 
+  // Made-up paths and slugs add no series (an attacker cannot grow the server's memory through labels).
+  const seriesOf = (samples: Sample[]) => samples.filter((x) => x.name === http && x.labels.route !== '/metrics').length;
+  const series = seriesOf(after);
+  for (let i = 0; i < 20; i++) {
+    await fetch(`${ctx.server.url}/made-up/${randomUUID()}`);
+    await s.roller.api.get(`/room/made-up-${randomUUID()}`);
+  }
+  t.is(seriesOf(await scrape(metricsUrl(), TOKEN)), series, 'no new series');
+
   // Gauges are read at scrape time: the sockets and the room go with the clients.
   closeAll(roller, bystander);
   await until(async () => {
