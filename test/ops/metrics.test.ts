@@ -114,6 +114,7 @@ test('GET /metrics on the main port needs METRICS_TOKEN: 401 with the JSON error
   t.is(ok.status, 200);
   t.regex(ok.headers.get('content-type') ?? '', /^text\/plain/);
   t.regex(await ok.text(), /^# HELP /m);
+  t.is((await fetch(metricsUrl(), { headers: { authorization: `bearer ${TOKEN}` } })).status, 200, 'the scheme in any case, as for API keys');
 });
 
 test('METRICS_TOKEN and METRICS_PORT are validated, one sentence each, and the token is never echoed', (t) => {
