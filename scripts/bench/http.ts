@@ -47,6 +47,7 @@ const database = await createBenchDatabase();
 if (process.env.BENCH_METRICS === 'compare') {
   try {
     await compareMetrics({ databaseUrl: database.url, redisUrl: useRedis ? REDIS_URL : '', cores: cores.server });
+    console.log(`${loadLine()} after the run`);
   } finally {
     await database.drop();
   }
