@@ -9,6 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import express from 'express';
 import { Metrics } from '../../../src/metrics';
 import { countRequests } from '../../../src/metrics/http';
@@ -75,6 +78,31 @@ async function scrape(side: Side): Promise<string> {
 }
 
 /**
+ * Share of the server's busy CPU (idle samples left out) spent in the metrics' own code, by self time
+ * in a V8 profile: prom-client, src/metrics/, and Socket.IO's outgoing-listener hook the delivery
+ * counter installs. Unlike the off/on ratios, a busy machine barely moves it: both sides of the
+ * fraction are samples of the same process over the same seconds.
+ */
+function metricsShareOfProfile(file: string): { busyMs: number; shares: Record<string, number> } {
+  type Node = { id: number; callFrame: { functionName: string; url: string } };
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  let busy = 0;
+  const spent: Record<string, number> = { 'prom-client': 0, 'src/metrics': 0, 'socket.io notifyOutgoingListeners': 0 };
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id)!;
+    const dt = profile.timeDeltas[i] ?? 0;
+    if (node.callFrame.functionName === '(idle)') return;
+    busy += dt;
+    const { url, functionName } = node.callFrame;
+    if (url.includes('/node_modules/prom-client/')) spent['prom-client']! += dt;
+    else if (url.includes('/src/metrics/')) spent['src/metrics']! += dt;
+    else if (functionName === 'notifyOutgoingListeners') spent['socket.io notifyOutgoingListeners']! += dt;
+  });
+  return { busyMs: busy / 1000, shares: Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, v / busy])) };
+}
+
+/**
  * The instrument alone, in this process: the real middleware on a stand-in request and response
  * (start time, 'finish' listener, route lookup, prom-client's counter and histogram), per request.
  * A figure that the machine's noise does not swamp, to set beside the ratios.
@@ -117,6 +145,7 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
     sides.push(await start('on', env, options.cores));
     const [off, on] = sides as [Side, Side];
     const summary: string[][] = [];
+    const profiled: string[][] = [];
     let lastOffCpu = 0;
     for (const target of ['GET /user', 'POST /roll']) {
       const rows: string[][] = [];
@@ -143,12 +172,26 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
       // The median of the round ratios decides: one round disturbed by the rest of the machine moves the mean, not the median.
       const rps = median(rpsRatios);
       const cpu = median(cpuRatios);
+      // One more run of the service with metrics on, profiled: what share of its CPU the metrics take.
+      const file = path.join(os.tmpdir(), `bench-metrics-${process.pid}-${target.replace(/\W+/g, '-')}.cpuprofile`);
+      await on.child.ask({ cmd: 'profile-start' });
+      await run(on, target);
+      await on.child.ask({ cmd: 'profile-stop', file });
+      const { busyMs, shares } = metricsShareOfProfile(file);
+      fs.rmSync(file, { force: true });
+      const share = Object.values(shares).reduce((a, b) => a + b, 0);
+      profiled.push([target, fmt(busyMs, 0), ...Object.values(shares).map((x) => `${(x * 100).toFixed(2)}%`), `${(share * 100).toFixed(2)}%`]);
       summary.push([target, rps.toFixed(3), mean(rpsRatios).toFixed(3), cpu.toFixed(3), mean(cpuRatios).toFixed(3), rps >= 0.95 && cpu <= 1.05 ? 'met' : 'MISSED']);
     }
     printTable(
       `Metrics on vs off over ${ROUNDS} rounds (target, on the medians: req/s >= 0.95x and CPU per request <= 1.05x)`,
       ['target', 'req/s median', 'req/s mean', 'CPU/req median', 'CPU/req mean', 'within 5%'],
       summary,
+    );
+    printTable(
+      'Metrics on, one more saturation run profiled: self time of the metrics code, share of the server\'s busy CPU',
+      ['target', 'busy CPU ms', 'prom-client', 'src/metrics', 'socket.io notifyOutgoingListeners', 'all metrics code'],
+      profiled,
     );
     const text = await scrape(on);
     const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
