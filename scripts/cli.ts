@@ -2,13 +2,15 @@
 //   user:create USERNAME [NAME]   create a registered user and print a first API key
 //   key:create USERNAME [LABEL]   issue another key for a user (printed once; only its hash is kept)
 //   key:list USERNAME             list a user's keys by prefix (never the keys themselves)
-//   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)
+//   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close the sockets opened with them
 import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { ApiKey, User } from '../src/models';
-import { issueApiKey, revokeApiKeys } from '../src/commands/apiKeys';
+import { issueApiKey, revokeApiKeyIds } from '../src/commands/apiKeys';
+import { publishControlOnce } from '../src/realtime/control';
+import type { Config } from '../src/config';
 import { createRegisteredUser } from '../src/commands/users';
 import { AppError } from '../src/errors';
 
@@ -16,7 +18,7 @@ const USAGE = `Usage: npm run cli -- <command> [args]
   user:create USERNAME [NAME]   create a registered user and print a first API key
   key:create USERNAME [LABEL]   issue another key for a user
   key:list USERNAME             list a user's keys (prefix, label, state)
-  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s)`;
+  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close their sockets`;
 
 class UsageError extends Error {}
 
@@ -27,7 +29,7 @@ async function findUser(username: string | undefined): Promise<User> {
   return user;
 }
 
-async function run(args: string[]): Promise<string> {
+async function run(config: Readonly<Config>, args: string[]): Promise<string> {
   const [command, a, b] = args;
   switch (command) {
     case 'user:create': {
@@ -49,9 +51,15 @@ async function run(args: string[]): Promise<string> {
     }
     case 'key:revoke': {
       if (!a) throw new UsageError('A KEY_PREFIX (as key:list shows it) or a whole key is required.');
-      const count = await revokeApiKeys(a);
-      if (!count) throw new UsageError(`No live key matches "${a}".`);
-      return `Revoked ${count} key(s).`;
+      const keyIds = await revokeApiKeyIds(a);
+      if (!keyIds.length) throw new UsageError(`No live key matches "${a}".`);
+      // Open sockets opened with these keys: every instance drops them at once when told through
+      // Redis; otherwise each finds out at its next re-validation (REALTIME_REVALIDATE_MS).
+      const told = config.redisUrl ? await publishControlOnce(config.redisUrl, config.redisPrefix, { type: 'revoke_keys', keyIds }) : false;
+      const sockets = told
+        ? 'Their open sockets are being dropped on every instance.'
+        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms)${config.redisUrl ? ': Redis could not be reached to tell the instances now' : ''}.`;
+      return `Revoked ${keyIds.length} key(s). ${sockets}`;
     }
     default:
       throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
@@ -64,7 +72,7 @@ try {
   const database = await openDatabase(config);
   try {
     await migrate(database, createLogger('warn'));
-    console.log(await run(process.argv.slice(2)));
+    console.log(await run(config, process.argv.slice(2)));
   } finally {
     await database.close();
   }

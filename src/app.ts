@@ -3,7 +3,10 @@ import './http/types';
 import type { AppDeps } from './http/deps';
 import { auth } from './http/auth';
 import { jsonBody } from './http/body';
+import { CORS_PATHS, corsFor } from './http/cors';
+import { clientAddressOf, compileTrust } from './http/clientAddress';
 import { errorHandler, notFoundRoute } from './http/errorHandler';
+import { unknownApiRoute } from './http/knownRoutes';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './routes/health';
@@ -22,24 +25,34 @@ import { mountMetrics } from './metrics/http';
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
+  // Exactly the proxies in front of us (TRUST_PROXY). req.ip is computed by the same function as the
+  // Socket.IO handshakes' address, so both count one client under one address (http/clientAddress.ts).
+  const trust = compileTrust(deps.config.trustProxy);
+  app.set('trust proxy', trust);
+  Object.defineProperty(app.request, 'ip', { configurable: true, enumerable: true, get: function (this: express.Request) { return clientAddressOf(this, trust); } });
   app.set('etag', false);
 
   mountMetrics(app, deps);
   app.use(requestLog(deps.logger));
+  // Before everything that can answer (auth, limits, errors): preflights need no key, and every answer carries the headers.
+  app.use(CORS_PATHS, corsFor(deps.config.corsOrigins));
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
   app.use('/share', shareRoutes(deps));
-  app.use(jsonBody(deps.config.jsonBodyLimit));
+  // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
+  const body = jsonBody(deps.config.jsonBodyLimit);
+  app.use(body.beforeAuth);
 
   const api = Router();
   api.use(openApiRoutes());
   api.use('/user', guestRoutes(deps));
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
+  // A path the API does not have is a 404 before it is a 401.
+  api.use(unknownApiRoute());
   // Everything below needs a key, and counts against that key's rate limit.
-  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger));
+  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger), body.afterAuth);
   api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));

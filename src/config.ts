@@ -1,4 +1,6 @@
+import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
+import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -16,6 +18,8 @@ export interface Config {
   redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** What one user may hold (quotaConfig.ts, commands/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
+  quotas: Readonly<Quotas>;
   allowGuests: boolean;
   publicUrl: string | null;
   /** Requests per key (or per address when unauthenticated) per rate window. */
@@ -24,13 +28,51 @@ export interface Config {
   guestsPerHour: number;
   /** Unknown or revoked keys one client address may present per minute before answers turn to 429. */
   authFailuresPerMinute: number;
+  /** Wrong passcodes one user may give for one room per hour before answers turn to 429. */
+  passcodeFailuresPerHour: number;
+  /** Largest JSON body of an authenticated request; bodies without a valid key are read only up to UNAUTHENTICATED_BODY_LIMIT (http/body.ts). */
   jsonBodyLimit: string;
+  /** Largest Socket.IO packet a client may send (Socket.IO's maxHttpBufferSize); a bigger one closes its connection. */
+  socketMaxPacketBytes: number;
+  /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
+  socketBytesPerSecond: number;
   shutdownTimeoutMs: number;
-  trustProxy: boolean;
+  /** Which proxies in front of the service may say who the client is (http/clientAddress.ts). */
+  trustProxy: TrustProxy;
+  /**
+   * How often each instance re-checks that its open sockets may still hear their rooms (key not
+   * revoked, still a participant, room not deleted): the bound on how long a missed eviction lasts.
+   */
+  realtimeRevalidateMs: number;
+  /** Origins whose pages may call the REST API (CORS); null: any origin. */
+  corsOrigins: readonly string[] | null;
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
   metricsToken: string | null;
   /** A listener of its own for GET /metrics (no token); null: none. Metrics are collected when either is set. */
   metricsPort: number | null;
+}
+
+/**
+ * CORS_ORIGINS: `*` or empty for any origin, else comma-separated origins as browsers send them in
+ * `Origin` (`https://app.example.com`, `http://localhost:8080`): a scheme, a host, an optional port,
+ * nothing after (a trailing slash is forgiven). Answers the list, or an error message for joi.
+ */
+function parseOrigins(value: string): string[] | null | { error: string } {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length || (items.length === 1 && items[0] === '*')) return null;
+  const origins: string[] = [];
+  for (const item of items) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      url = null;
+    }
+    const origin = url && /^https?:$/.test(url.protocol) ? url.origin : null;
+    if (!origin || item.replace(/\/$/, '').toLowerCase() !== origin) return { error: `each entry must be an origin such as https://app.example.com (a scheme, a host, an optional port, no path), not "${item}"` };
+    origins.push(origin);
+  }
+  return origins;
 }
 
 const schema = Joi.object({
@@ -50,14 +92,36 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
+  ...QUOTA_VARIABLES,
   ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).empty('').default(null),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
   AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
+  PASSCODE_FAILURES_PER_HOUR: Joi.number().integer().min(1).default(20),
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
+  SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
+  SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
-  TRUST_PROXY: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false),
+  // A hop count or the proxies' addresses; `true` (trust every hop) is refused with a sentence saying why.
+  TRUST_PROXY: Joi.string()
+    .empty('')
+    .default(() => ({ hops: 0 }))
+    .custom((value: string, helpers) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (err) {
+        return helpers.message({ custom: (err as Error).message });
+      }
+    }),
+  REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  CORS_ORIGINS: Joi.string()
+    .empty('')
+    .default(null)
+    .custom((value: string, helpers) => {
+      const parsed = parseOrigins(value);
+      return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
+    }),
   // Long enough not to be guessed over HTTP, and printable (it travels in a header).
   METRICS_TOKEN: Joi.string()
     .min(16)
@@ -97,14 +161,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     redisPrefix: value.REDIS_PREFIX,
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
+    quotas: quotasFrom(value),
     allowGuests: value.ALLOW_GUESTS,
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     guestsPerHour: value.GUESTS_PER_HOUR,
     authFailuresPerMinute: value.AUTH_FAILURES_PER_MINUTE,
+    passcodeFailuresPerHour: value.PASSCODE_FAILURES_PER_HOUR,
     jsonBodyLimit: value.JSON_BODY_LIMIT,
+    socketMaxPacketBytes: value.SOCKET_MAX_PACKET_BYTES,
+    socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
+    realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
+    corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,
   });

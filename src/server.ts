@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
+import { configureQuotas } from './commands/quotas';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
@@ -89,6 +90,7 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
+  configureQuotas(config.quotas);
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
   let redis: Redis | null = null;
@@ -96,7 +98,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let sub: Redis | null = null;
   if (config.redisUrl) {
     redis = createRedis(config.redisUrl, logger, 'main');
-    pub = createRedis(config.redisUrl, logger, 'pub');
+    pub = createRedis(config.redisUrl, logger, 'pub', { failFast: true });
     sub = createRedis(config.redisUrl, logger, 'sub');
     try {
       await Promise.all([redis.connect(), pub.connect(), sub.connect()]);
@@ -120,13 +122,16 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,
+    // Clients send moves of a few hundred bytes and handshakes: a bigger packet closes its connection
+    // before it is buffered or decoded (Socket.IO's default, 1 MB, let one guest stall the loop for 25 s).
+    maxHttpBufferSize: config.socketMaxPacketBytes,
     // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,
     ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, channelKey: adapterKeyOf(config) });
+  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config) });
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
   await new Promise<void>((resolve, reject) => {

@@ -248,6 +248,13 @@ function connect() {
   socket.on('RollCreateEvent', ({ data }) => upsertRoll(data, true));
   socket.on('RollUpdateEvent', ({ data }) => upsertRoll(data, false));
   socket.on('RollDeleteEvent', ({ data }) => removeRoll(data.uuid));
+  // The server may have missed sending us rolls: the client reconnects with `since` by itself and
+  // the missed rolls arrive as RollCreateEvent (upsertRoll shows each roll once, by uuid). Without
+  // a roll to give as `since` there is no replay: read the history again once back.
+  socket.on('ReplayRequiredEvent', () => {
+    setConnection('catching up…', 'offline');
+    if (!state.rolls.size) socket.once('connect', () => void loadHistory());
+  });
 }
 
 // Rolls

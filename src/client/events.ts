@@ -55,6 +55,16 @@ export interface RoomServerEvents {
   RollValueMoveStartEvent: (payload: Payload<MoveData>) => void;
   RollValueMoveEvent: (payload: Payload<MoveData>) => void;
   RollValueMoveEndEvent: (payload: Payload<MoveData>) => void;
+  /**
+   * The server may have failed to deliver some events to this socket (its Redis connection came back
+   * after an outage) and closes the connection right after: reconnect with `since` (connectRoom does).
+   */
+  ReplayRequiredEvent: (payload: Payload<ReplayRequiredData>) => void;
+}
+
+export interface ReplayRequiredData {
+  /** `redis_reconnected` (this instance's subscriber came back) or `events_lost` (another could not publish). */
+  reason: string;
 }
 
 /** Events a client may send in a room namespace: dragging a die, relayed to the others. */
@@ -84,4 +94,5 @@ export const ROOM_EVENTS = [
   'RollValueMoveStartEvent',
   'RollValueMoveEvent',
   'RollValueMoveEndEvent',
+  'ReplayRequiredEvent',
 ] as const satisfies readonly (keyof RoomServerEvents)[];

@@ -36,6 +36,19 @@ export function connectRoom(baseUrl: string, token: string, slug: string, option
   socket.on('RollCreateEvent', (payload) => {
     if (payload?.data?.uuid) state.since = payload.data.uuid;
   });
+  // The server may have missed delivering events to us (docs/realtime.md, ReplayRequiredEvent): it
+  // closes the connection next. socket.io-client reconnects by itself after that (the auth function
+  // sends `since`), unless reconnection is off: then reconnect here, after a random pause so that
+  // the clients of a whole instance do not all come back in the same instant.
+  let replayRequired = false;
+  socket.on('ReplayRequiredEvent', () => {
+    replayRequired = true;
+  });
+  socket.on('disconnect', () => {
+    if (!replayRequired) return;
+    replayRequired = false;
+    if (!socket.io.reconnection()) setTimeout(() => socket.connect(), 250 + Math.random() * 1000);
+  });
   return socket;
 }
 

@@ -1,6 +1,6 @@
 import type {
   CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, Envelope, ErrorBody, ErrorDetail, Page,
-  PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, User,
+  PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
 } from './types';
 
 export const API_PREFIX = '/api/1.0';
@@ -128,6 +128,26 @@ export class RestClient {
   /** GET /user: the key's user. */
   me(): Promise<User> {
     return this.data<User>('GET', '/user');
+  }
+
+  /** PATCH /user: change your own name or username (409 `username_taken`). */
+  updateMe(body: UpdateUserBody): Promise<User> {
+    return this.data<User>('PATCH', '/user', { body });
+  }
+
+  /** GET /user/key: your live keys, by prefix (the keys themselves are never shown again). */
+  listApiKeys(): Promise<ApiKey[]> {
+    return this.data<ApiKey[]>('GET', '/user/key');
+  }
+
+  /** POST /user/key: another key; `key` is in this answer only, so keep it. */
+  createApiKey(name?: string): Promise<NewApiKey> {
+    return this.data<NewApiKey>('POST', '/user/key', { body: name === undefined ? {} : { name } });
+  }
+
+  /** DELETE /user/key/{prefix}: revoke one of your keys at once (not your last: 409 `last_key`). */
+  deleteApiKey(prefix: string): Promise<void> {
+    return this.none('DELETE', `/user/key/${pathPart(prefix)}`);
   }
 
   // Rooms

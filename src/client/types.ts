@@ -81,6 +81,28 @@ export interface User {
   updated_at: Timestamp;
 }
 
+/** PATCH /user: what a user may change of their own; a field left out stays as it is. */
+export interface UpdateUserBody {
+  name?: string;
+  /** 1 to 64 letters, digits, dots, dashes or underscores; unique regardless of case */
+  username?: string;
+}
+
+/** One of your API keys, as GET /user/key lists it: never the key itself. */
+export interface ApiKey {
+  /** `dk_` and 8 characters: names the key (DELETE /user/key/{prefix}) */
+  prefix: string;
+  name: string;
+  /** the key the listing request was made with */
+  is_current: boolean;
+  created_at: Timestamp;
+}
+
+/** A key just created (POST /user/key): the only answer that carries the whole key. */
+export interface NewApiKey extends ApiKey {
+  key: string;
+}
+
 export interface Participant {
   /** The participant's own id (not the user's): it names the participant in paths. */
   id: number;

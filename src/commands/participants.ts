@@ -8,6 +8,7 @@ import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
 import { defaultUsername, lockRoom } from './rooms';
 import { requireRoomBySlug, requireRoomId } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
+import { assertCanJoinRoom } from './quotas';
 import type { RoomRecord } from '../db/records';
 
 export class AlreadyParticipantError extends ConflictError {
@@ -33,6 +34,7 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
         const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color'], raw: true, transaction });
         if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
         authorizeJoin(room, user, passcode);
+        await assertCanJoinRoom(room, user.id, transaction);
         await Participant.create(
           {
             roomId: room.id,

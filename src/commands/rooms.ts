@@ -8,6 +8,7 @@ import { publish } from '../realtime/bus';
 import { sniffImageType, type ImageType } from '../rooms/background';
 import { generatePasscode, generateSlug } from '../rooms/codes';
 import { pickDefaultColor } from '../rooms/colors';
+import { assertAssetRoom, assertCanOwnRoom } from './quotas';
 import { attachParticipants } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
 import type { RoomRecord } from '../db/records';
@@ -46,6 +47,7 @@ export async function createRoom(user: User, input: RoomInput): Promise<RoomReco
   for (let attempt = 1; ; attempt++) {
     try {
       const roomId = await db().transaction(async (transaction) => {
+        await assertCanOwnRoom(user.id, transaction);
         const room = await Room.create({ slug: generateSlug(), name, isPublic, passcode, userId: user.id }, { transaction });
         await Participant.create(
           { roomId: room.id, userId: user.id, username: defaultUsername(user), color: pickDefaultColor([]), position: 1 },
@@ -116,6 +118,9 @@ export async function deleteRoom(room: Room, user: User): Promise<void> {
   authorizeRoomOwner(room, user, 'delete it');
   await db().transaction(async (transaction) => {
     const current = await lockRoom(room.id, transaction);
+    // The background goes with the room (nothing serves it any more): it no longer counts against the
+    // owner's ASSET_BYTES_PER_USER, and a create-upload-delete loop cannot pile up images.
+    await RoomBackground.destroy({ where: { roomId: room.id }, transaction });
     await current?.destroy({ transaction });
   });
   publish({ type: 'room.deleted', roomId: room.id, slug: room.slug });
@@ -141,6 +146,7 @@ export async function setRoomBackground(room: Room, user: User, data: Buffer, ba
   await db().transaction(async (transaction) => {
     const current = await lockRoom(room.id, transaction);
     if (!current) return;
+    await assertAssetRoom(user.id, data.length, transaction, current.id);
     const existing = await RoomBackground.findOne({ where: { roomId: current.id }, transaction });
     if (existing) await existing.update({ contentType: type, size: data.length, sha256, data }, { transaction });
     else await RoomBackground.create({ roomId: current.id, contentType: type, size: data.length, sha256, data }, { transaction });

@@ -9,6 +9,7 @@ import { ConflictError, GoneError, NotFoundError } from '../errors';
 import { DiceBoxItem, ShareRequest, Theme, User } from '../models';
 import { authorizeShareRequestOwner, authorizeThemeShare, shareRequestState } from '../policies/shareRequests';
 import { publish } from '../realtime/bus';
+import { assertCanShare } from './quotas';
 import { recordRevocations, revocationOf } from './shareRequestsRevocations';
 import { findLatestTheme, lockThemeId, type Paged } from './themes';
 import { latestOf } from '../themes/versions';
@@ -60,13 +61,19 @@ export async function createShareRequest(user: User, input: ShareRequestInput): 
   const theme = await findLatestTheme(input.theme, { withUser: false });
   if (!theme) throw new NotFoundError(`There is no theme "${input.theme}".`);
   authorizeThemeShare(user, theme);
-  const request = await ShareRequest.create({
-    id: randomUUID(),
-    code: newShareCode(),
-    userId: user.id,
-    themeSlug: theme.slug,
-    expiresAt: input.expiresAt ?? null,
-    maxUses: input.maxUses ?? null,
+  const request = await db().transaction(async (transaction) => {
+    await assertCanShare(user.id, transaction);
+    return ShareRequest.create(
+      {
+        id: randomUUID(),
+        code: newShareCode(),
+        userId: user.id,
+        themeSlug: theme.slug,
+        expiresAt: input.expiresAt ?? null,
+        maxUses: input.maxUses ?? null,
+      },
+      { transaction },
+    );
   });
   request.user = user;
   return { request, theme };

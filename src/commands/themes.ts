@@ -17,6 +17,7 @@ import { kindFromName, type AssetKind } from '../themes/sniff';
 import { manifestOf } from '../themes/stored';
 import { latestOf, sortNewestFirst, versionConflict } from '../themes/versions';
 import { putInDiceBox } from './diceBoxItems';
+import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from './quotas';
 import { recordRevocations } from './shareRequestsRevocations';
 
 export { DEFAULT_THEME_ID } from '../themes/defaultTheme';
@@ -235,6 +236,8 @@ async function insertVersion(user: User, upload: ThemeUpload, input: ManifestInp
   if (existing.length) authorizeThemeOwner(user, existing[0]!.userId, slug, 'publish');
   const conflict = versionConflict(input.version, existing.map((v) => v.version));
   if (conflict) throw new ConflictError(conflict, 'version_conflict');
+  if (existing.length) assertCanAddVersion(slug, existing.length);
+  else await assertCanOwnTheme(user.id, transaction);
 
   let base: Theme | null = null;
   let manifest: StoredManifest;
@@ -253,6 +256,12 @@ async function insertVersion(user: User, upload: ThemeUpload, input: ManifestInp
   } else {
     manifest = resolveManifest(input, null).manifest;
   }
+
+  const uploaded = new Set(assets.assets.map((a) => a.name));
+  const fromBase = base ? assetNames(manifest).filter((name) => !uploaded.has(name)) : [];
+  // This version's bytes, its own copy of the base's files included, are counted before any is written.
+  const inherited = fromBase.length ? Number(await ThemeAsset.sum('size', { where: { themeId: base!.id, name: fromBase }, transaction })) || 0 : 0;
+  await assertAssetRoom(user.id, assets.assets.reduce((sum, a) => sum + a.size, 0) + inherited, transaction);
 
   const theme = await Theme.create(
     {
@@ -273,11 +282,7 @@ async function insertVersion(user: User, upload: ThemeUpload, input: ManifestInp
   for (const a of assets.assets) {
     await ThemeAsset.create({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data }, { transaction });
   }
-  if (base) {
-    const uploaded = new Set(assets.assets.map((a) => a.name));
-    const fromBase = assetNames(manifest).filter((name) => !uploaded.has(name));
-    if (fromBase.length) await copyAssets(base.id, theme.id, fromBase, transaction);
-  }
+  if (base && fromBase.length) await copyAssets(base.id, theme.id, fromBase, transaction);
   await putInDiceBox(user.id, slug, theme.id, transaction);
   return theme;
 }

@@ -63,6 +63,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** The path as the client sent it (the mount prefix kept, the query left out), for messages. */
+const fullPath = (req: Parameters<RequestHandler>[0]) => req.originalUrl.split('?')[0]!.slice(0, 200);
+
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json({ type: 'error', data: { code: 'route_not_found', message: `There is no ${req.method} ${req.path}.` } });
+  res.status(404).json({ type: 'error', data: { code: 'route_not_found', message: `There is no ${req.method} ${fullPath(req)}.` } });
 };

@@ -7,6 +7,8 @@ import type { Logger } from '../logger';
 export interface RateLimitStore {
   /** Count one hit for `key` in the current window; answers the count so far and ms until the window resets. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Take one hit of the current window back (a counted attempt turned out not to be a failure). */
+  unhit(key: string): Promise<void>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -24,6 +26,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: w.count, resetMs: w.resetAt - now };
   }
 
+  async unhit(key: string) {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count -= 1;
+  }
+
   private sweep(now: number) {
     for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
   }
@@ -37,7 +44,13 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
-type RateLimitRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+// DECR only a live window: a DECR on a key that expired meanwhile would create one without expiry.
+const UNHIT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+type RateLimitRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]>; rateLimitUnhit(key: string): Promise<number> };
 
 export class RedisRateLimitStore implements RateLimitStore {
   /** `prefix` (REDIS_PREFIX) starts every key, so that deployments sharing one Redis database keep their own counters. */
@@ -47,6 +60,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     // EVALSHA with the script's hash (ioredis loads the script once, on NOSCRIPT): not its text per request.
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    if (!('rateLimitUnhit' in redis)) redis.defineCommand('rateLimitUnhit', { numberOfKeys: 1, lua: UNHIT_SCRIPT });
   }
 
   async hit(key: string, windowMs: number) {
@@ -56,11 +70,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     const [count, ttl] = await (this.redis as unknown as RateLimitRedis).rateLimitHit(`${this.prefix}ratelimit:${key}`, windowMs);
     return { count, resetMs: ttl };
   }
+
+  async unhit(key: string) {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+    await (this.redis as unknown as RateLimitRedis).rateLimitUnhit(`${this.prefix}ratelimit:${key}`);
+  }
 }
 
 /** A store that answers `null` instead of failing: the caller lets the request through unlimited. */
 export interface FailOpenStore {
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number } | null>;
+  /** Best effort: a failure is ignored (the window expires anyway). */
+  unhit(key: string): Promise<void>;
 }
 
 /** One per store: every caller of failOpen(store) shares the outage, so an outage is logged once per process. */
@@ -97,6 +118,9 @@ export function failOpen(store: RateLimitStore, logger: Logger): FailOpenStore {
         outage = null;
       }
       return result;
+    },
+    async unhit(key) {
+      await store.unhit(key).catch(() => undefined);
     },
   };
   failOpenByStore.set(store, wrapped);

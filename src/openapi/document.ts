@@ -1,4 +1,4 @@
-import { errorResponseComponents, ERROR_RESPONSES } from './operations';
+import { BODY_CODES, errorResponseComponents, errorResponses, ERROR_RESPONSES, type Code } from './operations';
 import { extraSchemas, paths } from './paths';
 import { ref, schemas, type Schema } from './schemas';
 
@@ -13,7 +13,8 @@ const realtime = {
     '(`unauthorized`, `forbidden`, `not_found`, `validation_error`, `service_unavailable`) and whose `data.message` is for people. ' +
     '`since` is the uuid of the last roll you saw: the server replays what came after (up to 500 rolls). ' +
     'Every server event carries `{data}` with what REST would answer you (redacted for you alike). ' +
-    'Being removed from the room, or a passcode change of a private room, disconnects you (reason `io server disconnect`). ' +
+    'Being removed from the room, or a passcode change of a private room, or revoking the key you connected with, disconnects you (reason `io server disconnect`). ' +
+    '`ReplayRequiredEvent` means you may have missed events (a Redis outage): the server closes the connection next; reconnect with `since`. ' +
     'The `/user` namespace (`auth: {token}`) tells you of your dice box.',
   namespaces: {
     '/room/{slug}': {
@@ -28,6 +29,11 @@ const realtime = {
         RollValueMoveStartEvent: ref('Move'),
         RollValueMoveEvent: ref('Move'),
         RollValueMoveEndEvent: ref('Move'),
+        ReplayRequiredEvent: {
+          type: 'object',
+          required: ['reason'],
+          properties: { reason: { type: 'string', enum: ['redis_reconnected', 'events_lost'], description: 'Why events may have been missed' } },
+        },
       },
       client: {
         RollValueMoveStartEvent: ref('MoveInput'),
@@ -90,7 +96,9 @@ every bad field with its path. Unknown fields in a JSON body are ignored; wrong 
 ${errorCodes}
 | 500 | \`internal_error\` | a bug; the message names the request id |
 
-**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`.`;
+**Browsers on other origins.** Every answer under \`/api/1.0\` carries CORS headers: any origin by default, or those of \`CORS_ORIGINS\`. Preflights need no key.
+
+**Rate limits.** Per key, per minute (\`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); a 429 adds \`Retry-After\`. Wrong room passcodes are limited per user and room (\`PASSCODE_FAILURES_PER_HOUR\`): past it, joining or viewing that room with a passcode is a 429, the right passcode included. Bodies over 16 KiB are read only once the key is valid.`;
 
 /**
  * Any write can carry a body, and the JSON body parser reads it before the route does: malformed JSON
@@ -100,16 +108,15 @@ function withBodyErrors(all: typeof paths): typeof paths {
   const out: typeof paths = {};
   for (const [path, item] of Object.entries(all)) {
     out[path] = {};
-    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
+    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, Record<string, unknown>> }>)) {
       if (!['post', 'put', 'patch', 'delete'].includes(method)) {
         out[path][method] = op;
         continue;
       }
-      const responses: Record<string, unknown> = {};
-      const added = Object.fromEntries(['400', '413', '415'].filter((s) => !(s in op.responses)).map((s) => [s, { $ref: `#/components/responses/E${s}` }]));
-      const statuses = [...new Set([...Object.keys(op.responses), ...Object.keys(added)])].sort((a, b) => (a === 'default' ? 1 : b === 'default' ? -1 : a.localeCompare(b)));
-      for (const status of statuses) responses[status] = op.responses[status] ?? added[status];
-      out[path][method] = { ...op, responses };
+      const { default: unexpected, ...rest } = op.responses;
+      const successes = Object.fromEntries(Object.entries(rest).filter(([status]) => /^[23]/.test(status)));
+      const codes = new Set<Code>([...Object.values(rest).flatMap((r) => (r['x-codes'] as Code[] | undefined) ?? []), ...BODY_CODES]);
+      out[path][method] = { ...op, responses: { ...successes, ...errorResponses([...codes]), default: unexpected } };
     }
   }
   return out;
@@ -129,7 +136,7 @@ function build() {
     servers: [{ url: '/', description: 'This server' }],
     security: [{ apiKey: [] }],
     tags: [
-      { name: 'Users', description: 'Guest users and the key’s own user' },
+      { name: 'Users', description: 'Guest users, the key’s own user and its API keys' },
       { name: 'Rooms', description: 'Public and private spaces that rolls are sent to' },
       { name: 'Participants', description: 'Joining, leaving and personalising a room' },
       { name: 'Rolls', description: 'Dice thrown by a user, optionally in a room' },

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { openApiDocument } from './document';
 import { renderDocsPage } from './html';
+import { homePage } from './home';
 
 export { openApiDocument, type OpenApiDocument } from './document';
 
@@ -9,14 +10,15 @@ export function openApiRoutes(): Router {
   const router = Router();
   const body = JSON.stringify(openApiDocument());
   router.get('/openapi.json', (_req, res) => {
-    res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' }).send(body);
+    res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' }).send(body);
   });
   return router;
 }
 
-/** GET /docs: the document as a readable page (no script, no CDN). */
+/** GET /docs: the document as a readable page (no script, no CDN); GET /: the page that points to it. */
 export function docsRoutes(): Router {
   const router = Router();
+  router.get('/', homePage);
   let page: string | null = null;
   router.get('/docs', (_req, res) => {
     page ??= renderDocsPage(openApiDocument());

@@ -2,7 +2,7 @@ import { ref, type Schema } from './schemas';
 
 /** Small builders for operations, so each endpoint in paths.ts reads as one declaration. */
 
-export const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
+export const ERROR_RESPONSES = {
   '400': {
     description: 'The request is invalid: `details` lists every bad field',
     codes: ['validation_error', 'malformed_json', 'malformed_url', 'bad_request', 'invalid_upload', 'invalid_dice', 'invalid_operator', 'invalid_equation', 'too_many_dice', 'unknown_roll_value'],
@@ -10,14 +10,31 @@ export const ERROR_RESPONSES: Record<string, { description: string; codes: strin
   '401': { description: 'No API key, a malformed header, or an unknown or revoked key', codes: ['unauthorized'] },
   '403': { description: 'Not allowed (not the owner, wrong or missing passcode, guests disabled)', codes: ['forbidden'] },
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
-  '409': { description: 'Conflict with the current state', codes: ['conflict', 'already_participant', 'version_conflict', 'already_in_dice_box'] },
+  '409': {
+    description: 'Conflict with the current state',
+    codes: ['conflict', 'already_participant', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded'],
+  },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
   '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant'] },
   '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
   '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
-};
+} as const satisfies Record<string, { description: string; codes: readonly string[] }>;
+
+/** Every error code an operation can list (each belongs to one status). */
+export type Code = (typeof ERROR_RESPONSES)[keyof typeof ERROR_RESPONSES]['codes'][number];
+
+const STATUS_OF = new Map<string, Status>(Object.entries(ERROR_RESPONSES).flatMap(([status, info]) => info.codes.map((code) => [code, status as Status])));
+
+export function statusOf(code: Code): Status {
+  return STATUS_OF.get(code)!;
+}
+
+/** The dice engine's refusals of a roll request (docs/dice.md). */
+export const DICE_CODES: Code[] = ['invalid_dice', 'invalid_operator', 'invalid_equation', 'too_many_dice', 'unknown_die'];
+/** What reading any request body can answer, before the route sees it (src/http/body.ts): every write. */
+export const BODY_CODES: Code[] = ['malformed_json', 'bad_request', 'payload_too_large', 'unsupported_media_type'];
 
 export type Status = keyof typeof ERROR_RESPONSES;
 
@@ -38,7 +55,7 @@ export const pageParams: Param[] = [
 ];
 
 export interface Success {
-  status: '200' | '201' | '204' | '304';
+  status: '200' | '201' | '204' | '303' | '304';
   description: string;
   /** JSON body schema; absent for 204. */
   schema?: Schema;
@@ -61,32 +78,54 @@ export interface OperationSpec {
   /** Express accepts a missing body as {} (body-less POST/PATCH from SDKs). */
   bodyOptional?: boolean;
   success: Success[];
-  errors?: Status[];
+  /**
+   * The error codes this operation can answer besides those it gets from its shape (a key: 401 and
+   * 429; parameters: `malformed_url`, and `validation_error` unless `validated` is false; a body:
+   * validation and body errors). The SQLite test pass checks every response against these lists.
+   */
+  errors?: Code[];
+  /** Its parameters are checked (a 400 `validation_error`); default true. Pages that take any value say false. */
+  validated?: boolean;
   /** Error statuses answered as an HTML page (pages for browsers) instead of the JSON error. */
   htmlErrors?: Status[];
   /** Rate limited (every keyed endpoint is; the default follows `auth`). */
   limited?: boolean;
 }
 
-const errorResponse = (status: Status) => ({ $ref: `#/components/responses/E${status}` });
-
-/** Reusable error responses: components.responses.E400 ... */
-export function errorResponseComponents() {
-  const out: Record<string, unknown> = {};
-  for (const [status, info] of Object.entries(ERROR_RESPONSES)) {
-    out[`E${status}`] = {
-      description: `${info.description}. Codes: ${info.codes.map((c) => `\`${c}\``).join(', ')}.`,
-      'x-codes': info.codes,
-      ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/json': { schema: ref('Error') } },
-    };
-  }
-  out.Default = {
-    'x-codes': ['internal_error', 'service_unavailable'],
-    description: 'An unexpected failure (`internal_error`, a bug: the message names the request id) or `service_unavailable`.',
+/** An error response listing the codes one operation can give (`x-codes`, checked by the tests). */
+export function errorResponse(status: Status, codes: readonly string[]) {
+  return {
+    description: `${ERROR_RESPONSES[status].description}. Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    'x-codes': [...codes],
+    ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
     content: { 'application/json': { schema: ref('Error') } },
   };
+}
+
+/** Error responses by status for a set of codes; `html` statuses are pages for browsers. */
+export function errorResponses(codes: readonly Code[], html: readonly Status[] = []): Record<string, unknown> {
+  const byStatus = new Map<Status, Code[]>();
+  for (const code of codes) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const status of [...byStatus.keys()].sort()) {
+    const listed = ERROR_RESPONSES[status].codes.filter((c) => byStatus.get(status)!.includes(c));
+    out[status] = html.includes(status) ? { description: ERROR_RESPONSES[status].description, content: { 'text/html': { schema: { type: 'string' } } } } : errorResponse(status, listed);
+  }
   return out;
+}
+
+/** Reusable responses: only unexpected failures, the same for every operation. */
+export function errorResponseComponents() {
+  return {
+    Default: {
+      'x-codes': ['internal_error', 'service_unavailable'],
+      description: 'An unexpected failure (`internal_error`, a bug: the message names the request id) or `service_unavailable`.',
+      content: { 'application/json': { schema: ref('Error') } },
+    },
+  };
 }
 
 export function operation(id: string, spec: OperationSpec) {
@@ -101,21 +140,16 @@ export function operation(id: string, spec: OperationSpec) {
       ...(Object.keys(content).length ? { content } : {}),
     };
   }
-  const errors = new Set<Status>(spec.errors ?? []);
-  if (auth) errors.add('401');
-  if (spec.limited ?? auth) errors.add('429');
-  if (spec.body || spec.multipart) {
-    errors.add('400');
-    errors.add('413');
-    errors.add('415');
-  }
-  // Query parameters are validated; a path parameter with a broken escape (`%E0%A4%A`) is a 400 malformed_url.
-  if ((spec.params ?? []).length) errors.add('400');
-  for (const status of [...errors].sort()) {
-    responses[status] = spec.htmlErrors?.includes(status)
-      ? { description: ERROR_RESPONSES[status]!.description, content: { 'text/html': { schema: { type: 'string' } } } }
-      : errorResponse(status);
-  }
+  const codes = new Set<Code>(spec.errors ?? []);
+  if (auth) codes.add('unauthorized');
+  if (spec.limited ?? auth) codes.add('rate_limited');
+  if (spec.body) for (const code of ['validation_error', ...BODY_CODES] as Code[]) codes.add(code);
+  if (spec.multipart) for (const code of ['validation_error', 'invalid_upload', ...BODY_CODES] as Code[]) codes.add(code);
+  const params = spec.params ?? [];
+  // A path parameter with a broken escape (`%E0%A4%A`) is a 400 malformed_url wherever it is.
+  if (params.some((p) => p.in === 'path')) codes.add('malformed_url');
+  if (params.length && spec.validated !== false) codes.add('validation_error');
+  Object.assign(responses, errorResponses([...codes], spec.htmlErrors));
   responses.default = { $ref: '#/components/responses/Default' };
 
   const op: Record<string, unknown> = {

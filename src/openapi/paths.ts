@@ -1,5 +1,5 @@
-import { operation, pageParams, pathParam, queryParam } from './operations';
-import { cursorPageOf, envelope, listOf, pageOf, ref, strict, type Schema } from './schemas';
+import { DICE_CODES, operation, pageParams, pathParam, queryParam } from './operations';
+import { cursorPageOf, envelope, listOf, pageOf, ref, strict, TIMESTAMP_PATTERN, type Schema } from './schemas';
 
 /**
  * Every route the server answers, under its full path. Path parameters are named as the Express
@@ -48,6 +48,19 @@ function metricsOperation(spec: Parameters<typeof operation>[1]) {
 export const paths: Record<string, Record<string, unknown>> = {
   // Operations
 
+  '/': {
+    get: operation('homePage', {
+      tag: 'Documentation',
+      summary: 'What this server is, with links to the reference, this document, a room board and health (HTML)',
+      auth: false,
+      params: [queryParam('room', 'A room slug: redirects to its board, `/board/{slug}` (what the page\'s form sends)', { type: 'string' })],
+      validated: false,
+      success: [
+        { status: '200', description: 'The page', content: html('HTML page') },
+        { status: '303', description: 'With `room`: to the board of that room', headers: { Location: { type: 'string' } } },
+      ],
+    }),
+  },
   '/healthz': {
     get: operation('health', {
       tag: 'Operations',
@@ -79,7 +92,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         'Served here only when `METRICS_TOKEN` is set, to requests that send it as `Authorization: Bearer <METRICS_TOKEN>` (not an API key); without it this path is a 404. `METRICS_PORT` serves the same text on a port of its own, without a token. The metrics are listed in docs/operations.md.',
       auth: false,
       success: [{ status: '200', description: 'The Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }],
-      errors: ['401'],
+      errors: ['unauthorized'],
     }),
   },
 
@@ -109,7 +122,8 @@ export const paths: Record<string, Record<string, unknown>> = {
       auth: false,
       params: [slug, queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
       success: [{ status: '200', description: 'The board', content: html('HTML page') }],
-      errors: ['404'],
+      errors: ['not_found'],
+      validated: false,
     }),
   },
   '/board/assets/{file}': {
@@ -125,7 +139,8 @@ export const paths: Record<string, Record<string, unknown>> = {
           content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
         },
       ],
-      errors: ['404'],
+      errors: ['not_found'],
+      validated: false,
     }),
   },
 
@@ -137,7 +152,8 @@ export const paths: Record<string, Record<string, unknown>> = {
       limited: true,
       params: [shareCode],
       success: [{ status: '200', description: 'What the link offers and how to accept it', content: html('HTML page') }],
-      errors: ['404', '410'],
+      errors: ['not_found', 'gone'],
+      validated: false,
       htmlErrors: ['404', '410'],
     }),
   },
@@ -152,12 +168,53 @@ export const paths: Record<string, Record<string, unknown>> = {
       auth: false,
       limited: true,
       success: [{ status: '201', description: 'The API key of the new guest', schema: envelope('string', { type: 'string', pattern: '^dk_[\\w-]{43}$' }), headers: rateHeaders }],
-      errors: ['403'],
+      errors: ['forbidden'],
     }),
     get: operation('getUser', {
       tag: 'Users',
       summary: "The key's own user",
       success: [{ status: '200', description: 'The user', schema: envelope('user', ref('User')) }],
+    }),
+    patch: operation('updateUser', {
+      tag: 'Users',
+      summary: 'Change your own name or username',
+      description: 'Usernames are unique regardless of case (409 `username_taken`), and the `guest-` prefix belongs to guests. A field left out is left as it is.',
+      body: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 255, description: 'Not blank, no control characters' },
+          username: { type: 'string', pattern: '^[\\w.-]{1,64}$', description: '1 to 64 letters, digits, dots, dashes or underscores' },
+        },
+      },
+      example: { name: 'Alice Liddell', username: 'alice' },
+      success: [{ status: '200', description: 'The user, changed', schema: envelope('user', ref('User')) }],
+      errors: ['username_taken'],
+    }),
+  },
+  '/api/1.0/user/key': {
+    get: operation('listApiKeys', {
+      tag: 'Users',
+      summary: 'Your live API keys (never the keys themselves: only their prefixes)',
+      success: [{ status: '200', description: 'Your live keys, oldest first', schema: listOf('api_key', ref('ApiKey')) }],
+    }),
+    post: operation('createApiKey', {
+      tag: 'Users',
+      summary: 'Create another API key: the whole key is in this answer only',
+      description: 'Keys are stored as hashes, so the key cannot be shown again: keep it now. At most 20 live keys (409 `quota_exceeded`).',
+      body: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 64, description: 'A label to tell your keys apart', default: 'api' } } },
+      bodyOptional: true,
+      example: { name: 'stream overlay' },
+      success: [{ status: '201', description: 'The new key, with `key`', schema: envelope('api_key', ref('NewApiKey')) }],
+      errors: ['quota_exceeded'],
+    }),
+  },
+  '/api/1.0/user/key/{prefix}': {
+    delete: operation('deleteApiKey', {
+      tag: 'Users',
+      summary: 'Revoke one of your keys: it stops working at once (not your last live key: 409 `last_key`)',
+      params: [pathParam('prefix', 'The key prefix, as the list shows it', { type: 'string', pattern: '^dk_[\\w-]{8}$' })],
+      success: [{ status: '204', description: 'Revoked' }],
+      errors: ['not_found', 'last_key'],
     }),
   },
 
@@ -185,6 +242,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       bodyOptional: true,
       example: { name: 'Friday game', is_public: false },
       success: [{ status: '201', description: 'The room', schema: room }],
+      errors: ['quota_exceeded'],
     }),
   },
   '/api/1.0/room/{slug}': {
@@ -194,7 +252,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       description: 'A private room needs its passcode unless you own it or are a participant.',
       params: [slug, queryParam('passcode', "A private room's passcode", { type: 'string', maxLength: 200 })],
       success: [{ status: '200', description: 'The room', schema: room }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
     patch: operation('updateRoom', {
       tag: 'Rooms',
@@ -212,7 +270,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { name: 'Saturday game', is_public: true },
       success: [{ status: '200', description: 'The room', schema: room }],
-      errors: ['403', '404', '422'],
+      errors: ['forbidden', 'not_found', 'unprocessable'],
     }),
     post: operation('setRoomBackground', {
       tag: 'Rooms',
@@ -224,14 +282,14 @@ export const paths: Record<string, Record<string, unknown>> = {
         properties: { bg_file_path: { type: 'string', contentMediaType: 'image/*', description: 'PNG, JPEG, WebP or GIF, at most 5 MB' } },
       },
       success: [{ status: '200', description: 'The room, `bg_file_path` naming the image URL', schema: room }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found', 'quota_exceeded'],
     }),
     delete: operation('deleteRoom', {
       tag: 'Rooms',
       summary: 'Delete a room (owner only)',
       params: [slug],
       success: [{ status: '204', description: 'Deleted' }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
   },
   '/api/1.0/room/{slug}/background/{file}': {
@@ -242,7 +300,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       limited: true,
       params: [slug, pathParam('file', 'SHA-256 of the image and an extension', { type: 'string', pattern: '^[0-9a-f]{64}(\\.[a-z]{3,4})?$' })],
       success: [{ status: '200', description: 'The image', content: image }],
-      errors: ['400', '404'],
+      errors: ['not_found'],
     }),
   },
   '/api/1.0/room/{slug}/participant': {
@@ -255,7 +313,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       bodyOptional: true,
       example: { passcode: 'h3k9wqz2' },
       success: [{ status: '200', description: 'The room, with you among its participants', schema: room }],
-      errors: ['403', '404', '409'],
+      errors: ['forbidden', 'not_found', 'already_participant', 'quota_exceeded'],
     }),
   },
   '/api/1.0/room/{slug}/participant/{participant}': {
@@ -273,14 +331,14 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { username: 'Alice', color: '#4363d8' },
       success: [{ status: '200', description: 'The room', schema: room }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
     delete: operation('removeParticipant', {
       tag: 'Participants',
       summary: 'Leave a room, or remove a participant (owner)',
       params: [slug, participant],
       success: [{ status: '204', description: 'Removed' }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
   },
 
@@ -311,14 +369,14 @@ export const paths: Record<string, Record<string, unknown>> = {
         { status: '201', description: 'The roll', schema: roll },
         { status: '200', description: 'A roll you already made with this `external_id` (a retry): that roll, unchanged', schema: roll },
       ],
-      errors: ['403', '404', '422'],
+      errors: [...DICE_CODES, 'forbidden', 'not_found', 'unknown_theme', 'unknown_participant'],
     }),
     delete: operation('clearRoomTable', {
       tag: 'Rolls',
       summary: "Clear a room's table (its history): the room owner",
       params: [queryParam('room', 'Room slug', { type: 'string' })],
       success: [{ status: '204', description: 'Cleared' }],
-      errors: ['400', '403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
     patch: operation('updateRolls', {
       tag: 'Rolls',
@@ -339,7 +397,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { rolls: [{ uuid: '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b', dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }] }] },
       success: [{ status: '200', description: 'The rolls', schema: listOf('roll', ref('Roll')) }],
-      errors: ['403', '404'],
+      errors: ['unknown_roll_value', 'forbidden', 'not_found'],
     }),
   },
   '/api/1.0/roll/{uuid}': {
@@ -348,7 +406,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'A roll',
       params: [rollId],
       success: [{ status: '200', description: 'The roll', schema: roll }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     patch: operation('updateRoll', {
       tag: 'Rolls',
@@ -357,7 +415,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       body: { type: 'object', required: ['dice'], properties: { dice: { type: 'array', items: ref('DieChange') } } },
       example: { dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }] },
       success: [{ status: '200', description: 'The roll', schema: roll }],
-      errors: ['403', '404'],
+      errors: ['unknown_roll_value', 'forbidden', 'not_found'],
     }),
   },
   '/api/1.0/room/{slug}/roll': {
@@ -367,7 +425,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       description: 'Cursor-paged: follow `links.next` (`?before=<uuid of the last roll>`), null at the end.',
       params: [slug, queryParam('before', 'Only rolls older than this roll (its uuid)', { type: 'string', format: 'uuid' }), queryParam('limit', 'Rolls per page', { type: 'integer', minimum: 1, maximum: 100, default: 20 })],
       success: [{ status: '200', description: 'A page of rolls', schema: cursorPageOf('roll', ref('Roll')) }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
     patch: operation('updateRoomRolls', {
       tag: 'Rolls',
@@ -380,7 +438,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { dice: { is_cleared: true } },
       success: [{ status: '200', description: 'The rolls changed', schema: listOf('roll', ref('Roll')) }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
   },
 
@@ -407,7 +465,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         },
       },
       success: [{ status: '201', description: 'The theme version', schema: theme }],
-      errors: ['403', '404', '409', '422'],
+      errors: ['forbidden', 'not_found', 'version_conflict', 'quota_exceeded', 'unprocessable'],
     }),
   },
   '/api/1.0/theme/{id}': {
@@ -416,14 +474,14 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'The latest version of a theme',
       params: [themeId],
       success: [{ status: '200', description: 'The theme', schema: theme }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     delete: operation('deleteTheme', {
       tag: 'Themes',
       summary: 'Delete a theme, all its versions (owner only)',
       params: [themeId],
       success: [{ status: '204', description: 'Deleted' }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
   },
   '/api/1.0/theme/{id}/version': {
@@ -432,7 +490,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'Every version of a theme, newest first',
       params: [themeId, ...pageParams],
       success: [{ status: '200', description: 'A page of versions', schema: pageOf('theme', ref('Theme')) }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
   },
   '/api/1.0/theme/{id}/version/{version}': {
@@ -441,7 +499,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'One version of a theme',
       params: [themeId, pathParam('version', 'SemVer version')],
       success: [{ status: '200', description: 'The theme version', schema: theme }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
   },
   '/api/1.0/theme/{id}/version/{version}/asset/{name}': {
@@ -458,7 +516,7 @@ export const paths: Record<string, Record<string, unknown>> = {
         },
         { status: '304', description: 'Not modified (If-None-Match)' },
       ],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
   },
 
@@ -478,21 +536,21 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'A theme of your dice box, at the version you hold',
       params: [themeId],
       success: [{ status: '200', description: 'The theme', schema: theme }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     patch: operation('upgradeDiceBoxTheme', {
       tag: 'Dice box',
       summary: 'Upgrade a theme of your dice box to its latest version',
       params: [themeId],
       success: [{ status: '200', description: 'The theme at its latest version', schema: theme }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     delete: operation('removeDiceBoxTheme', {
       tag: 'Dice box',
       summary: 'Take a theme out of your dice box (not the built-in theme: 403)',
       params: [themeId],
       success: [{ status: '204', description: 'Removed' }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found'],
     }),
   },
 
@@ -519,7 +577,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { theme: 'oak', expires_at: '2030-01-31T12:00:00Z', max_uses: 10 },
       success: [{ status: '201', description: 'The share request, with its `url`', schema: shareRequest }],
-      errors: ['403', '404'],
+      errors: ['forbidden', 'not_found', 'quota_exceeded'],
     }),
   },
   '/api/1.0/share-request/code/{code}': {
@@ -528,7 +586,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'What a share link offers (anyone with a key)',
       params: [shareCode],
       success: [{ status: '200', description: 'The share request, without its owner-only fields', schema: shareRequest }],
-      errors: ['404', '410'],
+      errors: ['not_found', 'gone'],
     }),
   },
   '/api/1.0/share-request/code/{code}/accept': {
@@ -537,7 +595,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'Accept a share link: its theme joins your dice box',
       params: [shareCode],
       success: [{ status: '200', description: 'The theme now in your dice box', schema: theme }],
-      errors: ['404', '409', '410'],
+      errors: ['not_found', 'already_in_dice_box', 'gone'],
     }),
   },
   '/api/1.0/share-request/{id}': {
@@ -546,7 +604,7 @@ export const paths: Record<string, Record<string, unknown>> = {
       summary: 'One of your share requests',
       params: [shareId],
       success: [{ status: '200', description: 'The share request', schema: shareRequest }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     patch: operation('updateShareRequest', {
       tag: 'Share requests',
@@ -561,19 +619,28 @@ export const paths: Record<string, Record<string, unknown>> = {
       },
       example: { max_uses: 20 },
       success: [{ status: '200', description: 'The share request', schema: shareRequest }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
     delete: operation('deleteShareRequest', {
       tag: 'Share requests',
       summary: 'Revoke your share request: its URL stops working',
       params: [shareId],
       success: [{ status: '204', description: 'Revoked' }],
-      errors: ['404'],
+      errors: ['not_found'],
     }),
   },
 };
 
+const apiKeyFields = {
+  prefix: { type: 'string', pattern: '^dk_[\\w-]{8}$', description: 'The first characters of the key: they name it here and in the operators\' CLI' },
+  name: { type: 'string' },
+  is_current: { type: 'boolean', description: 'The key this request was made with' },
+  created_at: { type: 'string', pattern: TIMESTAMP_PATTERN },
+};
+
 export const extraSchemas: Record<string, Schema> = {
+  ApiKey: strict(apiKeyFields, { description: 'One of your API keys, without its secret' }),
+  NewApiKey: strict({ ...apiKeyFields, key: { type: 'string', pattern: '^dk_[\\w-]{43}$', description: 'The whole key: shown once, never again' } }, { description: 'A key just created' }),
   DieChange: {
     type: 'object',
     description: 'New flags for one die of a roll; give at least one',

@@ -12,6 +12,13 @@ import { passcodesEqual } from '../rooms/codes';
  */
 type UserRef = { id: number };
 
+/** A passcode was given and it is not this room's: the one refusal that counts as a guess (http/passcodeAttempts.ts). */
+export class WrongPasscodeError extends ForbiddenError {
+  constructor() {
+    super('The passcode is not right for this private room.');
+  }
+}
+
 export function isOwner(room: Pick<Room, 'userId'>, userId: number): boolean {
   return room.userId === userId;
 }
@@ -53,9 +60,8 @@ export function canManageParticipant(room: Room, participant: Participant, user:
 
 export function authorizeRoomAccess(room: Room, user: UserRef, passcode?: string | null): void {
   if (canAccessRoom(room, user, passcode)) return;
-  throw new ForbiddenError(
-    passcode ? 'The passcode is not right for this private room.' : 'This room is private: give its passcode (?passcode=...) to see it.',
-  );
+  if (passcode) throw new WrongPasscodeError();
+  throw new ForbiddenError('This room is private: give its passcode (?passcode=...) to see it.');
 }
 
 export function authorizeRoomOwner(room: Room, user: UserRef, action = 'change this room'): void {
@@ -64,7 +70,8 @@ export function authorizeRoomOwner(room: Room, user: UserRef, action = 'change t
 
 export function authorizeJoin(room: Room, user: UserRef, passcode?: string | null): void {
   if (canJoinRoom(room, user, passcode)) return;
-  throw new ForbiddenError(passcode ? 'The passcode is not right for this private room.' : 'This room is private: give its passcode to join.');
+  if (passcode) throw new WrongPasscodeError();
+  throw new ForbiddenError('This room is private: give its passcode to join.');
 }
 
 export function authorizeParticipantChange(room: Room, participant: Participant, user: UserRef, action: 'change' | 'remove'): void {

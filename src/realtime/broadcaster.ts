@@ -55,16 +55,39 @@ export class LocalBroadcaster implements Broadcaster {
   }
 }
 
+/** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
+export interface LostEmits {
+  /** null: too many to name (resync every room). */
+  namespaces: string[] | null;
+  lastFailureAt: number;
+}
+
+/** Namespaces named in a lost-emits report at most; past this, every room is resynced. */
+const MAX_LOST_NAMESPACES = 1000;
+
 export class RedisBroadcaster implements Broadcaster {
   private readonly emitter: Emitter;
   /** While atomically() runs: the publishes to send as one MULTI. */
   private block: Array<[string, Buffer | string]> | null = null;
+  /** Namespaces of the emits being made (emit, disconnect, or an atomically() block). */
+  private current = new Set<string>();
   private failing = false;
+  /** Emits that never reached Redis, by namespace, until takeLost() hands them over. */
+  private lost = new Set<string>();
+  private lostAll = false;
+  private lastFailureAt = 0;
+  /** While disconnect() publishes: what to do here if the publish fails. */
+  private fallback: (() => void) | null = null;
+  private blockFallbacks: Array<() => void> = [];
+  /** Called when a publish succeeds after failures (index.ts then reports what was lost). */
+  onRecovered?: () => void;
 
   constructor(
     private readonly redis: Redis,
     key: string,
     private readonly logger: Logger,
+    /** This instance's sockets, for evictions that cannot go through Redis. */
+    private readonly local?: LocalBroadcaster,
     /** Told the latency and outcome of each PUBLISH (metrics), when given. */
     private readonly observer?: PublishObserver,
   ) {
@@ -72,20 +95,27 @@ export class RedisBroadcaster implements Broadcaster {
       publish: (channel: string, message: Buffer | string) => {
         if (this.block) {
           this.block.push([channel, message]);
+          if (this.fallback) this.blockFallbacks.push(this.fallback);
           return Promise.resolve(0);
         }
-        return this.settle(redis.publish(channel, message));
+        const fallback = this.fallback;
+        return this.settle(redis.publish(channel, message), [...this.current], fallback ? [fallback] : []);
       },
     };
     this.emitter = new Emitter(client, { key });
   }
 
-  /** The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage. */
-  private settle<T>(sent: Promise<T>): Promise<T | 0> {
+  /**
+   * The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage, and
+   * remember the namespaces whose sockets missed something (index.ts has them resynced when Redis
+   * is back: every instance then tells those sockets to reconnect and replay).
+   */
+  private settle<T>(sent: Promise<T>, namespaces: string[], fallbacks: Array<() => void> = []): Promise<T | 0> {
     const start = this.observer ? performance.now() : 0;
     return sent.then(
       (n) => {
         this.observer?.published((performance.now() - start) / 1000, true);
+        if (this.failing) this.onRecovered?.();
         this.failing = false;
         return n;
       },
@@ -93,34 +123,83 @@ export class RedisBroadcaster implements Broadcaster {
         this.observer?.published((performance.now() - start) / 1000, false);
         if (!this.failing) this.logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
         this.failing = true;
+        this.lastFailureAt = Date.now();
+        for (const namespace of namespaces) this.lost.add(namespace);
+        if (this.lost.size > MAX_LOST_NAMESPACES) this.lostAll = true;
+        for (const fallback of fallbacks) fallback();
         return 0;
       },
     );
   }
 
+  /** What was lost since the last call (null when nothing was), and forget it. */
+  takeLost(): LostEmits | null {
+    if (!this.lost.size && !this.lostAll) return null;
+    const report = { namespaces: this.lostAll ? null : [...this.lost], lastFailureAt: this.lastFailureAt };
+    this.lost.clear();
+    this.lostAll = false;
+    return report;
+  }
+
+  /** Put back a report that could not be passed on (Redis failed again). */
+  restoreLost(report: LostEmits) {
+    if (report.namespaces === null) this.lostAll = true;
+    else for (const namespace of report.namespaces) this.lost.add(namespace);
+    this.lastFailureAt = Math.max(this.lastFailureAt, report.lastFailureAt);
+  }
+
   atomically(fn: () => void) {
     if (this.block) return fn();
     this.block = [];
+    const outer = this.current;
+    this.current = new Set();
     let block: Array<[string, Buffer | string]>;
+    let namespaces: string[];
+    let fallbacks: Array<() => void>;
     try {
       fn();
     } finally {
       block = this.block;
+      namespaces = [...this.current];
+      fallbacks = this.blockFallbacks;
       this.block = null;
+      this.blockFallbacks = [];
+      this.current = outer;
     }
-    if (block.length === 1) void this.settle(this.redis.publish(block[0]![0], block[0]![1]));
-    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec());
+    if (block.length === 1) void this.settle(this.redis.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
+    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec(), namespaces, fallbacks);
   }
 
   private operator(target: Target) {
     return this.emitter.of(target.namespace).to(target.to ?? []).except(target.except ?? []);
   }
 
-  emit(target: Target, event: string, payload: unknown) {
-    this.operator(target).emit(event, payload);
+  /** Run `send` (which publishes synchronously) with `namespace` recorded as the one being emitted to. */
+  private within(namespace: string, send: () => void) {
+    const added = !this.current.has(namespace);
+    this.current.add(namespace);
+    try {
+      send();
+    } finally {
+      if (added && !this.block) this.current.delete(namespace);
+    }
   }
 
+  emit(target: Target, event: string, payload: unknown) {
+    this.within(target.namespace, () => this.operator(target).emit(event, payload));
+  }
+
+  /**
+   * Through Redis, so that it lands in its place among the room's events on every instance. When
+   * that fails, this instance's own sockets are dropped at once; the other instances' go when they
+   * resync or re-validate (index.ts, access.ts).
+   */
   disconnect(target: Target) {
-    this.operator(target).disconnectSockets(false);
+    this.fallback = () => this.local?.disconnect(target);
+    try {
+      this.within(target.namespace, () => this.operator(target).disconnectSockets(false));
+    } finally {
+      this.fallback = null;
+    }
   }
 }

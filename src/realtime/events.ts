@@ -11,6 +11,11 @@ export const RoomEvents = {
   RollDelete: 'RollDeleteEvent',
   ParticipantConnect: 'ParticipantConnectEvent',
   ParticipantDisconnect: 'ParticipantDisconnectEvent',
+  /**
+   * This socket may have missed events (Redis was away): the server closes its connection right
+   * after; reconnect with `since` (socket.io-client does by itself after a closed transport).
+   */
+  ReplayRequired: 'ReplayRequiredEvent',
 } as const;
 
 export const UserEvents = {

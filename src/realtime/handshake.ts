@@ -4,6 +4,7 @@ import { authorizeRoomConnection } from '../commands/roomsAccess';
 import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
+import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
 import type { User } from '../models';
 import type { PresentedParticipant } from '../presenters/room';
@@ -29,6 +30,10 @@ export interface SocketRoom {
  */
 export interface SocketData {
   user: SocketUser;
+  /** The API key the socket opened with: revoking it drops the socket (access.ts). */
+  keyId: number;
+  /** Date.now() at the handshake: a resync (access.ts) spares sockets that connected after the events lost. */
+  connectedAt: number;
   /** Room namespaces only. */
   room?: SocketRoom;
   /** Room namespaces only: the last roll uuid the client saw (auth.since), for the replay. */
@@ -54,13 +59,8 @@ type Next = (err?: Error) => void;
 export interface HandshakeLimit {
   store: RateLimitStore;
   perMinute: number;
-  trustProxy: boolean;
-}
-
-function clientAddress(socket: Socket, trustProxy: boolean): string {
-  const forwarded = socket.handshake.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string' && forwarded) return forwarded.split(',')[0]!.trim();
-  return socket.handshake.address || 'unknown';
+  /** Which proxies may name the client (TRUST_PROXY): the same decision as the REST API's req.ip. */
+  trust: TrustFn;
 }
 
 /** A handshake over the limit is refused with `rate_limited`; a failing store lets it through. */
@@ -69,7 +69,7 @@ async function checkRate(socket: Socket, limit: HandshakeLimit | undefined, logg
   let count: number;
   let resetMs: number;
   try {
-    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket, limit.trustProxy)}`, 60_000));
+    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], limit.trust)}`, 60_000));
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'handshake rate limit store unavailable; handshake allowed');
     return;
@@ -113,12 +113,12 @@ function refuse(err: unknown, next: Next, logger: Logger) {
   next(connectError('service_unavailable', 'The service is temporarily unavailable: try again shortly.'));
 }
 
-async function userOf(socket: Socket): Promise<User> {
+async function keyOf(socket: Socket): Promise<{ user: SocketUser; keyId: number }> {
   const { token } = handshakeCredentials(socket);
   if (!token) throw new UnauthorizedError('A valid API key is required: connect with auth: {token: "<key>"}.');
   const found = await authenticate(token);
   if (!found) throw new UnauthorizedError('The API key is unknown or has been revoked.');
-  return found.user;
+  return { user: socketUser(found.user), keyId: found.apiKeyId };
 }
 
 /** `/user`: any valid key. */
@@ -126,7 +126,8 @@ export function userHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
       await checkRate(socket, limit, logger);
-      socket.data = { user: socketUser(await userOf(socket)) } satisfies SocketData;
+      const { user, keyId } = await keyOf(socket);
+      socket.data = { user, keyId, connectedAt: Date.now() } satisfies SocketData;
       next();
     } catch (err) {
       refuse(err, next, logger);
@@ -139,13 +140,13 @@ export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
   return async (socket: Socket, next: Next) => {
     try {
       await checkRate(socket, limit, logger);
-      const user = await userOf(socket);
+      const { user, keyId } = await keyOf(socket);
       const slug = slugOfNamespace(socket.nsp.name);
       // The passcode is not needed (joining is where it is checked) and is accepted for clients that send it.
       const { since, badSince } = handshakeCredentials(socket);
       const room = await authorizeRoomConnection(slug, user.id);
       if (badSince) return next(connectError('validation_error', 'auth.since must be the uuid of a roll.'));
-      socket.data = { user: socketUser(user), room, since } satisfies SocketData;
+      socket.data = { user, keyId, connectedAt: Date.now(), room, since } satisfies SocketData;
       next();
     } catch (err) {
       refuse(err, next, logger);

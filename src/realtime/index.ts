@@ -1,18 +1,28 @@
 import type { Server } from 'socket.io';
 import type { Redis } from 'ioredis';
+import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from './bus';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
+import { limitInboundBytes } from './inboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
 import { createRollFeed, replayMissedRolls } from './rollFeed';
+import { AccessGuard } from './access';
+import { controlChannel, parseControl, type ControlMessage } from './control';
+import type { Logger } from '../logger';
 import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
   pub?: Redis | null;
+  /**
+   * The adapter's subscriber connection: its reconnections say this instance may have missed events
+   * (access.ts resync), and it carries the control channel (control.ts).
+   */
+  sub?: Redis | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the emitter must use the same. */
   channelKey?: string;
   presence?: RedisPresenceOptions;
@@ -36,23 +46,28 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const { logger } = deps;
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
-  const broadcaster: Broadcaster = countingBroadcaster(
-    clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, publishObserver(deps.metrics)) : new LocalBroadcaster(io),
-    deps.metrics,
-  );
+  const local = new LocalBroadcaster(io);
+  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local, publishObserver(deps.metrics)) : null;
+  const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
-  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trustProxy: deps.config.trustProxy };
+  const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
+  // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
+  // one, so it is what a client that reconnects in a loop gets per handshake (those are limited per address).
+  const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
+  limitInboundBytes(io, { perSecond, burst: Math.max(perSecond, 2 * maxPacket) }, log);
 
   const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);
   const stopPresence = presence.start((slug, userId) => {
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
+
+  const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options);
 
   let closing: Promise<void> | null = null;
   return {
@@ -62,8 +77,76 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     close: () =>
       (closing ??= (async () => {
         unsubscribe();
+        stopGuard();
         await fanout.drain();
         await stopPresence();
       })()),
+  };
+}
+
+/**
+ * Re-checking access on the sockets already in (access.ts): at an interval; at once for revoked
+ * keys (bus event here, control channel from elsewhere); and, with Redis, whenever this instance may
+ * have missed events: its subscriber reconnected (every room socket is resynced), or an instance
+ * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
+ * Answers the stop function.
+ */
+function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisBroadcaster | null, options: RealtimeOptions): () => void {
+  const guard = new AccessGuard(io, log);
+  const revalidate = () => void guard.revalidate().catch((err: Error) => log.warn({ err: err.message }, 'socket re-validation failed'));
+  const stopInterval = guard.start(deps.config.realtimeRevalidateMs);
+  const { pub, sub } = options;
+  const channel = controlChannel(deps.config.redisPrefix);
+  const tell = (message: ControlMessage) => (pub ? pub.publish(channel, JSON.stringify(message)).then(() => true, () => false) : Promise.resolve(false));
+
+  const unsubscribe = subscribe((event) => {
+    if (event.type !== 'keys.revoked') return;
+    guard.dropKeys(event.keyIds);
+    if (broadcaster) void tell({ type: 'revoke_keys', keyIds: event.keyIds });
+  });
+  if (!broadcaster || !pub || !sub) {
+    return () => {
+      unsubscribe();
+      stopInterval();
+    };
+  }
+
+  const onMessage = (from: string, text: string) => {
+    if (from !== channel) return;
+    const message = parseControl(text);
+    if (message?.type === 'revoke_keys') guard.dropKeys(message.keyIds);
+    else if (message?.type === 'revalidate') revalidate();
+    else if (message?.type === 'resync') {
+      guard.resync('events_lost', message.namespaces, message.before);
+      revalidate();
+    }
+  };
+  // Registered after the first connection (startServer awaits it): every 'ready' is a reconnection.
+  // ioredis emits it before it reads anything from the new connection, so the resync happens before
+  // any event published meanwhile can reach a socket.
+  const onSubReady = () => {
+    guard.resync('redis_reconnected');
+    revalidate();
+  };
+  const reportLost = () => {
+    const lost = broadcaster.takeLost();
+    if (!lost) return;
+    void tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }).then((told) => {
+      if (!told) broadcaster.restoreLost(lost);
+    });
+  };
+  sub.on('message', onMessage);
+  sub.on('ready', onSubReady);
+  pub.on('ready', reportLost);
+  broadcaster.onRecovered = reportLost;
+  void sub.subscribe(channel);
+  return () => {
+    unsubscribe();
+    stopInterval();
+    sub.off('message', onMessage);
+    sub.off('ready', onSubReady);
+    pub.off('ready', reportLost);
+    broadcaster.onRecovered = undefined;
+    void sub.unsubscribe(channel);
   };
 }

@@ -30,6 +30,9 @@ export const moveSchemas: Record<MoveEventName, Joi.ObjectSchema> = {
   [MoveEvents.End]: Joi.object({ ...base, position: point3 }).rename('roll_value_uuid', 'uuid', { ignoreUndefined: true }),
 };
 
+/** Fields a move may carry, extras included, before it is junk without a look at them. */
+const MAX_MOVE_FIELDS = 16;
+
 export interface MoveData {
   uuid: string;
   roll_uuid?: string;
@@ -40,6 +43,9 @@ export interface MoveData {
 /** Validate one client payload; null for anything that is not a well-formed move. */
 export function parseMove(event: MoveEventName, payload: unknown): MoveData | null {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  // A move has at most five fields; extras are stripped, but joi visits each one: 1,700 junk keys
+  // (a 16 KiB packet) cost 0.75 ms to validate. Counting keys costs a fraction of that.
+  if (Object.keys(payload).length > MAX_MOVE_FIELDS) return null;
   const { error, value } = moveSchemas[event].validate(payload, { stripUnknown: true, convert: false, abortEarly: true });
   return error ? null : (value as MoveData);
 }

@@ -93,3 +93,19 @@ export function holdLiveEvents(socket: Socket): WelcomeHold {
     },
   };
 }
+
+/**
+ * Run `fn`, whose writes to `socket`'s connection go out now even while a welcome holds that
+ * connection's live events (access.ts: a socket told to reconnect and replay must hear it, and the
+ * events held for it are moot: it replays them after reconnecting).
+ */
+export function unheld<T>(socket: Socket, fn: () => T): T {
+  const hold = (socket.client as unknown as HoldableClient)[HOLD];
+  if (!hold) return fn();
+  hold.passing++;
+  try {
+    return fn();
+  } finally {
+    hold.passing--;
+  }
+}

@@ -32,7 +32,7 @@ test('two guests get different keys and different users', async (t) => {
   t.not(a.user.uuid, b.user.uuid);
 });
 
-const families = ['/user', '/room', '/room/abc', '/roll', '/roll/abc', '/theme', '/theme/x/version', '/dice-box', '/share-request', '/nope'];
+const families = ['/user', '/user/key', '/room', '/room/abc', '/room/abc/roll', '/roll/abc', '/theme', '/theme/x/version', '/dice-box', '/share-request'];
 
 for (const [label, header] of [
   ['no header', undefined],
@@ -83,14 +83,31 @@ test('a body over the limit is a 413', async (t) => {
   t.is(res.body.data.code, 'payload_too_large');
 });
 
-test('an unknown route is a 404 with the error body', async (t) => {
+test('an unknown route is a 404 with the error body, naming the whole path', async (t) => {
   const { api } = await ctx.server.newUser();
-  const res = await api.get('/no-such-thing');
+  const res = await api.get('/no-such-thing?x=1');
   t.is(res.status, 404);
   t.is(res.body.type, 'error');
   t.is(res.body.data.code, 'route_not_found');
+  t.is(res.body.data.message, 'There is no GET /api/1.0/no-such-thing.');
   const outside = await request(`${ctx.server.url}/nothing-here`, 'GET');
   t.is(outside.status, 404);
+  t.is(outside.body.data.message, 'There is no GET /nothing-here.');
+});
+
+test('a route the API does not have is a 404 before authentication, with or without a key', async (t) => {
+  for (const [method, path] of [['GET', '/api/1.0/nothing'], ['GET', '/api/1.0/'], ['GET', '/api/1.0'], ['PUT', '/api/1.0/room'], ['DELETE', '/api/1.0/user'], ['GET', '/api/1.0/room/abc/nothing'], ['POST', '/api/1.0/roll/abc']] as const) {
+    for (const authorization of [undefined, 'Bearer dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const res = await request(`${ctx.server.url}${path}`, method, { headers: authorization ? { authorization } : {} });
+      t.is(res.status, 404, `${method} ${path}`);
+      t.is(res.body.data.code, 'route_not_found');
+      t.is(res.body.data.message, `There is no ${method} ${path}.`);
+    }
+  }
+  // Routes that exist still ask for a key first, whatever their parameters.
+  for (const path of ['/api/1.0/room/anything', '/api/1.0/ROOM/', '/api/1.0/theme/x/version/1.0.0/asset/a.png']) {
+    t.is((await request(`${ctx.server.url}${path}`, 'GET')).status, 401, path);
+  }
 });
 
 test('every response carries a request id, and a sane given one is echoed', async (t) => {

@@ -3,7 +3,7 @@ import test from 'ava';
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { scrape, valueOf } from '../helpers/metrics';
-import { freePort, startRedisServer } from '../helpers/redisServer';
+import { freePort, killRedis, startRedis } from '../helpers/redisServer';
 
 // A Redis of this test's own, taken away under a running instance: its failed PUBLISHes are counted.
 const TOKEN = 'outage-metrics-token-0123456789';
@@ -13,7 +13,7 @@ let instance: ClusterInstance;
 
 test.before(async () => {
   const port = await freePort();
-  redis = await startRedisServer(port);
+  redis = await startRedis(port);
   database = await createTestDatabase();
   instance = await spawnServer({
     DATABASE_URL: database.databaseUrl!,
@@ -42,8 +42,7 @@ test('with Redis gone, the realtime PUBLISHes of a roll are counted as failures'
   t.is(valueOf(before, 'dice_redis_publish_failures_total'), 0, 'none while Redis is up');
   t.true(valueOf(before, 'dice_redis_publish_duration_seconds_count') >= 1);
 
-  redis!.kill('SIGKILL');
-  await new Promise((r) => redis!.once('exit', r));
+  await killRedis(redis!);
   t.is((await instance.api.as(key).post('/roll', dice)).status, 201, 'the roll is still made');
   let after = await metrics();
   for (let i = 0; i < 100 && valueOf(after, 'dice_redis_publish_failures_total') === 0; i++) {

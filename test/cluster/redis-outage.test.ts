@@ -1,40 +1,12 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { Redis } from 'ioredis';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, startRedis } from '../helpers/redisServer';
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { closeAll, connectRoom, type Client } from '../helpers/sockets';
 
-/**
- * Redis goes away under two running instances and comes back empty. A Redis of this test's own
- * (a child process on a free port), so the shared one stays up for the other tests.
- */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
+// Redis goes away under two running instances and comes back empty. A Redis of this test's own
+// (test/helpers/redisServer.ts), so the shared one stays up for the other tests.
 let redis: ChildProcess | null = null;
 let port = 0;
 let database: TestDatabase;
@@ -57,7 +29,7 @@ test.after.always(async () => {
   await database?.drop();
 });
 
-test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): events flow again', async (t) => {
+test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): sockets told to replay, events flow again', async (t) => {
   const [A, B] = instances as [ClusterInstance, ClusterInstance];
   const key = (await A.api.post('/user')).body.data as string;
   const other = (await B.api.post('/user')).body.data as string;
@@ -86,12 +58,24 @@ test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): even
   t.is(B.child.exitCode, null, 'instance B is alive');
 
   redis = await startRedis(port);
+  // Back: each instance may have missed events, so it tells its room sockets to replay and closes
+  // their connection (docs/realtime.md, ReplayRequiredEvent). These test clients do not reconnect
+  // by themselves: they do it by hand, as src/client/realtime.ts would, with the last roll they saw.
+  for (const socket of [onB, lateOnA]) {
+    const told = await socket.waitFor('ReplayRequiredEvent', () => true, 15_000);
+    t.is(told.data.reason, 'redis_reconnected');
+    t.is(await socket.waitForDisconnect(), 'transport close');
+  }
+  const lastSeen = (c: Client) => c.of('RollCreateEvent').at(-1)?.data.uuid as string | undefined;
+  const againOnB = await connectRoom(B.url, slug, { token: other, since: lastSeen(onB) });
+  const againOnA = await connectRoom(A.url, slug, { token: key });
+  clients.push(againOnB, againOnA);
   // Events flow again once the instances have reconnected (ioredis retries every 2 s at most).
   let delivered = false;
   for (let i = 0; i < 40 && !delivered; i++) {
     const res = await A.api.as(key).post('/roll', dice);
     t.is(res.status, 201);
-    delivered = await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
+    delivered = await againOnB.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
       () => true,
       () => false,
     );
@@ -101,7 +85,7 @@ test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): even
   let reached = false;
   for (let i = 0; i < 20 && !reached; i++) {
     const res = await B.api.as(other).post('/roll', dice);
-    reached = await lateOnA.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
+    reached = await againOnA.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
       () => true,
       () => false,
     );

@@ -71,7 +71,12 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
   t.is(fresh.status, 201);
   posted.push(fresh.body.data.uuid);
   for (const l of listeners) {
-    if (!l.client.socket.connected) continue; // a dropped socket is what the reconnect below covers
+    // Back from the outage, each instance tells its room sockets that they may have missed events
+    // and closes their connection (ReplayRequiredEvent); the reconnect below is what they do then.
+    if (!l.client.socket.connected) {
+      t.truthy(l.client.of('ReplayRequiredEvent').length, `the socket on ${l.base} was told to replay before it was dropped`);
+      continue;
+    }
     await t.notThrowsAsync(l.client.waitFor('RollCreateEvent', (p) => p.data.uuid === fresh.body.data.uuid, 15_000), `live again on ${l.base}`);
   }
 

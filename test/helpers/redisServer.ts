@@ -3,8 +3,8 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 
 /**
- * A redis-server of the test's own on a free port, for tests that take Redis away (the shared one
- * must stay up for the other tests). The same as test/cluster/redis-outage.test.ts does inline.
+ * A redis-server of the test's own (a child process on a free port), for tests that stop and
+ * restart Redis: the shared one must stay up for the other tests.
  */
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -14,7 +14,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedisServer(port: number): Promise<ChildProcess> {
+export async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
@@ -28,6 +28,13 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  child.kill('SIGKILL');
   throw new Error('redis-server did not start');
+}
+
+/** Kill it (no goodbye to its clients, as a crash) and wait until it is gone. */
+export async function killRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
 }

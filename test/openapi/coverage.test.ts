@@ -117,3 +117,34 @@ test('request examples of the document match their own schemas', (t) => {
   }
   t.true(examples >= 8, `${examples} examples`);
 });
+
+test('each operation lists the errors it can give, not every code of the API', (t) => {
+  const codesOf = (path: string, method: string) => {
+    const responses = (doc.paths as Record<string, any>)[path][method].responses as Record<string, any>;
+    return Object.fromEntries(Object.entries(responses).filter(([status]) => /^[45]\d\d$/.test(status)).map(([status, r]) => [status, r['x-codes'] ?? 'html']));
+  };
+  t.deepEqual(codesOf('/share/{code}', 'get'), { '400': ['malformed_url'], '404': 'html', '410': 'html', '429': ['rate_limited'] });
+  t.deepEqual(codesOf('/api/1.0/user', 'get'), { '401': ['unauthorized'], '429': ['rate_limited'] });
+  t.deepEqual(codesOf('/api/1.0/roll/{uuid}', 'get'), { '400': ['validation_error', 'malformed_url'], '401': ['unauthorized'], '404': ['not_found'], '429': ['rate_limited'] });
+  const roll = codesOf('/api/1.0/roll', 'post');
+  for (const code of ['invalid_dice', 'invalid_equation', 'validation_error', 'malformed_json']) t.true(roll['400'].includes(code), code);
+  t.deepEqual(roll['422'], ['unknown_die', 'unknown_theme', 'unknown_participant']);
+  t.deepEqual(codesOf('/api/1.0/user/key/{prefix}', 'delete')['409'], ['last_key']);
+  // No operation but the roll endpoints lists the dice engine's codes.
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, any>)) {
+      const codes: string[] = op.responses['400']?.['x-codes'] ?? [];
+      if (path !== '/api/1.0/roll' || method !== 'post') t.false(codes.includes('invalid_dice'), `${method} ${path}`);
+    }
+  }
+});
+
+test('/docs shows each operation with its own error codes', async (t) => {
+  const html = await (await fetch(`${ctx.server.url}/docs`)).text();
+  const section = (id: string) => html.slice(html.indexOf(`id="op-${id}"`), html.indexOf('</section>', html.indexOf(`id="op-${id}"`)));
+  t.notRegex(section('sharePage'), /invalid_dice/);
+  t.regex(section('sharePage'), /malformed_url/);
+  t.regex(section('createRoll'), /invalid_dice/);
+  t.notRegex(section('getUser'), /validation_error/);
+  t.regex(section('deleteApiKey'), /last_key/);
+});

@@ -54,6 +54,15 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const me = await alice.me();
   t.regex(me.uuid, /^[0-9a-f-]{36}$/);
   await refused(t, anonymous.withKey('dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').me(), 401, 'unauthorized');
+  const renamedMe = await alice.updateMe({ name: 'Alice', username: `alice-${Date.now().toString(36)}` });
+  t.is(renamedMe.name, 'Alice');
+  await refused(t, bob.updateMe({ username: renamedMe.username.toUpperCase() }), 409, 'username_taken');
+  const spare = await alice.createApiKey('spare');
+  t.regex(spare.key, /^dk_[\w-]{43}$/);
+  const aliceKeys = await alice.listApiKeys();
+  t.deepEqual(aliceKeys.map((k) => k.is_current), [true, false]);
+  await alice.deleteApiKey(spare.prefix);
+  await refused(t, alice.deleteApiKey(aliceKeys[0]!.prefix), 409, 'last_key');
 
   // Rooms and participants
   const room = await alice.createRoom({ name: 'Typed client table', is_public: false });
@@ -171,10 +180,11 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
+  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
+  t.is((await fetch(`${server.url}/?room=${room.slug}`, { redirect: 'manual' })).status, 303);
 
   const problems = checkRecords(records);
   t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');

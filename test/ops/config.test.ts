@@ -32,6 +32,17 @@ test('every bad variable is named in one sentence each', (t) => {
   t.regex(error!.message, /"abc"/);
 });
 
+test('CORS_ORIGINS: any origin by default, a list of origins, one sentence for a bad entry', (t) => {
+  t.is(loadConfig({}).corsOrigins, null);
+  t.is(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, null);
+  t.deepEqual(loadConfig({ CORS_ORIGINS: 'https://vtt.example, http://localhost:8080/' }).corsOrigins, ['https://vtt.example', 'http://localhost:8080']);
+  for (const bad of ['https://vtt.example/app', 'vtt.example', 'ftp://vtt.example', 'https://vtt.example, *', 'https://user@vtt.example']) {
+    const error = t.throws(() => loadConfig({ CORS_ORIGINS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(error!.message, /^Invalid configuration: CORS_ORIGINS is invalid \(each entry must be an origin such as https:\/\/app\.example\.com/, bad);
+    t.is(error!.message.split('. ').length, 1, `one sentence: ${error!.message}`);
+  }
+});
+
 test('a bad value stops start-up with a clear sentence and no stack trace', async (t) => {
   const { code, stderr } = await runMainExpectingExit({ PORT: 'not-a-port', DATA_DIR: '/tmp/dice-unused' });
   t.is(code, 2);

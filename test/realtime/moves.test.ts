@@ -37,6 +37,9 @@ test('the move schema: well-formed moves pass (roll_value_uuid for uuid), junk d
   t.deepEqual(parseMove(MOVE, { uuid, position, rotation, extra: 'dropped' }), { uuid, position, rotation });
   t.deepEqual(parseMove(MOVE, { roll_value_uuid: uuid, position }), { uuid, position });
   t.deepEqual(parseMove(START, { uuid }), { uuid });
+  const extras = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`extra${i}`, i]));
+  t.deepEqual(parseMove(MOVE, { uuid, position, rotation, ...extras }), { uuid, position, rotation }, 'a few extras are stripped');
+  t.is(parseMove(MOVE, { uuid, position, rotation, ...extras, one: 'too many' }), null, 'more than 16 fields is junk, not validated');
   for (const junk of [null, 'x', 42, [], {}, { uuid }, { uuid: 'nope', position }, { uuid, position: { x: 1, y: 2 } }, { uuid, position: { x: '1', y: 2, z: 3 } }, { uuid, position: { x: 1e9, y: 0, z: 0 } }, { uuid, position, rotation: { x: 0 } }, { uuid, position: { ...position, evil: 1 } }]) {
     t.is(parseMove(MOVE, junk), null, JSON.stringify(junk));
   }

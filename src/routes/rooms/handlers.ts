@@ -7,6 +7,7 @@ import { readRoomBySlug } from '../../commands/roomsRead';
 import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../../errors';
 import type { AppDeps } from '../../http/deps';
 import { multipart } from '../../http/multipart';
+import type { PasscodeAttempt } from '../../http/passcodeAttempts';
 import { baseUrl, DEFAULT_PER_PAGE, listPath } from '../../http/paging';
 import { authorizeRoomAccess, authorizeRoomOwner } from '../../policies/rooms';
 import { one, page } from '../../presenters/envelope';
@@ -40,12 +41,20 @@ export const createRoomHandler: RequestHandler = async (req, res) => {
   roomEnvelope(res, room, req.user!.id, 201);
 };
 
-export const getRoomHandler: RequestHandler = async (req, res) => {
-  const room = await readRoomBySlug(req.params.slug as string);
-  if (!room) throw new NotFoundError(`There is no room "${String(req.params.slug).slice(0, 64)}".`);
-  authorizeRoomAccess(room, req.user!, (req.query as { passcode?: string }).passcode);
-  roomEnvelope(res, room, req.user!.id);
-};
+/** A passcode in the query is a guess like one given to join: counted by `attempt` (PASSCODE_FAILURES_PER_HOUR). */
+export function getRoomHandler(attempt: PasscodeAttempt): RequestHandler {
+  return async (req, res) => {
+    const slug = req.params.slug as string;
+    const passcode = (req.query as { passcode?: string }).passcode;
+    const room = await attempt(req.user!.id, slug, passcode, async () => {
+      const found = await readRoomBySlug(slug);
+      if (!found) throw new NotFoundError(`There is no room "${String(slug).slice(0, 64)}".`);
+      authorizeRoomAccess(found, req.user!, passcode);
+      return found;
+    });
+    roomEnvelope(res, room, req.user!.id);
+  };
+}
 
 export const updateRoomHandler: RequestHandler = async (req, res) => {
   const body = req.body as { name?: string; is_public?: boolean; passcode?: string | null; bg_file_path?: string | null };
@@ -115,11 +124,14 @@ export const getBackgroundHandler: RequestHandler = async (req, res) => {
     .end(Buffer.from(background.data));
 };
 
-export const joinHandler: RequestHandler = async (req, res) => {
-  const passcode = (req.body as { passcode?: string | null }).passcode || (req.query as { passcode?: string }).passcode;
-  const room = await joinRoom(req.params.slug as string, req.user!, passcode);
-  roomEnvelope(res, room, req.user!.id);
-};
+export function joinHandler(attempt: PasscodeAttempt): RequestHandler {
+  return async (req, res) => {
+    const passcode = (req.body as { passcode?: string | null }).passcode || (req.query as { passcode?: string }).passcode;
+    const slug = req.params.slug as string;
+    const room = await attempt(req.user!.id, slug, passcode, () => joinRoom(slug, req.user!, passcode));
+    roomEnvelope(res, room, req.user!.id);
+  };
+}
 
 export const updateParticipantHandler: RequestHandler = async (req, res) => {
   const body = req.body as { username?: string; color?: string };

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../http/deps';
+import { passcodeAttempts } from '../../http/passcodeAttempts';
 import { rateLimit } from '../../http/rateLimit';
 import { validate } from '../../http/validate';
 import * as h from './handlers';
@@ -11,13 +12,15 @@ import * as s from './schema';
  */
 export function roomRoutes(deps: AppDeps): Router {
   const router = Router();
+  // Wrong passcodes per user and room, wherever one is checked (viewing and joining).
+  const attempt = passcodeAttempts(deps);
   router.get('/', validate({ query: s.listQuery }), h.listRooms(deps));
   router.post('/', validate({ body: s.createBody }), h.createRoomHandler);
-  router.get('/:slug', validate({ params: s.slugParams, query: s.passcodeQuery }), h.getRoomHandler);
+  router.get('/:slug', validate({ params: s.slugParams, query: s.passcodeQuery }), h.getRoomHandler(attempt));
   router.patch('/:slug', validate({ params: s.slugParams, body: s.updateBody }), h.updateRoomHandler);
   router.post('/:slug', validate({ params: s.slugParams }), h.requireOwnedRoom, h.backgroundUpload, h.setBackgroundHandler(deps));
   router.delete('/:slug', validate({ params: s.slugParams }), h.deleteRoomHandler);
-  router.post('/:slug/participant', validate({ params: s.slugParams, query: s.passcodeQuery, body: s.joinBody }), h.joinHandler);
+  router.post('/:slug/participant', validate({ params: s.slugParams, query: s.passcodeQuery, body: s.joinBody }), h.joinHandler(attempt));
   router.patch('/:slug/participant/:participant', validate({ params: s.participantParams, body: s.participantBody }), h.updateParticipantHandler);
   router.delete('/:slug/participant/:participant', validate({ params: s.participantParams }), h.removeParticipantHandler);
   return router;

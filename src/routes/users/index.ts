@@ -1,10 +1,14 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../http/deps';
 import { rateLimit } from '../../http/rateLimit';
-import { ForbiddenError } from '../../errors';
-import { createGuest } from '../../commands/users';
+import { validate } from '../../http/validate';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import { createGuest, updateOwnUser } from '../../commands/users';
+import { issueOwnApiKey, listLiveApiKeys, revokeApiKeys } from '../../commands/apiKeys';
 import { presentUser } from '../../presenters/user';
-import { one } from '../../presenters/envelope';
+import { presentApiKey, presentNewApiKey } from '../../presenters/apiKey';
+import { list, one } from '../../presenters/envelope';
+import { createKeyBody, keyParams, updateUserBody } from './schema';
 
 /** POST /user: the one route without a key (it is how a browser gets one). */
 export function guestRoutes(deps: AppDeps): Router {
@@ -20,11 +24,36 @@ export function guestRoutes(deps: AppDeps): Router {
   return router;
 }
 
-/** GET /user: the key's own user (mounted behind auth). */
+/** /user behind auth: the key's own user, and that user's keys. */
 export function userRoutes(_deps: AppDeps): Router {
   const router = Router();
   router.get('/', (req, res) => {
     res.json(one('user', presentUser(req.user!)));
+  });
+
+  router.patch('/', validate({ body: updateUserBody }), async (req, res) => {
+    const user = await updateOwnUser(req.user!, req.body as { name?: string; username?: string });
+    res.json(one('user', presentUser(user)));
+  });
+
+  // Live keys only, oldest first; `is_current` marks the one this request came with.
+  router.get('/key', async (req, res) => {
+    const keys = await listLiveApiKeys(req.user!.id);
+    res.json(list('api_key', keys.map((k) => presentApiKey(k, req.apiKeyId))));
+  });
+
+  // The whole key is in this answer only: it is stored as a hash, so it can never be shown again.
+  router.post('/key', validate({ body: createKeyBody }), async (req, res) => {
+    const { key, apiKey } = await issueOwnApiKey(req.user!, (req.body as { name?: string }).name ?? 'api');
+    res.status(201).set('Cache-Control', 'no-store').json(one('api_key', presentNewApiKey(apiKey, key, req.apiKeyId)));
+  });
+
+  // Through the same revocation as the operators' CLI; the user's last live key is refused (409 last_key).
+  router.delete('/key/:prefix', validate({ params: keyParams }), async (req, res) => {
+    const prefix = String(req.params.prefix);
+    const count = await revokeApiKeys(prefix, { userId: req.user!.id, keepLastKey: true });
+    if (!count) throw new NotFoundError(`You have no live key "${prefix}".`);
+    res.status(204).end();
   });
 
   return router;

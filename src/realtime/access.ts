@@ -1,0 +1,164 @@
+import type { Server, Socket } from 'socket.io';
+import { db } from '../db';
+import { placeholders } from '../db/sql';
+import type { Logger } from '../logger';
+import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
+import { socketData } from './handshake';
+import { unheld } from './welcomeHold';
+
+/**
+ * Access is checked where sockets enter (the handshake) and again here, on the sockets already in:
+ * a revoked key, a participant removed, a room made private or deleted must stop reaching them even
+ * when the eviction itself was lost (Redis away when it was published, a CLI without Redis). Three
+ * ways, from fastest to surest:
+ * - `dropKeys`: a revocation announced (bus event, or the control channel from the CLI);
+ * - `resync`: this instance may have missed events (its Redis subscriber reconnected, or another
+ *   instance could not publish): the room sockets concerned are told `ReplayRequiredEvent` and their
+ *   connection is closed, so the client reconnects with `since`; the handshake checks access afresh
+ *   and the replay brings what was missed;
+ * - `revalidate`: every REALTIME_REVALIDATE_MS, and after each resync, two queries for all the
+ *   sockets of the instance (live keys; participants of live rooms) and every socket that lost
+ *   access is disconnected (`io server disconnect`, as a kick).
+ */
+export class AccessGuard {
+  private running: Promise<number> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly io: Server,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The room and user sockets of this instance (sockets still in their handshake are not in `nsp.sockets`). */
+  private sockets(): Socket[] {
+    const out: Socket[] = [];
+    for (const [name, nsp] of this.io._nsps) {
+      if (name !== USER_NAMESPACE && !ROOM_NAMESPACE.test(name)) continue;
+      for (const socket of nsp.sockets.values()) out.push(socket);
+    }
+    return out;
+  }
+
+  /** Disconnect this instance's sockets opened with one of these keys; answers how many. */
+  dropKeys(keyIds: readonly number[]): number {
+    const revoked = new Set(keyIds);
+    let n = 0;
+    for (const socket of this.sockets()) {
+      if (!revoked.has(socketData(socket).keyId)) continue;
+      socket.disconnect();
+      n++;
+    }
+    if (n) this.logger.info({ sockets: n }, 'dropped the sockets of revoked keys');
+    return n;
+  }
+
+  /**
+   * Tell the room sockets of `namespaces` (all of them when null) that connected before `before`
+   * that they may have missed events, and close their connection: socket.io-client reconnects by
+   * itself after a closed transport, with `since` when it keeps it (src/client/realtime.ts does).
+   * Synchronous: a socket resynced here hears nothing more before it reconnects (it leaves its
+   * channels at once, and the closing connection takes no new packets).
+   */
+  resync(reason: 'redis_reconnected' | 'events_lost', namespaces: readonly string[] | null = null, before = Infinity): number {
+    const wanted = namespaces ? new Set(namespaces) : null;
+    let n = 0;
+    for (const [name, nsp] of this.io._nsps) {
+      if (!ROOM_NAMESPACE.test(name) || (wanted && !wanted.has(name))) continue;
+      for (const socket of [...nsp.sockets.values()]) {
+        if (socketData(socket).connectedAt >= before) continue;
+        for (const channel of [...socket.rooms]) if (channel !== socket.id) void socket.leave(channel);
+        unheld(socket, () => socket.emit(RoomEvents.ReplayRequired, { data: { reason } }));
+        socket.conn.close();
+        n++;
+      }
+    }
+    if (n) this.logger.info({ sockets: n, reason }, 'room sockets told to reconnect and replay');
+    return n;
+  }
+
+  /**
+   * Check every socket of this instance against the database; disconnect those that lost access.
+   * Runs one at a time: a call while one runs starts one more pass after it. Answers how many went.
+   */
+  revalidate(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = async (): Promise<number> => {
+      let dropped = 0;
+      do {
+        this.again = false;
+        dropped += await this.pass();
+      } while (this.again);
+      return dropped;
+    };
+    this.running = run().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    const sockets = this.sockets();
+    if (!sockets.length) return 0;
+    const liveKeys = await liveKeyIds(sockets.map((s) => socketData(s).keyId));
+    const seats = await seatsOf(sockets.flatMap((s) => (socketData(s).room ? [{ roomId: socketData(s).room!.id, userId: socketData(s).user.id }] : [])));
+    let dropped = 0;
+    for (const socket of sockets) {
+      const { keyId, room, user } = socketData(socket);
+      const allowed = liveKeys.has(keyId) && (!room || seats.has(`${room.id} ${user.id}`));
+      if (allowed || !socket.connected) continue;
+      socket.disconnect();
+      dropped++;
+    }
+    if (dropped) this.logger.info({ sockets: dropped, checked: sockets.length }, 'dropped sockets that lost access');
+    return dropped;
+  }
+
+  /** Revalidate every `intervalMs`; answers the stop function. */
+  start(intervalMs: number): () => void {
+    const timer = setInterval(() => {
+      this.revalidate().catch((err: Error) => this.logger.warn({ err: err.message }, 'socket re-validation failed; trying again at the next interval'));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}
+
+/** IN lists of at most this many values (SQLite's default limit on parameters is 999 in old builds). */
+const CHUNK = 400;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Which of these key ids are live (not revoked): one query per 400 distinct keys. */
+async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
+  const live = new Set<number>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND id IN (${placeholders(part.length)})`, part);
+    for (const row of rows) live.add(Number(row.id));
+  }
+  return live;
+}
+
+/**
+ * Which (room, user) pairs are participants of a live room, as "roomId userId": one query per 400
+ * rooms, asking only for the users that have sockets there (not every participant of a big room).
+ */
+async function seatsOf(pairs: ReadonlyArray<{ roomId: number; userId: number }>): Promise<Set<string>> {
+  const seats = new Set<string>();
+  const rooms = [...new Set(pairs.map((p) => p.roomId))];
+  for (const part of chunks(rooms)) {
+    const inPart = new Set(part);
+    const users = [...new Set(pairs.filter((p) => inPart.has(p.roomId)).map((p) => p.userId))];
+    for (const userPart of chunks(users)) {
+      const sql = `SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p JOIN rooms r ON r.id = p.room_id
+        WHERE r.deleted_at IS NULL AND p.room_id IN (${placeholders(part.length)}) AND p.user_id IN (${placeholders(userPart.length, part.length + 1)})`;
+      const rows = await db().sql.query<{ roomId: unknown; userId: unknown }>(sql, [...part, ...userPart]);
+      for (const row of rows) seats.add(`${Number(row.roomId)} ${Number(row.userId)}`);
+    }
+  }
+  return seats;
+}
