@@ -24,6 +24,11 @@ import { fmt, printTable } from './table';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 5));
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 const SCRAPE_SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS || 15);
+/**
+ * BENCH_METRICS_CALIBRATE=1: the "on" server without metrics too, an A/A run: how far the ratios
+ * stray when nothing differs but the process (its heap, its JIT, when the machine was busy).
+ */
+const CALIBRATE = process.env.BENCH_METRICS_CALIBRATE === '1';
 const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
 
 interface Side {
@@ -44,7 +49,7 @@ interface Run {
 }
 
 async function start(name: Side['name'], env: Record<string, string>, cores: string): Promise<Side> {
-  const token = name === 'on' ? randomBytes(24).toString('hex') : undefined;
+  const token = name === 'on' && !CALIBRATE ? randomBytes(24).toString('hex') : undefined;
   const child = spawnTs('scripts/bench/lib/serve.ts', { cores, env: benchEnv({ ...env, ...(token ? { METRICS_TOKEN: token } : {}) }) });
   const { url } = (await child.ready) as { url: string };
   const roller = await newGuest(url);
@@ -172,6 +177,8 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
       // The median of the round ratios decides: one round disturbed by the rest of the machine moves the mean, not the median.
       const rps = median(rpsRatios);
       const cpu = median(cpuRatios);
+      summary.push([target, rps.toFixed(3), mean(rpsRatios).toFixed(3), cpu.toFixed(3), mean(cpuRatios).toFixed(3), rps >= 0.95 && cpu <= 1.05 ? 'met' : 'MISSED']);
+      if (CALIBRATE) continue;
       // One more run of the service with metrics on, profiled: what share of its CPU the metrics take.
       const file = path.join(os.tmpdir(), `bench-metrics-${process.pid}-${target.replace(/\W+/g, '-')}.cpuprofile`);
       await on.child.ask({ cmd: 'profile-start' });
@@ -181,13 +188,14 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
       fs.rmSync(file, { force: true });
       const share = Object.values(shares).reduce((a, b) => a + b, 0);
       profiled.push([target, fmt(busyMs, 0), ...Object.values(shares).map((x) => `${(x * 100).toFixed(2)}%`), `${(share * 100).toFixed(2)}%`]);
-      summary.push([target, rps.toFixed(3), mean(rpsRatios).toFixed(3), cpu.toFixed(3), mean(cpuRatios).toFixed(3), rps >= 0.95 && cpu <= 1.05 ? 'met' : 'MISSED']);
     }
+    if (CALIBRATE) console.log('CALIBRATION (BENCH_METRICS_CALIBRATE=1): both servers WITHOUT metrics; the ratios below show the noise alone.');
     printTable(
       `Metrics on vs off over ${ROUNDS} rounds (target, on the medians: req/s >= 0.95x and CPU per request <= 1.05x)`,
       ['target', 'req/s median', 'req/s mean', 'CPU/req median', 'CPU/req mean', 'within 5%'],
       summary,
     );
+    if (CALIBRATE) return;
     printTable(
       'Metrics on, one more saturation run profiled: self time of the metrics code, share of the server\'s busy CPU',
       ['target', 'busy CPU ms', 'prom-client', 'src/metrics', 'socket.io notifyOutgoingListeners', 'all metrics code'],
