@@ -19,6 +19,7 @@ import { shareRequestRoutes } from './routes/shareRequests';
 import { shareRoutes } from './routes/share';
 import { docsRoutes, openApiRoutes } from './openapi';
 import { boardRoutes } from './board';
+import { mountMetrics } from './metrics/http';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Express {
   Object.defineProperty(app.request, 'ip', { configurable: true, enumerable: true, get: function (this: express.Request) { return clientAddressOf(this, trust); } });
   app.set('etag', false);
 
+  mountMetrics(app, deps);
   app.use(requestLog(deps.logger));
   // Before everything that can answer (auth, limits, errors): preflights need no key, and every answer carries the headers.
   app.use(CORS_PATHS, corsFor(deps.config.corsOrigins));

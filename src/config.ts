@@ -52,6 +52,10 @@ export interface Config {
   realtimeRevalidateMs: number;
   /** Origins whose pages may call the REST API (CORS); null: any origin. */
   corsOrigins: readonly string[] | null;
+  /** Bearer token that opens GET /metrics on the main port; null: not served there. */
+  metricsToken: string | null;
+  /** A listener of its own for GET /metrics (no token); null: none. Metrics are collected when either is set. */
+  metricsPort: number | null;
 }
 
 /**
@@ -134,9 +138,19 @@ const schema = Joi.object({
       const parsed = parseOrigins(value);
       return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
     }),
+  // Long enough not to be guessed over HTTP, and printable (it travels in a header).
+  METRICS_TOKEN: Joi.string()
+    .min(16)
+    .max(256)
+    .pattern(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .empty('')
+    .default(null),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535).empty('').default(null),
 }).unknown(true);
 
 export class ConfigError extends Error {}
+
+const SECRETS = new Set(['METRICS_TOKEN']);
 
 /** Parse the environment; throws ConfigError with one sentence per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -144,9 +158,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (error) {
     const sentences = error.details.map((d) => {
       const name = String(d.path[0]);
-      return `${name} is invalid (${d.message.replace(/^"[^"]+" /, '')}; got ${JSON.stringify(env[name])}).`;
+      // A secret is not echoed to the terminal and the logs: its length says enough.
+      const got = SECRETS.has(name) ? `${String(env[name]).length} characters` : JSON.stringify(env[name]);
+      return `${name} is invalid (${d.message.replace(/^"[^"]+" /, '')}; got ${got}).`;
     });
     throw new ConfigError(`Invalid configuration: ${sentences.join(' ')}`);
+  }
+  // Port 0 (any free port, for tests) twice is fine: each listener gets its own.
+  if (value.METRICS_PORT !== null && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
+    throw new ConfigError(`Invalid configuration: METRICS_PORT is invalid (must differ from PORT, ${value.PORT}, or metrics would take the API's port; got ${JSON.stringify(env.METRICS_PORT)}).`);
   }
   return Object.freeze({
     port: value.PORT,
@@ -172,5 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
+    metricsToken: value.METRICS_TOKEN,
+    metricsPort: value.METRICS_PORT,
   });
 }

@@ -14,6 +14,9 @@ import type { AppDeps } from './http/deps';
 import { createRedis } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './realtime/bus';
+import { Metrics, metricsEnabled } from './metrics';
+import { observeInstance } from './metrics/instance';
+import { listenMetrics, type MetricsListener } from './metrics/listener';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -28,7 +31,7 @@ function adapterKeyOf(config: Pick<Config, 'redisPrefix'>): string {
  * clients for every namespace. While Redis is away a failure must be a log line, not an unhandled
  * rejection; and a busy instance has many namespaces, so listener counts are not leaks.
  */
-function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
+function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFailed?: () => void) {
   pub.setMaxListeners(0);
   sub.setMaxListeners(0);
   let failing = false;
@@ -41,6 +44,8 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger) {
           return result;
         },
         (err: Error) => {
+          // The realtime broadcaster publishes through this client too: its lost PUBLISHes end here.
+          if (method === 'publish') onPublishFailed?.();
           if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
           failing = true;
           return 0;
@@ -75,6 +80,8 @@ export interface RunningServer {
   io: SocketServer;
   deps: AppDeps;
   realtime: Realtime;
+  /** Where GET /metrics is served without a token (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   /** Stop accepting, let requests in flight finish (up to the timeout), close sockets, pools and Redis. */
   close(): Promise<void>;
 }
@@ -105,12 +112,13 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     logger,
     redis,
     rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore(),
+    metrics: metricsEnabled(config) ? new Metrics() : null,
   };
   const app = createApp(deps);
   const server = http.createServer(app);
   // Keep-alive sockets must not hold shutdown hostage: close idle ones when asked.
   server.keepAliveTimeout = 5000;
-  if (pub && sub) guardAdapterClients(pub, sub, logger);
+  if (pub && sub) guardAdapterClients(pub, sub, logger, deps.metrics ? () => deps.metrics!.redisPublishFailures.inc() : undefined);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,
@@ -124,6 +132,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub);
   const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config) });
+  const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -132,6 +141,15 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
+  let metricsListener: MetricsListener | null = null;
+  if (deps.metrics && config.metricsPort !== null) {
+    try {
+      metricsListener = await listenMetrics(deps.metrics, config.metricsPort, config.host, logger);
+    } catch (err) {
+      server.close();
+      throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`);
+    }
+  }
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -140,6 +158,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       server.closeIdleConnections();
       io.close();
       await realtime.close();
+      stopObserving();
+      await metricsListener?.close();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
@@ -147,5 +167,5 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       await database.close();
     })());
 
-  return { url, port, http: server, io, deps, realtime, close };
+  return { url, port, http: server, io, deps, realtime, metricsUrl: metricsListener?.url ?? null, close };
 }

@@ -5,6 +5,8 @@
  *
  *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll]
  *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
+ *   BENCH_METRICS=on: the service with Prometheus metrics on (METRICS_TOKEN); BENCH_METRICS=compare: only
+ *   the metrics' cost, off and on side by side in alternating rounds (lib/metricsOverhead.ts)
  *
  * The server runs pinned to one core, this process (autocannon and the sockets) to another. For each
  * target: the maximum rate (closed loop, BENCH_CONNECTIONS connections), then p50/p99 at half that
@@ -17,6 +19,7 @@ import path from 'node:path';
 import type { RequestSpec } from 'autocannon';
 import pg from 'pg';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
+import { compareMetrics } from './lib/metricsOverhead';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
 import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, SECONDS, type LoadResult } from './lib/load';
 import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
@@ -38,9 +41,18 @@ const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme:
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
-console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS} s per saturation run, ${HALF_SECONDS} s per open-loop run at half rate, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, ${loadLine()} before the run`);
+console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS} s per saturation run, ${HALF_SECONDS} s per open-loop run at half rate, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, metrics ${process.env.BENCH_METRICS || 'off'}, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
+if (process.env.BENCH_METRICS === 'compare') {
+  try {
+    await compareMetrics({ databaseUrl: database.url, redisUrl: useRedis ? REDIS_URL : '', cores: cores.server });
+    console.log(`${loadLine()} after the run`);
+  } finally {
+    await database.drop();
+  }
+  process.exit(process.exitCode ?? 0);
+}
 const children: ChildHandle[] = [];
 const listeners: Listener[] = [];
 const cleanup = async () => {
@@ -67,7 +79,7 @@ try {
   // --- the real server -------------------------------------------------------------------------
   const real = spawnTs('scripts/bench/lib/serve.ts', {
     cores: cores.server,
-    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '' }),
+    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '', ...(process.env.BENCH_METRICS === 'on' ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}) }),
   });
   children.push(real);
   const { url } = (await real.ready) as { url: string };

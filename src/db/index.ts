@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { Mutex } from '../lib/mutex';
 import { initModels } from '../models';
-import { postgresSql, sqliteSql, type Sql } from './sql';
+import { postgresSql, sqliteSql, type PoolStats, type Sql } from './sql';
 
 /**
  * One Sequelize instance per process. The SQLite shape serializes write transactions
@@ -22,6 +22,12 @@ export interface Database {
   ping(): Promise<void>;
   /** A dedicated PostgreSQL connection outside the pool (advisory locks, LISTEN). */
   sessionClient(): Promise<pg.Client>;
+  /**
+   * Connections by pool, read when metrics are scraped: PostgreSQL's two pools ("models": Sequelize's,
+   * "sql": the hot paths'); SQLite's single writer ("sqlite_writer": in use while a write transaction
+   * runs, the others waiting their turn).
+   */
+  pools(): Record<string, PoolStats>;
   close(): Promise<void>;
 }
 
@@ -81,6 +87,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       const client = new pg.Client({ connectionString: config.databaseUrl });
       await client.connect();
       return client;
+    },
+    pools(): Record<string, PoolStats> {
+      if (dialect === 'sqlite') return { sqlite_writer: { inUse: Math.min(writer.pending, 1), idle: writer.pending ? 0 : 1, waiting: Math.max(writer.pending - 1, 0) } };
+      const models = (sequelize.connectionManager as unknown as { pool: { using: number; available: number; waiting: number } }).pool;
+      return { models: { inUse: models.using, idle: models.available, waiting: models.waiting }, sql: sql.pool!() };
     },
     async close() {
       current = null;

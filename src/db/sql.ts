@@ -30,6 +30,16 @@ export interface Sql {
    */
   transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Connections of its own pool (PostgreSQL only: on SQLite it borrows Sequelize's connection). */
+  pool?(): PoolStats;
+}
+
+/** A connection pool as the metrics show it. */
+export interface PoolStats {
+  inUse: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 /** A unique index refused a row (both dialects). */
@@ -176,6 +186,7 @@ export function postgresSql(url: string, options: { max: number; onError?: (err:
       }
     },
     close: () => pool.end(),
+    pool: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import type { RateLimitStore } from './rateLimit';
 
 /** What the HTTP layer needs from the process; tests build their own. */
@@ -10,4 +11,6 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Set in the production shape (REDIS_URL); readiness checks it. */
   redis: Redis | null;
+  /** Set when metrics are on (METRICS_TOKEN or METRICS_PORT): instruments count into it. */
+  metrics?: Metrics | null;
 }

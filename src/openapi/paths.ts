@@ -34,6 +34,17 @@ const rateHeaders = {
 const html = (description: string) => ({ 'text/html': { schema: { type: 'string', description } } });
 const image = { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } };
 
+/** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
+function metricsOperation(spec: Parameters<typeof operation>[1]) {
+  const op = operation('metrics', spec) as { responses: Record<string, unknown> };
+  op.responses['404'] = {
+    description: 'Metrics are not served on this port (`METRICS_TOKEN` is not set). Codes: `route_not_found`.',
+    'x-codes': ['route_not_found'],
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  return op;
+}
+
 export const paths: Record<string, Record<string, unknown>> = {
   // Operations
 
@@ -70,6 +81,18 @@ export const paths: Record<string, Record<string, unknown>> = {
           schema: strict({ status: { enum: ['ready', 'unavailable'] }, checks: { type: 'object', additionalProperties: { type: 'string' } } }),
         },
       ],
+    }),
+  },
+
+  '/metrics': {
+    get: metricsOperation({
+      tag: 'Operations',
+      summary: 'Prometheus metrics of this instance (operators only; off unless configured)',
+      description:
+        'Served here only when `METRICS_TOKEN` is set, to requests that send it as `Authorization: Bearer <METRICS_TOKEN>` (not an API key); without it this path is a 404. `METRICS_PORT` serves the same text on a port of its own, without a token. The metrics are listed in docs/operations.md.',
+      auth: false,
+      success: [{ status: '200', description: 'The Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }],
+      errors: ['unauthorized'],
     }),
   },
 

@@ -2,6 +2,7 @@ import type { Server } from 'socket.io';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
+import type { PublishObserver } from '../metrics/realtime';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -87,6 +88,8 @@ export class RedisBroadcaster implements Broadcaster {
     private readonly logger: Logger,
     /** This instance's sockets, for evictions that cannot go through Redis. */
     private readonly local?: LocalBroadcaster,
+    /** Told the latency and outcome of each PUBLISH (metrics), when given. */
+    private readonly observer?: PublishObserver,
   ) {
     const client = {
       publish: (channel: string, message: Buffer | string) => {
@@ -108,13 +111,16 @@ export class RedisBroadcaster implements Broadcaster {
    * is back: every instance then tells those sockets to reconnect and replay).
    */
   private settle<T>(sent: Promise<T>, namespaces: string[], fallbacks: Array<() => void> = []): Promise<T | 0> {
+    const start = this.observer ? performance.now() : 0;
     return sent.then(
       (n) => {
+        this.observer?.published((performance.now() - start) / 1000, true);
         if (this.failing) this.onRecovered?.();
         this.failing = false;
         return n;
       },
       (err: Error) => {
+        this.observer?.published((performance.now() - start) / 1000, false);
         if (!this.failing) this.logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
         this.failing = true;
         this.lastFailureAt = Date.now();

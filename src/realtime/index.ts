@@ -13,6 +13,7 @@ import { createRollFeed, replayMissedRolls } from './rollFeed';
 import { AccessGuard } from './access';
 import { controlChannel, parseControl, type ControlMessage } from './control';
 import type { Logger } from '../logger';
+import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -46,8 +47,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
   const local = new LocalBroadcaster(io);
-  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local) : null;
-  const broadcaster: Broadcaster = redisBroadcaster ?? local;
+  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local, publishObserver(deps.metrics)) : null;
+  const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();

@@ -3,6 +3,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { MemoryRateLimitStore } from '../../src/http/rateLimit';
 import { createLogger } from '../../src/logger';
+import { Metrics } from '../../src/metrics';
 import { openApiDocument } from '../../src/openapi';
 import { appRoutes, documentedOperations, validateSchema } from '../helpers/openapi';
 import { useServer } from '../helpers/server';
@@ -11,8 +12,9 @@ const ctx = useServer(test);
 const doc = openApiDocument();
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** With metrics on (METRICS_TOKEN): the walk sees every route the app can serve, GET /metrics included. */
 function app() {
-  return createApp({ config: loadConfig({}), logger: createLogger('silent'), rateLimitStore: new MemoryRateLimitStore(), redis: null });
+  return createApp({ config: loadConfig({ METRICS_TOKEN: 'a-token-for-the-route-walk' }), logger: createLogger('silent'), rateLimitStore: new MemoryRateLimitStore(), redis: null, metrics: new Metrics() });
 }
 
 const key = (r: { method: string; path: string }) => `${r.method.toUpperCase()} ${r.path}`;

@@ -11,7 +11,9 @@ import { useServer } from '../helpers/server';
  * match the schema, an error's code must be one listed for its status. Realtime payloads are checked
  * against the document's schemas too.
  */
-const ctx = useServer(test);
+// Metrics on, so that GET /metrics (an operator's endpoint, off by default) is exercised too.
+const METRICS_TOKEN = 'metrics-token-of-the-openapi-test';
+const ctx = useServer(test, { METRICS_TOKEN });
 const doc = openApiDocument();
 const root = doc as unknown as Record<string, unknown>;
 
@@ -181,6 +183,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
+  t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
   t.is((await fetch(`${server.url}/?room=${room.slug}`, { redirect: 'manual' })).status, 303);
 
   const problems = checkRecords(records);
