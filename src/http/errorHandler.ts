@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, BadRequestError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError, type ErrorDetail } from '../errors';
+import { isDatabaseUnavailable } from '../db/errors';
 import type { Logger } from '../logger';
 
 export function errorBody(err: AppError) {
@@ -27,7 +28,7 @@ const BODY_UNREADABLE: ReadonlyMap<string, string> = new Map([
   ['parameters.too.many', 'The request has too many parameters.'],
 ]);
 
-/** Translate what libraries throw (body-parser, multer, Sequelize, the dice engine) into AppErrors. */
+/** Translate what libraries and the storage layer throw (body-parser, multer, db/errors.ts, the dice engine) into AppErrors. */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (!err || typeof err !== 'object') return null;
@@ -56,9 +57,7 @@ export function toAppError(err: unknown): AppError | null {
   if (e.name === 'DiceError' && typeof e.status === 'number' && typeof e.code === 'string') {
     return new AppError(e.status, e.code, e.message ?? 'The dice are invalid.', e.details);
   }
-  if (e.name === 'SequelizeConnectionError' || e.name === 'SequelizeConnectionRefusedError' || e.name === 'SequelizeConnectionAcquireTimeoutError' || e.name === 'SequelizeHostNotReachableError' || e.name === 'SequelizeConnectionTimedOutError') {
-    return new ServiceUnavailableError('The database is unreachable: try again shortly.');
-  }
+  if (isDatabaseUnavailable(err)) return new ServiceUnavailableError('The database is unreachable: try again shortly.');
   // The router could not percent-decode a path parameter (`/room/%`): the URL is malformed, not our fault.
   if (err instanceof URIError && e.status === 400) {
     return new BadRequestError('The URL is not valid: a "%" must start an escape such as %20.', 'malformed_url');
