@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
-import { ApiKey, User } from '../src/models';
+import { ApiKey, User } from '../src/db/models';
 import { issueApiKey, revokeApiKeyIds } from '../src/commands/apiKeys';
 import { publishControlOnce } from '../src/realtime/control';
 import type { Config } from '../src/config';

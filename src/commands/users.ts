@@ -3,7 +3,7 @@ import { Op, QueryTypes, UniqueConstraintError, col, fn, where } from 'sequelize
 import { db } from '../db';
 import { ConflictError, ValidationError } from '../errors';
 import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
-import { User } from '../models';
+import { User } from '../db/models';
 import { issueApiKey } from './apiKeys';
 
 /** A guest: a throw-away account with one key, so a browser can roll without signing up. */

@@ -1,7 +1,7 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from './room';
-import { ts } from './time';
+import { ts } from '../http/time';
 import { presentUser } from './user';
 
 /**

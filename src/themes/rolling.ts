@@ -2,7 +2,7 @@
  * What a roll needs from a theme: the definition of one of its dice, in the dice engine's terms.
  */
 import type { DieDefinition, Face } from '../dice/types';
-import { Theme } from '../models';
+import { Theme } from '../db/models';
 import { isPhysicalType, normalizeDice, PLAIN_FACES } from './dice';
 import type { StoredManifest } from './manifest';
 import { manifestOf } from './stored';

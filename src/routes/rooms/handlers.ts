@@ -11,7 +11,7 @@ import type { PasscodeAttempt } from '../../http/passcodeAttempts';
 import { DEFAULT_PER_PAGE, listPath } from '../../http/paging';
 import { trustedOrigin } from '../../http/origin';
 import { authorizeRoomAccess, authorizeRoomOwner } from '../../policies/rooms';
-import { one, page } from '../../presenters/envelope';
+import { one, page } from '../../http/envelope';
 import { presentRoom } from '../../presenters/room';
 import { BACKGROUND_FIELD, BACKGROUND_MAX_BYTES } from '../../rooms/background';
 
