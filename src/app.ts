@@ -13,7 +13,7 @@ import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './routes/users';
 import { roomPublicRoutes, roomRoutes } from './routes/rooms';
 import { themeRoutes } from './routes/themes';
-import { rollRoutes } from './routes/rolls';
+import { rollRoutes } from './rolls/routes';
 import { diceBoxRoutes } from './routes/diceBox';
 import { shareRequestRoutes } from './routes/shareRequests';
 import { shareRoutes } from './routes/share';

@@ -1,9 +1,9 @@
 import type { Socket } from 'socket.io';
-import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
+import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/load';
 import type { RollRecord as Roll } from '../db/records';
-import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
+import { canSeeRoll, isRoller, rollAudience } from '../rolls/policy';
 import { memberUserIds } from '../policies/rooms';
-import { presentRoll } from '../presenters/roll';
+import { presentRoll } from '../rolls/present';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
 import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';

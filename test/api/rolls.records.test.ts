@@ -1,7 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { Roll as RollModel, RollValue as RollValueModel } from '../../src/db/models';
-import { loadRollByUuid } from '../../src/commands/rollsLoad';
+import { loadRollByUuid } from '../../src/rolls/store/load';
 import { manifest, postTheme } from '../fixtures/themes';
 import { rollOk } from './rolls.support';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { validate } from '../../http/validate';
+import type { AppDeps } from '../http/deps';
+import { validate } from '../http/validate';
 import * as h from './handlers';
 import * as s from './schema';
 

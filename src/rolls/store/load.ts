@@ -1,11 +1,11 @@
 import { literal, Op, type WhereOptions } from 'sequelize';
-import { db } from '../db';
+import { db } from '../../db';
 import {
   participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom, toUser, userColumns,
   type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
-} from '../db/records';
-import { placeholders, type Query } from '../db/sql';
-import { Roll } from '../db/models';
+} from '../../db/records';
+import { placeholders, type Query } from '../../db/sql';
+import { Roll } from '../../db/models';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its

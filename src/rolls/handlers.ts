@@ -1,15 +1,15 @@
 import type { RequestHandler } from 'express';
-import { createRoll } from '../../commands/rolls';
-import { loadRollByUuid, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../../commands/rollsLoad';
-import { clearRoomTable, updateRolls, updateRoomRolls, type DieChange, type DieFlags } from '../../commands/rollsUpdate';
-import { requireRoomBySlug } from '../../commands/roomsAccess';
-import { ForbiddenError } from '../../errors';
-import type { AppDeps } from '../../http/deps';
-import { listPath } from '../../http/paging';
-import { authorizeRollView } from '../../policies/rolls';
-import { isParticipant } from '../../policies/rooms';
-import { list, one } from '../../http/envelope';
-import { cursorPage, presentRoll } from '../../presenters/roll';
+import { createRoll } from './create';
+import { loadRollByUuid, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from './store/load';
+import { clearRoomTable, updateRolls, updateRoomRolls, type DieChange, type DieFlags } from './update';
+import { requireRoomBySlug } from '../commands/roomsAccess';
+import { ForbiddenError } from '../errors';
+import type { AppDeps } from '../http/deps';
+import { listPath } from '../http/paging';
+import { authorizeRollView } from './policy';
+import { isParticipant } from '../policies/rooms';
+import { list, one } from '../http/envelope';
+import { cursorPage, presentRoll } from './present';
 
 /** Thin handlers: validated input in, a command, a presenter out. `req.user` is set by `auth`. */
 

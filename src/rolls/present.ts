@@ -1,8 +1,8 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
-import { canSeeValue, isRoller } from '../policies/rolls';
-import { presentParticipant, presentRoomInRoll } from './room';
+import { canSeeValue, isRoller } from './policy';
+import { presentParticipant, presentRoomInRoll } from '../presenters/room';
 import { ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../presenters/user';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**

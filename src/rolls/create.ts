@@ -9,8 +9,8 @@ import { isParticipant } from '../policies/rooms';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { findRollableThemeVersions, type RollableTheme } from './rollThemes';
-import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
+import { findRollableThemeVersions, type RollableTheme } from '../commands/rollThemes';
+import { loadRollRoomBySlug, loadRolls } from './store/load';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -342,4 +342,4 @@ export function randomVelocity(): number {
   return randomInt(50, 151) / 100;
 }
 
-export { loadRolls } from './rollsLoad';
+export { loadRolls } from './store/load';

@@ -4,11 +4,11 @@ import type { RollRecord, RollValueRecord } from '../db/records';
 import { placeholders, type Query } from '../db/sql';
 import { BadRequestError, ForbiddenError, type ErrorDetail } from '../errors';
 import { Roll, RollValue, RollWhisper, type Room, type User } from '../db/models';
-import { authorizeRollChange } from '../policies/rolls';
+import { authorizeRollChange } from './policy';
 import { authorizeRoomOwner, isParticipant } from '../policies/rooms';
 import { publish } from '../events/bus';
-import { requireRoomBySlug } from './roomsAccess';
-import { loadRolls, loadRollsByUuid } from './rollsLoad';
+import { requireRoomBySlug } from '../commands/roomsAccess';
+import { loadRolls, loadRollsByUuid } from './store/load';
 
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
 export interface DieFlags {
