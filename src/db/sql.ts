@@ -76,6 +76,30 @@ export function asJson<T = unknown>(value: unknown): T | null {
   return JSON.parse(value as string) as T;
 }
 
+const columnLists = new WeakMap<readonly string[], Map<string, string>>();
+
+/**
+ * `t.a AS "a", t.b_c AS "bC"`: the columns of a table (record field names, camelCase) under their
+ * record names, prefixed, read through alias `alias`. Built once per (table, alias, prefix): the roll
+ * paths ask for the same few lists on every request.
+ */
+export function columns(alias: string, prefix: string, names: readonly string[]): string {
+  let lists = columnLists.get(names);
+  if (!lists) columnLists.set(names, (lists = new Map()));
+  const key = `${alias}|${prefix}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = names.map((n) => `${alias}.${n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} AS "${prefix}${n}"`).join(', ');
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/** A numeric column: pg answers BIGINT and NUMERIC as text. */
+export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
+export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
 /** A JSON value to store. */
 export function toJson(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);

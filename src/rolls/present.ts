@@ -1,5 +1,7 @@
-import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
-import { canSeeValue, isRoller } from './policy';
+import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from './store/records';
+import { canSeeValue, isRoller, rollAudience } from './policy';
+// roomViewerClass moves to rooms/present.ts (issue 18, rooms lane): only this import line changes then.
+import { roomViewerClass } from '../realtime/fanout';
 import { presentParticipant, presentRoomInRoll } from '../presenters/room';
 import { ts } from '../http/time';
 import { presentUser } from '../presenters/user';
@@ -18,7 +20,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
  * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner, a
  * participant or neither (presenters/room.ts roomViewerKind: the embedded room's passcode, participants
- * and background). Keep it so, or tell realtime/rollFeed.ts.
+ * and background): rollViewerClass() below. Keep them in step.
  */
 export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
   if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');
@@ -43,6 +45,22 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
 }
 
 export type PresentedRoll = ReturnType<typeof presentRoll>;
+
+/**
+ * The viewer classes of a roll, for presenting it once per class (the realtime fan-out): who may not
+ * see it (no class: nothing is sent), its roller, and the others by room class. presentRoll() depends
+ * on the viewer only through "is the roller" (hidden dice, total, equation) and the embedded room's
+ * class (roomViewerClass); test/realtime/rolls.test.ts compares every viewer's event with what REST
+ * answers that viewer.
+ */
+export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
+  const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
+  const canSee = rollAudience(roll);
+  return (viewer) => {
+    if (!canSee(viewer)) return undefined;
+    return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
+  };
+}
 
 /** Who a roll involves: its roller and the participants it is whispered to (their users). */
 function involvedUserIds(roll: Roll): Set<number> {

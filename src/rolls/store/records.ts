@@ -1,0 +1,115 @@
+import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from '../../db/sql';
+import type { ParticipantRecord, RoomRecord, UserRecord } from '../../db/records';
+
+/**
+ * Plain records of rolls, their values and whispers, as the rolls store (src/rolls/store/) answers
+ * them: the same field names and types as the Sequelize models (src/db/models/rolls.ts). Each
+ * `*Columns` list selects a table's columns under those names, and each `to*` function turns a row
+ * of either dialect into a record.
+ */
+
+export interface RollValueRecord {
+  id: number;
+  uuid: string;
+  rollId: number;
+  position: number;
+  dieIndex: number;
+  type: string;
+  theme: string;
+  value: number | null;
+  valueToDisplay: unknown;
+  numericValue: number | null;
+  origin: string;
+  label: string | null;
+  meta: unknown;
+  isHidden: boolean;
+  isUserValue: boolean;
+  isVisible: boolean;
+  isCleared: boolean;
+  isDropped: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WhisperRecord {
+  rollId: number;
+  participantId: number;
+  userId: number;
+  participant?: ParticipantRecord | null;
+}
+
+export interface RollRecord {
+  id: number;
+  uuid: string;
+  userId: number;
+  roomId: number | null;
+  direction: number;
+  velocity: number;
+  equation: string;
+  totalValue: number;
+  operator: Record<string, unknown> | null;
+  label: string | null;
+  externalId: string | null;
+  isWhispered: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  user?: UserRecord;
+  room?: RoomRecord | null;
+  values?: RollValueRecord[];
+  whispers?: WhisperRecord[];
+}
+
+const ROLL: readonly string[] = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
+const VALUE: readonly string[] = [
+  'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
+  'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'createdAt', 'updatedAt',
+];
+
+export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
+export const rollValueColumns = (alias: string, prefix = '') => columns(alias, prefix, VALUE);
+
+export function toRoll(row: Row): RollRecord {
+  return {
+    id: num(row.id),
+    uuid: row.uuid as string,
+    userId: num(row.userId),
+    roomId: numOrNull(row.roomId),
+    direction: num(row.direction),
+    velocity: num(row.velocity),
+    equation: row.equation as string,
+    totalValue: num(row.totalValue),
+    operator: asJson<Record<string, unknown>>(row.operator),
+    label: strOrNull(row.label),
+    externalId: strOrNull(row.externalId),
+    isWhispered: asBool(row.isWhispered),
+    createdAt: asDate(row.createdAt),
+    updatedAt: asDate(row.updatedAt),
+  };
+}
+
+export function toRollValue(row: Row): RollValueRecord {
+  return {
+    id: num(row.id),
+    uuid: row.uuid as string,
+    rollId: num(row.rollId),
+    position: num(row.position),
+    dieIndex: num(row.dieIndex),
+    type: row.type as string,
+    theme: row.theme as string,
+    value: numOrNull(row.value),
+    valueToDisplay: asJson(row.valueToDisplay),
+    numericValue: numOrNull(row.numericValue),
+    origin: row.origin as string,
+    label: strOrNull(row.label),
+    meta: asJson(row.meta),
+    isHidden: asBool(row.isHidden),
+    isUserValue: asBool(row.isUserValue),
+    isVisible: asBool(row.isVisible),
+    isCleared: asBool(row.isCleared),
+    isDropped: asBool(row.isDropped),
+    createdAt: asDate(row.createdAt),
+    updatedAt: asDate(row.updatedAt),
+  };
+}
+
+export type { ParticipantRecord, RoomRecord, UserRecord };
