@@ -22,7 +22,7 @@ export interface DieInput {
   meta?: unknown;
 }
 
-/** POST /roll, validated (routes/rolls/schema.ts): `dice` or `equation` (with its `theme`). */
+/** POST /roll, validated (schema.ts): `dice` or `equation` (with its `theme`). */
 export interface RollInput {
   dice?: DieInput[];
   equation?: string;

@@ -11,7 +11,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
  * both redact alike. Pure: no I/O. The roll must be loaded as loadRolls() loads it (user, room with owner
  * and participants, values, whispers with their participants) and must be visible to the viewer
- * (policies/rolls.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
+ * (policy.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
  *
  * Redaction: a die with is_hidden shows `value` and `value_to_display` as null to everyone but its
  * roller; for them `total_value` counts only the dice they see, then applies the roll's `*`, `/` and
