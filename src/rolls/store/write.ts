@@ -119,7 +119,6 @@ export async function findByExternalId(userId: number, externalId: string): Prom
   return roll ?? null;
 }
 
-
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
 export interface DieFlags {
   isHidden?: boolean;
