@@ -8,10 +8,10 @@ import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { ApiKey, User } from '../src/db/models';
-import { issueApiKey, revokeApiKeyIds } from '../src/commands/apiKeys';
+import { issueApiKey, revokeApiKeyIds } from '../src/users/apiKeys';
 import { publishControlOnce } from '../src/realtime/control';
 import type { Config } from '../src/config';
-import { createRegisteredUser } from '../src/commands/users';
+import { createRegisteredUser } from '../src/users/create';
 import { AppError } from '../src/errors';
 
 const USAGE = `Usage: npm run cli -- <command> [args]

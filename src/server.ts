@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
-import { configureQuotas } from './commands/quotas';
+import { configureQuotas } from './users/quotas';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';

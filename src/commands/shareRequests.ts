@@ -9,7 +9,7 @@ import { ConflictError, GoneError, NotFoundError } from '../errors';
 import { DiceBoxItem, ShareRequest, Theme, User } from '../db/models';
 import { authorizeShareRequestOwner, authorizeThemeShare, shareRequestState } from '../policies/shareRequests';
 import { publish } from '../events/bus';
-import { assertCanShare } from './quotas';
+import { assertCanShare } from '../users/quotas';
 import { recordRevocations, revocationOf } from './shareRequestsRevocations';
 import { findLatestTheme, lockThemeId, type Paged } from './themes';
 import { latestOf } from '../themes/versions';

@@ -17,7 +17,7 @@ import { kindFromName, type AssetKind } from '../themes/sniff';
 import { manifestOf } from '../themes/stored';
 import { latestOf, sortNewestFirst, versionConflict } from '../themes/versions';
 import { putInDiceBox } from './diceBoxItems';
-import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from './quotas';
+import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from '../users/quotas';
 import { recordRevocations } from './shareRequestsRevocations';
 
 export { DEFAULT_THEME_ID } from '../themes/defaultTheme';

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Application, Express, Request, RequestHandler } from 'express';
 import type { AppDeps } from '../http/deps';
 import { AppError } from '../errors';
-import { bearerKey } from '../http/auth';
+import { bearerKey } from '../users/auth';
 import type { Metrics } from './index';
 
 /** The route label of requests no route answered: unknown paths, and refusals before routing (no key, rate limited). */

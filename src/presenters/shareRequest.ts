@@ -3,7 +3,7 @@ import type { LoadedShareRequest } from '../commands/shareRequests';
 import { ownsShareRequest, shareRequestState } from '../policies/shareRequests';
 import { manifestOf } from '../themes/stored';
 import { timestamp, ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../users/present';
 
 /** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */
 export function shareUrl(baseUrl: string, code: string): string {

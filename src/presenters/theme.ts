@@ -2,7 +2,7 @@ import type { Theme } from '../db/models';
 import { assetNames } from '../themes/manifest';
 import { manifestOf } from '../themes/stored';
 import { ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../users/present';
 
 export interface ThemePresentOptions {
   /** Origin for asset URLs (http/paging.ts baseUrl); without it they are root-relative paths. */

@@ -5,7 +5,7 @@ import { rateLimit } from '../../http/rateLimit';
 import { previewShareRequest } from '../../commands/shareRequests';
 import { AppError } from '../../errors';
 import { timestamp } from '../../http/time';
-import { presentUser } from '../../presenters/user';
+import { presentUser } from '../../users/present';
 import { manifestOf } from '../../themes/stored';
 import { shareErrorPage, sharePage } from './page';
 

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { RateLimitError, UnauthorizedError } from '../errors';
-import type { AppDeps } from './deps';
-import { authenticate } from '../commands/apiKeys';
-import { failOpen } from './rateLimit';
+import type { AppDeps } from '../http/deps';
+import { authenticate } from './apiKeys';
+import { failOpen } from '../http/rateLimit';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { rateLimit } from '../../http/rateLimit';
-import { validate } from '../../http/validate';
-import { ForbiddenError, NotFoundError } from '../../errors';
-import { createGuest, updateOwnUser } from '../../commands/users';
-import { issueOwnApiKey, listLiveApiKeys, revokeApiKeys } from '../../commands/apiKeys';
-import { presentUser } from '../../presenters/user';
-import { presentApiKey, presentNewApiKey } from '../../presenters/apiKey';
-import { list, one } from '../../http/envelope';
+import type { AppDeps } from '../http/deps';
+import { rateLimit } from '../http/rateLimit';
+import { validate } from '../http/validate';
+import { ForbiddenError, NotFoundError } from '../errors';
+import { createGuest, updateOwnUser } from './create';
+import { issueOwnApiKey, listLiveApiKeys, revokeApiKeys } from './apiKeys';
+import { presentUser } from './present';
+import { presentApiKey, presentNewApiKey } from '../presenters/apiKey';
+import { list, one } from '../http/envelope';
 import { createKeyBody, keyParams, updateUserBody } from './schema';
 
 /** POST /user: the one route without a key (it is how a browser gets one). */
