@@ -1,5 +1,4 @@
 import express, { Router, type Express } from 'express';
-import './http/types';
 import type { AppDeps } from './http/deps';
 import { auth } from './users/auth';
 import { jsonBody } from './http/body';

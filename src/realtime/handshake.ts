@@ -6,7 +6,7 @@ import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../users/auth';
 import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
-import type { User } from '../db/models';
+import type { UserRecord as User } from '../users/store';
 import type { PresentedParticipant } from '../presenters/room';
 import { slugOfNamespace } from './events';
 
