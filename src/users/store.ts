@@ -71,7 +71,9 @@ function apiKeyRecord(key: ApiKey): ApiKeyRecord {
  * once they take UserRecord; nothing in src/users uses it.
  */
 export function userModelOf(user: UserRecord): User {
-  return User.build({ ...user }, { isNewRecord: false, raw: true });
+  // Field by field: `user` may itself be such an instance (req.user), whose own properties are not its fields.
+  const { id, uuid, username, name, isRegistered, createdAt, updatedAt } = user;
+  return User.build({ id, uuid, username, name, isRegistered, createdAt, updatedAt }, { isNewRecord: false, raw: true });
 }
 
 /** Run `fn` in one write transaction (db/index.ts: on SQLite, one writer at a time). */
@@ -129,7 +131,7 @@ export async function lockRenames(transaction: Transaction): Promise<void> {
  * written, and a change of nothing writes nothing (updated_at stays).
  */
 export async function updateUser(user: UserRecord, fields: Partial<Pick<UserRecord, 'name' | 'username'>>, transaction: Transaction): Promise<UserRecord> {
-  const model = User.build({ ...user }, { isNewRecord: false, raw: true });
+  const model = userModelOf(user);
   return userRecord(await uniquely(() => model.update(fields, { transaction })));
 }
 
