@@ -109,6 +109,12 @@ export async function findUserByUsername(username: string, transaction?: Transac
   return user && userRecord(user);
 }
 
+/** These users, in no particular order (unknown ids are left out). */
+export async function findUsersByIds(ids: readonly number[], transaction?: Transaction): Promise<UserRecord[]> {
+  if (!ids.length) return [];
+  return (await User.findAll({ where: { id: [...ids] }, transaction })).map(userRecord);
+}
+
 /** Whether another user than `exceptUserId` holds `username` in any case ("Alice" for "alice"). */
 export async function usernameTakenByOther(username: string, exceptUserId: number, transaction: Transaction): Promise<boolean> {
   const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptUserId } }] }, attributes: ['id'], transaction });
