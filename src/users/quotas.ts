@@ -8,10 +8,9 @@
  * (db/index.ts). The lock is always the last one a transaction takes (after a room's row lock or a theme
  * id's lock), so lock order stays the same everywhere and cannot deadlock.
  */
-import type { Transaction } from 'sequelize';
 import { ConflictError } from '../errors';
 import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
-import { lockUserQuotas } from './store';
+import { lockUserQuotas, type Transaction } from './store';
 
 /**
  * A user holds as much of something as its quota allows. 409: the request is valid and allowed, but
