@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
-import { ApiKey, User } from '../src/models';
+import { ApiKey, User } from '../src/db/models';
 import { issueApiKey, revokeApiKeyIds } from '../src/commands/apiKeys';
 import { publishControlOnce } from '../src/realtime/control';
 import type { Config } from '../src/config';
@@ -39,6 +39,8 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       return `Created user ${user.username} (${user.uuid}).\nAPI key (shown once): ${key}`;
     }
     case 'key:create': {
+      // api_keys.name holds 255 characters; a label is for telling keys apart, so 64 is plenty.
+      if (b !== undefined && (b.trim() === '' || b.length > 64)) throw new UsageError('LABEL must be 1 to 64 characters.');
       const user = await findUser(a);
       const { key } = await issueApiKey(user, b ?? 'cli');
       return `API key for ${user.username} (shown once): ${key}`;

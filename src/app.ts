@@ -9,7 +9,7 @@ import { errorHandler, notFoundRoute } from './http/errorHandler';
 import { unknownApiRoute } from './http/knownRoutes';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
-import { healthRoutes } from './routes/health';
+import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './routes/users';
 import { roomPublicRoutes, roomRoutes } from './routes/rooms';
 import { themeRoutes } from './routes/themes';

@@ -1,6 +1,7 @@
 import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
 import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
+import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './http/origin';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -22,6 +23,11 @@ export interface Config {
   quotas: Readonly<Quotas>;
   allowGuests: boolean;
   publicUrl: string | null;
+  /**
+   * Hosts (name or name:port) whose Host header may stand in stored links when PUBLIC_URL is not set
+   * (src/http/origin.ts); by default the loopback names.
+   */
+  allowedHosts: readonly string[];
   /** Requests per key (or per address when unauthenticated) per rate window. */
   rateLimitPerMinute: number;
   /** Guest accounts one client address may create per hour. */
@@ -94,7 +100,17 @@ const schema = Joi.object({
     .default('info'),
   ...QUOTA_VARIABLES,
   ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
-  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).empty('').default(null),
+  // Bounded so that a stored link (origin + a background's path) fits its column (rooms.bg_file_path, 512).
+  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).max(200).empty('').default(null),
+  ALLOWED_HOSTS: Joi.string()
+    .custom((value: string, helpers) => {
+      const hosts = value.split(',').map((h) => h.trim()).filter(Boolean);
+      const bad = hosts.find((h) => !HOST_PATTERN.test(h) || h.length > 261);
+      if (bad !== undefined) return helpers.message({ custom: `must be host names or host:port, comma-separated ("${bad}" is not one)` });
+      return hosts;
+    })
+    .empty('')
+    .default([...DEFAULT_ALLOWED_HOSTS]),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
   AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
@@ -164,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     quotas: quotasFrom(value),
     allowGuests: value.ALLOW_GUESTS,
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
+    allowedHosts: Object.freeze([...(value.ALLOWED_HOSTS as string[])]),
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
     guestsPerHour: value.GUESTS_PER_HOUR,
     authFailuresPerMinute: value.AUTH_FAILURES_PER_MINUTE,

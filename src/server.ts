@@ -13,7 +13,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
 import { createRedis } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
-import { setListenerErrorHandler } from './realtime/bus';
+import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
 import { listenMetrics, type MetricsListener } from './metrics/listener';

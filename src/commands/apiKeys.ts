@@ -4,8 +4,8 @@ import { db } from '../db';
 import { asDateOrNull, type Row } from '../db/sql';
 import { toUser, userColumns } from '../db/records';
 import { ConflictError } from '../errors';
-import { ApiKey, User } from '../models';
-import { publish } from '../realtime/bus';
+import { ApiKey, User } from '../db/models';
+import { publish } from '../events/bus';
 import { lockUserQuotas, QuotaExceededError } from './quotas';
 
 const KEY_PREFIX = 'dk_';

@@ -1,11 +1,12 @@
-import { UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError } from 'sequelize';
 import { db } from '../db';
-import { ConflictError, NotFoundError } from '../errors';
-import { Participant, type Room, type User } from '../models';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { displayNameProblem, nameKey, normalizeDisplayName, uniqueDisplayName } from '../lib/displayName';
+import { Participant, type Room, type User } from '../db/models';
 import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from '../policies/rooms';
-import { publish } from '../realtime/bus';
+import { publish } from '../events/bus';
 import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
-import { defaultUsername, lockRoom } from './rooms';
+import { defaultUsername, lockRoom, USERNAME_MAX } from './rooms';
 import { requireRoomBySlug, requireRoomId } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
 import { assertCanJoinRoom } from './quotas';
@@ -14,6 +15,13 @@ import type { RoomRecord } from '../db/records';
 export class AlreadyParticipantError extends ConflictError {
   constructor() {
     super('You are already a participant of this room.', 'already_participant');
+  }
+}
+
+/** 409: another participant of the room goes by this name (compared case-insensitively after normalization). */
+export class NameTakenError extends ConflictError {
+  constructor(name: string) {
+    super(`Another participant of this room is already called "${name}" (names are compared without regard to case or character width): choose another name.`, 'name_taken');
   }
 }
 
@@ -31,7 +39,7 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
         const room = await lockRoom(roomId, transaction);
         if (!room) throw new NotFoundError(`There is no room "${slug}".`);
         // raw: plain rows, not a model per seat (a room of 1,000 built 1,000 models on every join)
-        const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color'], raw: true, transaction });
+        const seats = await Participant.findAll({ where: { roomId: room.id }, attributes: ['userId', 'position', 'color', 'username'], raw: true, transaction });
         if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
         authorizeJoin(room, user, passcode);
         await assertCanJoinRoom(room, user.id, transaction);
@@ -39,7 +47,8 @@ export async function joinRoom(slug: string, user: User, passcode?: string | nul
           {
             roomId: room.id,
             userId: user.id,
-            username: defaultUsername(user),
+            // Nobody may join under a name already in the room (the owner's, say): "Guest A1B2 (2)".
+            username: uniqueDisplayName(defaultUsername(user), new Set(seats.map((p) => nameKey(p.username))), USERNAME_MAX),
             position: nextFreePosition(seats.map((p) => p.position)),
             color: pickDefaultColor(seats.map((p) => p.color)),
           },
@@ -81,11 +90,18 @@ export async function updateParticipant(slug: string, participantId: number, use
   const participant = participantOf(room, participantId, user, 'change');
   authorizeParticipantChange(room, participant, user, 'change');
   const values: Partial<Pick<Participant, 'username' | 'color'>> = {};
-  if (change.username !== undefined) values.username = change.username.trim();
+  if (change.username !== undefined) values.username = checkedDisplayName(change.username);
   if (change.color !== undefined) values.color = change.color.toLowerCase();
   const changed = await db().transaction(async (transaction) => {
+    // The room lock orders renames (PostgreSQL; SQLite has one writer): two cannot both take a free name.
+    await lockRoom(room.id, transaction);
     const row = await Participant.findByPk(participant.id, { transaction });
     if (!row) throw new NotFoundError(`This room has no participant ${participantId}.`);
+    if (values.username !== undefined && nameKey(values.username) !== nameKey(row.username)) {
+      const others = await Participant.findAll({ where: { roomId: room.id, id: { [Op.ne]: row.id } }, attributes: ['username'], raw: true, transaction });
+      const key = nameKey(values.username);
+      if (others.some((p) => nameKey(p.username) === key)) throw new NameTakenError(values.username);
+    }
     row.set(values);
     if (row.changed() === false) return false;
     await row.save({ transaction });
@@ -94,6 +110,14 @@ export async function updateParticipant(slug: string, participantId: number, use
   const fresh = await rereadRoom(room.id);
   if (changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
+}
+
+/** The stored form of a requested name, or a 400 (the route's schema already checks; this keeps the command whole). */
+function checkedDisplayName(raw: string): string {
+  const name = normalizeDisplayName(raw);
+  const problem = displayNameProblem(name, USERNAME_MAX);
+  if (problem !== null) throw new ValidationError([{ path: 'username', message: `username ${problem}` }]);
+  return name;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { db } from '../db';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from '../db/records';
-import { placeholders, toJson, UniqueViolationError, type Query } from '../db/sql';
+import { UniqueViolationError } from '../db/errors';
+import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
 import { AppError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { isParticipant } from '../policies/rooms';
-import { publish } from '../realtime/bus';
+import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from './rollThemes';

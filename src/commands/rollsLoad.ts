@@ -5,7 +5,7 @@ import {
   type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
 } from '../db/records';
 import { placeholders, type Query } from '../db/sql';
-import { Roll } from '../models';
+import { Roll } from '../db/models';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its

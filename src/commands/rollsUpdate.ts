@@ -3,10 +3,10 @@ import { db } from '../db';
 import type { RollRecord, RollValueRecord } from '../db/records';
 import { placeholders, type Query } from '../db/sql';
 import { BadRequestError, ForbiddenError, type ErrorDetail } from '../errors';
-import { Roll, RollValue, RollWhisper, type Room, type User } from '../models';
+import { Roll, RollValue, RollWhisper, type Room, type User } from '../db/models';
 import { authorizeRollChange } from '../policies/rolls';
 import { authorizeRoomOwner, isParticipant } from '../policies/rooms';
-import { publish } from '../realtime/bus';
+import { publish } from '../events/bus';
 import { requireRoomBySlug } from './roomsAccess';
 import { loadRolls, loadRollsByUuid } from './rollsLoad';
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { Op, UniqueConstraintError, literal, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { UnprocessableError, UnsupportedMediaTypeError } from '../errors';
-import { Participant, Room, RoomBackground, User } from '../models';
+import { Participant, Room, RoomBackground, User } from '../db/models';
 import { authorizeRoomOwner } from '../policies/rooms';
-import { publish } from '../realtime/bus';
+import { publish } from '../events/bus';
 import { sniffImageType, type ImageType } from '../rooms/background';
 import { generatePasscode, generateSlug } from '../rooms/codes';
 import { pickDefaultColor } from '../rooms/colors';
@@ -12,6 +12,7 @@ import { assertAssetRoom, assertCanOwnRoom } from './quotas';
 import { attachParticipants } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
 import type { RoomRecord } from '../db/records';
+import { cutToLength, displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 /** Longest participant username (the column is 64 characters). */
 export const USERNAME_MAX = 64;
@@ -29,10 +30,13 @@ export function lockRoom(roomId: number, transaction: Transaction): Promise<Room
   return Room.findByPk(roomId, { transaction, lock: transaction.LOCK.UPDATE });
 }
 
-/** The participant's default name: the user's display name, cut to fit. */
+/**
+ * The participant's default name: the user's display name, normalized and cut to fit (lib/displayName.ts);
+ * the user's handle (letters, digits, `.`, `_`, `-`) when the display name is not usable as one.
+ */
 export function defaultUsername(user: Pick<User, 'name' | 'username'>): string {
-  const name = (user.name || user.username).trim();
-  return (name || user.username).slice(0, USERNAME_MAX);
+  const name = cutToLength(normalizeDisplayName(user.name ?? ''), USERNAME_MAX).trimEnd();
+  return displayNameProblem(name, USERNAME_MAX) === null ? name : cutToLength(user.username, USERNAME_MAX);
 }
 
 /**
@@ -135,14 +139,15 @@ export function backgroundPath(slug: string, sha256: string, type: ImageType): s
 
 /**
  * Store the owner's background image (in the database, so every instance serves it) and point
- * `bg_file_path` at its public URL under `baseUrl`. The image type comes from the bytes only.
+ * `bg_file_path` at its URL under `origin`: a trusted origin (http/origin.ts), or '' for a root-relative
+ * link. The image type comes from the bytes only.
  */
-export async function setRoomBackground(room: Room, user: User, data: Buffer, baseUrl: string): Promise<RoomRecord> {
+export async function setRoomBackground(room: Room, user: User, data: Buffer, origin: string): Promise<RoomRecord> {
   authorizeRoomOwner(room, user, 'change its background');
   const type = sniffImageType(data);
   if (!type) throw new UnsupportedMediaTypeError('The background must be a PNG, JPEG, WebP or GIF image.');
   const sha256 = createHash('sha256').update(data).digest('hex');
-  const url = baseUrl + backgroundPath(room.slug, sha256, type);
+  const url = origin + backgroundPath(room.slug, sha256, type);
   await db().transaction(async (transaction) => {
     const current = await lockRoom(room.id, transaction);
     if (!current) return;

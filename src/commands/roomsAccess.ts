@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { ForbiddenError, NotFoundError } from '../errors';
-import { Participant, Room, User } from '../models';
+import { Participant, Room, User } from '../db/models';
 import { SLUG_PATTERN } from '../rooms/codes';
 
 /**

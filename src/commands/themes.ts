@@ -7,9 +7,9 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError, type ErrorDetail } from '../errors';
-import { DiceBoxItem, ShareRequest, Theme, ThemeAsset, User } from '../models';
+import { DiceBoxItem, ShareRequest, Theme, ThemeAsset, User } from '../db/models';
 import { authorizeThemeOwner, canExtend, ownsTheme } from '../policies/themes';
-import { publish } from '../realtime/bus';
+import { publish } from '../events/bus';
 import { checkAssets, type UploadedFile } from '../themes/assets';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { assetNames, crossCheck, parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from '../themes/manifest';

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Op, QueryTypes, UniqueConstraintError, col, fn, where } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, ValidationError } from '../errors';
-import { User } from '../models';
+import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
+import { User } from '../db/models';
 import { issueApiKey } from './apiKeys';
 
 /** A guest: a throw-away account with one key, so a browser can roll without signing up. */
@@ -15,11 +16,17 @@ export async function createGuest(): Promise<{ user: User; key: string }> {
   });
 }
 
-/** A registered user (operators' CLI). */
+/** Longest display name of a user (the column is 255 characters). */
+export const USER_NAME_MAX = 255;
+
+/** A registered user (operators' CLI). The display name is normalized and checked as participants' are. */
 export async function createRegisteredUser(username: string, name = username): Promise<User> {
+  const displayName = normalizeDisplayName(name);
+  const problem = displayNameProblem(displayName, USER_NAME_MAX);
+  if (problem !== null) throw new ValidationError([{ path: 'name', message: `NAME ${problem}` }]);
   const existing = await User.findOne({ where: { username } });
   if (existing) throw new ConflictError(`A user named "${username}" already exists.`);
-  return User.create({ uuid: randomUUID(), username, name, isRegistered: true });
+  return User.create({ uuid: randomUUID(), username, name: displayName, isRegistered: true });
 }
 
 export interface UserChanges {
@@ -41,7 +48,11 @@ export async function updateOwnUser(user: User, changes: UserChanges): Promise<U
   if (username !== undefined && username !== user.username && username.toLowerCase().startsWith(GUEST_PREFIX)) {
     throw new ValidationError([{ path: 'username', message: `username may not start with "${GUEST_PREFIX}": that prefix names guests.` }]);
   }
-  const fields = { ...(changes.name !== undefined ? { name: changes.name } : {}), ...(username !== undefined ? { username } : {}) };
+  // The same rules as every display name (lib/displayName.ts): NFKC, nothing invisible, no text-direction controls.
+  const name = changes.name === undefined ? undefined : normalizeDisplayName(changes.name);
+  const problem = name === undefined ? null : displayNameProblem(name, USER_NAME_MAX);
+  if (problem !== null) throw new ValidationError([{ path: 'name', message: `name ${problem}` }]);
+  const fields = { ...(name !== undefined ? { name } : {}), ...(username !== undefined ? { username } : {}) };
   try {
     return await db().transaction(async (transaction) => {
       if (username !== undefined && username !== user.username) {

@@ -5,7 +5,7 @@ import { Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { Mutex } from '../lib/mutex';
-import { initModels } from '../models';
+import { initModels } from './models';
 import { postgresSql, sqliteSql, type PoolStats, type Sql } from './sql';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Sequelize, Transaction } from 'sequelize';
-import { ServiceUnavailableError } from '../errors';
+import { DatabaseUnavailableError, UniqueViolationError } from './errors';
 
 /**
  * Plain SQL for the hot paths (rolls: POST /roll, GET /roll/{uuid}, the realtime fan-out), beside
@@ -40,14 +40,6 @@ export interface PoolStats {
   idle: number;
   /** Callers waiting for a connection. */
   waiting: number;
-}
-
-/** A unique index refused a row (both dialects). */
-export class UniqueViolationError extends Error {
-  constructor(cause: unknown) {
-    super('unique constraint violated', { cause });
-    this.name = 'UniqueViolationError';
-  }
 }
 
 /** `$first, $first+1, ...` for `count` values: an IN list that both dialects understand. */
@@ -94,7 +86,7 @@ export function toJson(value: unknown): string | null {
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
 
-/** Connection trouble becomes a 503 (as Sequelize's connection errors do in http/errorHandler.ts). */
+/** Connection trouble becomes DatabaseUnavailableError (db/errors.ts; the HTTP layer answers 503). */
 function translatePg(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (e?.code === '23505') return new UniqueViolationError(err);
@@ -103,7 +95,7 @@ function translatePg(err: unknown): unknown {
     (e?.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) ||
     /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error/i.test(message)
   ) {
-    return new ServiceUnavailableError('The database is unreachable: try again shortly.');
+    return new DatabaseUnavailableError(err);
   }
   return err;
 }

@@ -8,6 +8,7 @@ import { facesEqual, prepare, type PreparedDie } from './faces';
 import { applyStep } from './operators';
 import { compilePlan, plainNumber, type Plan } from './plan';
 import { defaultRng } from './random';
+import { applyScaling } from './scaling';
 import { newUnit, RollState, type Part, type Unit } from './state';
 import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
 
@@ -213,12 +214,7 @@ function total(state: RollState, plan: Plan | null): number {
   let sum = 0;
   for (const v of state.values) if (!v.isDropped && v.numericValue !== null) sum += v.numericValue;
   if (plan === null) return sum;
-  if (plan.mul !== null) sum *= plan.mul;
-  if (plan.div !== null) sum /= plan.div;
-  if (plan.round === 'down') sum = Math.floor(sum);
-  else if (plan.round === 'up') sum = Math.ceil(sum);
-  else if (plan.round === 'nearest') sum = Math.sign(sum) * Math.round(Math.abs(sum)); // halves away from 0
-  return sum === 0 ? 0 : sum; // no -0 in JSON
+  return applyScaling(sum, plan);
 }
 
 function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {

@@ -12,6 +12,7 @@
  */
 import type { OpCode, RoundMode } from './plan';
 import { formatSelector, type Selector } from './selectors';
+import { appendModifiers, scalingAffixes } from './scaling';
 
 export interface EquationShape {
   /** per unit of the request, in order: how it is written after its count (`d20`, `d100`, `{df}`) */
@@ -25,8 +26,6 @@ export interface EquationShape {
   div: number | null;
   round: RoundMode | null;
 }
-
-const ROUND_FN: Record<RoundMode, string> = { down: 'floor', up: 'ceil', nearest: 'round' };
 
 export function formatOps(ops: { code: OpCode; sels: readonly Selector[] }[]): string {
   let out = '';
@@ -60,18 +59,9 @@ export function writeEquation(shape: EquationShape): string {
     body = join(body, `${j - i}${token}`);
     i = j;
   }
-  for (const m of shape.mods) {
-    if (body === '') body = String(m);
-    else body += m < 0 ? String(m) : `+${m}`;
-  }
-  if (body === '') body = '0';
-  if (shape.mul !== null || shape.div !== null) {
-    body = `(${body})`;
-    if (shape.mul !== null) body += `*${shape.mul}`;
-    if (shape.div !== null) body += `/${shape.div}`;
-  }
-  if (shape.round !== null) body = `${ROUND_FN[shape.round]}(${body})`;
-  return body;
+  body = appendModifiers(body, shape.mods);
+  const { prefix, suffix } = scalingAffixes(shape);
+  return prefix + (body === '' ? '0' : body) + suffix;
 }
 
 function join(body: string, term: string): string {

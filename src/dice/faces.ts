@@ -34,8 +34,10 @@ export const STANDARD_DICE: Readonly<Record<string, { type: string; notation: st
 
 /** The standard definition of a die id, as a theme without its own values would have it. */
 export function standardDefinition(id: string): DieDefinition | null {
-  const std = STANDARD_DICE[id.toLowerCase()];
-  if (!std) return null;
+  const key = id.toLowerCase();
+  // Own keys only: `constructor` or `toString` is not a standard die.
+  if (!Object.hasOwn(STANDARD_DICE, key)) return null;
+  const std = STANDARD_DICE[key]!;
   return { id: id.toLowerCase(), type: std.type, notation: std.notation, faces: std.faces };
 }
 

@@ -44,10 +44,12 @@ export interface Layout {
   unitCount: number;
 }
 
-const SELECTOR_OPS: Record<string, OpCode> = {
-  k: 'k', p: 'p', d: 'p', rr: 'rr', ro: 'ro', ra: 'ra', e: 'e', mi: 'mi', ma: 'ma',
-};
-const ROUND_MODES: Record<string, RoundMode> = { nearest: 'nearest', down: 'down', up: 'up' };
+// Maps, not object literals: the keys come from the request, and an object literal also "has" the keys
+// it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
+const SELECTOR_OPS: ReadonlyMap<string, OpCode> = new Map([
+  ['k', 'k'], ['p', 'p'], ['d', 'p'], ['rr', 'rr'], ['ro', 'ro'], ['ra', 'ra'], ['e', 'e'], ['mi', 'mi'], ['ma', 'ma'],
+]);
+const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
 const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, *, / and round';
 
 /**
@@ -71,7 +73,7 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
   const c = new Compiler();
   let all: number[] | null = null;
   for (const rawKey in input) {
-    if (!Object.prototype.hasOwnProperty.call(input, rawKey)) continue;
+    if (!Object.hasOwn(input, rawKey)) continue;
     const val = input[rawKey];
     const key = rawKey.trim().toLowerCase();
     const path = `operator.${rawKey}`;
@@ -83,12 +85,12 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
       continue;
     }
     if (key === 'round') {
-      const mode = typeof val === 'string' ? ROUND_MODES[val.trim().toLowerCase()] : undefined;
+      const mode = typeof val === 'string' ? ROUND_MODES.get(val.trim().toLowerCase()) : undefined;
       if (!mode) throw new DiceError('invalid_operator', path, 'round must be "nearest", "down" or "up".');
       plan.round = mode;
       continue;
     }
-    const code = SELECTOR_OPS[key];
+    const code = SELECTOR_OPS.get(key);
     if (!code) throw new DiceError('invalid_operator', path, `"${rawKey}" is not an operator; known operators are ${KNOWN}.`);
     if (typeof val === 'string' || typeof val === 'number') {
       all ??= allUnits(layout.unitCount);
@@ -96,7 +98,7 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
     } else if (val !== null && typeof val === 'object' && !Array.isArray(val)) {
       let any = false;
       for (const operand in val) {
-        if (!Object.prototype.hasOwnProperty.call(val, operand)) continue;
+        if (!Object.hasOwn(val, operand)) continue;
         any = true;
         const opPath = `${path}.${operand}`;
         c.addStep(code, parseSelectors(operand, opPath), unitsOf(val[operand], layout, opPath), opPath);

@@ -9,10 +9,11 @@ import { AppError, BadRequestError } from '../errors';
  * (the error handler makes them 413s).
  */
 export function multipart(middleware: RequestHandler): RequestHandler {
-  const refuse = (err: unknown) => new BadRequestError(`The multipart body is malformed (${(err as Error)?.message ?? 'unreadable'}).`, 'invalid_upload');
+  // Not the error's own text: whatever threw (busboy, or anything else) is not the client's to read.
+  const refuse = () => new BadRequestError('The multipart body is malformed: check its boundary, its part headers and that it is complete.', 'invalid_upload');
   return (req, res, next) => {
     const done = (err?: unknown) => {
-      if (err && !(err instanceof AppError) && (err as Error).name !== 'MulterError') return next(refuse(err));
+      if (err && !(err instanceof AppError) && (err as Error).name !== 'MulterError') return next(refuse());
       next(err);
     };
     try {

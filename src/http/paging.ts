@@ -1,6 +1,9 @@
 import type { Request } from 'express';
 import Joi from 'joi';
 import type { Config } from '../config';
+import { baseUrl } from './origin';
+
+export { baseUrl } from './origin';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -11,12 +14,7 @@ export const pageQuery = {
   per_page: Joi.number().integer().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
 };
 
-/** The absolute URL clients can fetch, from PUBLIC_URL when set (behind proxies), else the request. */
-export function baseUrl(req: Request, config: Pick<Config, 'publicUrl'>): string {
-  return config.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
-
 /** Absolute URL of the current path without its query: the `path` of a page's links. */
-export function listPath(req: Request, config: Pick<Config, 'publicUrl'>): string {
+export function listPath(req: Request, config: Pick<Config, 'publicUrl' | 'allowedHosts'>): string {
   return baseUrl(req, config) + req.baseUrl + req.path.replace(/\/$/, '');
 }

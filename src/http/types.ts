@@ -1,4 +1,4 @@
-import type { User } from '../models';
+import type { User } from '../db/models';
 
 declare module 'express-serve-static-core' {
   interface Request {

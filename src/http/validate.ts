@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type Joi from 'joi';
 import { UnsupportedMediaTypeError, ValidationError, type ErrorDetail } from '../errors';
+import { jsonShapeProblem } from './jsonShape';
 
 export interface RequestSchema {
   params?: Joi.Schema;
@@ -18,6 +19,9 @@ export function formatPath(path: (string | number)[], prefix = ''): string {
 export function joiDetails(error: Joi.ValidationError, prefix = ''): ErrorDetail[] {
   return error.details.map((d) => {
     const path = formatPath(d.path, prefix);
+    // `any.custom` is what joi reports when a custom rule *throws*: its message carries the exception's
+    // text ("failed custom validation because ..."), which is ours, not the client's, to read.
+    if (d.type === 'any.custom') return { path, message: `${path || 'value'} is not valid` };
     return { path, message: d.message.replace(/^"[^"]*"/, path || 'value') };
   });
 }
@@ -41,6 +45,11 @@ export function validate(schema: RequestSchema, bodyOptions: Partial<Joi.Validat
       const s = schema[part];
       if (!s) continue;
       if (part === 'body' && req.body === undefined) return next(new UnsupportedMediaTypeError());
+      // Before joi, which recurses: a value nested thousands deep would overflow its stack.
+      if (part === 'body') {
+        const problem = jsonShapeProblem(req.body);
+        if (problem) return next(new ValidationError([problem]));
+      }
       const { error, value } = s.validate(req[part] ?? {}, { ...options[part], ...(part === 'body' ? bodyOptions : {}) });
       if (error) details.push(...joiDetails(error, part === 'body' ? '' : part));
       // Express 5 exposes req.query as a getter: shadow it with the validated value.

@@ -1,6 +1,6 @@
 import type { Server } from 'socket.io';
 import type { Database } from '../db';
-import { subscribe } from '../realtime/bus';
+import { subscribe } from '../events/bus';
 import type { Metrics } from './index';
 import { observeSockets } from './realtime';
 

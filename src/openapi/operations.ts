@@ -12,7 +12,7 @@ export const ERROR_RESPONSES = {
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
   '409': {
     description: 'Conflict with the current state',
-    codes: ['conflict', 'already_participant', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded'],
+    codes: ['conflict', 'already_participant', 'name_taken', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded'],
   },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },

@@ -324,14 +324,18 @@ export const paths: Record<string, Record<string, unknown>> = {
       body: {
         type: 'object',
         properties: {
-          username: { type: 'string', maxLength: 64 },
+          username: {
+            type: 'string',
+            maxLength: 64,
+            description: 'Stored normalized (NFKC, single spaces); no invisible, control or text-direction characters; not the name of another participant of the room (409 name_taken)',
+          },
           color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
           passcode,
         },
       },
       example: { username: 'Alice', color: '#4363d8' },
       success: [{ status: '200', description: 'The room', schema: room }],
-      errors: ['forbidden', 'not_found'],
+      errors: ['forbidden', 'not_found', 'name_taken'],
     }),
     delete: operation('removeParticipant', {
       tag: 'Participants',

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors';
-import type { User } from '../models';
+import type { User } from '../db/models';
 
 /** Who may do what with a theme. Facts are looked up by the caller; these only decide. */
 export function ownsTheme(user: Pick<User, 'id'>, ownerId: number): boolean {

@@ -1,5 +1,5 @@
-import type { ApiKey } from '../models';
-import { ts } from './time';
+import type { ApiKey } from '../db/models';
+import { ts } from '../http/time';
 
 /** A key as its owner sees it: never the key itself (it is not kept) nor its hash. */
 export function presentApiKey(apiKey: ApiKey, currentKeyId: number | undefined) {

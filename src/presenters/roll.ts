@@ -1,8 +1,9 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from './room';
-import { ts } from './time';
+import { ts } from '../http/time';
 import { presentUser } from './user';
+import { viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
@@ -94,85 +95,6 @@ function whisperedParticipants(whispers: RollWhisper[]): Participant[] {
     if (p) out.push(p);
   }
   return out.sort((a, b) => a.position - b.position || a.id - b.id);
-}
-
-interface Scaling {
-  mul: number | null;
-  div: number | null;
-  round: 'down' | 'up' | 'nearest' | null;
-}
-
-/** The `*`, `/` and `round` of a stored operator (validated by the engine when the roll was made). */
-function scalingOf(operator: Record<string, unknown> | null): Scaling {
-  const out: Scaling = { mul: null, div: null, round: null };
-  if (!operator) return out;
-  for (const rawKey of Object.keys(operator)) {
-    const key = rawKey.trim().toLowerCase();
-    const v = operator[rawKey];
-    if (key === '*') out.mul = Number(v);
-    else if (key === '/') out.div = Number(v);
-    else if (key === 'round' && typeof v === 'string') {
-      const mode = v.trim().toLowerCase();
-      if (mode === 'down' || mode === 'up' || mode === 'nearest') out.round = mode;
-    }
-  }
-  return out;
-}
-
-/**
- * The total a viewer who does not see every die gets: the numbers of the dice they see that are not
- * dropped, then `*`, `/` and `round` in the engine's order and manner (docs/dice.md), so that with
- * nothing hidden it equals the stored total.
- */
-export function viewerTotal(values: RollValue[], operator: Record<string, unknown> | null): number {
-  let sum = 0;
-  for (const v of values) if (!v.isHidden && !v.isDropped && v.numericValue !== null && v.numericValue !== undefined) sum += v.numericValue;
-  const { mul, div, round } = scalingOf(operator);
-  if (mul !== null && Number.isFinite(mul)) sum *= mul;
-  if (div !== null && Number.isFinite(div) && div !== 0) sum /= div;
-  if (round === 'down') sum = Math.floor(sum);
-  else if (round === 'up') sum = Math.ceil(sum);
-  else if (round === 'nearest') sum = Math.sign(sum) * Math.round(Math.abs(sum));
-  return sum === 0 ? 0 : sum;
-}
-
-const ROUND_FN = { down: 'floor', up: 'ceil', nearest: 'round' } as const;
-
-/** How the engine appends modifiers to an equation's body (dice/equation.ts). */
-function appendMods(body: string, mods: number[]): string {
-  for (const m of mods) {
-    if (body === '') body = String(m);
-    else body += m < 0 ? String(m) : `+${m}`;
-  }
-  return body;
-}
-
-/**
- * The equation without the modifiers the viewer may not see. Dice are written by kind, never by result, so
- * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request
- * order, inside the `*` `/` and `round` wrapping (dice/equation.ts): peel the wrapping, cut the modifier
- * suffix, write the visible ones back. Should the shape ever differ from that, the viewer gets an empty
- * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape).
- */
-export function viewerEquation(equation: string, operator: Record<string, unknown> | null, values: RollValue[]): string {
-  const mods = values.filter((v) => v.type === 'mod').sort((a, b) => a.dieIndex - b.dieIndex);
-  if (!mods.some((m) => m.isHidden)) return equation;
-  const { mul, div, round } = scalingOf(operator);
-  const scaled = mul !== null || div !== null;
-  const prefix = (round ? `${ROUND_FN[round]}(` : '') + (scaled ? '(' : '');
-  const suffix = (scaled ? `)${mul !== null ? `*${mul}` : ''}${div !== null ? `/${div}` : ''}` : '') + (round ? ')' : '');
-  if (!equation.startsWith(prefix) || !equation.endsWith(suffix) || equation.length < prefix.length + suffix.length) return '';
-  const core = equation.slice(prefix.length, equation.length - suffix.length);
-  const numbers = mods.map((m) => m.numericValue ?? 0);
-  let dice: string;
-  if (core === appendMods('', numbers)) dice = '';
-  else {
-    const modSuffix = appendMods('x', numbers).slice(1); // as written after a dice term: "+5-2"
-    if (!core.endsWith(modSuffix) || core.length === modSuffix.length) return '';
-    dice = core.slice(0, core.length - modSuffix.length);
-  }
-  const body = appendMods(dice, mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0));
-  return prefix + (body === '' ? '0' : body) + suffix;
 }
 
 export interface CursorPageInfo {

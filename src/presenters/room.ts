@@ -1,6 +1,6 @@
 import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
 import { isOwner, isParticipant } from '../policies/rooms';
-import { timestamp, ts } from './time';
+import { timestamp, ts } from '../http/time';
 import { presentUser } from './user';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */

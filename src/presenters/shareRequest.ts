@@ -1,8 +1,8 @@
-import type { User } from '../models';
+import type { User } from '../db/models';
 import type { LoadedShareRequest } from '../commands/shareRequests';
 import { ownsShareRequest, shareRequestState } from '../policies/shareRequests';
 import { manifestOf } from '../themes/stored';
-import { timestamp, ts } from './time';
+import { timestamp, ts } from '../http/time';
 import { presentUser } from './user';
 
 /** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */

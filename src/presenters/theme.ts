@@ -1,7 +1,7 @@
-import type { Theme } from '../models';
+import type { Theme } from '../db/models';
 import { assetNames } from '../themes/manifest';
 import { manifestOf } from '../themes/stored';
-import { ts } from './time';
+import { ts } from '../http/time';
 import { presentUser } from './user';
 
 export interface ThemePresentOptions {

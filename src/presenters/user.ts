@@ -1,5 +1,5 @@
 import type { UserRecord as User } from '../db/records';
-import { ts } from './time';
+import { ts } from '../http/time';
 
 /** The public face of a user: never an id, key or e-mail. */
 export function presentUser(user: User) {

@@ -1,10 +1,10 @@
 import type { Logger } from '../logger';
 import { readRoomBySlug } from '../commands/roomsRead';
 import { presentRoom } from '../presenters/room';
-import type { DomainEvent } from './bus';
+import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User } from '../models';
+import { Theme, User } from '../db/models';
 import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
 import { memberUserIds } from '../policies/rooms';
@@ -218,7 +218,8 @@ function coalesce(events: DomainEvent[]): Handled[] {
     const batch = last?.type === 'rolls.created' ? last : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>() };
     if (batch !== last) out.push(batch);
     batch.rollIds.push(event.rollId);
-    if (event.loaded) batch.loaded.set(event.rollId, event.loaded);
+    // The rolls command's assembled record (events/bus.ts keeps it opaque).
+    if (event.loaded) batch.loaded.set(event.rollId, event.loaded as Roll);
   }
   return out;
 }

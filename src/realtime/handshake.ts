@@ -6,7 +6,7 @@ import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
 import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
-import type { User } from '../models';
+import type { User } from '../db/models';
 import type { PresentedParticipant } from '../presenters/room';
 import { slugOfNamespace } from './events';
 

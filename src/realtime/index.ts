@@ -2,7 +2,7 @@ import type { Server } from 'socket.io';
 import type { Redis } from 'ioredis';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
-import { subscribe } from './bus';
+import { subscribe } from '../events/bus';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';

@@ -1,7 +1,7 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
 import { findParticipant } from '../commands/roomsAccess';
-import { Room } from '../models';
+import { Room } from '../db/models';
 import { presentParticipant, type PresentedParticipant } from '../presenters/room';
 import type { Broadcaster } from './broadcaster';
 import { holdLiveEvents, type WelcomeHold } from './welcomeHold';

@@ -1,4 +1,4 @@
-import { Roll, RollValue, RollWhisper } from '../models';
+import { Roll, RollValue, RollWhisper } from '../db/models';
 
 /**
  * Who may see a roll of a room, in the terms the relay of dragged dice needs. Mirrors the roll

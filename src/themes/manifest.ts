@@ -5,6 +5,7 @@
  */
 import Joi from 'joi';
 import type { ErrorDetail } from '../errors';
+import { jsonShapeProblem } from '../http/jsonShape';
 import { formatPath } from '../http/validate';
 import { PHYSICAL_TYPES, PLAIN_FACES, STANDARD_SET, isPhysicalType, normalizeDie, type DieEntry } from './dice';
 import { isHexColor, resolveLabel, type Label } from './label';
@@ -205,8 +206,13 @@ export function parseManifest(text: string | undefined): ParsedManifest {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { manifest: null, partial: null, details: [{ path: 'manifest', message: `manifest is not valid JSON (${(err as Error).message})` }] };
+    // The parser's own message quotes the input and varies between Node versions: say where, not what it said.
+    const at = /position (\d+)/.exec((err as Error).message);
+    return { manifest: null, partial: null, details: [{ path: 'manifest', message: `manifest is not valid JSON${at ? ` (near character ${Number(at[1]) + 1})` : ''}` }] };
   }
+  // Before joi, structuredClone and the database, which all recurse.
+  const shape = jsonShapeProblem(raw, 'manifest');
+  if (shape) return { manifest: null, partial: null, details: [shape] };
   const { error, value } = manifestSchema.validate(raw, { abortEarly: false, convert: false });
   if (!error) return { manifest: value as ManifestInput, details: [], partial: null };
   const details = error.details.map((d) => {

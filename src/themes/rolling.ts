@@ -2,7 +2,7 @@
  * What a roll needs from a theme: the definition of one of its dice, in the dice engine's terms.
  */
 import type { DieDefinition, Face } from '../dice/types';
-import { Theme } from '../models';
+import { Theme } from '../db/models';
 import { isPhysicalType, normalizeDice, PLAIN_FACES } from './dice';
 import type { StoredManifest } from './manifest';
 import { manifestOf } from './stored';
@@ -17,7 +17,8 @@ function definitions(manifest: StoredManifest): Map<string, DieDefinition | null
   for (const die of normalizeDice(manifest.available_dice)) {
     const key = die.id.toLowerCase();
     if (out.has(key)) continue;
-    const given = manifest.values?.[die.id];
+    // Own keys only: a die with the id `constructor` must not find Object's constructor in `values`.
+    const given = manifest.values && Object.hasOwn(manifest.values, die.id) ? manifest.values[die.id] : undefined;
     const faces: Face[] | null = Array.isArray(given) ? (given as Face[]) : isPhysicalType(die.type) ? [...PLAIN_FACES[die.type]] : null;
     out.set(key, faces ? Object.freeze({ id: die.id, type: die.type, notation: die.notation, faces: Object.freeze(faces) as Face[] }) : null);
   }

@@ -39,7 +39,9 @@ const EXTENSIONS: Readonly<Record<string, AssetKind>> = Object.freeze({
 export function kindFromName(name: string): AssetKind | null {
   const dot = name.lastIndexOf('.');
   if (dot < 0) return null;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null;
+  const ext = name.slice(dot + 1).toLowerCase();
+  // Own keys only: "x.constructor" names no kind.
+  return Object.hasOwn(EXTENSIONS, ext) ? EXTENSIONS[ext]! : null;
 }
 
 /** Extensions accepted for a use, for messages: ".png, .jpg, ..." */

@@ -7,7 +7,7 @@ import { findRollableThemeVersions } from '../../src/commands/rollThemes';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
 const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
-import { Theme } from '../../src/models';
+import { Theme } from '../../src/db/models';
 
 const ctx = useServer(test);
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((t) => t.id);

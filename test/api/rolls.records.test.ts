@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { Roll as RollModel, RollValue as RollValueModel } from '../../src/models';
+import { Roll as RollModel, RollValue as RollValueModel } from '../../src/db/models';
 import { loadRollByUuid } from '../../src/commands/rollsLoad';
 import { manifest, postTheme } from '../fixtures/themes';
 import { rollOk } from './rolls.support';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { recordEvents } from '../rooms/support';
 import { manifest, postTheme } from '../fixtures/themes';
-import { Roll as RollModel } from '../../src/models';
+import { Roll as RollModel } from '../../src/db/models';
 import { rollOk, table, TIMESTAMP, UUID, type Roll, type Value } from './rolls.support';
 
 const ctx = useServer(test);
@@ -300,7 +300,7 @@ test('roll.created is published after commit, with the roll and its room', async
   const { roller, slug } = await table(ctx.server);
   const seen: Promise<number>[] = [];
   const mark = events.for(slug).length;
-  const { subscribe } = await import('../../src/realtime/bus');
+  const { subscribe } = await import('../../src/events/bus');
   const off = subscribe((e) => {
     if (e.type === 'roll.created' && e.slug === slug) seen.push(RollModel.count({ where: { id: e.rollId } }));
   });

@@ -130,7 +130,7 @@ test('PATCH /roll: bulk, all or nothing, items carrying the extra room field rea
 });
 
 async function idOf(uuid: string): Promise<number> {
-  const { Roll: RollModel } = await import('../../src/models');
+  const { Roll: RollModel } = await import('../../src/db/models');
   return (await RollModel.findOne({ where: { uuid } }))!.id;
 }
 

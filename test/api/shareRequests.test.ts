@@ -8,7 +8,7 @@ import { findRollableThemeVersions } from '../../src/commands/rollThemes';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
 const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
-import { ShareRequest } from '../../src/models';
+import { ShareRequest } from '../../src/db/models';
 
 const ctx = useServer(test);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -21,6 +21,19 @@ test('PATCH /user changes the name and the username, and GET /user shows them', 
   t.is((await api.patch('/user', {})).body.data.name, 'Alice');
 });
 
+test('PATCH /user: a name follows the display-name rules (NFKC, nothing invisible, no text-direction controls)', async (t) => {
+  const { api } = await ctx.server.newUser();
+  const fullWidth = await api.patch('/user', { name: '\uff21\uff4c\uff49\uff43\uff45' });
+  t.is(fullWidth.status, 200, fullWidth.text);
+  t.is(fullWidth.body.data.name, 'Alice', 'full-width letters are stored as plain ones');
+  for (const name of ['\u200b', 'Bob\u202eecilA', 'A\u0007']) {
+    const res = await api.patch('/user', { name });
+    t.is(res.status, 400, JSON.stringify(name));
+    t.is(res.body.data.code, 'validation_error');
+  }
+  t.is((await api.get('/user')).body.data.name, 'Alice', 'nothing refused was stored');
+});
+
 test('a username taken by someone else, in any case, is a 409 username_taken; your own is fine', async (t) => {
   const [a, b] = await Promise.all([ctx.server.newUser(), ctx.server.newUser()]);
   const username = unique();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DiceError, rollDice, type OperatorInput, type RollResult } from '../../src/dice/index';
+import { DiceError, rollDice, standardDefinition, type OperatorInput, type RollResult } from '../../src/dice/index';
 import { dice, faces, resolve, seeded } from './helpers';
 
 /** Rolls with scripted faces and checks every scripted face was used. */
@@ -301,4 +301,43 @@ test('rr on a d100 rerolls both dice', (t) => {
   const r = roll(['d10x', 'd10'], { rr: '<10' }, 1, 5, 2, 1); // 05 -> 11
   t.is(shown(r), '0x 5x 10r 1r');
   t.is(r.total, 11);
+});
+
+// ---- keys are the request's: only the operator object's own keys, matched against known operators ----
+
+const INHERITED = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+
+test('operator keys that name built-in object properties are not operators (constructor, __proto__, toString)', (t) => {
+  for (const key of INHERITED) {
+    // JSON.parse makes `__proto__` an own key, as the request body parser does.
+    const operator = JSON.parse(`{${JSON.stringify(key)}: "h1"}`) as OperatorInput;
+    t.true(Object.hasOwn(operator, key), key);
+    const e = refuses(t, () => roll(d6(2), operator), `operator.${key}`);
+    t.is(e.code, 'invalid_operator');
+    t.regex(e.message, /is not an operator/, key);
+    t.false(e.message.includes('native code'), key);
+  }
+});
+
+test('round modes are looked up as own keys too: round "constructor" is refused, not a mode', (t) => {
+  for (const mode of INHERITED) refuses(t, () => roll(d6(1), { round: mode }), 'operator.round');
+});
+
+test('a selector operand named like a built-in property is a bad selector, not a lookup', (t) => {
+  for (const operand of INHERITED) {
+    const operator = JSON.parse(`{"k": {${JSON.stringify(operand)}: [0]}}`) as OperatorInput;
+    refuses(t, () => roll(d6(2), operator), `operator.k.${operand}`);
+  }
+});
+
+test('inherited keys of the operator object are ignored: only its own keys count', (t) => {
+  const operator = Object.create({ k: 'h1' }) as OperatorInput;
+  const r = roll(d6(2), operator, 3, 5);
+  t.is(r.equation, '2d6', 'the inherited k did not run');
+  t.is(r.total, 8);
+});
+
+test('standardDefinition knows only the standard dice, not built-in object properties', (t) => {
+  for (const id of INHERITED) t.is(standardDefinition(id), null, id);
+  t.is(standardDefinition('D6')?.faces.length, 6);
 });

@@ -56,3 +56,20 @@ test('an unreachable database stops start-up with a clear sentence', async (t) =
   t.regex(stderr, /^Cannot start: /m);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');
 });
+
+test('ALLOWED_HOSTS: loopback names by default, a comma-separated list of hosts (optionally with a port) when set', (t) => {
+  t.deepEqual([...loadConfig({}).allowedHosts], ['localhost', '127.0.0.1', '[::1]']);
+  t.deepEqual([...loadConfig({ ALLOWED_HOSTS: ' dice.example.com, dice.example.com:8443 ,10.0.0.7,[fd00::1]:80' }).allowedHosts],
+    ['dice.example.com', 'dice.example.com:8443', '10.0.0.7', '[fd00::1]:80']);
+  t.true(Object.isFrozen(loadConfig({ ALLOWED_HOSTS: 'a.example' }).allowedHosts));
+  for (const bad of ['https://dice.example', 'dice.example/path', 'evil.example,*', 'dice example', 'dice.example:port']) {
+    const error = t.throws(() => loadConfig({ ALLOWED_HOSTS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(error!.message, /ALLOWED_HOSTS is invalid \(must be host names or host:port/, bad);
+  }
+});
+
+test('PUBLIC_URL is bounded (200 characters) so that stored links fit their column', (t) => {
+  t.is(loadConfig({ PUBLIC_URL: `https://${'a'.repeat(180)}.example` }).publicUrl?.length, 196);
+  const error = t.throws(() => loadConfig({ PUBLIC_URL: `https://${'a'.repeat(200)}.example` }), { instanceOf: ConfigError });
+  t.regex(error!.message, /PUBLIC_URL is invalid/);
+});

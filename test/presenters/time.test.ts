@@ -1,5 +1,5 @@
 import test from 'ava';
-import { timestamp, ts } from '../../src/presenters/time';
+import { timestamp, ts } from '../../src/http/time';
 
 test('timestamps are ISO 8601 UTC with six fractional digits, from Dates and from strings', (t) => {
   t.is(ts(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 123))), '2026-01-02T03:04:05.123000Z');

@@ -44,7 +44,7 @@ const rollsOf = (c: Client) => c.of('RollCreateEvent').map((p) => p.data.uuid as
 test('revoking a key drops the room and /user sockets opened with it at once; the user\'s other key keeps its own', async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
   const { issueApiKey, revokeApiKeys } = await import('../../src/commands/apiKeys');
-  const { User } = await import('../../src/models');
+  const { User } = await import('../../src/db/models');
   const second = await issueApiKey((await User.findOne({ where: { uuid: player.user.uuid } }))!, 'second');
   const watcher = await connect(slug, owner);
   const room = await connect(slug, player);
@@ -128,7 +128,7 @@ test('an eviction that never reached the sockets (the seat removed without the c
   const { owner, player, slug } = await roomWithPlayer(false);
   const watcher = await connect(slug, owner);
   const room = await connect(slug, player);
-  const { Participant, User } = await import('../../src/models');
+  const { Participant, User } = await import('../../src/db/models');
   const playerId = (await User.findOne({ where: { uuid: player.user.uuid } }))!.id;
   t.is(await Participant.destroy({ where: { userId: playerId } }), 1);
   const removedAt = Date.now();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Participant, Room } from '../../src/models';
+import type { Participant, Room } from '../../src/db/models';
 import { authorizeJoin, authorizeParticipantChange, authorizeRoomAccess, authorizeRoomOwner, canAccessRoom, canJoinRoom, canManageParticipant, isParticipant } from '../../src/policies/rooms';
 
 // Plain objects shaped like loaded models: the policies are pure and read only these fields.

@@ -1,4 +1,4 @@
-import { subscribe, type DomainEvent } from '../../src/realtime/bus';
+import { subscribe, type DomainEvent } from '../../src/events/bus';
 import type { TestServer } from '../helpers/server';
 
 /** Shared by the room and participant API tests (not a test file itself). */

@@ -33,3 +33,7 @@ test('names claim kinds by extension, case-insensitively', (t) => {
   t.is(kindFromName('noext'), null);
   t.is(kindFromName('a.gif'), null);
 });
+
+test('an extension named like a built-in object property claims no kind', (t) => {
+  for (const ext of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) t.is(kindFromName(`die.${ext}`), null, ext);
+});

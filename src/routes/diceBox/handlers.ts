@@ -3,9 +3,9 @@ import type { AppDeps } from '../../http/deps';
 import { baseUrl, listPath } from '../../http/paging';
 import { getDiceBoxTheme, listDiceBox, MAX_IDS, parseIds, removeFromDiceBox, upgradeDiceBoxTheme } from '../../commands/diceBox';
 import { ValidationError } from '../../errors';
-import { one, page } from '../../presenters/envelope';
+import { one, page } from '../../http/envelope';
 import { presentTheme } from '../../presenters/theme';
-import type { Theme } from '../../models';
+import type { Theme } from '../../db/models';
 
 type Params = Record<string, string>;
 type ListQuery = { page: number; per_page: number; filter?: string; ids?: string };

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../http/deps';
 import { listPath } from '../../http/paging';
 import { authorizeRollView } from '../../policies/rolls';
 import { isParticipant } from '../../policies/rooms';
-import { list, one } from '../../presenters/envelope';
+import { list, one } from '../../http/envelope';
 import { cursorPage, presentRoll } from '../../presenters/roll';
 
 /** Thin handlers: validated input in, a command, a presenter out. `req.user` is set by `auth`. */

@@ -8,9 +8,10 @@ import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../..
 import type { AppDeps } from '../../http/deps';
 import { multipart } from '../../http/multipart';
 import type { PasscodeAttempt } from '../../http/passcodeAttempts';
-import { baseUrl, DEFAULT_PER_PAGE, listPath } from '../../http/paging';
+import { DEFAULT_PER_PAGE, listPath } from '../../http/paging';
+import { trustedOrigin } from '../../http/origin';
 import { authorizeRoomAccess, authorizeRoomOwner } from '../../policies/rooms';
-import { one, page } from '../../presenters/envelope';
+import { one, page } from '../../http/envelope';
 import { presentRoom } from '../../presenters/room';
 import { BACKGROUND_FIELD, BACKGROUND_MAX_BYTES } from '../../rooms/background';
 
@@ -96,7 +97,8 @@ export function setBackgroundHandler(deps: AppDeps): RequestHandler {
     if (!req.file) {
       throw new ValidationError([{ path: BACKGROUND_FIELD, message: `${BACKGROUND_FIELD} must be an image file (PNG, JPEG, WebP or GIF).` }]);
     }
-    const room = await setRoomBackground(res.locals.room, req.user!, req.file.buffer, baseUrl(req, deps.config));
+    // Stored and shown to every participant: never the origin of an arbitrary Host (http/origin.ts).
+    const room = await setRoomBackground(res.locals.room, req.user!, req.file.buffer, trustedOrigin(req, deps.config) ?? '');
     roomEnvelope(res, room, req.user!.id);
   };
 }

@@ -3,6 +3,7 @@ import { pageQuery } from '../../http/paging';
 import { PASSCODE_PATTERN } from '../../rooms/codes';
 import { HEX_COLOR } from '../../rooms/colors';
 import { ROOM_NAME_MAX, USERNAME_MAX } from '../../commands/rooms';
+import { displayNameProblem, normalizeDisplayName } from '../../lib/displayName';
 
 /** Joi schemas of the room routes, compiled once. */
 
@@ -10,6 +11,16 @@ import { ROOM_NAME_MAX, USERNAME_MAX } from '../../commands/rooms';
 const slug = Joi.string().max(1000).required();
 const notBlank = (max: number) =>
   Joi.string().max(max).pattern(/\S/).messages({ 'string.pattern.base': '{{#label}} must not be blank' });
+
+/** A name other participants read: normalized and checked (lib/displayName.ts); the normalized form goes on. */
+const displayName = (max: number) =>
+  Joi.string()
+    .max(max)
+    .custom((value: string, helpers) => {
+      const name = normalizeDisplayName(value);
+      const problem = displayNameProblem(name, max);
+      return problem === null ? name : helpers.message({ custom: `{{#label}} ${problem}` });
+    });
 
 /** A passcode an owner chooses: '' or null asks for none (public) or a generated one (private). */
 const chosenPasscode = Joi.string()
@@ -48,7 +59,7 @@ export const updateBody = Joi.object({
 export const joinBody = Joi.object({ passcode: offeredPasscode });
 
 export const participantBody = Joi.object({
-  username: notBlank(USERNAME_MAX),
+  username: displayName(USERNAME_MAX),
   color: Joi.string().pattern(HEX_COLOR).messages({ 'string.pattern.base': '{{#label}} must be a hex colour like #1a2b3c' }),
   // Sent by some clients (spec 4.3); the caller's identity, not a passcode, decides here.
   passcode: offeredPasscode,

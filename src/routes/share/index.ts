@@ -4,7 +4,7 @@ import { baseUrl } from '../../http/paging';
 import { rateLimit } from '../../http/rateLimit';
 import { previewShareRequest } from '../../commands/shareRequests';
 import { AppError } from '../../errors';
-import { timestamp } from '../../presenters/time';
+import { timestamp } from '../../http/time';
 import { presentUser } from '../../presenters/user';
 import { manifestOf } from '../../themes/stored';
 import { shareErrorPage, sharePage } from './page';

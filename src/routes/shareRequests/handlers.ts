@@ -5,7 +5,7 @@ import {
   acceptShareRequest, createShareRequest, getShareRequest, listShareRequests, previewShareRequest, revokeShareRequest, updateShareRequest,
   type LoadedShareRequest,
 } from '../../commands/shareRequests';
-import { one, page } from '../../presenters/envelope';
+import { one, page } from '../../http/envelope';
 import { presentShareRequest } from '../../presenters/shareRequest';
 import { presentTheme } from '../../presenters/theme';
 

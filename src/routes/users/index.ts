@@ -7,7 +7,7 @@ import { createGuest, updateOwnUser } from '../../commands/users';
 import { issueOwnApiKey, listLiveApiKeys, revokeApiKeys } from '../../commands/apiKeys';
 import { presentUser } from '../../presenters/user';
 import { presentApiKey, presentNewApiKey } from '../../presenters/apiKey';
-import { list, one } from '../../presenters/envelope';
+import { list, one } from '../../http/envelope';
 import { createKeyBody, keyParams, updateUserBody } from './schema';
 
 /** POST /user: the one route without a key (it is how a browser gets one). */

@@ -4,8 +4,6 @@
  * listeners (tests, webhooks later) can subscribe too. Payloads carry ids, not presented data,
  * because every viewer must get its own presentation.
  */
-import type { RollRecord } from '../db/records';
-
 export type DomainEvent =
   | { type: 'room.updated'; roomId: number; slug: string }
   | { type: 'room.deleted'; roomId: number; slug: string }
@@ -14,10 +12,11 @@ export type DomainEvent =
   /**
    * `loaded`: the roll as its command assembled it for its answer (user, values, whispers with their
    * participants), in-process only, so that this instance's fan-out does not read back what was just
-   * written. Listeners must not change it; the fan-out re-reads the room (membership decides who gets
-   * the roll and may have changed since the command read it).
+   * written. Opaque here (the bus imports no feature): only the rolls fan-out reads it, as the rolls
+   * store's record. Listeners must not change it; the fan-out re-reads the room (membership decides
+   * who gets the roll and may have changed since the command read it).
    */
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: RollRecord }
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
   /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
   | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string }

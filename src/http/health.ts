@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { db } from '../../db';
+import type { AppDeps } from './deps';
+import { db } from '../db';
 
 /** Liveness (the process answers) and readiness (its database, and Redis when configured, answer). */
 export function healthRoutes(deps: AppDeps): Router {

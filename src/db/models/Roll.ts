@@ -32,7 +32,8 @@ export class Roll extends Model<InferAttributes<Roll>, InferCreationAttributes<R
         roomId: { type: DataTypes.INTEGER, allowNull: true },
         direction: { type: DataTypes.DOUBLE, allowNull: false },
         velocity: { type: DataTypes.DOUBLE, allowNull: false },
-        equation: { type: DataTypes.STRING(1024), allowNull: false },
+        // TEXT since migration 0006: written from the dice, as long as a valid request makes it
+        equation: { type: DataTypes.TEXT, allowNull: false },
         totalValue: { type: DataTypes.DOUBLE, allowNull: false },
         operator: { type: DataTypes.JSON, allowNull: true },
         label: { type: DataTypes.STRING(255), allowNull: true },

@@ -1,0 +1,72 @@
+/**
+ * What a viewer who may not see every die of a roll gets as its total and equation: the one owner of
+ * that arithmetic, beside the engine that wrote the stored total and equation (engine.ts, equation.ts)
+ * and sharing their scaling and modifier writing (scaling.ts). Pure, like the rest of src/dice.
+ */
+import type { RoundMode } from './plan';
+import { appendModifiers, applyScaling, scalingAffixes, type Scaling } from './scaling';
+
+/** A stored die as these functions read it (the rolls store's value records have this shape). */
+export interface ViewerDie {
+  type: string;
+  dieIndex: number;
+  isHidden: boolean;
+  isDropped: boolean;
+  numericValue: number | null | undefined;
+}
+
+/** The `*`, `/` and `round` of a stored operator (validated by the engine when the roll was made). */
+export function scalingOf(operator: Record<string, unknown> | null): Scaling {
+  const out: Scaling = { mul: null, div: null, round: null };
+  if (!operator) return out;
+  for (const rawKey of Object.keys(operator)) {
+    const key = rawKey.trim().toLowerCase();
+    const v = operator[rawKey];
+    if (key === '*') out.mul = Number(v);
+    else if (key === '/') out.div = Number(v);
+    else if (key === 'round' && typeof v === 'string') {
+      const mode = v.trim().toLowerCase();
+      if (mode === 'down' || mode === 'up' || mode === 'nearest') out.round = mode as RoundMode;
+    }
+  }
+  // A stored operator was validated when rolled; numbers that are not finite (or a 0 divisor) are ignored.
+  if (out.mul !== null && !Number.isFinite(out.mul)) out.mul = null;
+  if (out.div !== null && (!Number.isFinite(out.div) || out.div === 0)) out.div = null;
+  return out;
+}
+
+/**
+ * The total a viewer who does not see every die gets: the numbers of the dice they see that are not
+ * dropped, then `*`, `/` and `round` in the engine's order and manner (docs/dice.md), so that with
+ * nothing hidden it equals the stored total.
+ */
+export function viewerTotal(values: readonly ViewerDie[], operator: Record<string, unknown> | null): number {
+  let sum = 0;
+  for (const v of values) if (!v.isHidden && !v.isDropped && v.numericValue !== null && v.numericValue !== undefined) sum += v.numericValue;
+  return applyScaling(sum, scalingOf(operator));
+}
+
+/**
+ * The equation without the modifiers the viewer may not see. Dice are written by kind, never by result, so
+ * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request
+ * order, inside the `*` `/` and `round` wrapping (equation.ts): peel the wrapping, cut the modifier
+ * suffix, write the visible ones back. Should the shape ever differ from that, the viewer gets an empty
+ * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape).
+ */
+export function viewerEquation(equation: string, operator: Record<string, unknown> | null, values: readonly ViewerDie[]): string {
+  const mods = values.filter((v) => v.type === 'mod').sort((a, b) => a.dieIndex - b.dieIndex);
+  if (!mods.some((m) => m.isHidden)) return equation;
+  const { prefix, suffix } = scalingAffixes(scalingOf(operator));
+  if (!equation.startsWith(prefix) || !equation.endsWith(suffix) || equation.length < prefix.length + suffix.length) return '';
+  const core = equation.slice(prefix.length, equation.length - suffix.length);
+  const numbers = mods.map((m) => m.numericValue ?? 0);
+  let dice: string;
+  if (core === appendModifiers('', numbers)) dice = '';
+  else {
+    const modSuffix = appendModifiers('x', numbers).slice(1); // as written after a dice term: "+5-2"
+    if (!core.endsWith(modSuffix) || core.length === modSuffix.length) return '';
+    dice = core.slice(0, core.length - modSuffix.length);
+  }
+  const body = appendModifiers(dice, mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0));
+  return prefix + (body === '' ? '0' : body) + suffix;
+}
