@@ -6,7 +6,7 @@ import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { Theme, User } from '../db/models';
 import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
-import { presentTheme } from '../presenters/theme';
+import { presentTheme } from '../themes/present';
 import { memberUserIds } from '../policies/rooms';
 import { KeyedThrottle } from './throttle';
 

@@ -3,9 +3,9 @@
  */
 import type { DieDefinition, Face } from '../dice/types';
 import { Theme } from '../db/models';
-import { isPhysicalType, normalizeDice, PLAIN_FACES } from './dice';
-import type { StoredManifest } from './manifest';
-import { manifestOf } from './stored';
+import { isPhysicalType, normalizeDice, PLAIN_FACES } from './manifest/dice';
+import type { StoredManifest } from './manifest/manifest';
+import { manifestOf } from './manifest/stored';
 
 // A version never changes, so its definitions are cached by row id (bounded: oldest out first). Handing
 // out the same objects lets the engine's own per-definition cache work across requests.

@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { baseUrl, listPath } from '../../http/paging';
-import { createTheme, deleteTheme, findAssetMeta, getLatestTheme, getThemeVersion, listThemeVersions, listVisibleThemes, loadAssetData } from '../../commands/themes';
-import { NotFoundError } from '../../errors';
-import { one, page } from '../../http/envelope';
-import { presentTheme } from '../../presenters/theme';
-import type { Theme } from '../../db/models';
+import type { AppDeps } from '../http/deps';
+import { baseUrl, listPath } from '../http/paging';
+import { createTheme, deleteTheme, findAssetMeta, getLatestTheme, getThemeVersion, listThemeVersions, listVisibleThemes, loadAssetData } from './publish';
+import { NotFoundError } from '../errors';
+import { one, page } from '../http/envelope';
+import { presentTheme } from './present';
+import type { Theme } from '../db/models';
 import { themeUpload } from './upload';
 
 type Params = Record<string, string>;

@@ -1,10 +1,10 @@
 import { db } from '../db';
 import { placeholders } from '../db/sql';
 import type { DieDefinition } from '../dice/types';
-import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import type { StoredManifest } from '../themes/manifest';
-import { cacheDefinitions, cachedDefinitions, type ThemeVersionKey } from '../themes/rolling';
-import { latestOf } from '../themes/versions';
+import { DEFAULT_THEME_ID } from './defaultTheme';
+import type { StoredManifest } from './manifest/manifest';
+import { cacheDefinitions, cachedDefinitions, type ThemeVersionKey } from './rolling';
+import { latestOf } from './versions';
 
 /** A theme version a user may roll with, with its dice (die id, lower case -> definition). */
 export interface RollableTheme extends ThemeVersionKey {

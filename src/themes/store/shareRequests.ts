@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { db } from '../db';
+import { db } from '../../db';
 
 /** Why a share link stopped working for good. */
 export type RevocationReason = 'revoked' | 'theme_deleted';

@@ -4,10 +4,10 @@ import { baseUrl, listPath } from '../../http/paging';
 import {
   acceptShareRequest, createShareRequest, getShareRequest, listShareRequests, previewShareRequest, revokeShareRequest, updateShareRequest,
   type LoadedShareRequest,
-} from '../../commands/shareRequests';
+} from './share';
 import { one, page } from '../../http/envelope';
-import { presentShareRequest } from '../../presenters/shareRequest';
-import { presentTheme } from '../../presenters/theme';
+import { presentShareRequest } from './present';
+import { presentTheme } from '../present';
 
 type Params = Record<string, string>;
 type PageQuery = { page: number; per_page: number };

@@ -4,15 +4,15 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Op, col, literal, type Transaction } from 'sequelize';
-import { db } from '../db';
-import { ConflictError, GoneError, NotFoundError } from '../errors';
-import { DiceBoxItem, ShareRequest, Theme, User } from '../db/models';
-import { authorizeShareRequestOwner, authorizeThemeShare, shareRequestState } from '../policies/shareRequests';
-import { publish } from '../events/bus';
-import { assertCanShare } from './quotas';
-import { recordRevocations, revocationOf } from './shareRequestsRevocations';
-import { findLatestTheme, lockThemeId, type Paged } from './themes';
-import { latestOf } from '../themes/versions';
+import { db } from '../../db';
+import { ConflictError, GoneError, NotFoundError } from '../../errors';
+import { DiceBoxItem, ShareRequest, Theme, User } from '../../db/models';
+import { authorizeShareRequestOwner, authorizeThemeShare, shareRequestState } from './policy';
+import { publish } from '../../events/bus';
+import { assertCanShare } from '../../commands/quotas';
+import { recordRevocations, revocationOf } from '../store/shareRequests';
+import { findLatestTheme, lockThemeId, type Paged } from '../publish';
+import { latestOf } from '../versions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Codes: 16 random bytes, base64url (22 characters): unguessable and URL-safe. */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { validate } from '../../http/validate';
+import type { AppDeps } from '../http/deps';
+import { validate } from '../http/validate';
 import { themeHandlers } from './handlers';
 import { listThemesSchema, themeAssetSchema, themeSchema, themeVersionSchema, themeVersionsSchema } from './schema';
 import { parseThemeForm } from './upload';

@@ -8,20 +8,20 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError, type ErrorDetail } from '../errors';
 import { DiceBoxItem, ShareRequest, Theme, ThemeAsset, User } from '../db/models';
-import { authorizeThemeOwner, canExtend, ownsTheme } from '../policies/themes';
+import { authorizeThemeOwner, canExtend, ownsTheme } from './policy';
 import { publish } from '../events/bus';
-import { checkAssets, type UploadedFile } from '../themes/assets';
-import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { assetNames, crossCheck, parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from '../themes/manifest';
-import { kindFromName, type AssetKind } from '../themes/sniff';
-import { manifestOf } from '../themes/stored';
-import { latestOf, sortNewestFirst, versionConflict } from '../themes/versions';
-import { putInDiceBox } from './diceBoxItems';
-import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from './quotas';
-import { recordRevocations } from './shareRequestsRevocations';
+import { checkAssets, type UploadedFile } from './manifest/assets';
+import { DEFAULT_THEME_ID } from './defaultTheme';
+import { assetNames, crossCheck, parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from './manifest/manifest';
+import { kindFromName, type AssetKind } from './manifest/sniff';
+import { manifestOf } from './manifest/stored';
+import { latestOf, sortNewestFirst, versionConflict } from './versions';
+import { putInDiceBox } from './store/diceBox';
+import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from '../commands/quotas';
+import { recordRevocations } from './store/shareRequests';
 
-export { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-export { resolveDieForRoll } from '../themes/rolling';
+export { DEFAULT_THEME_ID } from './defaultTheme';
+export { resolveDieForRoll } from './rolling';
 
 /** What a theme creation request carries, already taken apart by the route. */
 export interface ThemeUpload {

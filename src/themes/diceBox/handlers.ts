@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppDeps } from '../../http/deps';
 import { baseUrl, listPath } from '../../http/paging';
-import { getDiceBoxTheme, listDiceBox, MAX_IDS, parseIds, removeFromDiceBox, upgradeDiceBoxTheme } from '../../commands/diceBox';
+import { getDiceBoxTheme, listDiceBox, MAX_IDS, parseIds, removeFromDiceBox, upgradeDiceBoxTheme } from './read';
 import { ValidationError } from '../../errors';
 import { one, page } from '../../http/envelope';
-import { presentTheme } from '../../presenters/theme';
+import { presentTheme } from '../present';
 import type { Theme } from '../../db/models';
 
 type Params = Record<string, string>;

@@ -4,13 +4,13 @@
  * Pure: no database, no HTTP. Paths in the details are prefixed with `manifest.` by the caller's choice.
  */
 import Joi from 'joi';
-import type { ErrorDetail } from '../errors';
-import { jsonShapeProblem } from '../http/jsonShape';
-import { formatPath } from '../http/validate';
+import type { ErrorDetail } from '../../errors';
+import { jsonShapeProblem } from '../../http/jsonShape';
+import { formatPath } from '../../http/validate';
 import { PHYSICAL_TYPES, PLAIN_FACES, STANDARD_SET, isPhysicalType, normalizeDie, type DieEntry } from './dice';
 import { isHexColor, resolveLabel, type Label } from './label';
 import { extensionsFor, kindFromName, KINDS_FOR_USE, type AssetKind, type AssetUse } from './sniff';
-import { isSemVer } from './versions';
+import { isSemVer } from '../versions';
 
 export const API_VERSION = '1.0';
 export const SOUND_EVENTS = ['die.collide', 'die.value', 'roll.loading'] as const;

@@ -1,8 +1,8 @@
 import type { Theme } from '../db/models';
-import { assetNames } from '../themes/manifest';
-import { manifestOf } from '../themes/stored';
+import { assetNames } from './manifest/manifest';
+import { manifestOf } from './manifest/stored';
 import { ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../presenters/user';
 
 export interface ThemePresentOptions {
   /** Origin for asset URLs (http/paging.ts baseUrl); without it they are root-relative paths. */

@@ -1,4 +1,4 @@
-import type { Theme } from '../db/models';
+import type { Theme } from '../../db/models';
 import type { StoredManifest } from './manifest';
 
 /** A version's stored manifest as an object, whichever way the driver handed the JSON column over. */

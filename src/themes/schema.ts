@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { pageQuery } from '../../http/paging';
+import { pageQuery } from '../http/paging';
 
 // Ids, versions and names are looked up as given: one that cannot exist is simply not found (404).
 const id = Joi.string().min(1).max(100).required();

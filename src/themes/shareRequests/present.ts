@@ -1,9 +1,9 @@
-import type { User } from '../db/models';
-import type { LoadedShareRequest } from '../commands/shareRequests';
-import { ownsShareRequest, shareRequestState } from '../policies/shareRequests';
-import { manifestOf } from '../themes/stored';
-import { timestamp, ts } from '../http/time';
-import { presentUser } from './user';
+import type { User } from '../../db/models';
+import type { LoadedShareRequest } from './share';
+import { ownsShareRequest, shareRequestState } from './policy';
+import { manifestOf } from '../manifest/stored';
+import { timestamp, ts } from '../../http/time';
+import { presentUser } from '../../presenters/user';
 
 /** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */
 export function shareUrl(baseUrl: string, code: string): string {

@@ -3,12 +3,12 @@
  * version until the user upgrades it; the owner's own themes follow their new versions (createTheme);
  * the built-in theme is always in every box, at its latest version, without a row.
  */
-import { DiceBoxItem, Theme, User } from '../db/models';
-import { ForbiddenError, NotFoundError } from '../errors';
-import { publish } from '../events/bus';
-import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { db } from '../db';
-import { findLatestTheme, lockThemeId, type Paged } from './themes';
+import { DiceBoxItem, Theme, User } from '../../db/models';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import { publish } from '../../events/bus';
+import { DEFAULT_THEME_ID } from '../defaultTheme';
+import { db } from '../../db';
+import { findLatestTheme, lockThemeId, type Paged } from '../publish';
 
 /** Most theme ids one `ids` filter may name. */
 export const MAX_IDS = 100;

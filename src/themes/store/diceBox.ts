@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { db } from '../db';
+import { db } from '../../db';
 
 /**
  * Put a theme version in a user's dice box, or move the box's entry for that theme to this version:

@@ -1,5 +1,5 @@
-import { ForbiddenError, NotFoundError } from '../errors';
-import type { ShareRequest, Theme, User } from '../db/models';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import type { ShareRequest, Theme, User } from '../../db/models';
 
 export type ShareRequestState = 'active' | 'expired' | 'used_up';
 

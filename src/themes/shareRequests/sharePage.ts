@@ -2,11 +2,11 @@ import { Router, type Response } from 'express';
 import type { AppDeps } from '../../http/deps';
 import { baseUrl } from '../../http/paging';
 import { rateLimit } from '../../http/rateLimit';
-import { previewShareRequest } from '../../commands/shareRequests';
+import { previewShareRequest } from './share';
 import { AppError } from '../../errors';
 import { timestamp } from '../../http/time';
 import { presentUser } from '../../presenters/user';
-import { manifestOf } from '../../themes/stored';
+import { manifestOf } from '../manifest/stored';
 import { shareErrorPage, sharePage } from './page';
 
 const HEADERS = {
