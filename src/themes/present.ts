@@ -1,5 +1,5 @@
 import type { Theme } from '../db/models';
-import { assetNames } from './manifest/manifest';
+import { assetNames } from './manifest/files';
 import { manifestOf } from './manifest/stored';
 import { ts } from '../http/time';
 import { presentUser } from '../presenters/user';
