@@ -1,4 +1,4 @@
-import type { Theme } from '../db/models';
+import type { ThemeRecord } from './store/records';
 import { assetNames } from './manifest/files';
 import { manifestOf } from './manifest/stored';
 import { ts } from '../http/time';
@@ -19,7 +19,7 @@ export function assetUrl(slug: string, version: string, name: string, baseUrl = 
  * name to the URL it is served at. The owner (`user`, with the subscription fields) needs `theme.user`
  * loaded. Row ids never leave the server.
  */
-export function presentTheme(theme: Theme, options: ThemePresentOptions = {}) {
+export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = {}) {
   const m = manifestOf(theme);
   return {
     id: theme.slug,

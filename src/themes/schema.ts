@@ -5,8 +5,7 @@ import { pageQuery } from '../http/paging';
 const id = Joi.string().min(1).max(100).required();
 const version = Joi.string().min(1).max(256).required();
 
-export const listThemesSchema = { query: Joi.object(pageQuery) };
-export const themeSchema = { params: Joi.object({ id }) };
-export const themeVersionsSchema = { params: Joi.object({ id }), query: Joi.object(pageQuery) };
-export const themeVersionSchema = { params: Joi.object({ id, version }) };
-export const themeAssetSchema = { params: Joi.object({ id, version, name: Joi.string().min(1).max(200).required() }) };
+export const listQuery = Joi.object(pageQuery);
+export const idParams = Joi.object({ id });
+export const versionParams = Joi.object({ id, version });
+export const assetParams = Joi.object({ id, version, name: Joi.string().min(1).max(200).required() });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID } from '../../src/themes/publish';
+import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */

@@ -3,7 +3,7 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { manifest, postTheme } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID } from '../../src/themes/publish';
+import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */

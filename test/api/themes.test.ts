@@ -3,7 +3,7 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, png, wav, webp } from '../fixtures/assets';
 import { manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
-import { DEFAULT_THEME_ID } from '../../src/themes/publish';
+import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { contrastRatio } from '../../src/themes/manifest/label';
 
 const ctx = useServer(test);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { resolveDieForRoll } from '../../src/themes/rolling';
+import { resolveDieForRoll } from '../../src/themes/rollable';
 import { emptyDefaults, type StoredManifest } from '../../src/themes/manifest/manifest';
 
 const manifest = (over: Partial<StoredManifest>): StoredManifest => ({

@@ -1,14 +1,15 @@
 /**
  * A user's dice box: theme versions they can roll with (docs/api/dice-box.md). Each entry is pinned to a
- * version until the user upgrades it; the owner's own themes follow their new versions (createTheme);
- * the built-in theme is always in every box, at its latest version, without a row.
+ * version until the user upgrades it (change.ts); the owner's own themes follow their new versions
+ * (publish.ts); the built-in theme is always in every box, at its latest version, without a row.
  */
-import { DiceBoxItem, Theme, User } from '../../db/models';
-import { ForbiddenError, NotFoundError } from '../../errors';
-import { publish } from '../../events/bus';
+import { NotFoundError } from '../../errors';
+import type { UserRecord } from '../../db/records';
 import { DEFAULT_THEME_ID } from '../defaultTheme';
-import { db } from '../../db';
-import { findLatestTheme, lockThemeId, type Paged } from '../publish';
+import type { Paged } from '../read';
+import { diceBoxEntries, findDiceBoxTheme } from '../store/diceBox';
+import { findLatestTheme, loadThemesInOrder } from '../store/themes';
+import type { ThemeRecord } from '../store/records';
 
 /** Most theme ids one `ids` filter may name. */
 export const MAX_IDS = 100;
@@ -21,8 +22,6 @@ export interface DiceBoxQuery {
   page: number;
   perPage: number;
 }
-
-const withUser = [{ model: User, as: 'user' }];
 
 /** `"a, b,,c"` -> `["a", "b", "c"]`. */
 export function parseIds(value: string | undefined): string[] | undefined {
@@ -40,61 +39,29 @@ function matches(entry: { slug: string; name: string }, query: DiceBoxQuery): bo
 }
 
 /** The themes of the box, at the box's versions, filtered, ordered by id, one page of them. */
-export async function listDiceBox(user: User, query: DiceBoxQuery): Promise<Paged<Theme>> {
+export async function listDiceBox(user: Pick<UserRecord, 'id'>, query: DiceBoxQuery): Promise<Paged<ThemeRecord>> {
   // Small rows first (id, slug, name): filter and page in code, then load only the page in full.
-  const items = await DiceBoxItem.findAll({
-    where: { userId: user.id, ...(query.ids ? { themeSlug: query.ids } : {}) },
-    attributes: ['id', 'themeSlug'],
-    include: [{ model: Theme, as: 'theme', attributes: ['id', 'slug', 'name'], required: true }],
-  });
-  const entries = items.map((i) => ({ slug: i.themeSlug, name: i.theme!.name, themeId: i.theme!.id }));
+  const entries = await diceBoxEntries(user.id, query.ids);
   if (!entries.some((e) => e.slug === DEFAULT_THEME_ID) && (!query.ids || query.ids.includes(DEFAULT_THEME_ID))) {
     const builtIn = await findLatestTheme(DEFAULT_THEME_ID, { withUser: false });
     if (builtIn) entries.push({ slug: builtIn.slug, name: builtIn.name, themeId: builtIn.id });
   }
   const selected = entries.filter((e) => matches(e, query)).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const slice = selected.slice((query.page - 1) * query.perPage, query.page * query.perPage);
-  const rows = slice.length ? await Theme.findAll({ where: { id: slice.map((e) => e.themeId) }, include: withUser }) : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { items: slice.map((e) => byId.get(e.themeId)).filter((r): r is Theme => r !== undefined), total: selected.length };
+  return { items: await loadThemesInOrder(slice.map((e) => e.themeId)), total: selected.length };
 }
 
-function notInBox(slug: string): NotFoundError {
+export function notInBox(slug: string): NotFoundError {
   return new NotFoundError(`The theme "${slug}" is not in your dice box.`);
 }
 
 /** The theme at the version in the user's box (the built-in theme: its latest version). */
-export async function getDiceBoxTheme(user: User, slug: string): Promise<Theme> {
-  const item = await DiceBoxItem.findOne({ where: { userId: user.id, themeSlug: slug }, include: [{ model: Theme, as: 'theme', include: withUser }] });
-  if (item?.theme) return item.theme;
+export async function getDiceBoxTheme(user: Pick<UserRecord, 'id'>, slug: string): Promise<ThemeRecord> {
+  const theme = await findDiceBoxTheme(user.id, slug);
+  if (theme) return theme;
   if (slug === DEFAULT_THEME_ID) {
     const builtIn = await findLatestTheme(DEFAULT_THEME_ID);
     if (builtIn) return builtIn;
   }
   throw notInBox(slug);
-}
-
-/** Move the box's entry to the theme's latest version; answers that version. */
-export async function upgradeDiceBoxTheme(user: User, slug: string): Promise<Theme> {
-  if (slug === DEFAULT_THEME_ID) return getDiceBoxTheme(user, slug);
-  const result = await db().transaction(async (transaction) => {
-    await lockThemeId(slug, transaction);
-    const item = await DiceBoxItem.findOne({ where: { userId: user.id, themeSlug: slug }, transaction });
-    if (!item) throw notInBox(slug);
-    const latest = await findLatestTheme(slug, { transaction });
-    if (!latest) throw notInBox(slug);
-    if (latest.id === item.themeId) return { theme: latest, changed: false };
-    await DiceBoxItem.update({ themeId: latest.id }, { where: { id: item.id }, transaction });
-    return { theme: latest, changed: true };
-  });
-  if (result.changed) publish({ type: 'dicebox.created', userId: user.id, themeId: result.theme.id });
-  return result.theme;
-}
-
-/** Take a theme out of the box. The built-in theme cannot be taken out (403). */
-export async function removeFromDiceBox(user: User, slug: string): Promise<void> {
-  if (slug === DEFAULT_THEME_ID) throw new ForbiddenError('The built-in theme is always in your dice box: it cannot be removed.');
-  const removed = await DiceBoxItem.destroy({ where: { userId: user.id, themeSlug: slug } });
-  if (!removed) throw notInBox(slug);
-  publish({ type: 'dicebox.deleted', userId: user.id, themeSlug: slug });
 }
