@@ -1,3 +1,4 @@
+import type { Theme } from '../client/types';
 import type { ThemeRecord } from './store/records';
 import { assetNames } from './manifest/files';
 import { manifestOf } from './manifest/stored';
@@ -19,7 +20,7 @@ export function assetUrl(slug: string, version: string, name: string, baseUrl = 
  * name to the URL it is served at. The owner (`user`, with the subscription fields) needs `theme.user`
  * loaded. Row ids never leave the server.
  */
-export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = {}) {
+export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = {}): Theme {
   const m = manifestOf(theme);
   return {
     id: theme.slug,
@@ -45,4 +46,3 @@ export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = 
   };
 }
 
-export type PresentedTheme = ReturnType<typeof presentTheme>;

@@ -1,3 +1,4 @@
+import type { ShareRequest } from '../../client/types';
 import type { LoadedShareRequest } from './share';
 import { ownsShareRequest, shareRequestState } from './policy';
 import { manifestOf } from '../manifest/stored';
@@ -13,7 +14,7 @@ export function shareUrl(baseUrl: string, code: string): string {
  * A share request. Its owner sees everything; anyone else (previewing a link) sees what the link offers:
  * no id, no usage figures.
  */
-export function presentShareRequest({ request, theme }: LoadedShareRequest, viewer: { id: number }, baseUrl: string, now = new Date()) {
+export function presentShareRequest({ request, theme }: LoadedShareRequest, viewer: { id: number }, baseUrl: string, now = new Date()): ShareRequest {
   const common = {
     code: request.code,
     url: shareUrl(baseUrl, request.code),
