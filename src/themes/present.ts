@@ -45,4 +45,3 @@ export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = 
     updated_at: ts(theme.updatedAt),
   };
 }
-
