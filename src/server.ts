@@ -13,7 +13,7 @@ import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
-import { createRedis } from './lib/redis';
+import { createRedis, rememberUnguardedPublish } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
@@ -39,6 +39,8 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
   let failing = false;
   const guard = (client: Redis, method: 'publish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe') => {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    // The broadcaster must still see failed PUBLISHes (lib/redis.ts publishOf).
+    if (method === 'publish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
       original(...args).then(
         (result) => {
@@ -46,7 +48,7 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
           return result;
         },
         (err: Error) => {
-          // The realtime broadcaster publishes through this client too: its lost PUBLISHes end here.
+          // Only the adapter's own PUBLISHes end here: the broadcaster uses publishOf() and sees its failures.
           if (method === 'publish') onPublishFailed?.();
           if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
           failing = true;

@@ -10,7 +10,7 @@ import { isParticipant } from '../policies/rooms';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { findRollableThemeVersions, type RollableTheme } from './rollThemes';
+import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
 import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
 
 /** One entry of a roll request's `dice`, in camelCase. */

@@ -1,9 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../../errors';
-import type { ThemeUpload } from '../../commands/themes';
-import { multipart } from '../../http/multipart';
-import { MAX_ASSET_BYTES, MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from '../../themes/limits';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, type ErrorDetail } from '../errors';
+import type { ThemeUpload } from './publish';
+import { multipart } from '../http/multipart';
+import { MAX_ASSET_BYTES, MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from './manifest/limits';
 
 const TEXT_FIELDS = { manifest: 'manifest', frag_shader: 'fragShader', vert_shader: 'vertShader' } as const;
 type TextField = keyof typeof TEXT_FIELDS;

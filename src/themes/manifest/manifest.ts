@@ -4,13 +4,12 @@
  * Pure: no database, no HTTP. Paths in the details are prefixed with `manifest.` by the caller's choice.
  */
 import Joi from 'joi';
-import type { ErrorDetail } from '../errors';
-import { jsonShapeProblem } from '../http/jsonShape';
-import { formatPath } from '../http/validate';
-import { PHYSICAL_TYPES, PLAIN_FACES, STANDARD_SET, isPhysicalType, normalizeDie, type DieEntry } from './dice';
-import { isHexColor, resolveLabel, type Label } from './label';
-import { extensionsFor, kindFromName, KINDS_FOR_USE, type AssetKind, type AssetUse } from './sniff';
-import { isSemVer } from './versions';
+import type { ErrorDetail } from '../../errors';
+import { jsonShapeProblem } from '../../http/jsonShape';
+import { formatPath } from '../../http/validate';
+import { PHYSICAL_TYPES, STANDARD_SET, type DieEntry } from './dice';
+import { resolveLabel, type Label } from './label';
+import { isSemVer } from '../versions';
 
 export const API_VERSION = '1.0';
 export const SOUND_EVENTS = ['die.collide', 'die.value', 'roll.loading'] as const;
@@ -258,135 +257,4 @@ export function resolveManifest(input: ManifestInput, base: StoredManifest | nul
     manifest: { label: resolveLabel(input.name, input.label), ...(out as Omit<StoredManifest, 'label' | 'extend'>), extend: input.extend ?? null },
     inherited,
   };
-}
-
-/** A file the manifest names, where, and what for. */
-export interface FileReference {
-  name: string;
-  use: AssetUse;
-  /** path inside the manifest: `meshes.d6`, `textures[0].src.d20`, `values.d6[2].src` */
-  path: string;
-  key: InheritableKey;
-}
-
-function refsOfSrc(src: unknown, use: AssetUse, path: string, key: InheritableKey, out: FileReference[]) {
-  if (typeof src === 'string') out.push({ name: src, use, path, key });
-  else if (src && typeof src === 'object') for (const [die, name] of Object.entries(src)) if (typeof name === 'string') out.push({ name, use, path: `${path}.${die}`, key });
-}
-
-/** Every file name a manifest references. */
-export function fileReferences(m: Pick<StoredManifest, 'meshes' | 'sounds' | 'textures' | 'values'>): FileReference[] {
-  const out: FileReference[] = [];
-  for (const [die, name] of Object.entries(m.meshes ?? {})) out.push({ name, use: 'mesh', path: `meshes.${die}`, key: 'meshes' });
-  (m.textures ?? []).forEach((t, i) => refsOfSrc(t?.src, 'image', `textures[${i}].src`, 'textures', out));
-  (m.sounds ?? []).forEach((s, i) => refsOfSrc(s?.src, 'sound', `sounds[${i}].src`, 'sounds', out));
-  for (const [die, faces] of Object.entries(m.values ?? {})) {
-    if (!Array.isArray(faces)) continue;
-    faces.forEach((f, i) => {
-      if (f && typeof f === 'object' && typeof f.src === 'string') out.push({ name: f.src, use: 'image', path: `values.${die}[${i}].src`, key: 'values' });
-    });
-  }
-  return out;
-}
-
-/** The distinct file names of a stored manifest: exactly the version's assets. */
-export function assetNames(m: StoredManifest): string[] {
-  return [...new Set(fileReferences(m).map((r) => r.name))];
-}
-
-export interface CrossCheckContext {
-  /** skip the die-id rules (available_dice itself is invalid) */
-  skipDice?: boolean;
-  /** skip the rules on which files exist (the base theme's files are not known yet) */
-  skipFiles?: boolean;
-  /** files the new version can use: uploaded ones with their sniffed kind, plus the base's (kind by name) */
-  available: ReadonlyMap<string, AssetKind | null>;
-  /** files uploaded with this request (name, and path for errors): each must be referenced */
-  uploaded: readonly { name: string; path: string }[];
-  inherited: readonly InheritableKey[];
-  base: string | null;
-}
-
-/**
- * Rules across keys: every die id used exists in available_dice (once, case-insensitively), a die's faces
- * match its shape, float uniforms' ranges hold, every referenced file exists and fits its use, and every
- * uploaded file is referenced.
- */
-export function crossCheck(m: StoredManifest, ctx: CrossCheckContext): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const note = (key: InheritableKey) => (ctx.inherited.includes(key) && ctx.base ? ` (inherited from "${ctx.base}")` : '');
-  const add = (path: string, message: string) => details.push({ path: `manifest.${path}`, message });
-
-  const dice = new Map<string, DieEntry>();
-  m.available_dice.forEach((entry, i) => {
-    const die = normalizeDie(entry);
-    if (!die) return;
-    const key = die.id.toLowerCase();
-    if (dice.has(key)) add(typeof entry === 'string' ? `available_dice[${i}]` : `available_dice[${i}].id`, `the die id "${die.id}" appears more than once in available_dice (ids are case-insensitive)${note('available_dice')}`);
-    else dice.set(key, die);
-  });
-  const exact = new Set([...dice.values()].map((d) => d.id));
-
-  if (!ctx.skipDice) checkDice(m, dice, exact, add, note);
-  checkUniforms(m, add, note);
-  checkFiles(m, ctx, add, note, details);
-  return details;
-}
-
-type Add = (path: string, message: string) => void;
-type Note = (key: InheritableKey) => string;
-
-function checkDice(m: StoredManifest, dice: Map<string, DieEntry>, exact: Set<string>, add: Add, note: Note) {
-  const checkDie = (die: string, path: string, key: InheritableKey) => {
-    if (!exact.has(die)) add(path, `"${die}" is not a die id of available_dice (${[...exact].join(', ')})${note(key)}`);
-  };
-  for (const die of Object.keys(m.meshes)) checkDie(die, `meshes.${die}`, 'meshes');
-  for (const die of Object.keys(m.sizes)) checkDie(die, `sizes.${die}`, 'sizes');
-  for (const part of ['inertia', 'weight'] as const) for (const die of Object.keys(m.physics[part] ?? {})) checkDie(die, `physics.${part}.${die}`, 'physics');
-  m.textures.forEach((t, i) => {
-    if (t.src && typeof t.src === 'object') for (const die of Object.keys(t.src)) checkDie(die, `textures[${i}].src.${die}`, 'textures');
-  });
-  m.sounds.forEach((s, i) => {
-    if (s.src && typeof s.src === 'object') for (const die of Object.keys(s.src)) checkDie(die, `sounds[${i}].src.${die}`, 'sounds');
-  });
-  for (const [id, faces] of Object.entries(m.values)) {
-    checkDie(id, `values.${id}`, 'values');
-    const die = exact.has(id) ? dice.get(id.toLowerCase()) : undefined;
-    if (die && isPhysicalType(die.type) && faces.length !== PLAIN_FACES[die.type].length) {
-      add(`values.${id}`, `the die "${id}" is a ${die.type}, so values.${id} needs ${PLAIN_FACES[die.type].length} faces, not ${faces.length}${note('values')}`);
-    }
-  }
-}
-
-function checkUniforms(m: StoredManifest, add: Add, note: Note) {
-  for (const [name, u] of Object.entries(m.uniforms)) {
-    if (u.type !== 'f') continue;
-    if (typeof u.min === 'number' && typeof u.max === 'number' && u.min > u.max) add(`uniforms.${name}.min`, `uniforms.${name}.min must not be greater than max${note('uniforms')}`);
-    else if (typeof u.value === 'number' && ((typeof u.min === 'number' && u.value < u.min) || (typeof u.max === 'number' && u.value > u.max))) {
-      add(`uniforms.${name}.value`, `uniforms.${name}.value must lie between min and max${note('uniforms')}`);
-    }
-  }
-}
-
-function checkFiles(m: StoredManifest, ctx: CrossCheckContext, add: Add, note: Note, details: ErrorDetail[]) {
-  const referenced = new Set<string>();
-  for (const ref of fileReferences(m)) {
-    referenced.add(ref.name);
-    const byName = kindFromName(ref.name);
-    if (!byName || !KINDS_FOR_USE[ref.use].includes(byName)) {
-      add(ref.path, `"${ref.name}" must be a ${ref.use} file (${extensionsFor(ref.use).join(', ')})${note(ref.key)}`);
-      continue;
-    }
-    if (ctx.skipFiles) continue;
-    if (!ctx.available.has(ref.name)) {
-      add(ref.path, `"${ref.name}" is not among the uploaded assets: upload it in the "assets" field${note(ref.key)}`);
-      continue;
-    }
-    const kind = ctx.available.get(ref.name);
-    if (kind && !KINDS_FOR_USE[ref.use].includes(kind)) add(ref.path, `"${ref.name}" is a ${kind} file, which cannot be used as a ${ref.use}${note(ref.key)}`);
-  }
-  if (ctx.skipFiles) return;
-  for (const { name, path } of ctx.uploaded) {
-    if (!referenced.has(name)) details.push({ path, message: `the uploaded file "${name}" is not referenced by the manifest: remove it or reference it` });
-  }
 }

@@ -1,9 +1,9 @@
-import type { User } from '../db/models';
-import type { LoadedShareRequest } from '../commands/shareRequests';
-import { ownsShareRequest, shareRequestState } from '../policies/shareRequests';
-import { manifestOf } from '../themes/stored';
-import { timestamp, ts } from '../http/time';
-import { presentUser } from '../users/present';
+import type { ShareRequest } from '../../client/types';
+import type { LoadedShareRequest } from './share';
+import { ownsShareRequest, shareRequestState } from './policy';
+import { manifestOf } from '../manifest/stored';
+import { timestamp, ts } from '../../http/time';
+import { presentUser } from '../../users/present';
 
 /** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */
 export function shareUrl(baseUrl: string, code: string): string {
@@ -14,7 +14,7 @@ export function shareUrl(baseUrl: string, code: string): string {
  * A share request. Its owner sees everything; anyone else (previewing a link) sees what the link offers:
  * no id, no usage figures.
  */
-export function presentShareRequest({ request, theme }: LoadedShareRequest, viewer: Pick<User, 'id'>, baseUrl: string, now = new Date()) {
+export function presentShareRequest({ request, theme }: LoadedShareRequest, viewer: { id: number }, baseUrl: string, now = new Date()): ShareRequest {
   const common = {
     code: request.code,
     url: shareUrl(baseUrl, request.code),

@@ -1,6 +1,7 @@
-import type { Theme } from '../db/models';
-import { assetNames } from '../themes/manifest';
-import { manifestOf } from '../themes/stored';
+import type { Theme } from '../client/types';
+import type { ThemeRecord } from './store/records';
+import { assetNames } from './manifest/files';
+import { manifestOf } from './manifest/stored';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 
@@ -19,7 +20,7 @@ export function assetUrl(slug: string, version: string, name: string, baseUrl = 
  * name to the URL it is served at. The owner (`user`, with the subscription fields) needs `theme.user`
  * loaded. Row ids never leave the server.
  */
-export function presentTheme(theme: Theme, options: ThemePresentOptions = {}) {
+export function presentTheme(theme: ThemeRecord, options: ThemePresentOptions = {}): Theme {
   const m = manifestOf(theme);
   return {
     id: theme.slug,
@@ -44,5 +45,3 @@ export function presentTheme(theme: Theme, options: ThemePresentOptions = {}) {
     updated_at: ts(theme.updatedAt),
   };
 }
-
-export type PresentedTheme = ReturnType<typeof presentTheme>;

@@ -1,9 +1,12 @@
-import { ForbiddenError, NotFoundError } from '../errors';
-import type { ShareRequest, Theme, User } from '../db/models';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import type { ShareRequestRecord as ShareRequest, ThemeRecord as Theme } from '../store/records';
+
+/** Whoever acts: only the id matters to these rules. */
+type User = { id: number };
 
 export type ShareRequestState = 'active' | 'expired' | 'used_up';
 
-/** Whether a link still works at `now` (revoked links have no row: see commands/shareRequests). */
+/** Whether a link still works at `now` (revoked links have no row: see store/shareRequests.ts). */
 export function shareRequestState(request: Pick<ShareRequest, 'expiresAt' | 'maxUses' | 'uses'>, now: Date): ShareRequestState {
   if (request.expiresAt && new Date(request.expiresAt).getTime() <= now.getTime()) return 'expired';
   if (request.maxUses !== null && request.maxUses !== undefined && request.uses >= request.maxUses) return 'used_up';

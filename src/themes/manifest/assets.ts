@@ -3,7 +3,7 @@
  * content (by magic bytes) that agrees with the name's extension.
  */
 import { createHash } from 'node:crypto';
-import type { ErrorDetail } from '../errors';
+import type { ErrorDetail } from '../../errors';
 import { FILE_NAME, FILE_NAME_RULE } from './manifest';
 import { CONTENT_TYPES, kindFromName, sniff, type AssetKind } from './sniff';
 
