@@ -1,7 +1,6 @@
 import express, { Router, type Express } from 'express';
-import './http/types';
 import type { AppDeps } from './http/deps';
-import { auth } from './http/auth';
+import { auth } from './users/auth';
 import { jsonBody } from './http/body';
 import { CORS_PATHS, corsFor } from './http/cors';
 import { clientAddressOf, compileTrust } from './http/clientAddress';
@@ -10,7 +9,7 @@ import { unknownApiRoute } from './http/knownRoutes';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './http/health';
-import { guestRoutes, userRoutes } from './routes/users';
+import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './routes/rooms';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './routes/rolls';

@@ -6,7 +6,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
-import { configureQuotas } from './commands/quotas';
+import { configureQuotaCounts, configureQuotas } from './users/quotas';
+import { roomQuotaCounts } from './rooms/store/quotaCounts';
+import { themeQuotaCounts } from './themes/store/quotaCounts';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
@@ -93,6 +95,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
   configureQuotas(config.quotas);
+  configureQuotaCounts({ ...roomQuotaCounts, ...themeQuotaCounts });
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
   let redis: Redis | null = null;

@@ -1,9 +1,10 @@
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { db } from '../db';
 import {
-  participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom, toUser, userColumns,
-  type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
+  participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom,
+  type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord,
 } from '../db/records';
+import { toUser, userColumns, type UserRecord } from '../users/store';
 import { placeholders, type Query } from '../db/sql';
 import { Roll } from '../db/models';
 

@@ -1,4 +1,6 @@
 import { asBool, asDate, asDateOrNull, asJson, type Row } from './sql';
+// TRANSITIONAL: the users store owns UserRecord; the room and roll records here go to their stores.
+import type { UserRecord } from '../users/store';
 
 /**
  * Plain records of the rows the roll paths read with db/sql.ts: the same field names and types as the
@@ -6,16 +8,6 @@ import { asBool, asDate, asDateOrNull, asJson, type Row } from './sql';
  * a table's columns under those names (alias `t` for the table), and each `to*` function turns a row
  * of either dialect into a record.
  */
-
-export interface UserRecord {
-  id: number;
-  uuid: string;
-  username: string;
-  name: string;
-  isRegistered: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export interface ParticipantRecord {
   id: number;
@@ -102,7 +94,7 @@ export interface RollRecord {
 }
 
 /** `t.a AS "a", t.b_c AS "bC"`: the columns of a table under their record names, prefixed. */
-function columns(alias: string, prefix: string, names: string[]): string {
+export function columns(alias: string, prefix: string, names: string[]): string {
   // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
   let lists = columnLists.get(names);
   if (!lists) columnLists.set(names, (lists = new Map()));
@@ -116,7 +108,6 @@ function columns(alias: string, prefix: string, names: string[]): string {
 }
 const columnLists = new WeakMap<string[], Map<string, string>>();
 
-const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
 const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];
 const ROOM = ['id', 'slug', 'name', 'isPublic', 'passcode', 'bgFilePath', 'userId', 'createdAt', 'updatedAt', 'deletedAt'];
 const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
@@ -125,7 +116,6 @@ const VALUE = [
   'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'createdAt', 'updatedAt',
 ];
 
-export const userColumns = (alias: string, prefix = '') => columns(alias, prefix, USER);
 export const participantColumns = (alias: string, prefix = '') => columns(alias, prefix, PARTICIPANT);
 export const roomColumns = (alias: string, prefix = '') => columns(alias, prefix, ROOM);
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
@@ -134,18 +124,6 @@ export const rollValueColumns = (alias: string, prefix = '') => columns(alias, p
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
 const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
-export function toUser(row: Row, prefix = ''): UserRecord {
-  return {
-    id: num(row[`${prefix}id`]),
-    uuid: row[`${prefix}uuid`] as string,
-    username: row[`${prefix}username`] as string,
-    name: row[`${prefix}name`] as string,
-    isRegistered: asBool(row[`${prefix}isRegistered`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
-  };
-}
 
 export function toParticipant(row: Row, prefix = ''): ParticipantRecord {
   return {

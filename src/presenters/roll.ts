@@ -2,7 +2,7 @@ import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRec
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from './room';
 import { ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors';
-import type { UserRecord } from '../db/records';
+import type { UserRecord } from '../users/store';
 import { publish } from '../events/bus';
 import { authorizeThemeOwner } from './policy';
 import { diceBoxHolders, removeFromEveryDiceBox } from './store/diceBox';

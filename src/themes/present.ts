@@ -3,7 +3,7 @@ import type { ThemeRecord } from './store/records';
 import { assetNames } from './manifest/files';
 import { manifestOf } from './manifest/stored';
 import { ts } from '../http/time';
-import { presentUser } from '../presenters/user';
+import { presentUser } from '../users/present';
 
 export interface ThemePresentOptions {
   /** Origin for asset URLs (http/paging.ts baseUrl); without it they are root-relative paths. */

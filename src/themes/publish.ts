@@ -2,7 +2,7 @@
  * Publishing a theme version (`POST /theme`), with `extend` (docs/api/themes.md).
  */
 import { ConflictError, UnprocessableError, ValidationError, type ErrorDetail } from '../errors';
-import type { UserRecord } from '../db/records';
+import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
 import { authorizeThemeOwner, canExtend, ownsTheme } from './policy';
 import { publish } from '../events/bus';
@@ -17,7 +17,7 @@ import { versionConflict } from './versions';
 import { isInDiceBox, putInDiceBox } from './store/diceBox';
 import { assetBytes, copyAssets, findLatestTheme, insertThemeVersion, versionRows, withThemeLocked } from './store/themes';
 import type { ThemeRecord, ThemesTransaction } from './store/records';
-import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from '../commands/quotas';
+import { assertAssetRoom, assertCanAddVersion, assertCanOwnTheme } from '../users/quotas';
 
 /** What a theme creation request carries, already taken apart by the route. */
 export interface ThemeUpload {

@@ -5,7 +5,7 @@
  * box (rollable.ts).
  */
 import { NotFoundError } from '../errors';
-import type { UserRecord } from '../db/records';
+import type { UserRecord } from '../users/store';
 import { DEFAULT_THEME_ID } from './defaultTheme';
 import { latestOf, sortNewestFirst } from './versions';
 import { diceBoxSlugs } from './store/diceBox';

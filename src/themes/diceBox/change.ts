@@ -1,6 +1,6 @@
 /** Changing a user's dice box: upgrading an entry to the theme's latest version, taking one out. */
 import { ForbiddenError } from '../../errors';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 import { publish } from '../../events/bus';
 import { DEFAULT_THEME_ID } from '../defaultTheme';
 import { findDiceBoxItem, pointDiceBoxItemAt, removeFromDiceBox as removeEntry } from '../store/diceBox';

@@ -4,7 +4,7 @@
  * (publish.ts); the built-in theme is always in every box, at its latest version, without a row.
  */
 import { NotFoundError } from '../../errors';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 import { DEFAULT_THEME_ID } from '../defaultTheme';
 import type { Paged } from '../read';
 import { diceBoxEntries, findDiceBoxTheme } from '../store/diceBox';

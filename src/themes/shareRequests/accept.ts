@@ -1,7 +1,7 @@
 /** Following a share link: previewing what it offers and accepting it into one's dice box. */
 import { ConflictError, GoneError, NotFoundError } from '../../errors';
 import { UniqueViolationError } from '../../db/errors';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 import { publish } from '../../events/bus';
 import { shareRequestState } from './policy';
 import { loaded, type LoadedShareRequest } from './share';

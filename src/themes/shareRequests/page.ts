@@ -2,7 +2,7 @@
  * The page a share link opens in a browser: what it offers and how to accept it. Self-contained (no
  * external resources, no script), every value escaped.
  */
-import type { PresentedUser } from '../../presenters/user';
+import type { PresentedUser } from '../../users/present';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

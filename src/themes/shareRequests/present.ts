@@ -3,7 +3,7 @@ import type { LoadedShareRequest } from './share';
 import { ownsShareRequest, shareRequestState } from './policy';
 import { manifestOf } from '../manifest/stored';
 import { timestamp, ts } from '../../http/time';
-import { presentUser } from '../../presenters/user';
+import { presentUser } from '../../users/present';
 
 /** The link people open: `{PUBLIC_URL or the request's origin}/share/{code}`. */
 export function shareUrl(baseUrl: string, code: string): string {

@@ -6,7 +6,7 @@ import { baseUrl, listPath } from '../../http/paging';
 import { rateLimit } from '../../http/rateLimit';
 import { timestamp } from '../../http/time';
 import { validate } from '../../http/validate';
-import { presentUser } from '../../presenters/user';
+import { presentUser } from '../../users/present';
 import { manifestOf } from '../manifest/stored';
 import { presentTheme } from '../present';
 import { acceptShareRequest, previewShareRequest } from './accept';

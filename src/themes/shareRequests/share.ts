@@ -5,9 +5,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../errors';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 import { authorizeShareRequestOwner, authorizeThemeShare } from './policy';
-import { assertCanShare } from '../../commands/quotas';
+import { assertCanShare } from '../../users/quotas';
 import type { Paged } from '../read';
 import {
   deleteShareRequest, findShareRequest, insertShareRequest, listShareRequestsOf, recordRevocations, updateShareRequestLimits,

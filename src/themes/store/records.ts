@@ -3,7 +3,7 @@
  * the themes stores return, with the same field names as the Sequelize models, never model instances.
  */
 import type { Transaction } from 'sequelize';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 import { UniqueViolationError } from '../../db/errors';
 
 /** A transaction handle, as the stores take it (opened by `inTransaction` or `withThemeLocked`). */

@@ -8,12 +8,9 @@
  * (db/index.ts). The lock is always the last one a transaction takes (after a room's row lock or a theme
  * id's lock), so lock order stays the same everywhere and cannot deadlock.
  */
-import { QueryTypes, type Transaction } from 'sequelize';
-import { db } from '../db';
 import { ConflictError } from '../errors';
-import type { Room } from '../db/models';
-import { isOwner } from '../policies/rooms';
 import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
+import { lockUserQuotas, type Transaction } from './store';
 
 /**
  * A user holds as much of something as its quota allows. 409: the request is valid and allowed, but
@@ -37,23 +34,36 @@ export function currentQuotas(): Readonly<Quotas> {
   return limits;
 }
 
-/** First key of the advisory lock; theme ids use 7466 (commands/themes.ts), migrations 727274. */
-const QUOTA_LOCK = 7467;
-
-/** Serialize the quota checks of one user until `transaction` ends (PostgreSQL; SQLite needs nothing). */
-export async function lockUserQuotas(userId: number, transaction: Transaction): Promise<void> {
-  if (db().dialect !== 'postgres') return;
-  await db().sequelize.query('SELECT pg_advisory_xact_lock(:namespace, :userId)', {
-    replacements: { namespace: QUOTA_LOCK, userId },
-    transaction,
-    type: QueryTypes.SELECT,
-  });
+/**
+ * What a user holds of the other features' things, counted by their stores
+ * (src/rooms/store/quotaCounts.ts, src/themes/store/quotaCounts.ts) inside the checking transaction.
+ * Users imports no other feature: the counts are handed over at start-up (server.ts).
+ */
+export interface QuotaCounts {
+  /** Live rooms the user owns (deleted ones hold nothing). */
+  roomsOwned(userId: number, transaction: Transaction): Promise<number>;
+  /** Live rooms of others the user is a participant of. */
+  roomsJoined(userId: number, transaction: Transaction): Promise<number>;
+  /** Bytes of the backgrounds of the user's live rooms, but for room `exceptRoomId`'s. */
+  roomBackgroundBytes(userId: number, exceptRoomId: number | null, transaction: Transaction): Promise<number>;
+  /** Theme ids the user owns. */
+  themesOwned(userId: number, transaction: Transaction): Promise<number>;
+  /** Bytes of every file of every version of the user's themes. */
+  themeAssetBytes(userId: number, transaction: Transaction): Promise<number>;
+  /** Share requests the user has not revoked. */
+  shareRequests(userId: number, transaction: Transaction): Promise<number>;
 }
 
-/** One number from SQL (PostgreSQL answers COUNT and SUM as strings: bigint). */
-async function scalar(sql: string, replacements: Record<string, unknown>, transaction: Transaction): Promise<number> {
-  const [row] = await db().sequelize.query<{ n: string | number | null }>(sql, { replacements, transaction, type: QueryTypes.SELECT });
-  return Number(row?.n ?? 0);
+let counts: QuotaCounts | null = null;
+
+/** Set at start-up (server.ts), with the counting functions of the rooms and themes stores. */
+export function configureQuotaCounts(quotaCounts: QuotaCounts): void {
+  counts = quotaCounts;
+}
+
+function counted(): QuotaCounts {
+  if (!counts) throw new Error('Quota counts not configured: call configureQuotaCounts() at start-up.');
+  return counts;
 }
 
 /** "delete one" / "delete 3": how many to free when an operator lowered a limit below what a user holds. */
@@ -70,7 +80,7 @@ function plural(n: number, word: string): string {
 export async function assertCanOwnRoom(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
   const limit = limits.roomsOwned;
-  const count = await scalar('SELECT COUNT(*) AS n FROM rooms WHERE user_id = :userId AND deleted_at IS NULL', { userId }, transaction);
+  const count = await counted().roomsOwned(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
     `You own ${plural(count, 'room')}, and ${limit} is the most allowed (ROOMS_PER_USER): delete ${howMany(count, limit)} to create another.`,
@@ -81,16 +91,12 @@ export async function assertCanOwnRoom(userId: number, transaction: Transaction)
  * Before `userId` joins `room`: live rooms of others it is a participant of. Its own rooms do not count
  * (they have a quota of their own, and an owner who left may always come back).
  */
-export async function assertCanJoinRoom(room: Pick<Room, 'userId'>, userId: number, transaction: Transaction): Promise<void> {
-  if (isOwner(room, userId)) return;
+export async function assertCanJoinRoom(room: { userId: number }, userId: number, transaction: Transaction): Promise<void> {
+  // The owner (rooms/policy.ts isOwner; users imports no other feature).
+  if (room.userId === userId) return;
   await lockUserQuotas(userId, transaction);
   const limit = limits.roomsJoined;
-  const count = await scalar(
-    `SELECT COUNT(*) AS n FROM participants p JOIN rooms r ON r.id = p.room_id
-     WHERE p.user_id = :userId AND r.user_id <> :userId AND r.deleted_at IS NULL`,
-    { userId },
-    transaction,
-  );
+  const count = await counted().roomsJoined(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
     `You are a participant of ${plural(count, 'room')} of others, and ${limit} is the most allowed (ROOMS_JOINED_PER_USER): leave ${howMany(count, limit)} (DELETE /api/1.0/room/{slug}/participant/{id}) to join another.`,
@@ -101,7 +107,7 @@ export async function assertCanJoinRoom(room: Pick<Room, 'userId'>, userId: numb
 export async function assertCanOwnTheme(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
   const limit = limits.themesOwned;
-  const count = await scalar('SELECT COUNT(DISTINCT slug) AS n FROM themes WHERE user_id = :userId', { userId }, transaction);
+  const count = await counted().themesOwned(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
     `You own ${plural(count, 'theme')}, and ${limit} is the most allowed (THEMES_PER_USER): delete ${howMany(count, limit)} (DELETE /api/1.0/theme/{id}) to publish a new theme id; new versions of your themes are still accepted.`,
@@ -136,13 +142,7 @@ export async function assertAssetRoom(userId: number, adding: number, transactio
   if (adding <= 0) return;
   await lockUserQuotas(userId, transaction);
   const limit = limits.assetBytes;
-  const used = await scalar(
-    `SELECT (SELECT COALESCE(SUM(a.size), 0) FROM theme_assets a JOIN themes t ON t.id = a.theme_id WHERE t.user_id = :userId)
-          + (SELECT COALESCE(SUM(b.size), 0) FROM room_backgrounds b JOIN rooms r ON r.id = b.room_id
-             WHERE r.user_id = :userId AND r.deleted_at IS NULL AND r.id <> :replacing) AS n`,
-    { userId, replacing: replacingRoomId ?? 0 },
-    transaction,
-  );
+  const used = (await counted().themeAssetBytes(userId, transaction)) + (await counted().roomBackgroundBytes(userId, replacingRoomId, transaction));
   if (used + adding <= limit) return;
   throw new QuotaExceededError(
     `This upload of ${size(adding)} would bring the files of your themes and room backgrounds to ${size(used + adding)}, over the ${size(limit)} allowed (ASSET_BYTES_PER_USER): delete a theme or a room background to make room.`,
@@ -156,7 +156,7 @@ export async function assertAssetRoom(userId: number, adding: number, transactio
 export async function assertCanShare(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
   const limit = limits.shareRequests;
-  const count = await scalar('SELECT COUNT(*) AS n FROM share_requests WHERE user_id = :userId', { userId }, transaction);
+  const count = await counted().shareRequests(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
     `You have ${plural(count, 'share request')}, and ${limit} is the most allowed (SHARE_REQUESTS_PER_USER): revoke ${howMany(count, limit)} (DELETE /api/1.0/share-request/{id}; expired and used-up ones count until revoked) to create another.`,

@@ -1,8 +1,23 @@
 import type { RequestHandler } from 'express';
 import { RateLimitError, UnauthorizedError } from '../errors';
-import type { AppDeps } from './deps';
-import { authenticate } from '../commands/apiKeys';
-import { failOpen } from './rateLimit';
+import type { AppDeps } from '../http/deps';
+import { authenticate } from './apiKeys';
+import { failOpen } from '../http/rateLimit';
+import { userModelOf, type UserModel } from './store';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Request id: the caller's X-Request-Id when sane, else a fresh one. Echoed in the response. */
+    id: string;
+    /**
+     * The authenticated user (set by `auth`). Still a model instance (users/store.ts userModelOf) while
+     * other features' use cases take the model type; to become the store's UserRecord.
+     */
+    user?: UserModel;
+    /** The id of the API key it authenticated with. */
+    apiKeyId?: number;
+  }
+}
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -26,7 +41,7 @@ export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>
     if (!key) return next(new UnauthorizedError());
     const found = await authenticate(key);
     if (found) {
-      req.user = found.user;
+      req.user = userModelOf(found.user);
       req.apiKeyId = found.apiKeyId;
       return next();
     }
