@@ -9,7 +9,7 @@ import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
 import { defaultUsername, lockRoom, USERNAME_MAX } from './rooms';
 import { requireRoomBySlug, requireRoomId } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
-import { assertCanJoinRoom } from './quotas';
+import { assertCanJoinRoom } from '../users/quotas';
 import type { RoomRecord } from '../db/records';
 
 export class AlreadyParticipantError extends ConflictError {

@@ -8,7 +8,7 @@ import { publish } from '../events/bus';
 import { sniffImageType, type ImageType } from '../rooms/background';
 import { generatePasscode, generateSlug } from '../rooms/codes';
 import { pickDefaultColor } from '../rooms/colors';
-import { assertAssetRoom, assertCanOwnRoom } from './quotas';
+import { assertAssetRoom, assertCanOwnRoom } from '../users/quotas';
 import { attachParticipants } from './roomsAccess';
 import { rereadRoom } from './roomsRead';
 import type { RoomRecord } from '../db/records';

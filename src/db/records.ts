@@ -1,22 +1,14 @@
 import { asBool, asDate, asDateOrNull, columns, num, strOrNull, type Row } from './sql';
+// TRANSITIONAL: the users store owns UserRecord, the rolls store its records; the room records here go to the rooms store.
+import type { UserRecord } from '../users/store';
 
 /**
- * Plain records of users, rooms and participants as the roll paths read them with db/sql.ts (the
- * rolls' own: src/rolls/store/records.ts): the same field names and types as the Sequelize models
- * (src/db/models), so presenters and policies take either. Each `*_COLUMNS` list selects
+ * Plain records of rooms and participants as the roll paths read them with db/sql.ts (users' are in
+ * src/users/store.ts, rolls' in src/rolls/store/records.ts): the same field names and types as the
+ * Sequelize models (src/db/models), so presenters and policies take either. Each `*_COLUMNS` list selects
  * a table's columns under those names (alias `t` for the table), and each `to*` function turns a row
  * of either dialect into a record.
  */
-
-export interface UserRecord {
-  id: number;
-  uuid: string;
-  username: string;
-  name: string;
-  isRegistered: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export interface ParticipantRecord {
   id: number;
@@ -51,24 +43,10 @@ export interface RoomRecord {
   memberUserIds?: ReadonlySet<number>;
 }
 
-const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
 const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];
 const ROOM = ['id', 'slug', 'name', 'isPublic', 'passcode', 'bgFilePath', 'userId', 'createdAt', 'updatedAt', 'deletedAt'];
-export const userColumns = (alias: string, prefix = '') => columns(alias, prefix, USER);
 export const participantColumns = (alias: string, prefix = '') => columns(alias, prefix, PARTICIPANT);
 export const roomColumns = (alias: string, prefix = '') => columns(alias, prefix, ROOM);
-
-export function toUser(row: Row, prefix = ''): UserRecord {
-  return {
-    id: num(row[`${prefix}id`]),
-    uuid: row[`${prefix}uuid`] as string,
-    username: row[`${prefix}username`] as string,
-    name: row[`${prefix}name`] as string,
-    isRegistered: asBool(row[`${prefix}isRegistered`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
-  };
-}
 
 export function toParticipant(row: Row, prefix = ''): ParticipantRecord {
   return {

@@ -4,10 +4,10 @@ import { presentRoom } from '../presenters/room';
 import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User } from '../db/models';
+import { findThemeById } from '../themes/store/themes';
 import type { RoomRecord as Room } from '../db/records';
 import type { RollRecord as Roll } from '../rolls/store/records';
-import { presentTheme } from '../presenters/theme';
+import { presentTheme } from '../themes/present';
 import { memberUserIds } from '../policies/rooms';
 import { KeyedThrottle } from './throttle';
 
@@ -175,7 +175,7 @@ export class Fanout {
         return;
       }
       case 'dicebox.created': {
-        const theme = await Theme.findByPk(event.themeId, { include: [{ model: User, as: 'user' }] });
+        const theme = await findThemeById(event.themeId);
         if (!theme) return;
         const data = presentTheme(theme, { baseUrl: this.deps.baseUrl ?? '' });
         broadcaster.emit({ namespace: USER_NAMESPACE, to: [userChannel(event.userId)] }, UserEvents.DiceBoxCreate, { data });

@@ -5,7 +5,7 @@ import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../e
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { findRollableThemeVersions, type RollableTheme } from '../commands/rollThemes';
+import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug, loadRolls } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';

@@ -4,7 +4,7 @@ import { canSeeValue, isRoller, rollAudience } from './policy';
 import { roomViewerClass } from '../realtime/fanout';
 import { presentParticipant, presentRoomInRoll } from '../presenters/room';
 import { ts } from '../http/time';
-import { presentUser } from '../presenters/user';
+import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**

@@ -1,6 +1,7 @@
 import { db } from '../../db';
-import { participantColumns, roomColumns, toParticipant, toRoom, toUser, userColumns } from '../../db/records';
+import { participantColumns, roomColumns, toParticipant, toRoom } from '../../db/records';
 import { placeholders, type Query } from '../../db/sql';
+import { toUser, userColumns } from '../../users/store';
 import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
 /**

@@ -1,5 +1,6 @@
 import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from '../../db/sql';
-import type { ParticipantRecord, RoomRecord, UserRecord } from '../../db/records';
+import type { ParticipantRecord, RoomRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 
 /**
  * Plain records of rolls, their values and whispers, as the rolls store (src/rolls/store/) answers

@@ -1,4 +1,5 @@
 import { db } from '../../db';
+import { chunks } from '../../db/inList';
 import { asBool, placeholders, toJson, type Query } from '../../db/sql';
 import { loadRolls } from './load';
 import type { RollRecord, RollValueRecord, WhisperRecord } from './records';
@@ -132,9 +133,6 @@ const FLAG_COLUMN_NAMES = { isHidden: 'is_hidden', isVisible: 'is_visible', isCl
 /** Which dice a flag change names: these roll values, or every die of a user's rolls in a room. */
 export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId: number };
 
-/** Ids per statement: both dialects' parameter limits stay far away, however many dice are named. */
-const IDS_PER_STATEMENT = 500;
-
 /**
  * Set die flags, in the caller's transaction: the one way both PATCH /roll (dice by id) and PATCH
  * /room/{slug}/roll (every die of the user's rolls in the room) write them. Each change writes only
@@ -164,12 +162,6 @@ export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFla
   }
   for (const ids of chunks([...touched])) await tx(`UPDATE rolls SET updated_at = $1 WHERE id IN (${placeholders(ids.length, 2)})`, [now, ...ids]);
   return touched;
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += IDS_PER_STATEMENT) out.push(items.slice(i, i + IDS_PER_STATEMENT));
-  return out;
 }
 
 /** A deleted roll, and who could see it (null: the whole room; a whispered roll: its roller and recipients). */
