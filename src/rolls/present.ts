@@ -3,6 +3,7 @@ import { canSeeValue, isRoller, rollAudience } from './policy';
 // roomViewerClass moves to rooms/present.ts (issue 18, rooms lane): only this import line changes then.
 import { roomViewerClass } from '../realtime/fanout';
 import { presentParticipant, presentRoomInRoll } from '../presenters/room';
+import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } from '../client/types';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
@@ -22,7 +23,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  * participant or neither (presenters/room.ts roomViewerKind: the embedded room's passcode, participants
  * and background): rollViewerClass() below. Keep them in step.
  */
-export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
+export function presentRoll(roll: Roll, viewerUserId: number | null | undefined): PresentedRollType {
   if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');
   const values = sortedValues(roll.values);
   const seesAll = isRoller(roll, viewerUserId) || values.every((v) => !v.isHidden);
@@ -43,8 +44,6 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     updated_at: ts(roll.updatedAt),
   };
 }
-
-export type PresentedRoll = ReturnType<typeof presentRoll>;
 
 /**
  * The viewer classes of a roll, for presenting it once per class (the realtime fan-out): who may not
@@ -70,7 +69,7 @@ function involvedUserIds(roll: Roll): Set<number> {
 }
 
 /** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
-export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined) {
+export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined): PresentedValue {
   const visible = canSeeValue(roll, value, viewerUserId);
   return {
     uuid: value.uuid,
@@ -101,9 +100,9 @@ function faceIndex(value: RollValue): number | null {
 }
 
 /** The face as shown: spec 2.7 types it as a string, so numbers become strings; image faces stay objects. */
-function displayed(face: unknown): unknown {
+function displayed(face: unknown): Face | null {
   if (typeof face === 'number') return String(face);
-  return face ?? null;
+  return (face as Face | undefined) ?? null;
 }
 
 function whisperedParticipants(whispers: RollWhisper[]): Participant[] {
