@@ -11,7 +11,7 @@ import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './routes/users';
-import { roomPublicRoutes, roomRoutes } from './routes/rooms';
+import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './routes/themes';
 import { rollRoutes } from './routes/rolls';
 import { diceBoxRoutes } from './routes/diceBox';

@@ -12,7 +12,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { ConflictError } from '../errors';
 import type { Room } from '../db/models';
-import { isOwner } from '../policies/rooms';
+import { isOwner } from '../rooms/policy';
 import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
 
 /**

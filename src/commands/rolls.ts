@@ -5,7 +5,7 @@ import { UniqueViolationError } from '../db/errors';
 import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
 import { AppError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { isParticipant } from '../policies/rooms';
+import { isParticipant } from '../rooms/policy';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';

@@ -1,6 +1,6 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
-import { presentParticipant, presentRoomInRoll } from './room';
+import { presentParticipant, presentRoomInRoll } from '../rooms/present';
 import { ts } from '../http/time';
 import { presentUser } from './user';
 import { viewerEquation, viewerTotal } from '../dice/hidden';

@@ -1,13 +1,13 @@
 import type { Logger } from '../logger';
-import { readRoomBySlug } from '../commands/roomsRead';
-import { presentRoom } from '../presenters/room';
+import { readRoomBySlug } from '../rooms/store/read';
+import { presentRoom } from '../rooms/present';
 import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { Theme, User } from '../db/models';
 import type { RollRecord as Roll, RoomRecord as Room } from '../db/records';
 import { presentTheme } from '../presenters/theme';
-import { memberUserIds } from '../policies/rooms';
+import { memberUserIds } from '../rooms/policy';
 import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */

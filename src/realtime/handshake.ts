@@ -1,13 +1,13 @@
 import type { Socket } from 'socket.io';
 import { authenticate } from '../commands/apiKeys';
-import { authorizeRoomConnection } from '../commands/roomsAccess';
+import { authorizeRoomConnection } from '../rooms/access';
 import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
 import { bearerKey } from '../http/auth';
 import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
 import type { User } from '../db/models';
-import type { PresentedParticipant } from '../presenters/room';
+import type { PresentedParticipant } from '../rooms/present';
 import { slugOfNamespace } from './events';
 
 /** The user behind a socket: what the realtime code reads (channels, presence, the moves relay). */

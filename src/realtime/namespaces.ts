@@ -1,8 +1,8 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
-import { findParticipant } from '../commands/roomsAccess';
+import { findParticipant } from '../rooms/access';
 import { Room } from '../db/models';
-import { presentParticipant, type PresentedParticipant } from '../presenters/room';
+import { presentParticipant, type PresentedParticipant } from '../rooms/present';
 import type { Broadcaster } from './broadcaster';
 import { holdLiveEvents, type WelcomeHold } from './welcomeHold';
 import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';

@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io';
 import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
 import type { RollRecord as Roll } from '../db/records';
 import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
-import { memberUserIds } from '../policies/rooms';
+import { memberUserIds } from '../rooms/policy';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';

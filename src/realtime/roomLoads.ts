@@ -1,6 +1,6 @@
-import { readRoomBySlug } from '../commands/roomsRead';
+import { readRoomBySlug } from '../rooms/store/read';
 import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
-import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../presenters/room';
+import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../rooms/present';
 import type { Socket } from 'socket.io';
 import { RoomEvents } from './events';
 import { roomViewerClass } from './fanout';

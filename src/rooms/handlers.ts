@@ -1,19 +1,19 @@
 import type { Response, RequestHandler } from 'express';
 import multer from 'multer';
-import { createRoom, deleteRoom, findRoomBackground, listRoomsOf, setRoomBackground, updateRoom } from '../../commands/rooms';
-import { joinRoom, removeParticipant, updateParticipant } from '../../commands/participants';
-import { requireRoomBySlug } from '../../commands/roomsAccess';
-import { readRoomBySlug } from '../../commands/roomsRead';
-import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../../errors';
-import type { AppDeps } from '../../http/deps';
-import { multipart } from '../../http/multipart';
-import type { PasscodeAttempt } from '../../http/passcodeAttempts';
-import { DEFAULT_PER_PAGE, listPath } from '../../http/paging';
-import { trustedOrigin } from '../../http/origin';
-import { authorizeRoomAccess, authorizeRoomOwner } from '../../policies/rooms';
-import { one, page } from '../../http/envelope';
-import { presentRoom } from '../../presenters/room';
-import { BACKGROUND_FIELD, BACKGROUND_MAX_BYTES } from '../../rooms/background';
+import { createRoom, deleteRoom, findRoomBackground, listRoomsOf, setRoomBackground, updateRoom } from './update';
+import { joinRoom, removeParticipant, updateParticipant } from './participants';
+import { requireRoomBySlug } from './access';
+import { readRoomBySlug } from './store/read';
+import { UnsupportedMediaTypeError, ValidationError, NotFoundError } from '../errors';
+import type { AppDeps } from '../http/deps';
+import { multipart } from '../http/multipart';
+import type { PasscodeAttempt } from '../http/passcodeAttempts';
+import { DEFAULT_PER_PAGE, listPath } from '../http/paging';
+import { trustedOrigin } from '../http/origin';
+import { authorizeRoomAccess, authorizeRoomOwner } from './policy';
+import { one, page } from '../http/envelope';
+import { presentRoom } from './present';
+import { BACKGROUND_FIELD, BACKGROUND_MAX_BYTES } from './image';
 
 /** Thin handlers: validated input in, a command, a presenter out. `req.user` is set by `auth`. */
 

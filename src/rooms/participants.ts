@@ -3,13 +3,13 @@ import { db } from '../db';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { displayNameProblem, nameKey, normalizeDisplayName, uniqueDisplayName } from '../lib/displayName';
 import { Participant, type Room, type User } from '../db/models';
-import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from '../policies/rooms';
+import { authorizeJoin, authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from './policy';
 import { publish } from '../events/bus';
-import { nextFreePosition, pickDefaultColor } from '../rooms/colors';
-import { defaultUsername, lockRoom, USERNAME_MAX } from './rooms';
-import { requireRoomBySlug, requireRoomId } from './roomsAccess';
-import { rereadRoom } from './roomsRead';
-import { assertCanJoinRoom } from './quotas';
+import { nextFreePosition, pickDefaultColor } from './colors';
+import { defaultUsername, lockRoom, USERNAME_MAX } from './update';
+import { requireRoomBySlug, requireRoomId } from './access';
+import { rereadRoom } from './store/read';
+import { assertCanJoinRoom } from '../commands/quotas';
 import type { RoomRecord } from '../db/records';
 
 export class AlreadyParticipantError extends ConflictError {

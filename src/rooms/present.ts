@@ -1,7 +1,7 @@
 import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
-import { isOwner, isParticipant } from '../policies/rooms';
+import { isOwner, isParticipant } from './policy';
 import { timestamp, ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../presenters/user';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */
 export function presentParticipant(participant: Participant) {

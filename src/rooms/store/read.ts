@@ -1,7 +1,7 @@
-import { db } from '../db';
-import { participantColumns, roomColumns, toParticipant, toRoom, toUser, userColumns, type RoomRecord } from '../db/records';
-import { NotFoundError } from '../errors';
-import { SLUG_PATTERN } from '../rooms/codes';
+import { db } from '../../db';
+import { participantColumns, roomColumns, toParticipant, toRoom, toUser, userColumns, type RoomRecord } from '../../db/records';
+import { NotFoundError } from '../../errors';
+import { SLUG_PATTERN } from '../codes';
 
 /**
  * Rooms read for presenting, as plain records (db/records.ts): the room, its owner, and every

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { ForbiddenError, NotFoundError } from '../errors';
 import { Participant, Room, User } from '../db/models';
-import { SLUG_PATTERN } from '../rooms/codes';
+import { SLUG_PATTERN } from './codes';
 
 /**
  * Loading rooms the way presenters and policies need them, and the one access check that the

@@ -3,14 +3,14 @@ import { Op, UniqueConstraintError, literal, type Transaction } from 'sequelize'
 import { db } from '../db';
 import { UnprocessableError, UnsupportedMediaTypeError } from '../errors';
 import { Participant, Room, RoomBackground, User } from '../db/models';
-import { authorizeRoomOwner } from '../policies/rooms';
+import { authorizeRoomOwner } from './policy';
 import { publish } from '../events/bus';
-import { sniffImageType, type ImageType } from '../rooms/background';
-import { generatePasscode, generateSlug } from '../rooms/codes';
-import { pickDefaultColor } from '../rooms/colors';
-import { assertAssetRoom, assertCanOwnRoom } from './quotas';
-import { attachParticipants } from './roomsAccess';
-import { rereadRoom } from './roomsRead';
+import { sniffImageType, type ImageType } from './image';
+import { generatePasscode, generateSlug } from './codes';
+import { pickDefaultColor } from './colors';
+import { assertAssetRoom, assertCanOwnRoom } from '../commands/quotas';
+import { attachParticipants } from './access';
+import { rereadRoom } from './store/read';
 import type { RoomRecord } from '../db/records';
 import { cutToLength, displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../http/deps';
-import { passcodeAttempts } from '../../http/passcodeAttempts';
-import { rateLimit } from '../../http/rateLimit';
-import { validate } from '../../http/validate';
+import type { AppDeps } from '../http/deps';
+import { passcodeAttempts } from '../http/passcodeAttempts';
+import { rateLimit } from '../http/rateLimit';
+import { validate } from '../http/validate';
 import * as h from './handlers';
 import * as s from './schema';
 
