@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { db } from '../db';
-import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from '../db/records';
+import type { RollRecord, RollValueRecord, UserRecord, WhisperRecord } from '../db/records';
+import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
 import { UniqueViolationError } from '../db/errors';
 import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';

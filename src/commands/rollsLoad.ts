@@ -1,9 +1,7 @@
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { db } from '../db';
-import {
-  participantColumns, rollColumns, rollValueColumns, roomColumns, toParticipant, toRoll, toRollValue, toRoom, toUser, userColumns,
-  type ParticipantRecord, type RollRecord, type RollValueRecord, type RoomRecord, type UserRecord, type WhisperRecord,
-} from '../db/records';
+import { rollColumns, rollValueColumns, toRoll, toRollValue, toUser, userColumns, type RollRecord, type RollValueRecord, type UserRecord, type WhisperRecord } from '../db/records';
+import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from '../rooms/store/records';
 import { placeholders, type Query } from '../db/sql';
 import { Roll } from '../db/models';
 

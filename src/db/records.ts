@@ -1,4 +1,5 @@
-import { asBool, asDate, asDateOrNull, asJson, type Row } from './sql';
+import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from './sql';
+import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
 
 /**
  * Plain records of the rows the roll paths read with db/sql.ts: the same field names and types as the
@@ -15,39 +16,6 @@ export interface UserRecord {
   isRegistered: boolean;
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface ParticipantRecord {
-  id: number;
-  roomId: number;
-  userId: number;
-  username: string;
-  color: string;
-  position: number;
-  createdAt: Date;
-  updatedAt: Date;
-  user?: UserRecord;
-}
-
-export interface RoomRecord {
-  id: number;
-  slug: string;
-  name: string;
-  isPublic: boolean;
-  passcode: string | null;
-  bgFilePath: string | null;
-  userId: number;
-  createdAt: Date;
-  updatedAt: Date;
-  deletedAt: Date | null;
-  user?: UserRecord;
-  /**
-   * The room's participants, in seat order: all of them, or, when `memberUserIds` is set (a room as
-   * rolls load it), only those the rolls involve (rollers, whisper recipients).
-   */
-  participants?: ParticipantRecord[];
-  /** Every participant's user id, when `participants` lists only some (commands/rollsLoad.ts). */
-  memberUserIds?: ReadonlySet<number>;
 }
 
 export interface RollValueRecord {
@@ -101,24 +69,7 @@ export interface RollRecord {
   whispers?: WhisperRecord[];
 }
 
-/** `t.a AS "a", t.b_c AS "bC"`: the columns of a table under their record names, prefixed. */
-function columns(alias: string, prefix: string, names: string[]): string {
-  // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
-  let lists = columnLists.get(names);
-  if (!lists) columnLists.set(names, (lists = new Map()));
-  const key = `${alias}|${prefix}`;
-  let list = lists.get(key);
-  if (list === undefined) {
-    list = names.map((n) => `${alias}.${n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} AS "${prefix}${n}"`).join(', ');
-    lists.set(key, list);
-  }
-  return list;
-}
-const columnLists = new WeakMap<string[], Map<string, string>>();
-
 const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
-const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];
-const ROOM = ['id', 'slug', 'name', 'isPublic', 'passcode', 'bgFilePath', 'userId', 'createdAt', 'updatedAt', 'deletedAt'];
 const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
 const VALUE = [
   'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
@@ -126,14 +77,9 @@ const VALUE = [
 ];
 
 export const userColumns = (alias: string, prefix = '') => columns(alias, prefix, USER);
-export const participantColumns = (alias: string, prefix = '') => columns(alias, prefix, PARTICIPANT);
-export const roomColumns = (alias: string, prefix = '') => columns(alias, prefix, ROOM);
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
 export const rollValueColumns = (alias: string, prefix = '') => columns(alias, prefix, VALUE);
 
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
-const numOrNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
-const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 export function toUser(row: Row, prefix = ''): UserRecord {
   return {
@@ -144,34 +90,6 @@ export function toUser(row: Row, prefix = ''): UserRecord {
     isRegistered: asBool(row[`${prefix}isRegistered`]),
     createdAt: asDate(row[`${prefix}createdAt`]),
     updatedAt: asDate(row[`${prefix}updatedAt`]),
-  };
-}
-
-export function toParticipant(row: Row, prefix = ''): ParticipantRecord {
-  return {
-    id: num(row[`${prefix}id`]),
-    roomId: num(row[`${prefix}roomId`]),
-    userId: num(row[`${prefix}userId`]),
-    username: row[`${prefix}username`] as string,
-    color: row[`${prefix}color`] as string,
-    position: num(row[`${prefix}position`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
-  };
-}
-
-export function toRoom(row: Row, prefix = ''): RoomRecord {
-  return {
-    id: num(row[`${prefix}id`]),
-    slug: row[`${prefix}slug`] as string,
-    name: row[`${prefix}name`] as string,
-    isPublic: asBool(row[`${prefix}isPublic`]),
-    passcode: strOrNull(row[`${prefix}passcode`]),
-    bgFilePath: strOrNull(row[`${prefix}bgFilePath`]),
-    userId: num(row[`${prefix}userId`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
-    deletedAt: asDateOrNull(row[`${prefix}deletedAt`]),
   };
 }
 

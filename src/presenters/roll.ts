@@ -1,4 +1,5 @@
-import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
+import type { RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
+import type { ParticipantRecord as Participant } from '../rooms/store/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from '../rooms/present';
 import { ts } from '../http/time';

@@ -1,5 +1,5 @@
 import { readRoomBySlug } from '../rooms/store/read';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../rooms/store/records';
 import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../rooms/present';
 import type { Socket } from 'socket.io';
 import { RoomEvents } from './events';

@@ -10,7 +10,7 @@ import { defaultUsername, lockRoom, USERNAME_MAX } from './update';
 import { requireRoomBySlug, requireRoomId } from './access';
 import { rereadRoom } from './store/read';
 import { assertCanJoinRoom } from '../commands/quotas';
-import type { RoomRecord } from '../db/records';
+import type { RoomRecord } from './store/records';
 
 export class AlreadyParticipantError extends ConflictError {
   constructor() {

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
 import { passcodesEqual } from './codes';
 
 /**

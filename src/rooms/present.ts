@@ -1,4 +1,4 @@
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
 import { isOwner, isParticipant } from './policy';
 import { timestamp, ts } from '../http/time';
 import { presentUser } from '../presenters/user';

@@ -11,7 +11,7 @@ import { pickDefaultColor } from './colors';
 import { assertAssetRoom, assertCanOwnRoom } from '../commands/quotas';
 import { attachParticipants } from './access';
 import { rereadRoom } from './store/read';
-import type { RoomRecord } from '../db/records';
+import type { RoomRecord } from './store/records';
 import { cutToLength, displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 /** Longest participant username (the column is 64 characters). */

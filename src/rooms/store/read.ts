@@ -1,5 +1,6 @@
 import { db } from '../../db';
-import { participantColumns, roomColumns, toParticipant, toRoom, toUser, userColumns, type RoomRecord } from '../../db/records';
+import { toUser, userColumns } from '../../db/records';
+import { participantColumns, roomColumns, toParticipant, toRoom, type RoomRecord } from './records';
 import { NotFoundError } from '../../errors';
 import { SLUG_PATTERN } from '../codes';
 
