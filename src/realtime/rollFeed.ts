@@ -6,7 +6,8 @@ import { memberUserIds } from '../rooms/policy';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
-import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';
+import { emitPerViewer, type RollFeed } from './fanout';
+import { roomMembers, roomViewerClass } from '../rooms/present';
 import { socketData } from './handshake';
 
 /**

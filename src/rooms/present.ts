@@ -1,5 +1,5 @@
 import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
-import { isOwner, isParticipant } from './policy';
+import { isOwner, isParticipant, memberUserIds } from './policy';
 import { timestamp, ts } from '../http/time';
 import { presentUser } from '../presenters/user';
 
@@ -57,7 +57,7 @@ export type PresentedRoom = ReturnType<typeof presentRoom>;
 
 /**
  * What presentRoom() (and presentRoomInRoll()) depend on about the viewer: the realtime fan-out
- * presents a room once per kind of viewer (realtime/fanout.ts roomViewerClass).
+ * presents a room once per kind of viewer (roomViewerClass).
  */
 export function roomViewerKind(room: Room, viewerUserId: number | null | undefined): 'owner' | 'participant' | 'outsider' {
   if (viewerUserId == null) return 'outsider';
@@ -85,4 +85,25 @@ export function presentRoomInRoll(room: Room, viewerUserId: number | null | unde
   const presented = presentRoomWith(room, viewerUserId, involved);
   if (room.isPublic || roomViewerKind(room, viewerUserId) !== 'outsider') return presented;
   return { ...presented, bg_file_path: null, participants: [] };
+}
+
+/**
+ * Who may be connected to a room: its owner and participants (the only users the handshake admits).
+ * Events are addressed to their channels whether or not they are connected right now (a channel
+ * without sockets costs nothing): delivery never depends on presence bookkeeping, which may lag
+ * (Redis restarted, an instance just died).
+ */
+export function roomMembers(room: Room): number[] {
+  return [...new Set([room.userId, ...memberUserIds(room)])];
+}
+
+/**
+ * The viewer classes of a room: presentRoom() and presentRoomInRoll() depend on the viewer only
+ * through roomViewerKind() (owner, participant, neither: the passcode of a public room is the
+ * owner's alone), so that is the class.
+ */
+export function roomViewerClass(room: Room): (viewerId: number) => string {
+  // roomViewerKind() with a set, for rooms with many participants present.
+  const participants = memberUserIds(room);
+  return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { pageQuery } from '../http/paging';
 import { PASSCODE_PATTERN } from './codes';
 import { HEX_COLOR } from './colors';
-import { ROOM_NAME_MAX, USERNAME_MAX } from './update';
+import { ROOM_NAME_MAX, USERNAME_MAX } from './create';
 import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 /** Joi schemas of the room routes, compiled once. */

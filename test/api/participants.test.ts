@@ -256,7 +256,7 @@ test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the 
 });
 
 test('policies and loaders other issues use: findParticipant, isParticipant, canAccessRoom', async (t) => {
-  const { findParticipant, loadRoomBySlug } = await import('../../src/rooms/access');
+  const { findParticipant, readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
   const { canAccessRoom, isParticipant } = await import('../../src/rooms/policy');
   const { User } = await import('../../src/db/models');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false });

@@ -263,7 +263,7 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
     t.false(list.body.data.some((r: { slug: string }) => r.slug === slug));
   }
 
-  const { loadRoomBySlug } = await import('../../src/rooms/access');
+  const { readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
   const { presentRoomInRoll } = await import('../../src/rooms/present');
   t.is(await loadRoomBySlug(slug), null);
   const deleted = await loadRoomBySlug(slug, { includeDeleted: true });
@@ -284,7 +284,7 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
 });
 
 test('rooms read as plain records present exactly as rooms loaded as models, to owner, participant and stranger', async (t) => {
-  const { loadRoomBySlug } = await import('../../src/rooms/access');
+  const { readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
   const { readRoomBySlug } = await import('../../src/rooms/store/read');
   const { presentRoom } = await import('../../src/rooms/present');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false, name: 'Alike' });
