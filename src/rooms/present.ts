@@ -21,7 +21,7 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
 
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
- * its `user`) and `user` (the owner): see `readRoomBySlug()` in commands/roomsRead.ts.
+ * its `user`) and `user` (the owner): see `readRoomBySlug()` in store/read.ts.
  * The passcode is shown to the owner, and to the participants of a private room; everyone else gets
  * `null` (the key is always there, so clients need not test for its presence). A public room's
  * passcode is the one its owner keeps for when the room goes private: whoever joined while it was
@@ -68,7 +68,7 @@ export function roomViewerKind(room: Room, viewerUserId: number | null | undefin
 /**
  * The room as a roll embeds it (spec 2.6 `room`): the same shape and the same per-viewer redaction,
  * with `deleted_at` set when the room was deleted after the roll. Load the room with every
- * participant (commands/rollsLoad.ts) so deleted rooms still come along.
+ * participant (store/forRolls.ts) so deleted rooms still come along.
  *
  * `participants` lists only those the roll involves (`involvedUserIds`: its roller and the whispered
  * participants), not the whole room: a roll would otherwise grow with the room (430 bytes per

@@ -36,7 +36,7 @@ export interface RoomRecord {
    * rolls load it), only those the rolls involve (rollers, whisper recipients).
    */
   participants?: ParticipantRecord[];
-  /** Every participant's user id, when `participants` lists only some (commands/rollsLoad.ts). */
+  /** Every participant's user id, when `participants` lists only some (forRolls.ts). */
   memberUserIds?: ReadonlySet<number>;
 }
 
