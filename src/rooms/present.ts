@@ -2,9 +2,10 @@ import type { ParticipantRecord as Participant, RoomRecord as Room } from './sto
 import { isOwner, isParticipant, memberUserIds } from './policy';
 import { timestamp, ts } from '../http/time';
 import { presentUser } from '../presenters/user';
+import type { Participant as WireParticipant, Room as WireRoom } from '../client/types';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */
-export function presentParticipant(participant: Participant) {
+export function presentParticipant(participant: Participant): WireParticipant {
   if (!participant.user) throw new Error('presentParticipant needs the participant loaded with its user');
   return {
     id: participant.id,
@@ -17,7 +18,7 @@ export function presentParticipant(participant: Participant) {
   };
 }
 
-export type PresentedParticipant = ReturnType<typeof presentParticipant>;
+export type PresentedParticipant = WireParticipant;
 
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
@@ -29,12 +30,12 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
  * back in with it). `deleted_at` is always present: null for live rooms, a timestamp when a roll
  * embeds a deleted room. The output depends on the viewer only through `roomViewerKind`.
  */
-export function presentRoom(room: Room, viewerUserId: number | null | undefined) {
+export function presentRoom(room: Room, viewerUserId: number | null | undefined): WireRoom {
   return presentRoomWith(room, viewerUserId, room.participants ?? []);
 }
 
 /** presentRoom() listing `shown` as the participants (all of them, or those a roll involves). */
-function presentRoomWith(room: Room, viewerUserId: number | null | undefined, shown: readonly Participant[]) {
+function presentRoomWith(room: Room, viewerUserId: number | null | undefined, shown: readonly Participant[]): WireRoom {
   if (!room.participants || !room.user) throw new Error('presentRoom needs the room loaded with its participants and owner');
   const kind = roomViewerKind(room, viewerUserId);
   const seesPasscode = kind === 'owner' || (kind === 'participant' && !room.isPublic);
@@ -53,7 +54,7 @@ function presentRoomWith(room: Room, viewerUserId: number | null | undefined, sh
   };
 }
 
-export type PresentedRoom = ReturnType<typeof presentRoom>;
+export type PresentedRoom = WireRoom;
 
 /**
  * What presentRoom() (and presentRoomInRoll()) depend on about the viewer: the realtime fan-out
