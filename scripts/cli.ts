@@ -7,11 +7,11 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
-import { ApiKey, User } from '../src/db/models';
-import { issueApiKey, revokeApiKeyIds } from '../src/commands/apiKeys';
+import { issueApiKey, revokeApiKeyIds } from '../src/users/apiKeys';
 import { publishControlOnce } from '../src/realtime/control';
 import type { Config } from '../src/config';
-import { createRegisteredUser } from '../src/commands/users';
+import { createRegisteredUser } from '../src/users/create';
+import { findUserByUsername, listApiKeys, type UserRecord } from '../src/users/store';
 import { AppError } from '../src/errors';
 
 const USAGE = `Usage: npm run cli -- <command> [args]
@@ -22,9 +22,9 @@ const USAGE = `Usage: npm run cli -- <command> [args]
 
 class UsageError extends Error {}
 
-async function findUser(username: string | undefined): Promise<User> {
+async function findUser(username: string | undefined): Promise<UserRecord> {
   if (!username) throw new UsageError('A USERNAME is required.');
-  const user = await User.findOne({ where: { username } });
+  const user = await findUserByUsername(username);
   if (!user) throw new UsageError(`There is no user named "${username}".`);
   return user;
 }
@@ -47,7 +47,7 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
     }
     case 'key:list': {
       const user = await findUser(a);
-      const keys = await ApiKey.findAll({ where: { userId: user.id }, order: [['id', 'ASC']] });
+      const keys = await listApiKeys(user.id);
       if (!keys.length) return `${user.username} has no keys.`;
       return keys.map((k) => `${k.prefix}…  ${k.name.padEnd(12)} created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live'}`).join('\n');
     }

@@ -19,7 +19,7 @@ export interface Config {
   redisPrefix: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** What one user may hold (quotaConfig.ts, commands/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
+  /** What one user may hold (quotaConfig.ts, users/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
   quotas: Readonly<Quotas>;
   allowGuests: boolean;
   publicUrl: string | null;

@@ -1,6 +1,6 @@
 /**
  * The per-user quota variables (docs/api.md, "Quotas"): their rules, defaults and parsed shape. config.ts
- * validates them with the rest of the environment (one sentence per bad variable); commands/quotas.ts
+ * validates them with the rest of the environment (one sentence per bad variable); users/quotas.ts
  * enforces them.
  */
 import Joi from 'joi';

@@ -6,12 +6,14 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
-import { configureQuotas } from './commands/quotas';
+import { configureQuotaCounts, configureQuotas } from './users/quotas';
+import { roomQuotaCounts } from './rooms/store/quotaCounts';
+import { themeQuotaCounts } from './themes/store/quotaCounts';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
-import { createRedis } from './lib/redis';
+import { createRedis, rememberUnguardedPublish } from './lib/redis';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
@@ -37,6 +39,8 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
   let failing = false;
   const guard = (client: Redis, method: 'publish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe') => {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    // The broadcaster must still see failed PUBLISHes (lib/redis.ts publishOf).
+    if (method === 'publish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
       original(...args).then(
         (result) => {
@@ -44,7 +48,7 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
           return result;
         },
         (err: Error) => {
-          // The realtime broadcaster publishes through this client too: its lost PUBLISHes end here.
+          // Only the adapter's own PUBLISHes end here: the broadcaster uses publishOf() and sees its failures.
           if (method === 'publish') onPublishFailed?.();
           if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
           failing = true;
@@ -91,6 +95,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
   configureQuotas(config.quotas);
+  configureQuotaCounts({ ...roomQuotaCounts, ...themeQuotaCounts });
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
   let redis: Redis | null = null;

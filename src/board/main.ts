@@ -5,37 +5,14 @@
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
  * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
  */
-import { ApiError, DiceClient, type Participant, type Roll, type RoomSocket, type Room, type User } from '../client';
+import { ApiError, DiceClient, type Participant, type Room } from '../client';
 import { DiceTable } from './dice3d';
-import { diceOfPlainSum, equationOf, PICKER_DICE } from './picker';
-import { $, diceViews, el, renderLastRollCard, renderParticipants, renderRoll } from './view';
+import { loadThemes, wireRollForm } from './rollForm';
+import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
+import { fragment, overlay, passcodeStorage, slug, state } from './state';
+import { $, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
-const MAX_LISTED_ROLLS = 100;
-const LAST_ROLL_CARDS = 3;
-
-const slug = document.body.dataset.slug ?? '';
-const overlay = document.documentElement.classList.contains('overlay');
-const fragment = new URLSearchParams(location.hash.slice(1));
-const query = new URLSearchParams(location.search);
-const passcodeStorage = `openDice.passcode.${slug}`;
-
-const state = {
-  client: null as DiceClient | null,
-  me: null as User | null,
-  room: null as Room | null,
-  socket: null as RoomSocket | null,
-  online: new Set<string>(),
-  rolls: new Map<string, Roll>(),
-  /** rolls already thrown on the table: each is thrown once, however it arrives */
-  thrown: new Set<string>(),
-  table: null as DiceTable | null,
-  passcode: fragment.get('passcode') ?? query.get('passcode') ?? sessionStorage.getItem(passcodeStorage),
-  counts: {} as Record<string, number>,
-  rejoins: 0,
-  /** the room was deleted: nothing to reconnect to */
-  ended: false,
-};
 
 type Screen = 'login' | 'passcode' | 'board' | 'fatal' | 'loading';
 
@@ -52,11 +29,6 @@ function setConnection(label: string, kind: 'online' | 'offline' | 'error') {
   const badge = $('connection');
   badge.textContent = label;
   badge.dataset.state = kind;
-}
-
-function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
-  return (err as Error)?.message || 'Something went wrong.';
 }
 
 // Signing in
@@ -255,141 +227,6 @@ function connect() {
     setConnection('catching up…', 'offline');
     if (!state.rolls.size) socket.once('connect', () => void loadHistory());
   });
-}
-
-// Rolls
-
-function upsertRoll(roll: Roll, animate: boolean) {
-  state.rolls.set(roll.uuid, roll);
-  const list = $('rolls');
-  const item = renderRoll(roll, state.room);
-  const existing = list.querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`);
-  if (existing) existing.replaceWith(item);
-  else list.prepend(item);
-  while (list.children.length > MAX_LISTED_ROLLS) {
-    const last = list.lastElementChild as HTMLElement;
-    state.rolls.delete(last.dataset.rollUuid ?? '');
-    last.remove();
-  }
-  if (animate && !state.thrown.has(roll.uuid)) {
-    state.thrown.add(roll.uuid);
-    state.table?.throwRoll(roll.uuid, diceViews(roll, state.room), roll.direction, roll.velocity);
-  } else {
-    state.table?.updateRoll(roll.uuid, diceViews(roll, state.room));
-  }
-  renderLastRolls();
-}
-
-function removeRoll(uuid: string) {
-  state.rolls.delete(uuid);
-  $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(uuid)}"]`)?.remove();
-  state.table?.removeRoll(uuid);
-  renderLastRolls();
-}
-
-/** Colours and names follow the room: redraw the list when participants change. */
-function rerenderRolls() {
-  for (const roll of state.rolls.values()) {
-    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(renderRoll(roll, state.room));
-  }
-  renderLastRolls();
-}
-
-function renderLastRolls() {
-  const latest = [...state.rolls.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LAST_ROLL_CARDS);
-  $('last-roll').replaceChildren(...latest.map((r) => renderLastRollCard(r, state.room)));
-}
-
-// The roll form
-
-function wireRollForm() {
-  const picker = $('picker');
-  const equation = $('equation') as HTMLInputElement;
-  const renderPicker = () => {
-    picker.replaceChildren(
-      ...PICKER_DICE.map((die) => {
-        const count = state.counts[die] ?? 0;
-        const button = el('button', { text: die, attrs: { type: 'button', 'data-die': die, title: `Add a ${die} (right-click removes one)` } });
-        if (count) button.appendChild(el('span', { className: 'count', text: String(count) }));
-        return button;
-      }),
-    );
-  };
-  picker.addEventListener('click', (event) => {
-    const die = (event.target as HTMLElement).closest('button')?.dataset.die;
-    if (!die) return;
-    state.counts[die] = Math.min(99, (state.counts[die] ?? 0) + 1);
-    equation.value = equationOf(state.counts);
-    renderPicker();
-  });
-  picker.addEventListener('contextmenu', (event) => {
-    const die = (event.target as HTMLElement).closest('button')?.dataset.die;
-    if (!die) return;
-    event.preventDefault();
-    state.counts[die] = Math.max(0, (state.counts[die] ?? 0) - 1);
-    equation.value = equationOf(state.counts);
-    renderPicker();
-  });
-  equation.addEventListener('input', () => {
-    // A typed equation wins over the picker's counts.
-    state.counts = {};
-    renderPicker();
-  });
-  $('clear-picker').addEventListener('click', () => {
-    state.counts = {};
-    equation.value = '';
-    $('roll-error').textContent = '';
-    renderPicker();
-  });
-  renderPicker();
-
-  $('roll-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const text = equation.value.trim();
-    const theme = ($('theme') as HTMLSelectElement).value || 'standard';
-    const hidden = ($('hidden-roll') as HTMLInputElement).checked;
-    const error = $('roll-error');
-    error.textContent = '';
-    if (!text) {
-      error.textContent = 'Pick some dice or write an equation (like 2d6+3).';
-      return;
-    }
-    let body: Parameters<DiceClient['createRoll']>[0];
-    if (hidden) {
-      const dice = diceOfPlainSum(text, theme, true);
-      if (!dice) {
-        error.textContent = 'Hidden rolls take plain sums (like 2d6+1d20+3), without operators.';
-        return;
-      }
-      body = { dice, room: slug };
-    } else {
-      body = { equation: text, theme, room: slug };
-    }
-    const button = $('roll-button') as HTMLButtonElement;
-    button.disabled = true;
-    try {
-      const roll = await state.client!.createRoll(body);
-      // The socket brings it too; whichever comes first is shown, the other only updates it.
-      upsertRoll(roll, true);
-    } catch (err) {
-      error.textContent = messageOf(err);
-    } finally {
-      button.disabled = false;
-    }
-  });
-}
-
-async function loadThemes() {
-  try {
-    const page = await state.client!.listThemes({ per_page: 100 });
-    const select = $('theme') as HTMLSelectElement;
-    const ids = page.data.map((t) => t.id);
-    if (!ids.length) return;
-    select.replaceChildren(...ids.map((id) => el('option', { text: id, attrs: { value: id } })));
-    select.value = ids.includes('standard') ? 'standard' : ids[0]!;
-  } catch {
-    // The standard theme stays selected.
-  }
 }
 
 // Start

@@ -2,7 +2,7 @@
  * DOM rendering of the board. Everything from the server (usernames, labels, equations, faces) goes
  * into the page as text nodes or attributes set through the DOM API, never as HTML.
  */
-import type { Participant, Roll, RollValue, Room } from '../client';
+import { ApiError, type Participant, type Roll, type RollValue, type Room } from '../client';
 import type { DieView } from './dice3d';
 
 export function $(id: string): HTMLElement {
@@ -112,4 +112,10 @@ export function diceViews(roll: Roll, room: Room | null): DieView[] {
   return roll.values
     .filter((v) => v.type !== 'mod' && !v.is_cleared)
     .map((v) => ({ uuid: v.uuid, type: v.type, text: faceText(v), color, hidden: v.is_hidden, dropped: v.is_dropped }));
+}
+
+/** A failure as the board says it: the API's own sentence, else the error's. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return (err as Error)?.message || 'Something went wrong.';
 }

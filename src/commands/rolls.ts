@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { db } from '../db';
-import type { RollRecord, RollValueRecord, UserRecord, WhisperRecord } from '../db/records';
+import type { RollRecord, RollValueRecord, WhisperRecord } from '../db/records';
 import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
+import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
 import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
@@ -10,7 +11,7 @@ import { isParticipant } from '../rooms/policy';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
-import { findRollableThemeVersions, type RollableTheme } from './rollThemes';
+import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
 import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
 
 /** One entry of a roll request's `dice`, in camelCase. */

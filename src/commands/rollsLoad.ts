@@ -1,8 +1,9 @@
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { db } from '../db';
-import { rollColumns, rollValueColumns, toRoll, toRollValue, toUser, userColumns, type RollRecord, type RollValueRecord, type UserRecord, type WhisperRecord } from '../db/records';
+import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type WhisperRecord } from '../db/records';
 import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
 import { readRollRooms } from '../rooms/store/forRolls';
+import { toUser, userColumns, type UserRecord } from '../users/store';
 import { placeholders, type Query } from '../db/sql';
 import { Roll } from '../db/models';
 

@@ -1,4 +1,6 @@
 import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from './sql';
+// TRANSITIONAL: the users store owns UserRecord, the rooms store RoomRecord; the roll records here go to their store.
+import type { UserRecord } from '../users/store';
 import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
 
 /**
@@ -7,16 +9,6 @@ import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
  * a table's columns under those names (alias `t` for the table), and each `to*` function turns a row
  * of either dialect into a record.
  */
-
-export interface UserRecord {
-  id: number;
-  uuid: string;
-  username: string;
-  name: string;
-  isRegistered: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export interface RollValueRecord {
   id: number;
@@ -69,29 +61,15 @@ export interface RollRecord {
   whispers?: WhisperRecord[];
 }
 
-const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
 const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
 const VALUE = [
   'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
   'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'createdAt', 'updatedAt',
 ];
 
-export const userColumns = (alias: string, prefix = '') => columns(alias, prefix, USER);
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
 export const rollValueColumns = (alias: string, prefix = '') => columns(alias, prefix, VALUE);
 
-
-export function toUser(row: Row, prefix = ''): UserRecord {
-  return {
-    id: num(row[`${prefix}id`]),
-    uuid: row[`${prefix}uuid`] as string,
-    username: row[`${prefix}username`] as string,
-    name: row[`${prefix}name`] as string,
-    isRegistered: asBool(row[`${prefix}isRegistered`]),
-    createdAt: asDate(row[`${prefix}createdAt`]),
-    updatedAt: asDate(row[`${prefix}updatedAt`]),
-  };
-}
 
 export function toRoll(row: Row): RollRecord {
   return {

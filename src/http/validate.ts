@@ -30,7 +30,7 @@ const options = {
   params: { abortEarly: false, convert: true, stripUnknown: false },
   query: { abortEarly: false, convert: true, stripUnknown: true },
   // Bodies are JSON: a string where a number belongs is a mistake worth reporting (no coercion).
-  // Unknown fields are dropped, never an error: real clients send extras (see ARCHITECTURE.md).
+  // Unknown fields are dropped, never an error: real clients send extras (docs/architecture.md, Wire conventions).
   body: { abortEarly: false, convert: false, stripUnknown: true },
 } as const;
 

@@ -37,3 +37,21 @@ export function createRedis(url: string, logger: Logger, name: string, options: 
   });
   return client;
 }
+
+type Publish = (channel: string, message: string | Buffer) => Promise<number>;
+/** The PUBLISH of clients whose own `publish` the adapter guard replaced (server.ts). */
+const unguardedPublish = new WeakMap<Redis, Publish>();
+
+/** Called by the adapter guard before it replaces `client.publish`. */
+export function rememberUnguardedPublish(client: Redis, publish: Publish): void {
+  unguardedPublish.set(client, publish);
+}
+
+/**
+ * PUBLISH as Redis answers it, failures included. The adapter guard makes the shared client's own
+ * `publish` resolve 0 when Redis is away (the adapter does not handle rejections); the realtime
+ * broadcaster and the control channel must see those failures to resync rooms and evict locally.
+ */
+export function publishOf(client: Redis): Publish {
+  return unguardedPublish.get(client) ?? ((channel, message) => client.publish(channel, message));
+}

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Application, Express, Request, RequestHandler } from 'express';
 import type { AppDeps } from '../http/deps';
 import { AppError } from '../errors';
-import { bearerKey } from '../http/auth';
+import { bearerKey } from '../users/auth';
 import type { Metrics } from './index';
 
 /** The route label of requests no route answered: unknown paths, and refusals before routing (no key, rate limited). */
@@ -82,7 +82,7 @@ export function countRequests(metrics: Metrics): RequestHandler {
 function tokenCheck(token: string): (header: string | undefined) => boolean {
   const expected = createHash('sha256').update(token).digest();
   return (header) => {
-    // Parsed as API keys are (http/auth.ts): the scheme in any case.
+    // Parsed as API keys are (users/auth.ts): the scheme in any case.
     const given = bearerKey(header) ?? '';
     return timingSafeEqual(createHash('sha256').update(given).digest(), expected) && given.length > 0;
   };

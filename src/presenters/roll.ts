@@ -3,7 +3,7 @@ import type { ParticipantRecord as Participant } from '../rooms/store/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
 import { presentParticipant, presentRoomInRoll } from '../rooms/present';
 import { ts } from '../http/time';
-import { presentUser } from './user';
+import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**

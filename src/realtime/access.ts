@@ -1,8 +1,7 @@
 import type { Server, Socket } from 'socket.io';
-import { db } from '../db';
-import { placeholders } from '../db/sql';
 import type { Logger } from '../logger';
 import { liveSeats } from '../rooms/store/read';
+import { liveKeyIds } from '../users/store';
 import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
 import { socketData } from './handshake';
 import { unheld } from './welcomeHold';
@@ -123,23 +122,4 @@ export class AccessGuard {
     timer.unref();
     return () => clearInterval(timer);
   }
-}
-
-/** IN lists of at most this many values (SQLite's default limit on parameters is 999 in old builds). */
-const CHUNK = 400;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Which of these key ids are live (not revoked): one query per 400 distinct keys. */
-async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
-  const live = new Set<number>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND id IN (${placeholders(part.length)})`, part);
-    for (const row of rows) live.add(Number(row.id));
-  }
-  return live;
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'socket.io';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
+import { publishOf } from '../lib/redis';
 import type { Logger } from '../logger';
 import type { PublishObserver } from '../metrics/realtime';
 
@@ -34,11 +35,15 @@ export interface Broadcaster {
 export class LocalBroadcaster implements Broadcaster {
   constructor(private readonly io: Server) {}
 
-  /** Only namespaces that exist here: `io.of(name)` would create (and keep) an empty one. */
+  /**
+   * Only namespaces that exist here: `io.of(name)` would create (and keep) an empty one. `local`: this
+   * process's sockets only, even under the Redis adapter, whose own disconnectSockets() would only
+   * publish a request (nothing at all while Redis is away, when the clustered shape falls back here).
+   */
   private operator(target: Target) {
     const nsp = this.io._nsps.get(target.namespace);
     if (!nsp) return null;
-    return nsp.to(target.to ?? []).except(target.except ?? []);
+    return nsp.local.to(target.to ?? []).except(target.except ?? []);
   }
 
   emit(target: Target, event: string, payload: unknown) {
@@ -67,6 +72,8 @@ const MAX_LOST_NAMESPACES = 1000;
 
 export class RedisBroadcaster implements Broadcaster {
   private readonly emitter: Emitter;
+  /** PUBLISH with its failures (the adapter guard hides them from `redis.publish`: lib/redis.ts). */
+  private readonly publish: (channel: string, message: string | Buffer) => Promise<number>;
   /** While atomically() runs: the publishes to send as one MULTI. */
   private block: Array<[string, Buffer | string]> | null = null;
   /** Namespaces of the emits being made (emit, disconnect, or an atomically() block). */
@@ -91,6 +98,7 @@ export class RedisBroadcaster implements Broadcaster {
     /** Told the latency and outcome of each PUBLISH (metrics), when given. */
     private readonly observer?: PublishObserver,
   ) {
+    this.publish = publishOf(redis);
     const client = {
       publish: (channel: string, message: Buffer | string) => {
         if (this.block) {
@@ -99,7 +107,7 @@ export class RedisBroadcaster implements Broadcaster {
           return Promise.resolve(0);
         }
         const fallback = this.fallback;
-        return this.settle(redis.publish(channel, message), [...this.current], fallback ? [fallback] : []);
+        return this.settle(this.publish(channel, message), [...this.current], fallback ? [fallback] : []);
       },
     };
     this.emitter = new Emitter(client, { key });
@@ -166,7 +174,7 @@ export class RedisBroadcaster implements Broadcaster {
       this.blockFallbacks = [];
       this.current = outer;
     }
-    if (block.length === 1) void this.settle(this.redis.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
+    if (block.length === 1) void this.settle(this.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
     else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec(), namespaces, fallbacks);
   }
 

@@ -4,9 +4,9 @@ import { presentRoom, roomMembers, roomViewerClass } from '../rooms/present';
 import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { Theme, User } from '../db/models';
+import { findThemeById } from '../themes/store/themes';
 import type { RollRecord as Roll } from '../db/records';
-import { presentTheme } from '../presenters/theme';
+import { presentTheme } from '../themes/present';
 import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
@@ -152,7 +152,7 @@ export class Fanout {
         return;
       }
       case 'dicebox.created': {
-        const theme = await Theme.findByPk(event.themeId, { include: [{ model: User, as: 'user' }] });
+        const theme = await findThemeById(event.themeId);
         if (!theme) return;
         const data = presentTheme(theme, { baseUrl: this.deps.baseUrl ?? '' });
         broadcaster.emit({ namespace: USER_NAMESPACE, to: [userChannel(event.userId)] }, UserEvents.DiceBoxCreate, { data });

@@ -1,12 +1,12 @@
 import type { Socket } from 'socket.io';
-import { authenticate } from '../commands/apiKeys';
+import { authenticate } from '../users/apiKeys';
 import { authorizeRoomConnection } from '../rooms/access';
 import { AppError, RateLimitError, UnauthorizedError } from '../errors';
 import type { RateLimitStore } from '../http/rateLimit';
-import { bearerKey } from '../http/auth';
+import { bearerKey } from '../users/auth';
 import { clientAddress, type TrustFn } from '../http/clientAddress';
 import type { Logger } from '../logger';
-import type { User } from '../db/models';
+import type { UserRecord as User } from '../users/store';
 import type { PresentedParticipant } from '../rooms/present';
 import { slugOfNamespace } from './events';
 

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
+import { publishOf } from '../lib/redis';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';
@@ -97,7 +98,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
   const stopInterval = guard.start(deps.config.realtimeRevalidateMs);
   const { pub, sub } = options;
   const channel = controlChannel(deps.config.redisPrefix);
-  const tell = (message: ControlMessage) => (pub ? pub.publish(channel, JSON.stringify(message)).then(() => true, () => false) : Promise.resolve(false));
+  const tell = (message: ControlMessage) => (pub ? publishOf(pub)(channel, JSON.stringify(message)).then(() => true, () => false) : Promise.resolve(false));
 
   const unsubscribe = subscribe((event) => {
     if (event.type !== 'keys.revoked') return;

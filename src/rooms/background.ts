@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors';
 import { publish } from '../events/bus';
-import { assertAssetRoom } from '../commands/quotas';
+import { assertAssetRoom } from '../users/quotas';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { sniffImageType, type ImageType } from './image';
 import { authorizeRoomOwner } from './policy';

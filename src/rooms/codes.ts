@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual, createHash } from 'node:crypto';
 
 /**
- * Room slugs and passcodes. Both travel in URLs, sometimes unencoded (see ARCHITECTURE.md), so both
+ * Room slugs and passcodes. Both travel in URLs, sometimes unencoded (docs/architecture.md, Wire conventions), so both
  * use URL-safe characters only; both come from `crypto`, so private rooms cannot be enumerated.
  */
 

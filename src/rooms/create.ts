@@ -1,8 +1,8 @@
-import type { UserRecord } from '../db/records';
+import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
 import { publish } from '../events/bus';
 import { cutToLength, displayNameProblem, normalizeDisplayName } from '../lib/displayName';
-import { assertCanOwnRoom } from '../commands/quotas';
+import { assertCanOwnRoom } from '../users/quotas';
 import { rereadRoom } from './access';
 import { generatePasscode, generateSlug } from './codes';
 import { pickDefaultColor } from './colors';

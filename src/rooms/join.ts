@@ -2,7 +2,7 @@ import { UniqueViolationError } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors';
 import { publish } from '../events/bus';
 import { nameKey, uniqueDisplayName } from '../lib/displayName';
-import { assertCanJoinRoom } from '../commands/quotas';
+import { assertCanJoinRoom } from '../users/quotas';
 import { requireRoomId, rereadRoom } from './access';
 import { nextFreePosition, pickDefaultColor } from './colors';
 import { defaultUsername, USERNAME_MAX, type RoomActor } from './create';

@@ -1,7 +1,7 @@
 import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
 import { isOwner, isParticipant, memberUserIds } from './policy';
 import { timestamp, ts } from '../http/time';
-import { presentUser } from '../presenters/user';
+import { presentUser } from '../users/present';
 import type { Participant as WireParticipant, Room as WireRoom } from '../client/types';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */

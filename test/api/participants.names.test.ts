@@ -1,7 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { userWithRoom } from '../rooms/support';
-import { createRegisteredUser } from '../../src/commands/users';
+import { createRegisteredUser } from '../../src/users/create';
 import { AppError } from '../../src/errors';
 
 /**

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { configureQuotas, currentQuotas } from '../../src/commands/quotas';
+import { configureQuotas, currentQuotas } from '../../src/users/quotas';
 import { useServer } from '../helpers/server';
 
 // An operator lowers a quota below what a user already holds (a restart with a smaller value: the

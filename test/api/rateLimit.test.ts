@@ -14,7 +14,7 @@ test.serial('guest creation is limited per client address with Retry-After', asy
 });
 
 test.serial('requests are limited per key, and one key does not spend another key\'s budget', async (t) => {
-  const { createGuest } = await import('../../src/commands/users');
+  const { createGuest } = await import('../../src/users/create');
   const [{ key: a }, { key: b }] = [await createGuest(), await createGuest()];
   const api = ctx.server.api;
   for (let i = 0; i < 5; i++) {
@@ -29,7 +29,7 @@ test.serial('requests are limited per key, and one key does not spend another ke
 });
 
 test.serial('unknown keys from one address turn from 401 to 429, while a good key keeps working', async (t) => {
-  const { createGuest } = await import('../../src/commands/users');
+  const { createGuest } = await import('../../src/users/create');
   const { key } = await createGuest();
   const guess = ctx.server.api.as('dk_guessguessguessguessguessguessguessguessgue');
   for (let i = 0; i < 3; i++) t.is((await guess.get('/room')).status, 401);

@@ -3,8 +3,8 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { manifest, postTheme } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID } from '../../src/commands/themes';
-import { findRollableThemeVersions } from '../../src/commands/rollThemes';
+import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
+import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
 const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;

@@ -3,8 +3,8 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, png, wav, webp } from '../fixtures/assets';
 import { manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
-import { DEFAULT_THEME_ID } from '../../src/commands/themes';
-import { contrastRatio } from '../../src/themes/label';
+import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
+import { contrastRatio } from '../../src/themes/manifest/label';
 
 const ctx = useServer(test);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -144,7 +144,7 @@ test('two deletions at once of the last two keys leave one live key', async (t) 
 
 test('live keys are capped: past the cap a new key is a 409 quota_exceeded', async (t) => {
   const { api } = await ctx.server.newUser();
-  const { MAX_LIVE_KEYS } = await import('../../src/commands/apiKeys');
+  const { MAX_LIVE_KEYS } = await import('../../src/users/apiKeys');
   for (let i = 1; i < MAX_LIVE_KEYS; i++) t.is((await api.post('/user/key')).status, 201);
   const res = await api.post('/user/key');
   t.is(res.status, 409);

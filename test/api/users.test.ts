@@ -54,7 +54,7 @@ for (const [label, header] of [
 test('a revoked key stops working at once', async (t) => {
   const { key, api } = await ctx.server.newUser();
   t.is((await api.get('/user')).status, 200);
-  const { revokeApiKeys } = await import('../../src/commands/apiKeys');
+  const { revokeApiKeys } = await import('../../src/users/apiKeys');
   t.is(await revokeApiKeys(key.slice(0, 11)), 1);
   const after = await api.get('/user');
   t.is(after.status, 401);

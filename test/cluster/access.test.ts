@@ -317,3 +317,24 @@ test.serial('an instance cut off alone from Redis: once back, it has the other i
   t.is(await refused, 'forbidden', 'the removed participant, told to replay too, is refused');
   t.false(removedSocket.socket.connected);
 });
+
+test.serial('an instance cut off alone from Redis drops its own evicted sockets at once (the kick it cannot publish falls back to its local sockets)', async (t) => {
+  // D re-validates practically never: only the fallback of the failed publish can drop the socket in time.
+  const proxy = await startProxy('127.0.0.1', port);
+  t.teardown(() => proxy.close());
+  const D = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REALTIME_REVALIDATE_MS: String(NEVER_MS) });
+  instances.push(D);
+  const owner = await guest(D);
+  const player = await guest(D);
+  const { slug, seatId } = await privateRoomWith(owner, player);
+  const onD = await inRoom(D, slug, player.key);
+
+  await proxy.cut();
+  const dropped = droppedAt(onD);
+  const removedAt = Date.now();
+  t.is((await D.api.as(owner.key).delete(`/room/${slug}/participant/${seatId}`)).status, 204);
+  const at = await Promise.race([dropped, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000))]);
+  t.true(at >= 0, 'the removed participant\'s socket on the cut-off instance went within 1 s');
+  t.log(`dropped ${at - removedAt} ms after the removal, Redis unreachable`);
+  await proxy.restore();
+});

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { randomInt } from 'node:crypto';
 import test from 'ava';
 import { io } from 'socket.io-client';
-import { createGuest } from '../../src/commands/users';
+import { createGuest } from '../../src/users/create';
 import { nginxBinary, startShippedNginx, type RunningNginx } from '../helpers/nginx';
 import { startTestServer, type TestServer } from '../helpers/server';
 

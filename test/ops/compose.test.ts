@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import test from 'ava';
-import { MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from '../../src/themes/limits';
+import { MAX_ASSETS, MAX_TEXT_BYTES, MAX_THEME_BYTES } from '../../src/themes/manifest/limits';
 
 function which(bin: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;

@@ -43,7 +43,7 @@ const rollsOf = (c: Client) => c.of('RollCreateEvent').map((p) => p.data.uuid as
 
 test('revoking a key drops the room and /user sockets opened with it at once; the user\'s other key keeps its own', async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
-  const { issueApiKey, revokeApiKeys } = await import('../../src/commands/apiKeys');
+  const { issueApiKey, revokeApiKeys } = await import('../../src/users/apiKeys');
   const { User } = await import('../../src/db/models');
   const second = await issueApiKey((await User.findOne({ where: { uuid: player.user.uuid } }))!, 'second');
   const watcher = await connect(slug, owner);

@@ -33,7 +33,7 @@ test('a handshake without a key, with a bad key or a revoked key is refused with
     t.is(r.data.code, 'unauthorized');
     t.is(typeof r.data.message, 'string');
   }
-  const { revokeApiKeys } = await import('../../src/commands/apiKeys');
+  const { revokeApiKeys } = await import('../../src/users/apiKeys');
   const other = await ctx.server.newUser();
   await join(other, room.slug);
   await revokeApiKeys(other.key);

@@ -7,7 +7,7 @@ test('slugs are long, URL-safe, match the route and namespace patterns, and do n
     const slug = generateSlug();
     t.is(slug.length, SLUG_LENGTH);
     t.regex(slug, SLUG_PATTERN);
-    t.regex(slug, /^[\w-]+$/, 'Socket.IO namespace pattern of ARCHITECTURE.md');
+    t.regex(slug, /^[\w-]+$/, 'Socket.IO namespace pattern of docs/architecture.md');
     t.is(encodeURIComponent(slug), slug);
     seen.add(slug);
   }

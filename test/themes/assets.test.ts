@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkAssets } from '../../src/themes/assets';
+import { checkAssets } from '../../src/themes/manifest/assets';
 import { fbx, html, jpeg, png, wav } from '../fixtures/assets';
 
 test('accepted files carry their kind, media type, size and SHA-256', (t) => {

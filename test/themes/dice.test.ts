@@ -1,10 +1,11 @@
 import test from 'ava';
 import { STANDARD_DICE } from '../../src/dice/faces';
 import { DEFAULT_MANIFEST } from '../../src/db/migrations/0002-default-theme';
-import { PLAIN_FACES, PHYSICAL_TYPES, normalizeDie, normalizeDice } from '../../src/themes/dice';
+import { PLAIN_FACES, PHYSICAL_TYPES, normalizeDie, normalizeDice } from '../../src/themes/manifest/dice';
 import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
-import { crossCheck, parseManifest, resolveManifest } from '../../src/themes/manifest';
-import { resolveLabel } from '../../src/themes/label';
+import { crossCheck } from '../../src/themes/manifest/crossCheck';
+import { parseManifest, resolveManifest } from '../../src/themes/manifest/manifest';
+import { resolveLabel } from '../../src/themes/manifest/label';
 
 test('the physical dice and their plain faces are the dice engine\'s standard dice', (t) => {
   t.deepEqual([...PHYSICAL_TYPES].sort(), Object.keys(STANDARD_DICE).sort());

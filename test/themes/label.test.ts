@@ -1,5 +1,5 @@
 import test from 'ava';
-import { contrastRatio, fnv1a, isHexColor, nameColor, relativeLuminance, resolveLabel, textColorFor, WCAG_AA } from '../../src/themes/label';
+import { contrastRatio, fnv1a, isHexColor, nameColor, relativeLuminance, resolveLabel, textColorFor, WCAG_AA } from '../../src/themes/manifest/label';
 
 test('WCAG luminance and contrast of known colours', (t) => {
   t.is(relativeLuminance('#000000'), 0);

@@ -1,6 +1,8 @@
 import test from 'ava';
-import { assetNames, crossCheck, fileReferences, parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from '../../src/themes/manifest';
-import type { AssetKind } from '../../src/themes/sniff';
+import { crossCheck } from '../../src/themes/manifest/crossCheck';
+import { assetNames, fileReferences } from '../../src/themes/manifest/files';
+import { parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from '../../src/themes/manifest/manifest';
+import type { AssetKind } from '../../src/themes/manifest/sniff';
 
 const base = { api_version: '1.0', id: 'my-theme', name: 'My Theme', description: '', version: '1.0.0', label: {} };
 const parse = (m: Record<string, unknown>) => parseManifest(JSON.stringify({ ...base, ...m }));

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { resolveDieForRoll } from '../../src/themes/rolling';
-import { emptyDefaults, type StoredManifest } from '../../src/themes/manifest';
+import { resolveDieForRoll } from '../../src/themes/rollable';
+import { emptyDefaults, type StoredManifest } from '../../src/themes/manifest/manifest';
 
 const manifest = (over: Partial<StoredManifest>): StoredManifest => ({
   ...emptyDefaults(),

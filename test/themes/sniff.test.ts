@@ -1,6 +1,6 @@
 import test from 'ava';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, mp3Frame, png, wav, webp } from '../fixtures/assets';
-import { kindFromName, sniff } from '../../src/themes/sniff';
+import { kindFromName, sniff } from '../../src/themes/manifest/sniff';
 
 test('every accepted kind is recognised by its content', (t) => {
   t.is(sniff(png()), 'png');

@@ -2,10 +2,10 @@
  * BENCH_METRICS=compare npm run bench:http: the cost of Prometheus metrics (issue 17: metrics on must
  * stay within 5% of off). Two real servers up side by side on the same database, Redis and core, one
  * without metrics and one with METRICS_TOKEN (every request counted and timed, every realtime event
- * counted, and scraped every BENCH_SCRAPE_SECONDS as Prometheus would). For each target the
- * saturation runs alternate off/on, the order flipped every round, so the machine's drift over
- * minutes falls on both sides; the ratios are taken round by round (BENCH_ROUNDS, 5), and their median
- * decides.
+ * counted, and scraped every BENCH_SCRAPE_SECONDS as Prometheus would). Each round starts a fresh
+ * pair of processes and runs every target on both, the order flipped every round, so the machine's
+ * drift over minutes and the start order fall on both sides alike; the ratios are taken round by
+ * round (BENCH_ROUNDS, 5), and their median decides.
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -141,53 +141,75 @@ function instrumentCostMicroseconds(): number {
   return Math.max(0, best - ((performance.now() - start) * 1000) / n);
 }
 
+const TARGETS = ['GET /user', 'POST /roll'] as const;
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function stopSides(sides: Side[]) {
+  for (const side of sides) for (const l of side.listeners) l.socket.close();
+  await Promise.allSettled(sides.map((s) => s.child.stop()));
+}
+
+/**
+ * Fresh processes every round, started in the order that round runs them (off first in odd rounds,
+ * on first in even ones): an A/A run (BENCH_METRICS_CALIBRATE=1) kept on one pair of processes for
+ * every round found the second process started 5 to 13% slower per request with both sides alike,
+ * a bias that went into every ratio.
+ */
 export async function compareMetrics(options: { databaseUrl: string; redisUrl: string; cores: string }): Promise<void> {
   const env = { DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl };
-  const sides: Side[] = [];
+  const rows = new Map<string, string[][]>(TARGETS.map((t) => [t, []]));
+  const ratios = new Map<string, { rps: number[]; cpu: number[] }>(TARGETS.map((t) => [t, { rps: [], cpu: [] }]));
+  const offCpu: number[] = [];
+  const profiled: string[][] = [];
+  let text = '';
+  let sides: Side[] = [];
   try {
-    // One after the other: the first runs the migrations.
-    sides.push(await start('off', env, options.cores));
-    sides.push(await start('on', env, options.cores));
-    const [off, on] = sides as [Side, Side];
-    const summary: string[][] = [];
-    const profiled: string[][] = [];
-    let lastOffCpu = 0;
-    for (const target of ['GET /user', 'POST /roll']) {
-      const rows: string[][] = [];
-      const rpsRatios: number[] = [];
-      const cpuRatios: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? [off, on] : [on, off];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: Array<Side['name']> = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+      // One after the other: the very first runs the migrations.
+      sides = [];
+      for (const name of order) sides.push(await start(name, env, options.cores));
+      const side = (name: Side['name']) => sides.find((s) => s.name === name)!;
+      for (const target of TARGETS) {
         const got = new Map<string, Run>();
-        for (const side of order) got.set(side.name, await run(side, target));
+        for (const s of sides) got.set(s.name, await run(s, target));
         const a = got.get('off')!;
         const b = got.get('on')!;
-        if (target === 'GET /user') lastOffCpu = a.cpuMs;
-        rpsRatios.push(b.rps / a.rps);
-        cpuRatios.push(b.cpuMs / a.cpuMs);
-        rows.push([`${round + 1} (${order.map((s) => s.name).join(' then ')})`, fmt(a.rps, 0), fmt(b.rps, 0), (b.rps / a.rps).toFixed(3), fmt(a.cpuMs, 3), fmt(b.cpuMs, 3), (b.cpuMs / a.cpuMs).toFixed(3), String(a.failures + b.failures)]);
+        if (target === 'GET /user') offCpu.push(a.cpuMs);
+        ratios.get(target)!.rps.push(b.rps / a.rps);
+        ratios.get(target)!.cpu.push(b.cpuMs / a.cpuMs);
+        rows.get(target)!.push([`${round + 1} (${order.join(' then ')})`, fmt(a.rps, 0), fmt(b.rps, 0), (b.rps / a.rps).toFixed(3), fmt(a.cpuMs, 3), fmt(b.cpuMs, 3), (b.cpuMs / a.cpuMs).toFixed(3), String(a.failures + b.failures)]);
       }
-      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-      const median = (xs: number[]) => {
-        const sorted = [...xs].sort((a, b) => a - b);
-        const mid = Math.floor(sorted.length / 2);
-        return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-      };
-      printTable(`${target}: metrics off vs on, round by round (saturation, ${LISTENERS} listening sockets in the room)`, ['round', 'off req/s', 'on req/s', 'on/off req/s', 'off CPU ms/req', 'on CPU ms/req', 'on/off CPU', 'failed'], rows);
+      if (round === ROUNDS - 1 && !CALIBRATE) {
+        // One more run of each target on the server with metrics on, profiled: the share of its CPU the metrics take.
+        for (const target of TARGETS) {
+          const file = path.join(os.tmpdir(), `bench-metrics-${process.pid}-${target.replace(/\W+/g, '-')}.cpuprofile`);
+          await side('on').child.ask({ cmd: 'profile-start' });
+          await run(side('on'), target);
+          await side('on').child.ask({ cmd: 'profile-stop', file });
+          const { busyMs, shares } = metricsShareOfProfile(file);
+          fs.rmSync(file, { force: true });
+          const share = Object.values(shares).reduce((x, y) => x + y, 0);
+          profiled.push([target, fmt(busyMs, 0), ...Object.values(shares).map((x) => `${(x * 100).toFixed(2)}%`), `${(share * 100).toFixed(2)}%`]);
+        }
+        text = await scrape(side('on'));
+      }
+      await stopSides(sides);
+      sides = [];
+    }
+
+    const summary: string[][] = [];
+    for (const target of TARGETS) {
+      printTable(`${target}: metrics off vs on, round by round (saturation, ${LISTENERS} listening sockets in the room, fresh processes each round)`, ['round', 'off req/s', 'on req/s', 'on/off req/s', 'off CPU ms/req', 'on CPU ms/req', 'on/off CPU', 'failed'], rows.get(target)!);
       // The median of the round ratios decides: one round disturbed by the rest of the machine moves the mean, not the median.
-      const rps = median(rpsRatios);
-      const cpu = median(cpuRatios);
-      summary.push([target, rps.toFixed(3), mean(rpsRatios).toFixed(3), cpu.toFixed(3), mean(cpuRatios).toFixed(3), rps >= 0.95 && cpu <= 1.05 ? 'met' : 'MISSED']);
-      if (CALIBRATE) continue;
-      // One more run of the service with metrics on, profiled: what share of its CPU the metrics take.
-      const file = path.join(os.tmpdir(), `bench-metrics-${process.pid}-${target.replace(/\W+/g, '-')}.cpuprofile`);
-      await on.child.ask({ cmd: 'profile-start' });
-      await run(on, target);
-      await on.child.ask({ cmd: 'profile-stop', file });
-      const { busyMs, shares } = metricsShareOfProfile(file);
-      fs.rmSync(file, { force: true });
-      const share = Object.values(shares).reduce((a, b) => a + b, 0);
-      profiled.push([target, fmt(busyMs, 0), ...Object.values(shares).map((x) => `${(x * 100).toFixed(2)}%`), `${(share * 100).toFixed(2)}%`]);
+      const { rps, cpu } = ratios.get(target)!;
+      summary.push([target, median(rps).toFixed(3), mean(rps).toFixed(3), median(cpu).toFixed(3), mean(cpu).toFixed(3), median(rps) >= 0.95 && median(cpu) <= 1.05 ? 'met' : 'MISSED']);
     }
     if (CALIBRATE) console.log('CALIBRATION (BENCH_METRICS_CALIBRATE=1): both servers WITHOUT metrics; the ratios below show the noise alone.');
     printTable(
@@ -197,23 +219,19 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
     );
     if (CALIBRATE) return;
     printTable(
-      'Metrics on, one more saturation run profiled: self time of the metrics code, share of the server\'s busy CPU',
+      "Metrics on, one more saturation run profiled: self time of the metrics code, share of the server's busy CPU",
       ['target', 'busy CPU ms', 'prom-client', 'src/metrics', 'socket.io notifyOutgoingListeners', 'all metrics code'],
       profiled,
     );
-    const text = await scrape(on);
     const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
     const requests = text
       .split('\n')
       .filter((l) => l.startsWith('dice_http_requests_total'))
-      .reduce((s, l) => s + Number(l.split(' ').pop()), 0);
-    console.log(`metrics on: ${series} series after the runs, ${fmt(requests, 0)} requests counted, ${fmt(Buffer.byteLength(text) / 1024)} KiB per scrape`);
+      .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    console.log(`metrics on (last round's server): ${series} series, ${fmt(requests, 0)} requests counted, ${fmt(Buffer.byteLength(text) / 1024)} KiB per scrape`);
     const micro = instrumentCostMicroseconds();
-    console.log(`the HTTP instrument alone, in process: ${micro.toFixed(2)} µs per request (best of 5 x 300,000), against the ${fmt(lastOffCpu * 1000, 0)} µs of server CPU a GET /user costs with metrics off`);
-    const deliveries = sides.map((s) => `${s.name}: ${s.listeners.reduce((n, l) => n + (l.counts.get('RollCreateEvent') ?? 0), 0)}`).join(', ');
-    console.log(`RollCreateEvent deliveries to the listening sockets: ${deliveries}`);
+    console.log(`the HTTP instrument alone, in process: ${micro.toFixed(2)} µs per request (best of 5 x 300,000), against the ${fmt(median(offCpu) * 1000, 0)} µs of server CPU a GET /user costs with metrics off (median of the rounds)`);
   } finally {
-    for (const side of sides) for (const l of side.listeners) l.socket.close();
-    await Promise.allSettled(sides.map((s) => s.child.stop()));
+    await stopSides(sides);
   }
 }

@@ -1,4 +1,4 @@
-import { toUser, userColumns } from '../../db/records';
+import { toUser, userColumns } from '../../users/store';
 import type { Query } from '../../db/sql';
 import { participantColumns, roomColumns, toParticipant, toRoom, type RoomRecord } from './records';
 

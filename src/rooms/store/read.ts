@@ -1,5 +1,5 @@
 import { db } from '../../db';
-import { toUser, userColumns } from '../../db/records';
+import { toUser, userColumns } from '../../users/store';
 import { placeholders } from '../../db/sql';
 import { RoomBackground } from '../../db/models';
 import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from './records';

@@ -1,5 +1,5 @@
 import { asBool, asDate, asDateOrNull, columns, num, strOrNull, type Row } from '../../db/sql';
-import type { UserRecord } from '../../db/records';
+import type { UserRecord } from '../../users/store';
 
 /**
  * Rooms and participants as the rooms store returns them: plain records with the models' field names

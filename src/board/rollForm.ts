@@ -1,0 +1,96 @@
+/** The roll form: the dice picker, an equation, a theme, hidden or not; and the themes to choose from. */
+import type { DiceClient } from '../client';
+import { diceOfPlainSum, equationOf, PICKER_DICE } from './picker';
+import { upsertRoll } from './rollList';
+import { slug, state } from './state';
+import { $, el, messageOf } from './view';
+
+export function wireRollForm() {
+  const picker = $('picker');
+  const equation = $('equation') as HTMLInputElement;
+  const renderPicker = () => {
+    picker.replaceChildren(
+      ...PICKER_DICE.map((die) => {
+        const count = state.counts[die] ?? 0;
+        const button = el('button', { text: die, attrs: { type: 'button', 'data-die': die, title: `Add a ${die} (right-click removes one)` } });
+        if (count) button.appendChild(el('span', { className: 'count', text: String(count) }));
+        return button;
+      }),
+    );
+  };
+  picker.addEventListener('click', (event) => {
+    const die = (event.target as HTMLElement).closest('button')?.dataset.die;
+    if (!die) return;
+    state.counts[die] = Math.min(99, (state.counts[die] ?? 0) + 1);
+    equation.value = equationOf(state.counts);
+    renderPicker();
+  });
+  picker.addEventListener('contextmenu', (event) => {
+    const die = (event.target as HTMLElement).closest('button')?.dataset.die;
+    if (!die) return;
+    event.preventDefault();
+    state.counts[die] = Math.max(0, (state.counts[die] ?? 0) - 1);
+    equation.value = equationOf(state.counts);
+    renderPicker();
+  });
+  equation.addEventListener('input', () => {
+    // A typed equation wins over the picker's counts.
+    state.counts = {};
+    renderPicker();
+  });
+  $('clear-picker').addEventListener('click', () => {
+    state.counts = {};
+    equation.value = '';
+    $('roll-error').textContent = '';
+    renderPicker();
+  });
+  renderPicker();
+
+  $('roll-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = equation.value.trim();
+    const theme = ($('theme') as HTMLSelectElement).value || 'standard';
+    const hidden = ($('hidden-roll') as HTMLInputElement).checked;
+    const error = $('roll-error');
+    error.textContent = '';
+    if (!text) {
+      error.textContent = 'Pick some dice or write an equation (like 2d6+3).';
+      return;
+    }
+    let body: Parameters<DiceClient['createRoll']>[0];
+    if (hidden) {
+      const dice = diceOfPlainSum(text, theme, true);
+      if (!dice) {
+        error.textContent = 'Hidden rolls take plain sums (like 2d6+1d20+3), without operators.';
+        return;
+      }
+      body = { dice, room: slug };
+    } else {
+      body = { equation: text, theme, room: slug };
+    }
+    const button = $('roll-button') as HTMLButtonElement;
+    button.disabled = true;
+    try {
+      const roll = await state.client!.createRoll(body);
+      // The socket brings it too; whichever comes first is shown, the other only updates it.
+      upsertRoll(roll, true);
+    } catch (err) {
+      error.textContent = messageOf(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+export async function loadThemes() {
+  try {
+    const page = await state.client!.listThemes({ per_page: 100 });
+    const select = $('theme') as HTMLSelectElement;
+    const ids = page.data.map((t) => t.id);
+    if (!ids.length) return;
+    select.replaceChildren(...ids.map((id) => el('option', { text: id, attrs: { value: id } })));
+    select.value = ids.includes('standard') ? 'standard' : ids[0]!;
+  } catch {
+    // The standard theme stays selected.
+  }
+}

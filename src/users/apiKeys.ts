@@ -1,0 +1,108 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConflictError, NotFoundError } from '../errors';
+import { publish } from '../events/bus';
+import { QuotaExceededError } from './quotas';
+import {
+  countLiveKeys,
+  findKeyByHash,
+  findLiveKeyIds,
+  inTransaction,
+  insertApiKey,
+  lockUser,
+  lockUserQuotas,
+  revokeKeys,
+  type ApiKeyRecord,
+  type Transaction,
+  type UserRecord,
+} from './store';
+
+const KEY_PREFIX = 'dk_';
+/** Characters of a key shown to operators (`dk_` and 8 more): enough to tell keys apart, useless to an attacker. */
+export const SHOWN_PREFIX_LENGTH = 11;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new key: 32 random bytes, base64url. Returned once; only its hash is stored. */
+export async function issueApiKey(user: Pick<UserRecord, 'id'>, name = 'default', transaction?: Transaction): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const apiKey = await insertApiKey({ userId: user.id, name, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashKey(key) }, transaction);
+  return { key, apiKey };
+}
+
+/** What authenticating a key answers: its user (a plain record) and the key's id. */
+export interface Authenticated {
+  user: UserRecord;
+  apiKeyId: number;
+}
+
+/**
+ * The key's user, or null for an unknown, malformed or revoked key. Every authenticated request runs
+ * this: one query (users/store.ts), the user read from the same row.
+ */
+export async function authenticate(key: string): Promise<Authenticated | null> {
+  if (key.length > 200) return null;
+  const hash = hashKey(key);
+  const found = await findKeyByHash(hash);
+  // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
+  // check does not depend on the database's collation.
+  if (!found || found.revoked) return null;
+  if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  return { user: found.user, apiKeyId: found.keyId };
+}
+
+/** Whose keys a revocation may touch: the CLI revokes any; a user through the API only their own, never their last. */
+export interface RevocationScope {
+  userId?: number;
+  /** Refuse (409 `last_key`) a revocation that would leave the user without a live key. */
+  keepLastKey?: boolean;
+}
+
+/**
+ * Revoke every live key whose shown prefix (or the whole key) matches, within `scope`; answers the ids
+ * revoked. The CLI and `DELETE /api/1.0/user/key/{prefix}` both come through here, so both behave alike.
+ */
+export async function revokeApiKeyIds(prefixOrKey: string, scope: RevocationScope = {}): Promise<number[]> {
+  const match = prefixOrKey.length > SHOWN_PREFIX_LENGTH ? { keyHash: hashKey(prefixOrKey) } : { prefix: prefixOrKey };
+  const keyIds = await inTransaction(async (transaction) => {
+    const guardLast = scope.keepLastKey && scope.userId !== undefined;
+    // Two revocations of a user's last two keys at once must not both pass the count: lock the user.
+    if (guardLast) await lockUser(scope.userId!, transaction);
+    const ids = await findLiveKeyIds({ ...match, userId: scope.userId }, transaction);
+    if (!ids.length) return [];
+    if (guardLast && ids.length >= (await countLiveKeys(scope.userId!, transaction))) {
+      throw new ConflictError('This is your last live key: create another before deleting it, or you could not use the API any more.', 'last_key');
+    }
+    await revokeKeys(ids, transaction);
+    return ids;
+  });
+  // After the commit: this process's realtime layer drops the keys' sockets (the CLI, which has
+  // none, tells the instances through Redis: scripts/cli.ts).
+  if (keyIds.length) publish({ type: 'keys.revoked', keyIds });
+  return keyIds;
+}
+
+/** revokeApiKeyIds, answering how many. */
+export async function revokeApiKeys(prefixOrKey: string, scope: RevocationScope = {}): Promise<number> {
+  return (await revokeApiKeyIds(prefixOrKey, scope)).length;
+}
+
+/** `DELETE /user/key/{prefix}`: a user revokes one of their own live keys, never their last (404 when none matches). */
+export async function revokeOwnApiKey(user: Pick<UserRecord, 'id'>, prefix: string): Promise<void> {
+  const count = await revokeApiKeys(prefix, { userId: user.id, keepLastKey: true });
+  if (!count) throw new NotFoundError(`You have no live key "${prefix}".`);
+}
+
+/** Live keys a user may hold at once: each is a way in, and listing them must stay small. */
+export const MAX_LIVE_KEYS = 20;
+
+/** Another key for a user through the API, refused past MAX_LIVE_KEYS (409 `quota_exceeded`, like every quota: users/quotas.ts). */
+export async function issueOwnApiKey(user: Pick<UserRecord, 'id'>, name: string): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+  return inTransaction(async (transaction) => {
+    await lockUserQuotas(user.id, transaction);
+    const live = await countLiveKeys(user.id, transaction);
+    if (live >= MAX_LIVE_KEYS) throw new QuotaExceededError(`You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`);
+    return issueApiKey(user, name, transaction);
+  });
+}

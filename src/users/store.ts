@@ -1,0 +1,236 @@
+import { Op, QueryTypes, UniqueConstraintError, col, fn, where, type Transaction } from 'sequelize';
+import { db } from '../db';
+import { UniqueViolationError } from '../db/errors';
+import { ApiKey, User } from '../db/models';
+import { chunks } from '../db/inList';
+import { columns } from '../db/sql';
+import { asBool, asDate, asDateOrNull, placeholders, type Row } from '../db/sql';
+
+/**
+ * The users store: the only code that reads or writes the `users` and `api_keys` tables. It answers
+ * plain records (never model instances) and turns the driver's unique-index errors into
+ * db/errors.ts's UniqueViolationError. Writes take the transaction of the use case that runs them
+ * (`inTransaction`); reads without one run on their own.
+ */
+
+export type { Transaction };
+/** TRANSITIONAL (see userModelOf). */
+export type UserModel = User;
+
+export interface UserRecord {
+  id: number;
+  uuid: string;
+  username: string;
+  name: string;
+  isRegistered: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An API key as its owner and the operators see it: never the key (it is not kept) nor its hash. */
+export interface ApiKeyRecord {
+  id: number;
+  userId: number;
+  name: string;
+  prefix: string;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+const USER = ['id', 'uuid', 'username', 'name', 'isRegistered', 'createdAt', 'updatedAt'];
+
+/** The users columns under their record names (alias `alias`, each name prefixed): for the other stores' joins. */
+export const userColumns = (alias: string, prefix = '') => columns(alias, prefix, USER);
+
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+
+/** A user from a row selected with `userColumns` (either dialect). */
+export function toUser(row: Row, prefix = ''): UserRecord {
+  return {
+    id: num(row[`${prefix}id`]),
+    uuid: row[`${prefix}uuid`] as string,
+    username: row[`${prefix}username`] as string,
+    name: row[`${prefix}name`] as string,
+    isRegistered: asBool(row[`${prefix}isRegistered`]),
+    createdAt: asDate(row[`${prefix}createdAt`]),
+    updatedAt: asDate(row[`${prefix}updatedAt`]),
+  };
+}
+
+function userRecord(user: User): UserRecord {
+  return { id: user.id, uuid: user.uuid, username: user.username, name: user.name, isRegistered: Boolean(user.isRegistered), createdAt: user.createdAt, updatedAt: user.updatedAt };
+}
+
+function apiKeyRecord(key: ApiKey): ApiKeyRecord {
+  return { id: key.id, userId: key.userId, name: key.name, prefix: key.prefix, revokedAt: key.revokedAt, createdAt: key.createdAt };
+}
+
+/**
+ * TRANSITIONAL: `req.user` as a Sequelize instance built from the record (no read), because the rooms,
+ * themes and rolls use cases still take the model type. Goes (and `req.user` becomes the UserRecord)
+ * once they take UserRecord; nothing in src/users uses it.
+ */
+export function userModelOf(user: UserRecord): User {
+  // Field by field: `user` may itself be such an instance (req.user), whose own properties are not its fields.
+  const { id, uuid, username, name, isRegistered, createdAt, updatedAt } = user;
+  return User.build({ id, uuid, username, name, isRegistered, createdAt, updatedAt }, { isNewRecord: false, raw: true });
+}
+
+/** Run `fn` in one write transaction (db/index.ts: on SQLite, one writer at a time). */
+export function inTransaction<T>(fn: (transaction: Transaction) => Promise<T>): Promise<T> {
+  return db().transaction(fn);
+}
+
+async function uniquely<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) throw new UniqueViolationError(err);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+export interface NewUser {
+  uuid: string;
+  username: string;
+  name: string;
+  isRegistered: boolean;
+}
+
+export async function insertUser(user: NewUser, transaction?: Transaction): Promise<UserRecord> {
+  return userRecord(await uniquely(() => User.create(user, { transaction })));
+}
+
+export async function findUserByUsername(username: string, transaction?: Transaction): Promise<UserRecord | null> {
+  const user = await User.findOne({ where: { username }, transaction });
+  return user && userRecord(user);
+}
+
+/** These users, in no particular order (unknown ids are left out). */
+export async function findUsersByIds(ids: readonly number[], transaction?: Transaction): Promise<UserRecord[]> {
+  if (!ids.length) return [];
+  return (await User.findAll({ where: { id: [...ids] }, transaction })).map(userRecord);
+}
+
+/** Whether another user than `exceptUserId` holds `username` in any case ("Alice" for "alice"). */
+export async function usernameTakenByOther(username: string, exceptUserId: number, transaction: Transaction): Promise<boolean> {
+  const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptUserId } }] }, attributes: ['id'], transaction });
+  return other !== null;
+}
+
+/** Advisory lock namespace of renames; quotas use 7467, theme ids 7466, migrations 727274. */
+const RENAME_LOCK = 7468;
+
+/**
+ * Renames one at a time until `transaction` ends: the unique index is case-sensitive, so the
+ * case-insensitive check must not race (PostgreSQL; SQLite runs write transactions one at a time already).
+ */
+export async function lockRenames(transaction: Transaction): Promise<void> {
+  await advisoryLock(RENAME_LOCK, 0, transaction);
+}
+
+/**
+ * Set these fields of `user`; answers the user as stored. Fields equal to what `user` holds are not
+ * written, and a change of nothing writes nothing (updated_at stays).
+ */
+export async function updateUser(user: UserRecord, fields: Partial<Pick<UserRecord, 'name' | 'username'>>, transaction: Transaction): Promise<UserRecord> {
+  const model = userModelOf(user);
+  return userRecord(await uniquely(() => model.update(fields, { transaction })));
+}
+
+/** Advisory lock namespace of the per-user quota checks (users/quotas.ts). */
+const QUOTA_LOCK = 7467;
+
+/** Serialize the quota checks of one user until `transaction` ends (PostgreSQL; SQLite needs nothing). */
+export async function lockUserQuotas(userId: number, transaction: Transaction): Promise<void> {
+  await advisoryLock(QUOTA_LOCK, userId, transaction);
+}
+
+async function advisoryLock(namespace: number, key: number, transaction: Transaction): Promise<void> {
+  if (db().dialect !== 'postgres') return;
+  await db().sequelize.query('SELECT pg_advisory_xact_lock(:namespace, :key)', { replacements: { namespace, key }, transaction, type: QueryTypes.SELECT });
+}
+
+/** Lock the user's row until `transaction` ends (PostgreSQL; SQLite's writes are serialized already). */
+export async function lockUser(userId: number, transaction: Transaction): Promise<void> {
+  await User.findByPk(userId, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+
+export interface NewApiKey {
+  userId: number;
+  name: string;
+  prefix: string;
+  keyHash: string;
+}
+
+export async function insertApiKey(key: NewApiKey, transaction?: Transaction): Promise<ApiKeyRecord> {
+  return apiKeyRecord(await uniquely(() => ApiKey.create({ ...key, revokedAt: null }, { transaction })));
+}
+
+/** A key found by its hash, with its user: what every authenticated request reads. */
+export interface KeyOwner {
+  keyId: number;
+  keyHash: string;
+  revoked: boolean;
+  user: UserRecord;
+}
+
+const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
+  FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
+
+/** One plain query (db/sql.ts), the user built from the same row without a second read. */
+export async function findKeyByHash(keyHash: string): Promise<KeyOwner | null> {
+  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown }>(AUTHENTICATE, [keyHash]);
+  if (!row) return null;
+  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: asDateOrNull(row.revokedAt) !== null, user: toUser(row) };
+}
+
+/** Which live keys a revocation names: by shown prefix or by hash, of one user or of anyone. */
+export interface KeyMatch {
+  prefix?: string;
+  keyHash?: string;
+  userId?: number;
+}
+
+/** The ids of the live keys that match. */
+export async function findLiveKeyIds(match: KeyMatch, transaction: Transaction): Promise<number[]> {
+  const by = match.keyHash !== undefined ? { keyHash: match.keyHash } : { prefix: match.prefix };
+  const owner = match.userId === undefined ? {} : { userId: match.userId };
+  const live = await ApiKey.findAll({ where: { ...by, ...owner, revokedAt: null }, attributes: ['id'], transaction });
+  return live.map((k) => k.id);
+}
+
+export async function countLiveKeys(userId: number, transaction: Transaction): Promise<number> {
+  return ApiKey.count({ where: { userId, revokedAt: null }, transaction });
+}
+
+/** Mark these keys revoked now (those not revoked already). */
+export async function revokeKeys(ids: readonly number[], transaction: Transaction): Promise<void> {
+  await ApiKey.update({ revokedAt: new Date() }, { where: { id: [...ids], revokedAt: null }, transaction });
+}
+
+/** A user's live keys, oldest first. */
+export async function listLiveApiKeys(userId: number): Promise<ApiKeyRecord[]> {
+  return (await ApiKey.findAll({ where: { userId, revokedAt: null }, order: [['id', 'ASC']] })).map(apiKeyRecord);
+}
+
+/** Every key of a user, revoked ones too, oldest first (the operators' CLI). */
+export async function listApiKeys(userId: number): Promise<ApiKeyRecord[]> {
+  return (await ApiKey.findAll({ where: { userId }, order: [['id', 'ASC']] })).map(apiKeyRecord);
+}
+
+/** Which of these key ids are live (not revoked): one query per 400 distinct keys (realtime/access.ts). */
+export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
+  const live = new Set<number>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND id IN (${placeholders(part.length)})`, part);
+    for (const row of rows) live.add(Number(row.id));
+  }
+  return live;
+}
