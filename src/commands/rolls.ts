@@ -1,12 +1,13 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { db } from '../db';
-import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, WhisperRecord } from '../db/records';
+import type { RollRecord, RollValueRecord, WhisperRecord } from '../db/records';
+import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
 import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
 import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
 import { AppError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { isParticipant } from '../policies/rooms';
+import { isParticipant } from '../rooms/policy';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';

@@ -3,11 +3,12 @@ import { db } from '../db';
 import type { RollRecord, RollValueRecord } from '../db/records';
 import { placeholders, type Query } from '../db/sql';
 import { BadRequestError, ForbiddenError, type ErrorDetail } from '../errors';
-import { Roll, RollValue, RollWhisper, type Room, type User } from '../db/models';
+import { Roll, RollValue, RollWhisper, type User } from '../db/models';
+import type { RoomRecord as Room } from '../rooms/store/records';
 import { authorizeRollChange } from '../policies/rolls';
-import { authorizeRoomOwner, isParticipant } from '../policies/rooms';
+import { authorizeRoomOwner, isParticipant } from '../rooms/policy';
 import { publish } from '../events/bus';
-import { requireRoomBySlug } from './roomsAccess';
+import { requireRoomBySlug } from '../rooms/access';
 import { loadRolls, loadRollsByUuid } from './rollsLoad';
 
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */

@@ -76,6 +76,25 @@ export function asJson<T = unknown>(value: unknown): T | null {
   return JSON.parse(value as string) as T;
 }
 
+export const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
+export const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+/** `t.a AS "a", t.b_c AS "bC"`: the columns of a table under their record names, prefixed. */
+export function columns(alias: string, prefix: string, names: string[]): string {
+  // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
+  let lists = columnLists.get(names);
+  if (!lists) columnLists.set(names, (lists = new Map()));
+  const key = `${alias}|${prefix}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = names.map((n) => `${alias}.${n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} AS "${prefix}${n}"`).join(', ');
+    lists.set(key, list);
+  }
+  return list;
+}
+const columnLists = new WeakMap<string[], Map<string, string>>();
+
 /** A JSON value to store. */
 export function toJson(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors';
-import { memberUserIds } from './rooms';
+import { memberUserIds } from '../rooms/policy';
 import type { RollRecord as Roll, RollValueRecord as RollValue } from '../db/records';
 
 /**

@@ -1,6 +1,7 @@
-import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
+import type { RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
+import type { ParticipantRecord as Participant } from '../rooms/store/records';
 import { canSeeValue, isRoller } from '../policies/rolls';
-import { presentParticipant, presentRoomInRoll } from './room';
+import { presentParticipant, presentRoomInRoll } from '../rooms/present';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
@@ -17,7 +18,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  *
  * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
  * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner, a
- * participant or neither (presenters/room.ts roomViewerKind: the embedded room's passcode, participants
+ * participant or neither (rooms/present.ts roomViewerKind: the embedded room's passcode, participants
  * and background). Keep it so, or tell realtime/rollFeed.ts.
  */
 export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {

@@ -2,11 +2,12 @@ import type { Socket } from 'socket.io';
 import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
 import type { RollRecord as Roll } from '../db/records';
 import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
-import { memberUserIds } from '../policies/rooms';
+import { memberUserIds } from '../rooms/policy';
 import { presentRoll } from '../presenters/roll';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
-import { emitPerViewer, roomMembers, roomViewerClass, type RollFeed } from './fanout';
+import { emitPerViewer, type RollFeed } from './fanout';
+import { roomMembers, roomViewerClass } from '../rooms/present';
 import { socketData } from './handshake';
 
 /**

@@ -3,7 +3,7 @@ import { db } from '../db';
 import { UniqueViolationError } from '../db/errors';
 import { ApiKey, User } from '../db/models';
 import { chunks } from '../db/inList';
-import { columns } from '../db/records';
+import { columns } from '../db/sql';
 import { asBool, asDate, asDateOrNull, placeholders, type Row } from '../db/sql';
 
 /**

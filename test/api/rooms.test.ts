@@ -263,8 +263,8 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
     t.false(list.body.data.some((r: { slug: string }) => r.slug === slug));
   }
 
-  const { loadRoomBySlug } = await import('../../src/commands/roomsAccess');
-  const { presentRoomInRoll } = await import('../../src/presenters/room');
+  const { readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
+  const { presentRoomInRoll } = await import('../../src/rooms/present');
   t.is(await loadRoomBySlug(slug), null);
   const deleted = await loadRoomBySlug(slug, { includeDeleted: true });
   t.truthy(deleted);
@@ -277,16 +277,16 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   t.is(embedded.passcode, null);
 
   // The plain-SQL reader (answers, events, welcomes) finds the same rooms and presents them alike.
-  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
+  const { readRoomBySlug } = await import('../../src/rooms/store/read');
   t.is(await readRoomBySlug(slug), null);
   const read = await readRoomBySlug(slug, { includeDeleted: true });
   t.deepEqual(presentRoomInRoll(read!, null, everyone), embedded);
 });
 
 test('rooms read as plain records present exactly as rooms loaded as models, to owner, participant and stranger', async (t) => {
-  const { loadRoomBySlug } = await import('../../src/commands/roomsAccess');
-  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
-  const { presentRoom } = await import('../../src/presenters/room');
+  const { readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
+  const { readRoomBySlug } = await import('../../src/rooms/store/read');
+  const { presentRoom } = await import('../../src/rooms/present');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false, name: 'Alike' });
   const members = [await ctx.server.newUser(), await ctx.server.newUser(), await ctx.server.newUser()];
   for (const m of members) t.is((await m.api.post(`/room/${slug}/participant`, { passcode: room.passcode })).status, 200);

@@ -2,12 +2,12 @@ import type { RequestHandler } from 'express';
 import { createRoll } from '../../commands/rolls';
 import { loadRollByUuid, loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../../commands/rollsLoad';
 import { clearRoomTable, updateRolls, updateRoomRolls, type DieChange, type DieFlags } from '../../commands/rollsUpdate';
-import { requireRoomBySlug } from '../../commands/roomsAccess';
+import { requireRoomBySlug } from '../../rooms/access';
 import { ForbiddenError } from '../../errors';
 import type { AppDeps } from '../../http/deps';
 import { listPath } from '../../http/paging';
 import { authorizeRollView } from '../../policies/rolls';
-import { isParticipant } from '../../policies/rooms';
+import { isParticipant } from '../../rooms/policy';
 import { list, one } from '../../http/envelope';
 import { cursorPage, presentRoll } from '../../presenters/roll';
 
