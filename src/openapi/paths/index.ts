@@ -1,5 +1,5 @@
-import { DICE_CODES, operation, pageParams, pathParam, queryParam } from './operations';
-import { cursorPageOf, envelope, listOf, pageOf, ref, strict, TIMESTAMP_PATTERN, type Schema } from './schemas';
+import { DICE_CODES, operation, pageParams, pathParam, queryParam } from '../operations';
+import { cursorPageOf, envelope, listOf, pageOf, ref, strict, TIMESTAMP_PATTERN, type Schema } from '../schemas';
 
 /**
  * Every route the server answers, under its full path. Path parameters are named as the Express
