@@ -1,0 +1,32 @@
+import { pathParam } from './operations';
+import { envelope, ref, type Schema } from './schemas';
+
+/** Parameters, envelopes and media types that several groups of paths share (src/openapi/paths/). */
+
+export const slug = pathParam('slug', 'Room slug');
+export const participant = pathParam('participant', 'Participant id (the `id` of a participant in the room)', { type: 'integer', minimum: 1 });
+export const themeId = pathParam('id', 'Theme id');
+export const rollId = pathParam('uuid', 'Roll uuid', { type: 'string', format: 'uuid' });
+export const shareId = pathParam('id', 'Share request id (owners only)');
+export const shareCode = pathParam('code', 'The code of a share link (the last part of its `url`)');
+
+export const room = envelope('room', ref('Room'));
+export const roll = envelope('roll', ref('Roll'));
+export const theme = envelope('theme', ref('Theme'));
+export const shareRequest = envelope('share_request', ref('ShareRequest'));
+
+export const passcode: Schema = { type: ['string', 'null'], maxLength: 200, description: "A private room's passcode" };
+export const chosenPasscode: Schema = {
+  type: ['string', 'null'],
+  pattern: '^([A-Za-z0-9._~-]{4,64})?$',
+  description: 'Your own passcode (4 to 64 of letters, digits, `. _ ~ -`); empty or null: none for a public room, a generated one for a private room',
+};
+
+export const rateHeaders = {
+  'RateLimit-Limit': { type: 'integer' },
+  'RateLimit-Remaining': { type: 'integer' },
+  'RateLimit-Reset': { type: 'integer' },
+};
+
+export const html = (description: string) => ({ 'text/html': { schema: { type: 'string', description } } });
+export const image = { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } };
