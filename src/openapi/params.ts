@@ -15,10 +15,9 @@ export const roll = envelope('roll', ref('Roll'));
 export const theme = envelope('theme', ref('Theme'));
 export const shareRequest = envelope('share_request', ref('ShareRequest'));
 
-export const passcode: Schema = { type: ['string', 'null'], maxLength: 200, description: "A private room's passcode" };
+/** Words for the passcode fields of the room bodies (their rules come from the joi schemas). */
+export const passcode: Schema = { description: "A private room's passcode" };
 export const chosenPasscode: Schema = {
-  type: ['string', 'null'],
-  pattern: '^([A-Za-z0-9._~-]{4,64})?$',
   description: 'Your own passcode (4 to 64 of letters, digits, `. _ ~ -`); empty or null: none for a public room, a generated one for a private room',
 };
 

@@ -1,3 +1,5 @@
+import * as rooms from '../../routes/rooms/schema';
+import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pageParams, pathParam, queryParam } from '../operations';
 import { chosenPasscode, image, participant, passcode, room, slug } from '../params';
 import { pageOf, ref } from '../schemas';
@@ -15,14 +17,11 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
       tag: 'Rooms',
       summary: 'Create a room',
       description: 'The creator joins as the first participant. A private room without a chosen passcode gets a generated one.',
-      body: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', maxLength: 255, description: 'Default: a name made from your username' },
-          is_public: { type: 'boolean', default: true },
-          passcode: chosenPasscode,
-        },
-      },
+      body: withNotes(fromJoi(rooms.createBody), {
+        name: { description: 'Not blank. Default: a name made from your username' },
+        is_public: { default: true },
+        passcode: chosenPasscode,
+      }),
       bodyOptional: true,
       example: { name: 'Friday game', is_public: false },
       success: [{ status: '201', description: 'The room', schema: room }],
@@ -43,15 +42,11 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
       summary: 'Rename a room, make it public or private, change its passcode or remove its background (owner only)',
       description: 'Changing the passcode of a private room removes every participant but the owner: they must join again with the new one.',
       params: [slug],
-      body: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', maxLength: 255 },
-          is_public: { type: 'boolean' },
-          passcode: chosenPasscode,
-          bg_file_path: { type: ['string', 'null'], description: 'Only null (remove the background); upload an image with POST /room/{slug}' },
-        },
-      },
+      body: withNotes(fromJoi(rooms.updateBody), {
+        name: { description: 'Not blank' },
+        passcode: chosenPasscode,
+        bg_file_path: { description: 'Only null (remove the background); upload an image with POST /room/{slug}' },
+      }),
       example: { name: 'Saturday game', is_public: true },
       success: [{ status: '200', description: 'The room', schema: room }],
       errors: ['forbidden', 'not_found', 'unprocessable'],
@@ -93,7 +88,7 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
       summary: 'Join a room',
       description: 'A private room needs its passcode, in the body or the query (`?passcode=`).',
       params: [slug, queryParam('passcode', "A private room's passcode", { type: 'string', maxLength: 200 })],
-      body: { type: 'object', properties: { passcode } },
+      body: withNotes(fromJoi(rooms.joinBody), { passcode }),
       bodyOptional: true,
       example: { passcode: 'h3k9wqz2' },
       success: [{ status: '200', description: 'The room, with you among its participants', schema: room }],
@@ -105,18 +100,12 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
       tag: 'Participants',
       summary: 'Change a participant’s username or colour (the participant or the owner)',
       params: [slug, participant],
-      body: {
-        type: 'object',
-        properties: {
-          username: {
-            type: 'string',
-            maxLength: 64,
-            description: 'Stored normalized (NFKC, single spaces); no invisible, control or text-direction characters; not the name of another participant of the room (409 name_taken)',
-          },
-          color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
-          passcode,
+      body: withNotes(fromJoi(rooms.participantBody), {
+        username: {
+          description: 'Stored normalized (NFKC, single spaces); no invisible, control or text-direction characters; not the name of another participant of the room (409 name_taken)',
         },
-      },
+        passcode: { description: 'Accepted and ignored (some clients send it): who you are decides here' },
+      }),
       example: { username: 'Alice', color: '#4363d8' },
       success: [{ status: '200', description: 'The room', schema: room }],
       errors: ['forbidden', 'not_found', 'name_taken'],

@@ -1,3 +1,5 @@
+import { createShareRequestSchema, updateShareRequestSchema } from '../../routes/shareRequests/schema';
+import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pageParams, pathParam, queryParam } from '../operations';
 import { shareCode, shareId, shareRequest, theme, themeId } from '../params';
 import { pageOf, ref } from '../schemas';
@@ -126,15 +128,11 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
     post: operation('createShareRequest', {
       tag: 'Share requests',
       summary: 'Share one of your themes through a URL',
-      body: {
-        type: 'object',
-        required: ['theme'],
-        properties: {
-          theme: { type: 'string', maxLength: 100, description: 'Id of a theme you own' },
-          expires_at: { type: ['string', 'null'], format: 'date-time', description: 'In the future; null: never' },
-          max_uses: { type: ['integer', 'null'], minimum: 1, maximum: 1000000, description: 'null: unlimited' },
-        },
-      },
+      body: withNotes(fromJoi(createShareRequestSchema.body), {
+        theme: { description: 'Id of a theme you own' },
+        expires_at: { description: 'In the future; null: never' },
+        max_uses: { description: 'null: unlimited' },
+      }),
       example: { theme: 'oak', expires_at: '2030-01-31T12:00:00Z', max_uses: 10 },
       success: [{ status: '201', description: 'The share request, with its `url`', schema: shareRequest }],
       errors: ['forbidden', 'not_found', 'quota_exceeded'],
@@ -170,13 +168,11 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
       tag: 'Share requests',
       summary: 'Change the expiry or the number of uses of your share request',
       params: [shareId],
-      body: {
-        type: 'object',
-        properties: {
-          expires_at: { type: ['string', 'null'], format: 'date-time' },
-          max_uses: { type: ['integer', 'null'], minimum: 1, maximum: 1000000 },
-        },
-      },
+      body: withNotes(fromJoi(updateShareRequestSchema.body), {
+        '': { description: 'At least one of the two' },
+        expires_at: { description: 'In the future; null: never' },
+        max_uses: { description: 'null: unlimited' },
+      }),
       example: { max_uses: 20 },
       success: [{ status: '200', description: 'The share request', schema: shareRequest }],
       errors: ['not_found'],

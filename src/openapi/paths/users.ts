@@ -1,3 +1,5 @@
+import * as users from '../../routes/users/schema';
+import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pathParam } from '../operations';
 import { rateHeaders } from '../params';
 import { envelope, listOf, ref, strict, TIMESTAMP_PATTERN, type Schema } from '../schemas';
@@ -23,13 +25,10 @@ export const usersPaths: Record<string, Record<string, unknown>> = {
       tag: 'Users',
       summary: 'Change your own name or username',
       description: 'Usernames are unique regardless of case (409 `username_taken`), and the `guest-` prefix belongs to guests. A field left out is left as it is.',
-      body: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 255, description: 'Not blank, no control characters' },
-          username: { type: 'string', pattern: '^[\\w.-]{1,64}$', description: '1 to 64 letters, digits, dots, dashes or underscores' },
-        },
-      },
+      body: withNotes(fromJoi(users.updateUserBody), {
+        name: { description: 'Not blank, no control characters' },
+        username: { description: '1 to 64 letters, digits, dots, dashes or underscores' },
+      }),
       example: { name: 'Alice Liddell', username: 'alice' },
       success: [{ status: '200', description: 'The user, changed', schema: envelope('user', ref('User')) }],
       errors: ['username_taken'],
@@ -45,7 +44,7 @@ export const usersPaths: Record<string, Record<string, unknown>> = {
       tag: 'Users',
       summary: 'Create another API key: the whole key is in this answer only',
       description: 'Keys are stored as hashes, so the key cannot be shown again: keep it now. At most 20 live keys (409 `quota_exceeded`).',
-      body: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 64, description: 'A label to tell your keys apart', default: 'api' } } },
+      body: withNotes(fromJoi(users.createKeyBody), { name: { description: 'A label to tell your keys apart', default: 'api' } }),
       bodyOptional: true,
       example: { name: 'stream overlay' },
       success: [{ status: '201', description: 'The new key, with `key`', schema: envelope('api_key', ref('NewApiKey')) }],
