@@ -40,15 +40,22 @@ function unknownRule(type: string, name: string): never {
   throw new Error(`fromJoi: the ${type} rule "${name}" has no JSON Schema form here (teach src/openapi/fromJoi.ts)`);
 }
 
+/** joi's min/max/length of a string, an array or an object, as the JSON Schema keywords `[min, max]`; false for another rule. */
+function sizeRule(out: Schema, rule: { name: string; args?: Record<string, any> }, [min, max]: [string, string]): boolean {
+  const limit = rule.args?.limit;
+  if (rule.name === 'min') out[min] = limit;
+  else if (rule.name === 'max') out[max] = limit;
+  else if (rule.name === 'length') out[min] = out[max] = limit;
+  else return false;
+  return true;
+}
+
 function stringSchema(d: Description): Schema {
   const out: Schema = { type: 'string' };
   const patterns: string[] = [];
   for (const rule of d.rules ?? []) {
-    const limit = rule.args?.limit;
-    if (rule.name === 'min') out.minLength = limit;
-    else if (rule.name === 'max') out.maxLength = limit;
-    else if (rule.name === 'length') out.minLength = out.maxLength = limit;
-    else if (rule.name === 'pattern' && !rule.args?.options?.invert) patterns.push(patternOf(rule.args!.regex));
+    if (sizeRule(out, rule, ['minLength', 'maxLength'])) continue;
+    if (rule.name === 'pattern' && !rule.args?.options?.invert) patterns.push(patternOf(rule.args!.regex));
     else if (rule.name === 'guid' || rule.name === 'uuid') out.format = 'uuid';
     else if (rule.name === 'isoDate') out.format = 'date-time';
     else if (!CODE_RULES.has(rule.name)) unknownRule('string', rule.name);
@@ -77,11 +84,7 @@ function arraySchema(d: Description): Schema {
   if (items.length === 1) out.items = items[0];
   else if (items.length > 1) out.items = { anyOf: items };
   for (const rule of d.rules ?? []) {
-    const limit = rule.args?.limit;
-    if (rule.name === 'min') out.minItems = limit;
-    else if (rule.name === 'max') out.maxItems = limit;
-    else if (rule.name === 'length') out.minItems = out.maxItems = limit;
-    else if (!CODE_RULES.has(rule.name)) unknownRule('array', rule.name);
+    if (!sizeRule(out, rule, ['minItems', 'maxItems']) && !CODE_RULES.has(rule.name)) unknownRule('array', rule.name);
   }
   return out;
 }
@@ -124,11 +127,7 @@ function objectSchema(d: Description): Schema {
   // Keys that match no pattern are unknown keys: dropped from bodies (stripUnknown), so not refused here.
   if (d.patterns) out.patternProperties = Object.fromEntries(d.patterns.map((p) => [keyPattern(p), convert(p.rule)]));
   for (const rule of d.rules ?? []) {
-    const limit = rule.args?.limit;
-    if (rule.name === 'min') out.minProperties = limit;
-    else if (rule.name === 'max') out.maxProperties = limit;
-    else if (rule.name === 'length') out.minProperties = out.maxProperties = limit;
-    else if (!CODE_RULES.has(rule.name)) unknownRule('object', rule.name);
+    if (!sizeRule(out, rule, ['minProperties', 'maxProperties']) && !CODE_RULES.has(rule.name)) unknownRule('object', rule.name);
   }
   const dependencies = (d.dependencies ?? []).map((dep) => dependency(dep.rel, dep.peers));
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
