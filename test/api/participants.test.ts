@@ -1,7 +1,8 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
-import { recordEvents, TIMESTAMP, userWithRoom } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
+import { TIMESTAMP, userWithRoom } from '../rooms/support';
 
 const ctx = useServer(test);
 const events = recordEvents();

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
-import { fileForm, GIF, PNG, recordEvents, SLUG, TIMESTAMP, userWithRoom } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
+import { fileForm, GIF, PNG, SLUG, TIMESTAMP, userWithRoom } from '../rooms/support';
 
 const ctx = useServer(test);
 const events = recordEvents();
