@@ -3,9 +3,9 @@ import Joi from 'joi';
 import { asComponent, fromJoi, withNotes } from '../../src/openapi/fromJoi';
 import { openApiDocument } from '../../src/openapi';
 import * as rolls from '../../src/routes/rolls/schema';
-import * as rooms from '../../src/routes/rooms/schema';
-import { createShareRequestSchema, updateShareRequestSchema } from '../../src/routes/shareRequests/schema';
-import * as users from '../../src/routes/users/schema';
+import * as rooms from '../../src/rooms/schema';
+import * as shareRequests from '../../src/themes/shareRequests/schema';
+import * as users from '../../src/users/schema';
 import { validateSchema } from '../helpers/openapi';
 
 /** src/openapi/fromJoi.ts: the document's request bodies are joi's schemas, converted. */
@@ -121,8 +121,8 @@ const cases: Array<[string, string, Joi.Schema, unknown[]]> = [
   ['/api/1.0/roll', 'patch', rolls.bulkBody, [{ rolls: [] }, { rolls: [{ uuid: u, dice: [{ uuid: u, is_hidden: true }] }] }, { rolls: [{ uuid: 'nope', dice: [{ uuid: u }] }] }, { rolls: [{ uuid: u, dice: [] }] }]],
   ['/api/1.0/roll/{uuid}', 'patch', rolls.updateBody, [{ dice: [{ uuid: u, is_cleared: true }] }, { dice: [{ is_hidden: true }] }, {}, { dice: [{ uuid: u }], room: null }]],
   ['/api/1.0/room/{slug}/roll', 'patch', rolls.roomUpdateBody, [{ dice: { is_cleared: true } }, { dice: {} }, {}, { dice: { is_hidden: 'no' } }]],
-  ['/api/1.0/share-request', 'post', createShareRequestSchema.body, [{ theme: 'oak' }, {}, { theme: '' }, { theme: 'oak', max_uses: 0 }, { theme: 'oak', max_uses: null, expires_at: null }, { theme: 'oak', expires_at: 'soon' }]],
-  ['/api/1.0/share-request/{id}', 'patch', updateShareRequestSchema.body, [{}, { max_uses: 3 }, { expires_at: null }, { max_uses: 1.5 }]],
+  ['/api/1.0/share-request', 'post', shareRequests.createBody, [{ theme: 'oak' }, {}, { theme: '' }, { theme: 'oak', max_uses: 0 }, { theme: 'oak', max_uses: null, expires_at: null }, { theme: 'oak', expires_at: 'soon' }]],
+  ['/api/1.0/share-request/{id}', 'patch', shareRequests.updateBody, [{}, { max_uses: 3 }, { expires_at: null }, { max_uses: 1.5 }]],
 ];
 
 for (const [path, method, schema, values] of cases) {

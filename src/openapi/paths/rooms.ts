@@ -1,4 +1,4 @@
-import * as rooms from '../../routes/rooms/schema';
+import * as rooms from '../../rooms/schema';
 import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pageParams, pathParam, queryParam } from '../operations';
 import { chosenPasscode, image, participant, passcode, room, slug } from '../params';

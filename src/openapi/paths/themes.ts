@@ -1,4 +1,4 @@
-import { createShareRequestSchema, updateShareRequestSchema } from '../../routes/shareRequests/schema';
+import * as shareRequests from '../../themes/shareRequests/schema';
 import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pageParams, pathParam, queryParam } from '../operations';
 import { shareCode, shareId, shareRequest, theme, themeId } from '../params';
@@ -128,7 +128,7 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
     post: operation('createShareRequest', {
       tag: 'Share requests',
       summary: 'Share one of your themes through a URL',
-      body: withNotes(fromJoi(createShareRequestSchema.body), {
+      body: withNotes(fromJoi(shareRequests.createBody), {
         theme: { description: 'Id of a theme you own' },
         expires_at: { description: 'In the future; null: never' },
         max_uses: { description: 'null: unlimited' },
@@ -168,7 +168,7 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
       tag: 'Share requests',
       summary: 'Change the expiry or the number of uses of your share request',
       params: [shareId],
-      body: withNotes(fromJoi(updateShareRequestSchema.body), {
+      body: withNotes(fromJoi(shareRequests.updateBody), {
         '': { description: 'At least one of the two' },
         expires_at: { description: 'In the future; null: never' },
         max_uses: { description: 'null: unlimited' },

@@ -1,4 +1,4 @@
-import * as users from '../../routes/users/schema';
+import * as users from '../../users/schema';
 import { fromJoi, withNotes } from '../fromJoi';
 import { operation, pathParam } from '../operations';
 import { rateHeaders } from '../params';
