@@ -10,7 +10,7 @@ import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
 import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './users/routes';
-import { roomPublicRoutes, roomRoutes } from './routes/rooms';
+import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './rolls/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';

@@ -164,6 +164,8 @@ export interface RollValue {
   is_cleared: boolean;
   is_dropped: boolean;
   label?: string | null;
+  /** free data the roll request attached to the die (`meta` of DieInput) */
+  meta?: unknown;
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;
@@ -195,6 +197,8 @@ export interface DieInput {
   value_to_display?: Face;
   is_hidden?: boolean;
   label?: string;
+  /** free data kept with the die (at most 2048 bytes of JSON) */
+  meta?: unknown;
 }
 
 export interface CreateRollBody {
@@ -209,6 +213,10 @@ export interface CreateRollBody {
   room?: string;
   /** participant ids of the room who may see the roll (besides the roller) */
   whisper?: number[];
+  /** angle in degrees the roll was thrown, 0 to 360 (default: random) */
+  direction?: number;
+  /** how hard the roll was thrown, 0 to 100 (default: random) */
+  velocity?: number;
   [key: string]: unknown;
 }
 

@@ -76,14 +76,13 @@ export function asJson<T = unknown>(value: unknown): T | null {
   return JSON.parse(value as string) as T;
 }
 
-const columnLists = new WeakMap<readonly string[], Map<string, string>>();
+export const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
+export const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-/**
- * `t.a AS "a", t.b_c AS "bC"`: the columns of a table (record field names, camelCase) under their
- * record names, prefixed, read through alias `alias`. Built once per (table, alias, prefix): the roll
- * paths ask for the same few lists on every request.
- */
-export function columns(alias: string, prefix: string, names: readonly string[]): string {
+/** `t.a AS "a", t.b_c AS "bC"`: the columns of a table under their record names, prefixed. */
+export function columns(alias: string, prefix: string, names: string[]): string {
+  // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
   let lists = columnLists.get(names);
   if (!lists) columnLists.set(names, (lists = new Map()));
   const key = `${alias}|${prefix}`;
@@ -94,11 +93,7 @@ export function columns(alias: string, prefix: string, names: readonly string[])
   }
   return list;
 }
-
-/** A numeric column: pg answers BIGINT and NUMERIC as text. */
-export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
-export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const columnLists = new WeakMap<string[], Map<string, string>>();
 
 /** A JSON value to store. */
 export function toJson(value: unknown): string | null {
@@ -169,7 +164,9 @@ function statementName(text: string): string | undefined {
 }
 
 export function postgresSql(url: string, options: { max: number; onError?: (err: Error) => void }): Sql {
-  const pool = new pg.Pool({ connectionString: url, max: options.max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000, types });
+  // A request waits for a connection as long as one waits for Sequelize's pool (acquire: 10 s, db/index.ts):
+  // 200 joins at once queue here now that rooms are read through plain SQL (a 5 s wait answered 503s under load).
+  const pool = new pg.Pool({ connectionString: url, max: options.max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000, types });
   // An idle client losing its connection must not crash the process: the next query reconnects.
   pool.on('error', (err) => options.onError?.(err));
   const run = async <T>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]) => {

@@ -1,30 +1,11 @@
-/** The response envelopes of the API: `{type, data}` for one resource, `{type: "kind[]", data, links, meta}` for lists. */
-export interface Envelope<T> {
-  type: string;
-  data: T;
-}
+import type { Envelope, Page } from '../client/types';
 
-export interface PageLinks {
-  first: string;
-  last: string;
-  prev: string | null;
-  next: string | null;
-}
-
-export interface PageMeta {
-  current_page: number;
-  from: number | null;
-  last_page: number;
-  path: string;
-  per_page: number;
-  to: number | null;
-  total: number;
-}
-
-export interface ListEnvelope<T> extends Envelope<T[]> {
-  links: PageLinks;
-  meta: PageMeta;
-}
+/**
+ * The response envelopes of the API: `{type, data}` for one resource, `{type: "kind[]", data, links, meta}`
+ * for lists. Their types are the typed client's (src/client/types.ts): one wire contract, which the
+ * client states and the server builds (the client imports nothing from the server).
+ */
+export type { Envelope, Page, PageLinks, PageMeta } from '../client/types';
 
 export function one<T>(type: string, data: T): Envelope<T> {
   return { type, data };
@@ -41,7 +22,7 @@ export interface PageInfo {
 }
 
 /** A Laravel-style paged list: `links.next` is a URL clients fetch verbatim (null on the last page). */
-export function page<T>(type: string, data: T[], info: PageInfo): ListEnvelope<T> {
+export function page<T>(type: string, data: T[], info: PageInfo): Page<T> {
   const lastPage = Math.max(1, Math.ceil(info.total / info.perPage));
   const link = (n: number) => {
     const params = new URLSearchParams();

@@ -1,5 +1,5 @@
 import { RateLimitError } from '../errors';
-import { WrongPasscodeError } from '../policies/rooms';
+import { WrongPasscodeError } from '../rooms/policy';
 import type { AppDeps } from './deps';
 import { failOpen } from './rateLimit';
 

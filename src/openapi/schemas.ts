@@ -238,28 +238,4 @@ export const schemas: Record<string, Schema> = {
       updated_at: timestamp,
     },
   },
-
-  DieInput: {
-    type: 'object',
-    required: ['type'],
-    properties: {
-      type: { type: 'string', description: 'A die id of the theme (case-insensitive), or `mod` with a `value`', examples: ['d20'] },
-      theme: { type: 'string', description: 'Theme id', examples: ['standard'] },
-      value: { type: 'number', description: 'Predetermined 1-based face index (the modifier for `mod`)' },
-      value_to_display: face,
-      is_hidden: { type: 'boolean' },
-      label: { type: 'string' },
-      meta: {},
-    },
-  },
-
-  Operator: {
-    type: 'object',
-    description:
-      'Operators in d20 syntax (`k` keep, `p` drop, `rr` reroll until, `ro` reroll once, `ra` reroll and add, `e` explode, `mi` minimum, `ma` maximum, ' +
-      'with selectors hN, lN, N, >N, <N) or the dddice SDK vocabulary (`k`, `d`, `*`, `/`, `round`). A string applies to all dice; ' +
-      'an object maps selector -> indices into `dice`.',
-    additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'object' }] },
-    examples: [{ k: 'h3' }],
-  },
 };

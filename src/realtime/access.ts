@@ -1,7 +1,6 @@
 import type { Server, Socket } from 'socket.io';
-import { db } from '../db';
-import { placeholders } from '../db/sql';
 import type { Logger } from '../logger';
+import { liveSeats } from '../rooms/store/read';
 import { liveKeyIds } from '../users/store';
 import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
 import { socketData } from './handshake';
@@ -102,7 +101,7 @@ export class AccessGuard {
     const sockets = this.sockets();
     if (!sockets.length) return 0;
     const liveKeys = await liveKeyIds(sockets.map((s) => socketData(s).keyId));
-    const seats = await seatsOf(sockets.flatMap((s) => (socketData(s).room ? [{ roomId: socketData(s).room!.id, userId: socketData(s).user.id }] : [])));
+    const seats = await liveSeats(sockets.flatMap((s) => (socketData(s).room ? [{ roomId: socketData(s).room!.id, userId: socketData(s).user.id }] : [])));
     let dropped = 0;
     for (const socket of sockets) {
       const { keyId, room, user } = socketData(socket);
@@ -123,33 +122,4 @@ export class AccessGuard {
     timer.unref();
     return () => clearInterval(timer);
   }
-}
-
-/** IN lists of at most this many values (SQLite's default limit on parameters is 999 in old builds). */
-const CHUNK = 400;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/**
- * Which (room, user) pairs are participants of a live room, as "roomId userId": one query per 400
- * rooms, asking only for the users that have sockets there (not every participant of a big room).
- */
-async function seatsOf(pairs: ReadonlyArray<{ roomId: number; userId: number }>): Promise<Set<string>> {
-  const seats = new Set<string>();
-  const rooms = [...new Set(pairs.map((p) => p.roomId))];
-  for (const part of chunks(rooms)) {
-    const inPart = new Set(part);
-    const users = [...new Set(pairs.filter((p) => inPart.has(p.roomId)).map((p) => p.userId))];
-    for (const userPart of chunks(users)) {
-      const sql = `SELECT p.room_id AS "roomId", p.user_id AS "userId" FROM participants p JOIN rooms r ON r.id = p.room_id
-        WHERE r.deleted_at IS NULL AND p.room_id IN (${placeholders(part.length)}) AND p.user_id IN (${placeholders(userPart.length, part.length + 1)})`;
-      const rows = await db().sql.query<{ roomId: unknown; userId: unknown }>(sql, [...part, ...userPart]);
-      for (const row of rows) seats.add(`${Number(row.roomId)} ${Number(row.userId)}`);
-    }
-  }
-  return seats;
 }

@@ -1,14 +1,12 @@
 import type { Logger } from '../logger';
-import { readRoomBySlug } from '../commands/roomsRead';
-import { presentRoom } from '../presenters/room';
+import { readRoomBySlug } from '../rooms/store/read';
+import { presentRoom, roomMembers, roomViewerClass } from '../rooms/present';
 import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { findThemeById } from '../themes/store/themes';
-import type { RoomRecord as Room } from '../db/records';
 import type { RollRecord as Roll } from '../rolls/store/records';
 import { presentTheme } from '../themes/present';
-import { memberUserIds } from '../policies/rooms';
 import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
@@ -65,27 +63,6 @@ export function emitPerViewer(
   broadcaster.atomically(() => {
     for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
   });
-}
-
-/**
- * Who may be connected to a room: its owner and participants (the only users the handshake admits).
- * Events are addressed to their channels whether or not they are connected right now (a channel
- * without sockets costs nothing): delivery never depends on presence bookkeeping, which may lag
- * (Redis restarted, an instance just died).
- */
-export function roomMembers(room: Room): number[] {
-  return [...new Set([room.userId, ...memberUserIds(room)])];
-}
-
-/**
- * The viewer classes of a room: presentRoom() and presentRoomInRoll() depend on the viewer only
- * through roomViewerKind() (owner, participant, neither: the passcode of a public room is the
- * owner's alone), so that is the class.
- */
-export function roomViewerClass(room: Room): (viewerId: number) => string {
-  // roomViewerKind() with a set, for rooms with many participants present.
-  const participants = memberUserIds(room);
-  return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Logger } from '../logger';
-import { findParticipant } from '../commands/roomsAccess';
-import { Room } from '../db/models';
-import { presentParticipant, type PresentedParticipant } from '../presenters/room';
+import { findParticipant, findRoomRef } from '../rooms/store/read';
+import { presentParticipant, type PresentedParticipant } from '../rooms/present';
 import type { Broadcaster } from './broadcaster';
 import { holdLiveEvents, type WelcomeHold } from './welcomeHold';
 import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
@@ -121,7 +120,7 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */
 export async function announceDisconnect(ctx: RealtimeContext, slug: string, userId: number, last?: PresentedParticipant) {
   // The room's id, deleted or not: the participant is all that is presented (not the whole room).
-  const room = await Room.findOne({ where: { slug }, attributes: ['id'], paranoid: false });
+  const room = await findRoomRef(slug, { includeDeleted: true });
   const participant = room ? await findParticipant(room.id, userId) : null;
   // A participant removed from the room still goes offline in the others' eyes: as it last was.
   const data = participant ? presentParticipant(participant) : last;

@@ -3,11 +3,12 @@ import { loadRolls } from '../rolls/store/load';
 import type { RollRecord as Roll } from '../rolls/store/records';
 import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/visible';
 import { canSeeRoll } from '../rolls/policy';
-import { memberUserIds } from '../policies/rooms';
+import { memberUserIds } from '../rooms/policy';
 import { presentRoll, rollViewerClass } from '../rolls/present';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
-import { emitPerViewer, roomMembers, type RollFeed } from './fanout';
+import { emitPerViewer, type RollFeed } from './fanout';
+import { roomMembers } from '../rooms/present';
 import { socketData } from './handshake';
 
 /**

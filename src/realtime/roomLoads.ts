@@ -1,9 +1,8 @@
-import { readRoomBySlug } from '../commands/roomsRead';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
-import { presentParticipant, presentRoom, type PresentedParticipant, type PresentedRoom } from '../presenters/room';
+import { readRoomBySlug } from '../rooms/store/read';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../rooms/store/records';
+import { presentParticipant, presentRoom, roomViewerClass, type PresentedParticipant, type PresentedRoom } from '../rooms/present';
 import type { Socket } from 'socket.io';
 import { RoomEvents } from './events';
-import { roomViewerClass } from './fanout';
 import { encodeEvent, type EncodedEvent } from './preEncoded';
 
 /**

@@ -1,6 +1,6 @@
 import { publish } from '../events/bus';
-import { requireRoomBySlug } from '../commands/roomsAccess';
-import { authorizeRoomOwner } from '../policies/rooms';
+import { requireRoomBySlug } from '../rooms/access';
+import { authorizeRoomOwner } from '../rooms/policy';
 import type { RoomRecord, UserRecord } from './store/records';
 import { deleteRoomRolls } from './store/write';
 

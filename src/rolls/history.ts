@@ -1,4 +1,4 @@
-import { requireRoomBySlug } from '../commands/roomsAccess';
+import { requireRoomBySlug } from '../rooms/access';
 import { authorizeHistory } from './policy';
 import { loadRolls } from './store/load';
 import type { RollRecord, UserRecord } from './store/records';

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors';
-import { isParticipant, memberUserIds } from '../policies/rooms';
+import { isParticipant, memberUserIds } from '../rooms/policy';
 import type { DraggedDie } from './store/visible';
 import type { RollRecord as Roll, RollValueRecord as RollValue, RoomRecord as Room } from './store/records';
 

@@ -1,8 +1,6 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from './store/records';
 import { canSeeValue, isRoller, rollAudience } from './policy';
-// roomViewerClass moves to rooms/present.ts (issue 18, rooms lane): only this import line changes then.
-import { roomViewerClass } from '../realtime/fanout';
-import { presentParticipant, presentRoomInRoll } from '../presenters/room';
+import { presentParticipant, presentRoomInRoll, roomViewerClass } from '../rooms/present';
 import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } from '../client/types';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
@@ -20,7 +18,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  *
  * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
  * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner, a
- * participant or neither (presenters/room.ts roomViewerKind: the embedded room's passcode, participants
+ * participant or neither (rooms/present.ts roomViewerKind: the embedded room's passcode, participants
  * and background): rollViewerClass() below. Keep them in step.
  */
 export function presentRoll(roll: Roll, viewerUserId: number | null | undefined): PresentedRollType {

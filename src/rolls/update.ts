@@ -1,6 +1,6 @@
 import { BadRequestError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
-import { requireRoomBySlug } from '../commands/roomsAccess';
+import { requireRoomBySlug } from '../rooms/access';
 import { authorizeRollChange, authorizeRoomRollsChange } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';

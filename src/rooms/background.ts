@@ -1,21 +1,49 @@
+import { createHash } from 'node:crypto';
+import { UnsupportedMediaTypeError } from '../errors';
+import { publish } from '../events/bus';
+import { assertAssetRoom } from '../users/quotas';
+import { requireRoomBySlug, rereadRoom } from './access';
+import { sniffImageType, type ImageType } from './image';
+import { authorizeRoomOwner } from './policy';
+import type { RoomRecord } from './store/records';
+import { changeRoom, saveBackground, withRoomLocked } from './store/write';
+
+const EXTENSIONS: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/** Path (below the API root) of a background: the content hash makes it unguessable and cacheable forever. */
+export function backgroundPath(slug: string, sha256: string, type: ImageType): string {
+  return `/api/1.0/room/${slug}/background/${sha256}.${EXTENSIONS[type]}`;
+}
+
 /**
- * Room background images: the only accepted kinds, recognised by their first bytes (never by the
- * file name or the declared type, which the client controls).
+ * Before an upload is read: the room exists and `user` owns it, so strangers cannot make the server
+ * buffer megabytes. The room, for setRoomBackground.
  */
-export const BACKGROUND_MAX_BYTES = 5 * 1024 * 1024;
-export const BACKGROUND_FIELD = 'bg_file_path';
+export async function roomForBackground(slug: string, user: { id: number }): Promise<RoomRecord> {
+  const room = await requireRoomBySlug(slug);
+  authorizeRoomOwner(room, user, 'change its background');
+  return room;
+}
 
-export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-
-const startsWith = (buf: Uint8Array, bytes: number[], offset = 0) =>
-  buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
-const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
-
-/** The image type of `data` by its magic bytes, or null when it is none of png, jpeg, gif, webp. */
-export function sniffImageType(data: Uint8Array): ImageType | null {
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(data, ascii('GIF87a')) || startsWith(data, ascii('GIF89a'))) return 'image/gif';
-  if (startsWith(data, ascii('RIFF')) && startsWith(data, ascii('WEBP'), 8)) return 'image/webp';
-  return null;
+/**
+ * Store the owner's background image (in the database, so every instance serves it) and point
+ * `bg_file_path` at its URL under `origin`: a trusted origin (http/origin.ts), or '' for a root-relative
+ * link. The image type comes from the bytes only.
+ */
+export async function setRoomBackground(room: RoomRecord, user: { id: number }, data: Buffer, origin: string): Promise<RoomRecord> {
+  authorizeRoomOwner(room, user, 'change its background');
+  const type = sniffImageType(data);
+  if (!type) throw new UnsupportedMediaTypeError('The background must be a PNG, JPEG, WebP or GIF image.');
+  const sha256 = createHash('sha256').update(data).digest('hex');
+  const url = origin + backgroundPath(room.slug, sha256, type);
+  await withRoomLocked(room.id, async (current, tx) => {
+    if (!current) return;
+    await assertAssetRoom(user.id, data.length, tx, current.id);
+    await saveBackground(tx, current.id, { contentType: type, size: data.length, sha256, data });
+    // Same image again: still a change of the row's updated_at, so clients see the upload took.
+    await changeRoom(tx, current, { bgFilePath: url }, true);
+  });
+  const fresh = await rereadRoom(room.id);
+  publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  return fresh;
 }

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
-import { recordEvents, TIMESTAMP, userWithRoom } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
+import { TIMESTAMP, userWithRoom } from '../rooms/support';
 
 const ctx = useServer(test);
 const events = recordEvents();
@@ -231,7 +232,7 @@ test('the owner may leave: it still owns the room, sees the passcode, and rejoin
 });
 
 test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the passcode', async (t) => {
-  const { authorizeRoomConnection } = await import('../../src/commands/roomsAccess');
+  const { authorizeRoomConnection } = await import('../../src/rooms/access');
   const { User } = await import('../../src/db/models');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false });
   const pub = await userWithRoom(ctx.server, { is_public: true });
@@ -256,8 +257,8 @@ test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the 
 });
 
 test('policies and loaders other issues use: findParticipant, isParticipant, canAccessRoom', async (t) => {
-  const { findParticipant, loadRoomBySlug } = await import('../../src/commands/roomsAccess');
-  const { canAccessRoom, isParticipant } = await import('../../src/policies/rooms');
+  const { findParticipant, readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
+  const { canAccessRoom, isParticipant } = await import('../../src/rooms/policy');
   const { User } = await import('../../src/db/models');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false });
   const [b, stranger] = [await ctx.server.newUser(), await ctx.server.newUser()];

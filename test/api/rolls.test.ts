@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { recordEvents } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
 import { manifest, postTheme } from '../fixtures/themes';
 import { Roll as RollModel } from '../../src/db/models';
 import { rollOk, table, TIMESTAMP, UUID, type Roll, type Value } from './rolls.support';

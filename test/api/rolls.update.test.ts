@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { recordEvents } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
 import { rollOk, table, type Roll } from './rolls.support';
 
 const ctx = useServer(test);

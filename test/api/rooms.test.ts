@@ -1,7 +1,8 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
-import { fileForm, GIF, PNG, recordEvents, SLUG, TIMESTAMP, userWithRoom } from '../rooms/support';
+import { recordEvents } from '../fixtures/events';
+import { fileForm, GIF, PNG, SLUG, TIMESTAMP, userWithRoom } from '../rooms/support';
 
 const ctx = useServer(test);
 const events = recordEvents();
@@ -263,8 +264,8 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
     t.false(list.body.data.some((r: { slug: string }) => r.slug === slug));
   }
 
-  const { loadRoomBySlug } = await import('../../src/commands/roomsAccess');
-  const { presentRoomInRoll } = await import('../../src/presenters/room');
+  const { readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
+  const { presentRoomInRoll } = await import('../../src/rooms/present');
   t.is(await loadRoomBySlug(slug), null);
   const deleted = await loadRoomBySlug(slug, { includeDeleted: true });
   t.truthy(deleted);
@@ -277,23 +278,25 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   t.is(embedded.passcode, null);
 
   // The plain-SQL reader (answers, events, welcomes) finds the same rooms and presents them alike.
-  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
+  const { readRoomBySlug } = await import('../../src/rooms/store/read');
   t.is(await readRoomBySlug(slug), null);
   const read = await readRoomBySlug(slug, { includeDeleted: true });
   t.deepEqual(presentRoomInRoll(read!, null, everyone), embedded);
 });
 
-test('rooms read as plain records present exactly as rooms loaded as models, to owner, participant and stranger', async (t) => {
-  const { loadRoomBySlug } = await import('../../src/commands/roomsAccess');
-  const { readRoomBySlug } = await import('../../src/commands/roomsRead');
-  const { presentRoom } = await import('../../src/presenters/room');
+test('a room read by the rooms store presents to each viewer exactly as REST answers them: owner, participant, stranger', async (t) => {
+  // One loader family (src/rooms/store/read.ts) serves REST, the fan-out and the socket welcomes.
+  const { readRoomBySlug } = await import('../../src/rooms/store/read');
+  const { presentRoom } = await import('../../src/rooms/present');
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false, name: 'Alike' });
   const members = [await ctx.server.newUser(), await ctx.server.newUser(), await ctx.server.newUser()];
   for (const m of members) t.is((await m.api.post(`/room/${slug}/participant`, { passcode: room.passcode })).status, 200);
-  const [model, record] = [(await loadRoomBySlug(slug))!, (await readRoomBySlug(slug))!];
+  const record = (await readRoomBySlug(slug))!;
   t.is(record.participants!.length, 4);
-  const ids = [model.userId, model.participants![2]!.userId, -1];
-  for (const viewer of ids) t.deepEqual(presentRoom(record, viewer), presentRoom(model, viewer));
+  t.deepEqual(presentRoom(record, record.userId), (await owner.api.get(`/room/${slug}`)).body.data, 'to the owner');
+  const seat = record.participants!.find((p) => p.user?.uuid === members[1]!.user.uuid)!;
+  t.deepEqual(presentRoom(record, seat.userId), (await members[1]!.api.get(`/room/${slug}`)).body.data, 'to a participant');
+  t.is(presentRoom(record, -1).passcode, null, 'a stranger never gets the passcode');
   t.is((await owner.api.get(`/room/${slug}`)).body.data.passcode, room.passcode);
   t.is(await readRoomBySlug('no-such-room-here'), null);
   t.is(await readRoomBySlug('../../etc'), null);

@@ -2,11 +2,11 @@ import test from 'ava';
 import type { ChildProcess } from 'node:child_process';
 import type { ManagerOptions, SocketOptions } from 'socket.io-client';
 import { connectRoom as liveRoom, connectUser as liveUser } from '../../src/client/realtime';
-import { createTestDatabase, type TestDatabase } from '../helpers/env';
-import { spawnServer, type ClusterInstance } from '../helpers/cluster';
+import type { TestDatabase } from '../helpers/env';
+import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { runCli } from '../helpers/cli';
 import { startProxy } from '../helpers/proxy';
-import { freePort, killRedis, startRedis } from '../helpers/redisServer';
+import { killRedis, startRedis } from '../helpers/redisServer';
 import { Client } from '../helpers/sockets';
 
 /**
@@ -30,19 +30,7 @@ const instances: ClusterInstance[] = [];
 const clients: Client[] = [];
 
 test.before(async () => {
-  port = await freePort();
-  redis = await startRedis(port);
-  database = await createTestDatabase();
-  env = {
-    DATABASE_URL: database.databaseUrl!,
-    REDIS_URL: `redis://127.0.0.1:${port}`,
-    REDIS_PREFIX: 'access:',
-    DATA_DIR: database.dataDir,
-    GUESTS_PER_HOUR: '100000',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    REALTIME_REVALIDATE_MS: String(REVALIDATE_MS),
-  };
+  ({ port, redis, database, env } = await ownRedisSetup({ REDIS_PREFIX: 'access:', REALTIME_REVALIDATE_MS: String(REVALIDATE_MS) }));
   instances.push(await spawnServer(env));
   instances.push(await spawnServer({ ...env, REALTIME_REVALIDATE_MS: String(NEVER_MS) }));
 });

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import test from 'ava';
-import { createTestDatabase, type TestDatabase } from '../helpers/env';
-import { spawnServer, type ClusterInstance } from '../helpers/cluster';
+import type { TestDatabase } from '../helpers/env';
+import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
 import { scrape, valueOf } from '../helpers/metrics';
-import { freePort, killRedis, startRedis } from '../helpers/redisServer';
+import { killRedis } from '../helpers/redisServer';
 
 // A Redis of this test's own, taken away under a running instance: its failed PUBLISHes are counted.
 const TOKEN = 'outage-metrics-token-0123456789';
@@ -12,18 +12,9 @@ let database: TestDatabase;
 let instance: ClusterInstance;
 
 test.before(async () => {
-  const port = await freePort();
-  redis = await startRedis(port);
-  database = await createTestDatabase();
-  instance = await spawnServer({
-    DATABASE_URL: database.databaseUrl!,
-    REDIS_URL: `redis://127.0.0.1:${port}`,
-    DATA_DIR: database.dataDir,
-    GUESTS_PER_HOUR: '100000',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    METRICS_TOKEN: TOKEN,
-  });
+  let env: Record<string, string>;
+  ({ redis, database, env } = await ownRedisSetup({ METRICS_TOKEN: TOKEN }));
+  instance = await spawnServer(env);
 });
 
 test.after.always(async () => {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useCluster } from '../helpers/cluster';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { scrape, valueOf, type Sample } from '../helpers/metrics';
 
 // Two instances, PostgreSQL + Redis: the production shape, where realtime emits go through Redis.
@@ -16,9 +16,7 @@ test('a roll through A: A counts its Redis PUBLISH and its emit, B counts the de
   const [roller, listener] = await Promise.all([cluster.current.newUser(0), cluster.current.newUser(1)]);
   const slug = (await roller.api.post('/room', { name: 'Metrics' })).body.data.slug as string;
   t.is((await listener.api.post(`/room/${slug}/participant`, {})).status, 200);
-  const socket = await connectRoom(cluster.current.instances[1]!.url, slug, { token: listener.key });
-  clients.push(socket);
-  await socket.waitFor('RoomUpdateEvent');
+  const socket = await connectWelcomed(cluster.current.instances[1]!.url, slug, { token: listener.key }, clients);
 
   const [a0, b0] = await Promise.all([metricsOf(0), metricsOf(1)]);
   const rolled = await roller.api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { redisClient, startCluster, useCluster, type Cluster } from '../helpers/cluster';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 
 // Two deployments sharing one Redis, told apart by REDIS_PREFIX: each one's presence keys and
 // Socket.IO channels start with its own prefix, and its instances still act as one.
@@ -19,9 +19,7 @@ test.after.always(() => closeAll(...clients));
 async function roomIn(cluster: Cluster, instance: number) {
   const owner = await cluster.newUser(instance);
   const slug = (await owner.api.post('/room', { name: 'Prefixed' })).body.data.slug as string;
-  const socket = await connectRoom(cluster.instances[instance]!.url, slug, { token: owner.key });
-  clients.push(socket);
-  await socket.waitFor('RoomUpdateEvent');
+  const socket = await connectWelcomed(cluster.instances[instance]!.url, slug, { token: owner.key }, clients);
   return { owner, slug, socket };
 }
 

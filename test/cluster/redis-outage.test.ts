@@ -1,9 +1,9 @@
 import test from 'ava';
 import type { ChildProcess } from 'node:child_process';
-import { freePort, startRedis } from '../helpers/redisServer';
-import { createTestDatabase, type TestDatabase } from '../helpers/env';
-import { spawnServer, type ClusterInstance } from '../helpers/cluster';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { startRedis } from '../helpers/redisServer';
+import type { TestDatabase } from '../helpers/env';
+import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
+import { closeAll, connectRoom, connectWelcomed, type Client } from '../helpers/sockets';
 
 // Redis goes away under two running instances and comes back empty. A Redis of this test's own
 // (test/helpers/redisServer.ts), so the shared one stays up for the other tests.
@@ -14,10 +14,8 @@ const instances: ClusterInstance[] = [];
 const clients: Client[] = [];
 
 test.before(async () => {
-  port = await freePort();
-  redis = await startRedis(port);
-  database = await createTestDatabase();
-  const env = { DATABASE_URL: database.databaseUrl!, REDIS_URL: `redis://127.0.0.1:${port}`, DATA_DIR: database.dataDir, GUESTS_PER_HOUR: '100000', RATE_LIMIT_PER_MINUTE: '1000000', SHUTDOWN_TIMEOUT_MS: '2000' };
+  let env: Record<string, string>;
+  ({ port, redis, database, env } = await ownRedisSetup());
   instances.push(await spawnServer(env));
   instances.push(await spawnServer(env));
 });
@@ -35,9 +33,7 @@ test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): sock
   const other = (await B.api.post('/user')).body.data as string;
   const slug = (await A.api.as(key).post('/room', { name: 'Outage' })).body.data.slug as string;
   t.is((await B.api.as(other).post(`/room/${slug}/participant`, {})).status, 200);
-  const onB = await connectRoom(B.url, slug, { token: other });
-  clients.push(onB);
-  await onB.waitFor('RoomUpdateEvent');
+  const onB = await connectWelcomed(B.url, slug, { token: other }, clients);
   const dice = { dice: [{ type: 'd6', theme: 'standard' }], room: slug };
   const before = await A.api.as(key).post('/roll', dice);
   await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === before.body.data.uuid);
@@ -50,9 +46,7 @@ test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): sock
     t.is((await instance.api.as(key).get(`/room/${slug}`)).status, 200);
   }
   // A socket may even connect meanwhile (it is counted in once Redis is back).
-  const lateOnA = await connectRoom(A.url, slug, { token: key });
-  clients.push(lateOnA);
-  await lateOnA.waitFor('RoomUpdateEvent');
+  const lateOnA = await connectWelcomed(A.url, slug, { token: key }, clients);
   t.true(onB.socket.connected);
   t.is(A.child.exitCode, null, 'instance A is alive');
   t.is(B.child.exitCode, null, 'instance B is alive');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useCluster, type TestUser } from '../helpers/cluster';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 
 // Two instances as separate processes, one PostgreSQL database, one Redis.
 const cluster = useCluster(test, 2);
@@ -9,12 +9,7 @@ const B = () => cluster.current.instances[1]!;
 const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme: 'standard', ...extra });
 
 const clients: Client[] = [];
-async function connect(url: string, slug: string, auth: Record<string, unknown>) {
-  const c = await connectRoom(url, slug, auth);
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (url: string, slug: string, auth: Record<string, unknown>) => connectWelcomed(url, slug, auth, clients);
 test.after.always(() => closeAll(...clients));
 
 async function roll(user: TestUser, url: string, body: Record<string, unknown>) {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { redisClient, useCluster, type TestUser } from '../helpers/cluster';
-import { closeAll, connectRoom, startConnectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, startConnectRoom, type Client } from '../helpers/sockets';
 
 // Two instances as separate processes, one PostgreSQL database, one Redis.
 const cluster = useCluster(test, 2);
@@ -8,12 +8,7 @@ const A = () => cluster.current.instances[0]!;
 const B = () => cluster.current.instances[1]!;
 
 const clients: Client[] = [];
-async function connect(url: string, slug: string, auth: Record<string, unknown>) {
-  const c = await connectRoom(url, slug, auth);
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (url: string, slug: string, auth: Record<string, unknown>) => connectWelcomed(url, slug, auth, clients);
 test.after.always(() => closeAll(...clients));
 
 async function roomWith(owner: TestUser, body: Record<string, unknown> = { name: 'Table' }) {

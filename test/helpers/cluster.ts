@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { Api } from './http';
+import { Api, newGuest } from './http';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './env';
 import { spawnInstance } from './process';
+import { freePort, startRedis } from './redisServer';
 
 /** One server process (`tsx src/main.ts`, PORT=0) of a cluster. */
 export interface ClusterInstance {
@@ -76,14 +77,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
     database,
     redisUrl: TEST_REDIS_URL,
     add,
-    async newUser(i = 0) {
-      const api = instances[i]!.api;
-      const res = await api.post('/user');
-      if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
-      const key = res.body.data as string;
-      const me = await api.as(key).get('/user');
-      return { key, api: api.as(key), user: me.body.data };
-    },
+    newUser: (i = 0) => newGuest(instances[i]!.api),
     async stop() {
       await Promise.all(instances.map((i) => i.stop()));
       await database.drop();
@@ -111,4 +105,25 @@ export function useCluster(
 export function redisClient(): Redis {
   if (!TEST_REDIS_URL) throw new Error('TEST_REDIS_URL is not set');
   return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+}
+
+/**
+ * For tests that stop and restart Redis under running instances: a redis-server of the test's own
+ * on a free port (the shared one stays up for the others), a database, and the environment the
+ * instances share, with the guest and rate limits out of the way (`extra` adds or overrides).
+ */
+export async function ownRedisSetup(extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const redis = await startRedis(port);
+  const database = await createTestDatabase();
+  const env: Record<string, string> = {
+    DATABASE_URL: database.databaseUrl!,
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+    DATA_DIR: database.dataDir,
+    GUESTS_PER_HOUR: '100000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...extra,
+  };
+  return { port, redis, database, env };
 }

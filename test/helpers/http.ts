@@ -57,3 +57,12 @@ export class Api {
     return request<T>(this.url(path), 'DELETE', { key: this.key, ...options });
   }
 }
+
+/** A new guest through `api` (POST /user): its key, an Api that sends it, and the user as GET /user answers it. */
+export async function newGuest(api: Api) {
+  const res = await api.post('/user');
+  if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
+  const key = res.body.data as string;
+  const me = await api.as(key).get('/user');
+  return { key, api: api.as(key), user: me.body.data };
+}

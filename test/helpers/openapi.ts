@@ -24,7 +24,8 @@ type Json = Record<string, any>;
 const ANNOTATIONS = new Set(['description', 'examples', 'default', 'title', 'contentMediaType', 'deprecated', 'readOnly', 'writeOnly']);
 const KNOWN = new Set([
   '$ref', 'type', 'const', 'enum', 'anyOf', 'oneOf', 'allOf', 'properties', 'required', 'additionalProperties', 'items',
-  'minItems', 'maxItems', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format', ...ANNOTATIONS,
+  'minItems', 'maxItems', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format', 'not',
+  'minProperties', 'maxProperties', 'patternProperties', ...ANNOTATIONS,
 ]);
 
 const FORMATS: Record<string, RegExp> = {
@@ -84,6 +85,7 @@ export function validateSchema(schema: Json | boolean, value: unknown, root: Jso
     if (matches !== 1) errors.push(`${at}: matches ${matches} of oneOf, expected exactly 1`);
   }
   for (const sub of schema.allOf ?? []) errors.push(...validateSchema(sub, value, root, at));
+  if (schema.not !== undefined && validateSchema(schema.not, value, root, at).length === 0) errors.push(`${at}: matches what "not" forbids (${JSON.stringify(schema.not)})`);
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && [...value].length < schema.minLength) errors.push(`${at}: shorter than ${schema.minLength}`);
     if (schema.maxLength !== undefined && [...value].length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
@@ -101,10 +103,16 @@ export function validateSchema(schema: Json | boolean, value: unknown, root: Jso
   }
   if (typeOf(value) === 'object') {
     const obj = value as Json;
+    const count = Object.keys(obj).length;
+    if (schema.minProperties !== undefined && count < schema.minProperties) errors.push(`${at}: fewer than ${schema.minProperties} properties`);
+    if (schema.maxProperties !== undefined && count > schema.maxProperties) errors.push(`${at}: more than ${schema.maxProperties} properties`);
     for (const name of schema.required ?? []) if (!(name in obj)) errors.push(`${at}: missing required "${name}"`);
     const properties: Json = schema.properties ?? {};
     for (const [name, v] of Object.entries(obj)) {
+      const patterned = Object.entries((schema.patternProperties ?? {}) as Json).filter(([pattern]) => new RegExp(pattern, 'u').test(name));
+      for (const [, sub] of patterned) errors.push(...validateSchema(sub, v, root, `${at}.${name}`));
       if (name in properties) errors.push(...validateSchema(properties[name], v, root, `${at}.${name}`));
+      else if (patterned.length) continue;
       else if (schema.additionalProperties !== undefined) errors.push(...(schema.additionalProperties === false ? [`${at}: unexpected property "${name}"`] : validateSchema(schema.additionalProperties, v, root, `${at}.${name}`)));
     }
   }

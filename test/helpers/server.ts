@@ -2,7 +2,7 @@ import type { ExecutionContext } from 'ava';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
-import { Api } from './http';
+import { Api, newGuest } from './http';
 import { createTestDatabase, type TestDatabase } from './env';
 
 export interface TestServer extends RunningServer {
@@ -41,13 +41,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...server,
     api,
     database,
-    async newUser() {
-      const res = await api.post('/user');
-      if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
-      const key = res.body.data as string;
-      const me = await api.as(key).get('/user');
-      return { key, api: api.as(key), user: me.body.data };
-    },
+    newUser: () => newGuest(api),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -145,3 +145,15 @@ export async function refusal(base: string, namespace: string, auth: RoomAuth): 
 export function closeAll(...clients: Array<Client | undefined>) {
   for (const c of clients) c?.close();
 }
+
+/**
+ * Connect to `/room/{slug}` and wait for the RoomUpdateEvent the server sends each socket it lets in:
+ * after it, the socket is a member of the room's audience. `keep` (a test file's list, closed after
+ * its tests) gets the client before the wait, so a socket that is never welcomed is still closed.
+ */
+export async function connectWelcomed(base: string, slug: string, auth: RoomAuth, keep?: Client[]): Promise<Client> {
+  const client = await connectRoom(base, slug, auth);
+  keep?.push(client);
+  await client.waitFor('RoomUpdateEvent');
+  return client;
+}

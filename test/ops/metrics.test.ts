@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { ConfigError, loadConfig } from '../../src/config';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { labelValues, parseMetrics, scrape, valueOf, type Sample } from '../helpers/metrics';
 import { rollOk, table } from '../api/rolls.support';
 
@@ -26,9 +26,7 @@ async function until(check: () => Promise<boolean>, what: string) {
 test('after some traffic the counters moved, and no label carries a slug, a uuid or a key', async (t) => {
   const before = await scrape(metricsUrl(), TOKEN);
   const s = await table(ctx.server);
-  const [roller, bystander] = await Promise.all([connectRoom(ctx.server.url, s.slug, { token: s.roller.key }), connectRoom(ctx.server.url, s.slug, { token: s.bystander.key })]);
-  clients.push(roller, bystander);
-  await Promise.all([roller.waitFor('RoomUpdateEvent'), bystander.waitFor('RoomUpdateEvent')]);
+  const [roller, bystander] = await Promise.all([connectWelcomed(ctx.server.url, s.slug, { token: s.roller.key }, clients), connectWelcomed(ctx.server.url, s.slug, { token: s.bystander.key }, clients)]);
 
   const live = await scrape(metricsUrl(), TOKEN);
   t.is(valueOf(live, 'dice_realtime_sockets', { namespace: 'room' }), 2, 'two sockets in a room');

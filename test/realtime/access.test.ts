@@ -1,7 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { runCli } from '../helpers/cli';
-import { closeAll, connectRoom, connectUser, type Client } from '../helpers/sockets';
+import { closeAll, connectRoom, connectUser, connectWelcomed, type Client } from '../helpers/sockets';
 
 // The embedded shape (one process, no Redis): access is re-checked on open sockets, not only at the
 // handshake (src/realtime/access.ts). A short re-validation interval, so the tests wait little.
@@ -24,12 +24,7 @@ async function roomWithPlayer(isPublic = true) {
   return { owner, player, slug, seatId: seat.id };
 }
 
-async function connect(slug: string, user: User) {
-  const c = await connectRoom(ctx.server.url, slug, { token: user.key });
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (slug: string, user: User) => connectWelcomed(ctx.server.url, slug, { token: user.key }, clients);
 
 /** A roll made by `owner` that `witness` receives: proof that it went out, so its absence elsewhere means something. */
 async function rollSeenBy(owner: User, slug: string, witness: Client): Promise<string> {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectRoom, connectWelcomed, type Client } from '../helpers/sockets';
 import { KeyedThrottle } from '../../src/realtime/throttle';
 import { RoomLoads } from '../../src/realtime/roomLoads';
 import type { Room } from '../../src/db/models';
@@ -73,9 +73,7 @@ async function newRoom() {
 test('20 quick joins send far fewer than 20 RoomUpdateEvents, and the last one has everyone', async (t) => {
   const { owner, slug } = await newRoom();
   const players = await Promise.all(Array.from({ length: 20 }, () => ctx.server.newUser()));
-  const watcher = await connectRoom(ctx.server.url, slug, { token: owner.key });
-  clients.push(watcher);
-  await watcher.waitFor('RoomUpdateEvent');
+  const watcher = await connectWelcomed(ctx.server.url, slug, { token: owner.key }, clients);
 
   const joins = await Promise.all(players.map((p) => p.api.post(`/room/${slug}/participant`, {})));
   t.true(joins.every((r) => r.status === 200));
@@ -99,9 +97,7 @@ test('20 sockets connecting at once: each gets the room and who is online; the r
   const players = await Promise.all(Array.from({ length: 20 }, () => ctx.server.newUser()));
   for (const p of players) t.is((await p.api.post(`/room/${slug}/participant`, {})).status, 200);
   await ctx.server.realtime.fanout.drain();
-  const watcher = await connectRoom(ctx.server.url, slug, { token: owner.key });
-  clients.push(watcher);
-  await watcher.waitFor('RoomUpdateEvent');
+  const watcher = await connectWelcomed(ctx.server.url, slug, { token: owner.key }, clients);
 
   const sockets = await Promise.all(players.map((p) => connectRoom(ctx.server.url, slug, { token: p.key })));
   clients.push(...sockets);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { io } from 'socket.io-client';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
 
 // The default largest packet (16 KiB), and a byte budget small enough to reach: 16 KiB/s, bursts of 32 KiB
@@ -20,12 +20,7 @@ async function seated() {
 
 async function seatedWithKeys() {
   const t = await table(ctx.server);
-  const connect = async (key: string) => {
-    const c = await connectRoom(ctx.server.url, t.slug, { token: key });
-    clients.push(c);
-    await c.waitFor('RoomUpdateEvent');
-    return c;
-  };
+  const connect = (key: string) => connectWelcomed(ctx.server.url, t.slug, { token: key }, clients);
   const [mover, watcher] = await Promise.all([connect(t.roller.key), connect(t.bystander.key)]);
   const roll = await rollOk(t.roller, { dice: [{ type: 'd20', theme: 'standard' }], room: t.slug });
   await watcher.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
 import { parseMove } from '../../src/realtime/moves';
 
@@ -13,12 +13,7 @@ const position = { x: 1.5, y: 0, z: -2 };
 const rotation = { x: 0, y: 0.7071, z: 0, w: 0.7071 };
 
 const clients: Client[] = [];
-async function connect(slug: string, token: string) {
-  const c = await connectRoom(ctx.server.url, slug, { token });
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (slug: string, token: string) => connectWelcomed(ctx.server.url, slug, { token }, clients);
 test.after.always(() => closeAll(...clients));
 
 async function seated() {

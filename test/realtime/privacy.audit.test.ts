@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, connectUser, refusal, startConnectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectUser, connectWelcomed, refusal, startConnectRoom, type Client } from '../helpers/sockets';
 import { png } from '../fixtures/assets';
 import { manifest, postTheme } from '../fixtures/themes';
 import type { NewUser, Roll } from '../api/rolls.support';
@@ -20,12 +20,7 @@ const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme:
 const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 
-async function connect(slug: string, auth: Record<string, unknown>): Promise<Client> {
-  const c = await connectRoom(ctx.server.url, slug, auth);
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (slug: string, auth: Record<string, unknown>): Promise<Client> => connectWelcomed(ctx.server.url, slug, auth, clients);
 
 async function roll(user: NewUser, body: Record<string, unknown>): Promise<Roll> {
   const res = await user.api.post('/roll', body);

@@ -1,18 +1,13 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { closeAll, connectRoom, type Client } from '../helpers/sockets';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { rollOk, table, type Roll } from '../api/rolls.support';
 
 const ctx = useServer(test);
 const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme: 'standard', ...extra });
 
 const clients: Client[] = [];
-async function connect(slug: string, auth: Record<string, unknown>) {
-  const c = await connectRoom(ctx.server.url, slug, auth);
-  clients.push(c);
-  await c.waitFor('RoomUpdateEvent');
-  return c;
-}
+const connect = (slug: string, auth: Record<string, unknown>) => connectWelcomed(ctx.server.url, slug, auth, clients);
 test.after.always(() => closeAll(...clients));
 
 async function seated() {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Participant, Room } from '../../src/db/models';
-import { authorizeJoin, authorizeParticipantChange, authorizeRoomAccess, authorizeRoomOwner, canAccessRoom, canJoinRoom, canManageParticipant, isParticipant } from '../../src/policies/rooms';
+import { authorizeJoin, authorizeParticipantChange, authorizeRoomAccess, authorizeRoomOwner, canAccessRoom, canJoinRoom, canManageParticipant, isParticipant } from '../../src/rooms/policy';
 
 // Plain objects shaped like loaded models: the policies are pure and read only these fields.
 const OWNER = 1;

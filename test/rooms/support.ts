@@ -1,4 +1,3 @@
-import { subscribe, type DomainEvent } from '../../src/events/bus';
 import type { TestServer } from '../helpers/server';
 
 /** Shared by the room and participant API tests (not a test file itself). */
@@ -10,27 +9,6 @@ export const SLUG = /^[a-z0-9]{16}$/;
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 /** The start of a GIF: enough for the magic-byte check. */
 export const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0])]);
-
-/**
- * Every domain event published in this process (the server runs in the test process), so tests can
- * check what a request announced. Filter by slug: tests of one file run concurrently.
- */
-export function recordEvents() {
-  const events: DomainEvent[] = [];
-  subscribe((e) => {
-    events.push(e);
-  });
-  return {
-    all: events,
-    for(slug: string) {
-      return events.filter((e) => 'slug' in e && e.slug === slug);
-    },
-    /** Events for `slug` published since `mark` (a count taken with `.for(slug).length`). */
-    since(slug: string, mark: number) {
-      return events.filter((e) => 'slug' in e && e.slug === slug).slice(mark);
-    },
-  };
-}
 
 export type NewUser = Awaited<ReturnType<TestServer['newUser']>>;
 

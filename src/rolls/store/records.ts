@@ -1,5 +1,5 @@
 import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from '../../db/sql';
-import type { ParticipantRecord, RoomRecord } from '../../db/records';
+import type { ParticipantRecord, RoomRecord } from '../../rooms/store/records';
 import type { UserRecord } from '../../users/store';
 
 /**
@@ -60,8 +60,8 @@ export interface RollRecord {
   whispers?: WhisperRecord[];
 }
 
-const ROLL: readonly string[] = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
-const VALUE: readonly string[] = [
+const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
+const VALUE = [
   'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
   'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'createdAt', 'updatedAt',
 ];

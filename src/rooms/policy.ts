@@ -1,6 +1,6 @@
 import { ForbiddenError } from '../errors';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
-import { passcodesEqual } from '../rooms/codes';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
+import { passcodesEqual } from './codes';
 
 /**
  * Who may do what in a room. Pure predicates over a room loaded with its participants, plus

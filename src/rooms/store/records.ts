@@ -1,13 +1,10 @@
-import { asBool, asDate, asDateOrNull, columns, num, strOrNull, type Row } from './sql';
-// TRANSITIONAL: the users store owns UserRecord, the rolls store its records; the room records here go to the rooms store.
-import type { UserRecord } from '../users/store';
+import { asBool, asDate, asDateOrNull, columns, num, strOrNull, type Row } from '../../db/sql';
+import type { UserRecord } from '../../users/store';
 
 /**
- * Plain records of rooms and participants as the roll paths read them with db/sql.ts (users' are in
- * src/users/store.ts, rolls' in src/rolls/store/records.ts): the same field names and types as the
- * Sequelize models (src/db/models), so presenters and policies take either. Each `*_COLUMNS` list selects
- * a table's columns under those names (alias `t` for the table), and each `to*` function turns a row
- * of either dialect into a record.
+ * Rooms and participants as the rooms store returns them: plain records with the models' field names
+ * and types (so presenters and policies take them whatever read them). `*Columns` select a table's
+ * columns under those names (alias `t`), and `to*` turn a row of either dialect into a record.
  */
 
 export interface ParticipantRecord {
@@ -39,12 +36,13 @@ export interface RoomRecord {
    * rolls load it), only those the rolls involve (rollers, whisper recipients).
    */
   participants?: ParticipantRecord[];
-  /** Every participant's user id, when `participants` lists only some (src/rolls/store/load.ts). */
+  /** Every participant's user id, when `participants` lists only some (forRolls.ts). */
   memberUserIds?: ReadonlySet<number>;
 }
 
 const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];
 const ROOM = ['id', 'slug', 'name', 'isPublic', 'passcode', 'bgFilePath', 'userId', 'createdAt', 'updatedAt', 'deletedAt'];
+
 export const participantColumns = (alias: string, prefix = '') => columns(alias, prefix, PARTICIPANT);
 export const roomColumns = (alias: string, prefix = '') => columns(alias, prefix, ROOM);
 

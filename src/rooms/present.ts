@@ -1,10 +1,11 @@
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../db/records';
-import { isOwner, isParticipant } from '../policies/rooms';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from './store/records';
+import { isOwner, isParticipant, memberUserIds } from './policy';
 import { timestamp, ts } from '../http/time';
 import { presentUser } from '../users/present';
+import type { Participant as WireParticipant, Room as WireRoom } from '../client/types';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */
-export function presentParticipant(participant: Participant) {
+export function presentParticipant(participant: Participant): WireParticipant {
   if (!participant.user) throw new Error('presentParticipant needs the participant loaded with its user');
   return {
     id: participant.id,
@@ -17,11 +18,11 @@ export function presentParticipant(participant: Participant) {
   };
 }
 
-export type PresentedParticipant = ReturnType<typeof presentParticipant>;
+export type PresentedParticipant = WireParticipant;
 
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
- * its `user`) and `user` (the owner): see `readRoomBySlug()` in commands/roomsRead.ts.
+ * its `user`) and `user` (the owner): see `readRoomBySlug()` in store/read.ts.
  * The passcode is shown to the owner, and to the participants of a private room; everyone else gets
  * `null` (the key is always there, so clients need not test for its presence). A public room's
  * passcode is the one its owner keeps for when the room goes private: whoever joined while it was
@@ -29,12 +30,12 @@ export type PresentedParticipant = ReturnType<typeof presentParticipant>;
  * back in with it). `deleted_at` is always present: null for live rooms, a timestamp when a roll
  * embeds a deleted room. The output depends on the viewer only through `roomViewerKind`.
  */
-export function presentRoom(room: Room, viewerUserId: number | null | undefined) {
+export function presentRoom(room: Room, viewerUserId: number | null | undefined): WireRoom {
   return presentRoomWith(room, viewerUserId, room.participants ?? []);
 }
 
 /** presentRoom() listing `shown` as the participants (all of them, or those a roll involves). */
-function presentRoomWith(room: Room, viewerUserId: number | null | undefined, shown: readonly Participant[]) {
+function presentRoomWith(room: Room, viewerUserId: number | null | undefined, shown: readonly Participant[]): WireRoom {
   if (!room.participants || !room.user) throw new Error('presentRoom needs the room loaded with its participants and owner');
   const kind = roomViewerKind(room, viewerUserId);
   const seesPasscode = kind === 'owner' || (kind === 'participant' && !room.isPublic);
@@ -53,11 +54,11 @@ function presentRoomWith(room: Room, viewerUserId: number | null | undefined, sh
   };
 }
 
-export type PresentedRoom = ReturnType<typeof presentRoom>;
+export type PresentedRoom = WireRoom;
 
 /**
  * What presentRoom() (and presentRoomInRoll()) depend on about the viewer: the realtime fan-out
- * presents a room once per kind of viewer (realtime/fanout.ts roomViewerClass).
+ * presents a room once per kind of viewer (roomViewerClass).
  */
 export function roomViewerKind(room: Room, viewerUserId: number | null | undefined): 'owner' | 'participant' | 'outsider' {
   if (viewerUserId == null) return 'outsider';
@@ -68,7 +69,7 @@ export function roomViewerKind(room: Room, viewerUserId: number | null | undefin
 /**
  * The room as a roll embeds it (spec 2.6 `room`): the same shape and the same per-viewer redaction,
  * with `deleted_at` set when the room was deleted after the roll. Load the room with every
- * participant (commands/rollsLoad.ts) so deleted rooms still come along.
+ * participant (store/forRolls.ts) so deleted rooms still come along.
  *
  * `participants` lists only those the roll involves (`involvedUserIds`: its roller and the whispered
  * participants), not the whole room: a roll would otherwise grow with the room (430 bytes per
@@ -85,4 +86,25 @@ export function presentRoomInRoll(room: Room, viewerUserId: number | null | unde
   const presented = presentRoomWith(room, viewerUserId, involved);
   if (room.isPublic || roomViewerKind(room, viewerUserId) !== 'outsider') return presented;
   return { ...presented, bg_file_path: null, participants: [] };
+}
+
+/**
+ * Who may be connected to a room: its owner and participants (the only users the handshake admits).
+ * Events are addressed to their channels whether or not they are connected right now (a channel
+ * without sockets costs nothing): delivery never depends on presence bookkeeping, which may lag
+ * (Redis restarted, an instance just died).
+ */
+export function roomMembers(room: Room): number[] {
+  return [...new Set([room.userId, ...memberUserIds(room)])];
+}
+
+/**
+ * The viewer classes of a room: presentRoom() and presentRoomInRoll() depend on the viewer only
+ * through roomViewerKind() (owner, participant, neither: the passcode of a public room is the
+ * owner's alone), so that is the class.
+ */
+export function roomViewerClass(room: Room): (viewerId: number) => string {
+  // roomViewerKind() with a set, for rooms with many participants present.
+  const participants = memberUserIds(room);
+  return (viewer) => (viewer === room.userId ? 'owner' : participants.has(viewer) ? 'participant' : 'outsider');
 }

@@ -1,9 +1,9 @@
 import Joi from 'joi';
-import { pageQuery } from '../../http/paging';
-import { PASSCODE_PATTERN } from '../../rooms/codes';
-import { HEX_COLOR } from '../../rooms/colors';
-import { ROOM_NAME_MAX, USERNAME_MAX } from '../../commands/rooms';
-import { displayNameProblem, normalizeDisplayName } from '../../lib/displayName';
+import { pageQuery } from '../http/paging';
+import { PASSCODE_PATTERN } from './codes';
+import { HEX_COLOR } from './colors';
+import { ROOM_NAME_MAX, USERNAME_MAX } from './create';
+import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 /** Joi schemas of the room routes, compiled once. */
 

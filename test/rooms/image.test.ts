@@ -1,5 +1,5 @@
 import test from 'ava';
-import { sniffImageType } from '../../src/rooms/background';
+import { sniffImageType } from '../../src/rooms/image';
 
 const bytes = (...parts: (number[] | string)[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 

@@ -1,0 +1,142 @@
+import { operation, pathParam, queryParam } from '../operations';
+import { html, shareCode, slug } from '../params';
+import { ref, strict, type Schema } from '../schemas';
+import { rollSchemas, rollsPaths } from './rolls';
+import { roomsPaths } from './rooms';
+import { themesPaths } from './themes';
+import { userSchemas, usersPaths } from './users';
+
+/** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
+function metricsOperation(spec: Parameters<typeof operation>[1]) {
+  const op = operation('metrics', spec) as { responses: Record<string, unknown> };
+  op.responses['404'] = {
+    description: 'Metrics are not served on this port (`METRICS_TOKEN` is not set). Codes: `route_not_found`.',
+    'x-codes': ['route_not_found'],
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  return op;
+}
+
+
+/** Operations, documentation and the pages for browsers. */
+const pagePaths: Record<string, Record<string, unknown>> = {
+  // Operations
+
+  '/': {
+    get: operation('homePage', {
+      tag: 'Documentation',
+      summary: 'What this server is, with links to the reference, this document, a room board and health (HTML)',
+      auth: false,
+      params: [queryParam('room', 'A room slug: redirects to its board, `/board/{slug}` (what the page\'s form sends)', { type: 'string' })],
+      validated: false,
+      success: [
+        { status: '200', description: 'The page', content: html('HTML page') },
+        { status: '303', description: 'With `room`: to the board of that room', headers: { Location: { type: 'string' } } },
+      ],
+    }),
+  },
+  '/healthz': {
+    get: operation('health', {
+      tag: 'Operations',
+      summary: 'Liveness: the process answers',
+      auth: false,
+      success: [{ status: '200', description: 'Alive', schema: strict({ status: { const: 'ok' } }) }],
+    }),
+  },
+  '/readyz': {
+    get: operation('readiness', {
+      tag: 'Operations',
+      summary: 'Readiness: the database (and Redis, when configured) answer',
+      auth: false,
+      success: [
+        {
+          status: '200',
+          description: 'Ready. A 503 with the same shape (`status: "unavailable"`) names the check that failed.',
+          schema: strict({ status: { enum: ['ready', 'unavailable'] }, checks: { type: 'object', additionalProperties: { type: 'string' } } }),
+        },
+      ],
+    }),
+  },
+
+  '/metrics': {
+    get: metricsOperation({
+      tag: 'Operations',
+      summary: 'Prometheus metrics of this instance (operators only; off unless configured)',
+      description:
+        'Served here only when `METRICS_TOKEN` is set, to requests that send it as `Authorization: Bearer <METRICS_TOKEN>` (not an API key); without it this path is a 404. `METRICS_PORT` serves the same text on a port of its own, without a token. The metrics are listed in docs/operations.md.',
+      auth: false,
+      success: [{ status: '200', description: 'The Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }],
+      errors: ['unauthorized'],
+    }),
+  },
+
+  // Documentation and the board (HTML)
+
+  '/api/1.0/openapi.json': {
+    get: operation('openapi', {
+      tag: 'Documentation',
+      summary: 'This document (OpenAPI 3.1)',
+      auth: false,
+      success: [{ status: '200', description: 'The OpenAPI document', schema: { type: 'object', required: ['openapi', 'paths'] } }],
+    }),
+  },
+  '/docs': {
+    get: operation('docsPage', {
+      tag: 'Documentation',
+      summary: 'A readable reference of this document (HTML)',
+      auth: false,
+      success: [{ status: '200', description: 'The reference page', content: html('HTML page') }],
+    }),
+  },
+  '/board/{slug}': {
+    get: operation('boardPage', {
+      tag: 'Board',
+      summary: 'The browser dice board of a room',
+      description: 'An HTML page that asks for an API key (or creates a guest), joins the room and shows it live. `?overlay=1` gives a transparent background for streaming software.',
+      auth: false,
+      params: [slug, queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      success: [{ status: '200', description: 'The board', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/board/assets/{file}': {
+    get: operation('boardAsset', {
+      tag: 'Board',
+      summary: "The board's script and style sheet (bundled at start-up, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'board.css'] })],
+      success: [
+        {
+          status: '200',
+          description: 'The asset',
+          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+      ],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+
+  '/share/{code}': {
+    get: operation('sharePage', {
+      tag: 'Share requests',
+      summary: 'The page a share link opens in a browser (no key needed)',
+      auth: false,
+      limited: true,
+      params: [shareCode],
+      success: [{ status: '200', description: 'What the link offers and how to accept it', content: html('HTML page') }],
+      errors: ['not_found', 'gone'],
+      validated: false,
+      htmlErrors: ['404', '410'],
+    }),
+  },
+};
+
+/**
+ * Every route the server answers, under its full path. Path parameters are named as the Express
+ * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
+ */
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...themesPaths };
+
+export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas };

@@ -1,0 +1,110 @@
+import * as rolls from '../../rolls/schema';
+import { asComponent, fromJoi, withNotes } from '../fromJoi';
+import { DICE_CODES, operation, queryParam } from '../operations';
+import { roll, rollId, slug } from '../params';
+import { cursorPageOf, listOf, ref, type Schema } from '../schemas';
+
+/** The components the roll bodies share (their dice, operators and die changes), taken out of the bodies below. */
+export const rollSchemas: Record<string, Schema> = {};
+
+const roomIgnored: Schema = { description: "Accepted and ignored: some clients send the roll's room along" };
+const dieChange: Schema = { description: 'New flags for one die of a roll; give at least one' };
+
+function bodyOfCreate(body: Schema): Schema {
+  asComponent(body, 'dice[]', 'DieInput', rollSchemas);
+  return asComponent(body, 'operator', 'Operator', rollSchemas);
+}
+
+/** Rolls. */
+export const rollsPaths: Record<string, Record<string, unknown>> = {
+  '/api/1.0/roll': {
+    post: operation('createRoll', {
+      tag: 'Rolls',
+      summary: 'Roll dice',
+      description: 'Give `dice` (each with a `type` and a `theme`), or an `equation` in d20 syntax with a `theme` for all its dice.',
+      body: bodyOfCreate(withNotes(fromJoi(rolls.createBody), {
+        '': { description: 'Either `dice` or `equation`; `operator` goes with `dice` only (an equation carries its own)' },
+        equation: { examples: ['4d6kh3+2'] },
+        theme: { description: 'Theme of every die of `equation`', default: 'standard' },
+        room: { description: 'Room slug: the roll goes to that room' },
+        whisper: { description: 'Participant ids who alone (with you) see the roll' },
+        direction: { description: 'Angle in degrees the roll was thrown (default: random)' },
+        velocity: { description: 'How hard the roll was thrown (default: random)' },
+        'dice[]': {
+          description: 'One die: a die id of the theme, or `mod` with a `value`',
+        },
+        'dice[].type': { description: 'A die id of the theme (case-insensitive), or `mod` with a `value`', examples: ['d20'] },
+        'dice[].theme': { description: 'Theme id', examples: ['standard'] },
+        'dice[].value': { description: 'Predetermined 1-based face index (the modifier for `mod`)' },
+        'dice[].value_to_display': { description: 'A face of a die: a number, a string, or an image (`{src}` names a file of the theme)' },
+        'dice[].meta': { description: 'Free data kept with the die (at most 2048 bytes of JSON)' },
+        operator: {
+          description:
+            'Operators in d20 syntax (`k` keep, `p` drop, `rr` reroll until, `ro` reroll once, `ra` reroll and add, `e` explode, `mi` minimum, `ma` maximum, ' +
+            'with selectors hN, lN, N, >N, <N) or the dddice SDK vocabulary (`k`, `d`, `*`, `/`, `round`). A string applies to all dice; ' +
+            'an object maps selector -> indices into `dice`.',
+          examples: [{ k: 'h3' }],
+        },
+      })),
+      example: { dice: [{ type: 'd20', theme: 'standard' }, { type: 'mod', value: 5 }], room: 'k7d2mqx9h4tbw3ze', label: 'Perception' },
+      success: [
+        { status: '201', description: 'The roll', schema: roll },
+        { status: '200', description: 'A roll you already made with this `external_id` (a retry): that roll, unchanged', schema: roll },
+      ],
+      errors: [...DICE_CODES, 'forbidden', 'not_found', 'unknown_theme', 'unknown_participant'],
+    }),
+    delete: operation('clearRoomTable', {
+      tag: 'Rolls',
+      summary: "Clear a room's table (its history): the room owner",
+      params: [queryParam('room', 'Room slug', { type: 'string' })],
+      success: [{ status: '204', description: 'Cleared' }],
+      errors: ['forbidden', 'not_found'],
+    }),
+    patch: operation('updateRolls', {
+      tag: 'Rolls',
+      summary: 'Hide or show dice of several rolls',
+      body: asComponent(withNotes(fromJoi(rolls.bulkBody), { 'rolls[].room': roomIgnored, 'rolls[].dice[]': dieChange }), 'rolls[].dice[]', 'DieChange', rollSchemas),
+      example: { rolls: [{ uuid: '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b', dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }] }] },
+      success: [{ status: '200', description: 'The rolls', schema: listOf('roll', ref('Roll')) }],
+      errors: ['unknown_roll_value', 'forbidden', 'not_found'],
+    }),
+  },
+  '/api/1.0/roll/{uuid}': {
+    get: operation('getRoll', {
+      tag: 'Rolls',
+      summary: 'A roll',
+      params: [rollId],
+      success: [{ status: '200', description: 'The roll', schema: roll }],
+      errors: ['not_found'],
+    }),
+    patch: operation('updateRoll', {
+      tag: 'Rolls',
+      summary: 'Hide or show some of a roll’s dice (the roller)',
+      params: [rollId],
+      body: asComponent(withNotes(fromJoi(rolls.updateBody), { room: roomIgnored, 'dice[]': dieChange }), 'dice[]', 'DieChange', rollSchemas),
+      example: { dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }] },
+      success: [{ status: '200', description: 'The roll', schema: roll }],
+      errors: ['unknown_roll_value', 'forbidden', 'not_found'],
+    }),
+  },
+  '/api/1.0/room/{slug}/roll': {
+    get: operation('listRoomRolls', {
+      tag: 'Rolls',
+      summary: 'The rolls of a room you may see, newest first (participants)',
+      description: 'Cursor-paged: follow `links.next` (`?before=<uuid of the last roll>`), null at the end.',
+      params: [slug, queryParam('before', 'Only rolls older than this roll (its uuid)', { type: 'string', format: 'uuid' }), queryParam('limit', 'Rolls per page', { type: 'integer', minimum: 1, maximum: 100, default: 20 })],
+      success: [{ status: '200', description: 'A page of rolls', schema: cursorPageOf('roll', ref('Roll')) }],
+      errors: ['forbidden', 'not_found'],
+    }),
+    patch: operation('updateRoomRolls', {
+      tag: 'Rolls',
+      summary: 'Change the flags of all your dice in a room (clear the board, reveal...)',
+      params: [slug],
+      body: withNotes(fromJoi(rolls.roomUpdateBody), { dice: { description: 'The flags to set on every die of yours in the room; at least one' } }),
+      example: { dice: { is_cleared: true } },
+      success: [{ status: '200', description: 'The rolls changed', schema: listOf('roll', ref('Roll')) }],
+      errors: ['forbidden', 'not_found'],
+    }),
+  },
+};
+

@@ -1,0 +1,17 @@
+import { publish } from '../events/bus';
+import { requireRoomBySlug } from './access';
+import { authorizeRoomOwner } from './policy';
+import { removeBackground, softDeleteRoom, withRoomLocked } from './store/write';
+
+/** Soft delete, by the owner: gone from lists and lookups; rolls made in it still embed it with deleted_at. */
+export async function deleteRoom(slug: string, user: { id: number }): Promise<void> {
+  const room = await requireRoomBySlug(slug);
+  authorizeRoomOwner(room, user, 'delete it');
+  await withRoomLocked(room.id, async (_current, tx) => {
+    // The background goes with the room (nothing serves it any more): it no longer counts against the
+    // owner's ASSET_BYTES_PER_USER, and a create-upload-delete loop cannot pile up images.
+    await removeBackground(tx, room.id);
+    await softDeleteRoom(tx, room.id);
+  });
+  publish({ type: 'room.deleted', roomId: room.id, slug: room.slug });
+}

@@ -1,0 +1,80 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { publish } from '../events/bus';
+import { displayNameProblem, nameKey, normalizeDisplayName } from '../lib/displayName';
+import { requireRoomBySlug, rereadRoom } from './access';
+import { USERNAME_MAX } from './create';
+import { authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from './policy';
+import type { ParticipantRecord, RoomRecord } from './store/records';
+import { changeParticipant, deleteParticipant, otherNames, participantById, withRoomLocked } from './store/write';
+
+/** 409: another participant of the room goes by this name (compared case-insensitively after normalization). */
+export class NameTakenError extends ConflictError {
+  constructor(name: string) {
+    super(`Another participant of this room is already called "${name}" (names are compared without regard to case or character width): choose another name.`, 'name_taken');
+  }
+}
+
+type UserRef = { id: number };
+
+/**
+ * The participant `participantId` of the room, for `user` to change or remove. Someone who may not see
+ * a private room gets the 403 whether or not the id is there: a 404 would tell a stranger which
+ * participant ids the room has.
+ */
+function participantOf(room: RoomRecord, participantId: number, user: UserRef, action: 'change' | 'remove'): ParticipantRecord {
+  if (!canAccessRoom(room, user)) throw participantChangeForbidden(action);
+  const participant = room.participants?.find((p) => p.id === participantId);
+  if (!participant) throw new NotFoundError(`This room has no participant ${participantId}.`);
+  return participant;
+}
+
+export interface ParticipantChange {
+  username?: string;
+  /** `#rrggbb`, stored in lower case. */
+  color?: string;
+}
+
+/** The participant itself or the owner changes its username or colour. */
+export async function updateParticipant(slug: string, participantId: number, user: UserRef, change: ParticipantChange): Promise<RoomRecord> {
+  const room = await requireRoomBySlug(slug);
+  const participant = participantOf(room, participantId, user, 'change');
+  authorizeParticipantChange(room, participant, user, 'change');
+  const values: Partial<Pick<ParticipantRecord, 'username' | 'color'>> = {};
+  if (change.username !== undefined) values.username = checkedDisplayName(change.username);
+  if (change.color !== undefined) values.color = change.color.toLowerCase();
+  // The room lock orders renames (PostgreSQL; SQLite has one writer): two cannot both take a free name.
+  const changed = await withRoomLocked(room.id, async (_current, tx) => {
+    const row = await participantById(tx, participant.id);
+    if (!row) throw new NotFoundError(`This room has no participant ${participantId}.`);
+    if (values.username !== undefined && nameKey(values.username) !== nameKey(row.username)) {
+      const key = nameKey(values.username);
+      if ((await otherNames(tx, room.id, row.id)).some((name) => nameKey(name) === key)) throw new NameTakenError(values.username);
+    }
+    return changeParticipant(tx, row, values);
+  });
+  const fresh = await rereadRoom(room.id);
+  if (changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  return fresh;
+}
+
+/** The stored form of a requested name, or a 400 (the route's schema already checks; this keeps the use case whole). */
+function checkedDisplayName(raw: string): string {
+  const name = normalizeDisplayName(raw);
+  const problem = displayNameProblem(name, USERNAME_MAX);
+  if (problem !== null) throw new ValidationError([{ path: 'username', message: `username ${problem}` }]);
+  return name;
+}
+
+/**
+ * A participant leaves, or the owner removes one. The removed user loses access to a private room
+ * until it joins again with the passcode. The owner may leave too: it still owns the room (and may
+ * view, change or delete it, and rejoin without the passcode).
+ */
+export async function removeParticipant(slug: string, participantId: number, user: UserRef): Promise<void> {
+  const room = await requireRoomBySlug(slug);
+  const participant = participantOf(room, participantId, user, 'remove');
+  authorizeParticipantChange(room, participant, user, 'remove');
+  await withRoomLocked(room.id, (_current, tx) => deleteParticipant(tx, room.id, participant.id));
+  publish({ type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] });
+  publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
+}
