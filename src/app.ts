@@ -12,7 +12,7 @@ import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
-import { rollRoutes } from './routes/rolls';
+import { rollRoutes } from './rolls/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';

@@ -70,6 +70,15 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     if (dialect === 'sqlite') return writer.run(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, fn));
     return sequelize.transaction(fn);
   };
+  // Two pools on PostgreSQL, kept on purpose: Sequelize's (the models of users, rooms, themes) and the
+  // plain-SQL one of db/sql.ts, which owns what Sequelize cannot give it: JSON columns left as text,
+  // timestamps parsed once per text, and every short statement prepared once per connection. Moving
+  // the roll paths onto it (with issue 9's other changes) took them from 0.09x (POST /roll) and 0.15x
+  // (GET /roll/{uuid}) of the bare baseline to 0.39x, and prepared statements alone took PostgreSQL's
+  // CPU per roll from 3.1 to 1.2 ms (docs/performance.md, bench:http, issue 9). Borrowing Sequelize's
+  // connections for it (one pool) would give up those type parsers and add sequelize-pool's acquire to
+  // the hottest path; that one-pool variant has not been measured no slower, so the pools stay two.
+  // Each is DATABASE_POOL_SIZE (docs/operations.md: dice_db_pool_connections{pool="models"|"sql"}).
   const sql =
     dialect === 'postgres'
       ? postgresSql(config.databaseUrl!, { max: config.databasePoolSize ?? 10, onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost') })

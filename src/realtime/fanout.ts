@@ -5,7 +5,7 @@ import type { DomainEvent } from '../events/bus';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { findThemeById } from '../themes/store/themes';
-import type { RollRecord as Roll } from '../db/records';
+import type { RollRecord as Roll } from '../rolls/store/records';
 import { presentTheme } from '../themes/present';
 import { KeyedThrottle } from './throttle';
 

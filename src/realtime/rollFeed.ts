@@ -1,18 +1,19 @@
 import type { Socket } from 'socket.io';
-import { loadRolls, visibleRollIdInRoom, visibleRollIdsInRoom } from '../commands/rollsLoad';
-import type { RollRecord as Roll } from '../db/records';
-import { canSeeRoll, isRoller, rollAudience } from '../policies/rolls';
+import { loadRolls } from '../rolls/store/load';
+import type { RollRecord as Roll } from '../rolls/store/records';
+import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/visible';
+import { canSeeRoll } from '../rolls/policy';
 import { memberUserIds } from '../rooms/policy';
-import { presentRoll } from '../presenters/roll';
+import { presentRoll, rollViewerClass } from '../rolls/present';
 import type { Broadcaster } from './broadcaster';
 import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
 import { emitPerViewer, type RollFeed } from './fanout';
-import { roomMembers, roomViewerClass } from '../rooms/present';
+import { roomMembers } from '../rooms/present';
 import { socketData } from './handshake';
 
 /**
  * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
- * the room's members who may see it (policies/rolls.ts), and emitted once per class to those
+ * the room's members who may see it (rolls/present.ts rollViewerClass), and emitted once per class to those
  * members' channels: a whispered roll reaches only its roller and its recipients, a hidden
  * die's value only its roller, on every instance.
  */
@@ -70,21 +71,6 @@ async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number,
   const missing = ids.filter((id) => !loaded.has(id));
   const readById = new Map((await loadRolls(missing)).map((r) => [r.id, r]));
   return [...new Set(ids)].flatMap((id) => loaded.get(id) ?? readById.get(id) ?? []);
-}
-
-/**
- * The viewer classes of a roll: who may not see it (no class: nothing is sent), its roller, and the
- * others by room class. presentRoll() depends on the viewer only through "is the roller" (hidden
- * dice, total, equation) and the embedded room's class (roomViewerClass); test/realtime/rolls.test.ts
- * compares every viewer's event with what REST answers that viewer.
- */
-export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
-  const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
-  const canSee = rollAudience(roll);
-  return (viewer) => {
-    if (!canSee(viewer)) return undefined;
-    return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
-  };
 }
 
 /** At most this many rolls are replayed to a reconnecting socket: the latest ones, oldest first. */

@@ -1,14 +1,15 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { Roll as RollModel, RollValue as RollValueModel } from '../../src/db/models';
-import { loadRollByUuid } from '../../src/commands/rollsLoad';
+import { loadRollByUuid } from '../../src/rolls/store/load';
 import { manifest, postTheme } from '../fixtures/themes';
 import { rollOk } from './rolls.support';
 
 /**
- * Rolls are written and read with plain SQL (src/db/sql.ts) while the rest of the service uses Sequelize
- * models on the same tables: both must read each other's rows alike, on both databases (dates, JSON
- * values that are strings, numbers or objects, booleans, nulls).
+ * The rolls store (src/rolls/store/) writes and reads rolls with plain SQL (src/db/sql.ts), while the
+ * Sequelize models of the same tables are still declared (src/db/models/rolls.ts): both must read each
+ * other's rows alike, on both databases (dates, JSON values that are strings, numbers or objects,
+ * booleans, nulls). And both PATCH paths set die flags the one way (setDieFlags).
  */
 
 const ctx = useServer(test);
@@ -55,7 +56,7 @@ test('a roll written with plain SQL reads back alike through the models, and thr
   t.deepEqual(again.body.data, roll);
 });
 
-test('rows written by the models (a die flag changed with PATCH /room/{slug}/roll) read back through plain SQL', async (t) => {
+test('a die flag set with PATCH /room/{slug}/roll (the store\'s setDieFlags) reads back through the loader', async (t) => {
   const me = await ctx.server.newUser();
   const { api } = me;
   const slug = (await api.post('/room', { name: 'records' })).body.data.slug as string;
@@ -76,4 +77,37 @@ test('a roll of 100 dice reads back whole and in order (the roll is read on each
   t.is(loaded!.values!.length, 100);
   t.deepEqual(loaded!.values!.map((v) => v.position), Array.from({ length: 100 }, (_, i) => i));
   t.deepEqual((await me.api.get(`/roll/${roll.uuid}`)).body.data, roll);
+});
+
+test('PATCH /roll and PATCH /room/{slug}/roll write die flags alike: only the dice that change, and their rolls, are stamped', async (t) => {
+  const me = await ctx.server.newUser();
+  const { api } = me;
+  const slug = (await api.post('/room', { name: 'flags' })).body.data.slug as string;
+  const roll = await rollOk(me, { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd6', theme: 'standard' }], room: slug });
+  const other = await rollOk(me, { dice: [{ type: 'd4', theme: 'standard' }], room: slug });
+  const [first, second] = roll.values;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5)); // the stamps below differ by more than a millisecond
+
+  await pause();
+  const byDie = await api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, is_hidden: true }] });
+  t.is(byDie.status, 200, byDie.text);
+  const [hidden, untouched] = byDie.body.data.values;
+  t.not(hidden.updated_at, first!.updated_at, 'PATCH /roll stamps the die it changes');
+  t.is(untouched.updated_at, second!.updated_at, 'and no other');
+  t.not(byDie.body.data.updated_at, roll.updated_at, 'and its roll');
+
+  await pause();
+  const same = await api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, is_hidden: true }] });
+  t.is(same.body.data.updated_at, byDie.body.data.updated_at, 'a flag already so changes nothing');
+  t.is(same.body.data.values[0].updated_at, hidden.updated_at);
+
+  await pause();
+  const byRoom = await api.patch(`/room/${slug}/roll`, { dice: { is_hidden: true } });
+  t.is(byRoom.status, 200, byRoom.text);
+  const again = byRoom.body.data.find((r: { uuid: string }) => r.uuid === roll.uuid);
+  t.is(again.values[0].updated_at, hidden.updated_at, 'PATCH /room/{slug}/roll leaves a die already hidden alone');
+  t.not(again.values[1].updated_at, untouched.updated_at, 'and stamps the one it hides');
+  t.not(again.updated_at, byDie.body.data.updated_at, 'and its roll');
+  t.true(byRoom.body.data.some((r: { uuid: string }) => r.uuid === other.uuid));
+  t.deepEqual((await api.patch(`/room/${slug}/roll`, { dice: { is_hidden: true } })).body.data, [], 'nothing left to change');
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import Joi from 'joi';
 import { asComponent, fromJoi, withNotes } from '../../src/openapi/fromJoi';
 import { openApiDocument } from '../../src/openapi';
-import * as rolls from '../../src/routes/rolls/schema';
+import * as rolls from '../../src/rolls/schema';
 import * as rooms from '../../src/rooms/schema';
 import * as shareRequests from '../../src/themes/shareRequests/schema';
 import * as users from '../../src/users/schema';

@@ -1,4 +1,4 @@
-import * as rolls from '../../routes/rolls/schema';
+import * as rolls from '../../rolls/schema';
 import { asComponent, fromJoi, withNotes } from '../fromJoi';
 import { DICE_CODES, operation, queryParam } from '../operations';
 import { roll, rollId, slug } from '../params';

@@ -3,7 +3,7 @@ import type { Query } from '../../db/sql';
 import { participantColumns, roomColumns, toParticipant, toRoom, type RoomRecord } from './records';
 
 /**
- * Rooms as the roll paths read them (commands/rollsLoad.ts): inside the roll's own statements (`query`
+ * Rooms as the roll paths read them (src/rolls/store/load.ts): inside the roll's own statements (`query`
  * may be a transaction's), with every member's id but only the participants the rolls involve.
  */
 

@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError } from '../errors';
-import { memberUserIds } from '../rooms/policy';
-import type { RollRecord as Roll, RollValueRecord as RollValue } from '../db/records';
+import { isParticipant, memberUserIds } from '../rooms/policy';
+import type { DraggedDie } from './store/visible';
+import type { RollRecord as Roll, RollValueRecord as RollValue, RoomRecord as Room } from './store/records';
 
 /**
  * Who may see and change a roll. Pure predicates over a roll loaded as loadRolls() loads it (room with
@@ -11,6 +12,9 @@ import type { RollRecord as Roll, RollValueRecord as RollValue } from '../db/rec
  *   and the whispered participants. A roll outside any room is its roller's alone.
  * - A hidden die's value is seen by its roller only (the presenter blanks it for everyone else).
  * - Only the roller changes a roll's dice.
+ * - Only a room's participants roll in it and read its history.
+ * - A dragged die moves for those who see its roll, and turns (its rotation shows its value) only for
+ *   those who see its value.
  */
 
 export function isRoller(roll: Pick<Roll, 'userId'>, userId: number | null | undefined): boolean {
@@ -59,4 +63,42 @@ export function authorizeRollChange(roll: Roll | null | undefined, userId: numbe
   const seen = authorizeRollView(roll, userId, uuid);
   if (!isRoller(seen, userId)) throw new ForbiddenError('Only the player who made a roll may change it.');
   return seen;
+}
+
+/** Only a room's participants roll in it. */
+export function authorizeRollInRoom(room: Pick<Room, 'slug' | 'participants' | 'memberUserIds'>, userId: number): void {
+  if (!isParticipant(room, userId)) throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then roll in it.`);
+}
+
+/** Only a room's participants see its history. */
+export function authorizeHistory(room: Pick<Room, 'slug' | 'participants' | 'memberUserIds'>, userId: number): void {
+  if (!isParticipant(room, userId)) throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant) to see its rolls.`);
+}
+
+/** Only a room's participants change their rolls in it (PATCH /room/{slug}/roll). */
+export function authorizeRoomRollsChange(room: Pick<Room, 'participants' | 'memberUserIds'>, userId: number): void {
+  if (!isParticipant(room, userId)) throw new ForbiddenError('Only participants of this room may change their rolls in it.');
+}
+
+/**
+ * Who may see a die dragged in a room, in the terms the relay of dragged dice (realtime/moves.ts)
+ * needs: the roll visibility rules above, for a die and its roll as store/visible.ts findDraggedDie()
+ * reads them.
+ */
+export interface MoveAudience {
+  rollUuid: string;
+  /** Who may see the roll (and so the die's position): everyone in the room, or these users. */
+  rollVisibleTo: 'all' | number[];
+  /** Who may see the die's value (and so its rotation): a subset of rollVisibleTo. */
+  valueVisibleTo: 'all' | number[];
+}
+
+/** The audience of a drag of `die` by `moverId` in room `roomId`; null when refused (no such die there, or one the mover may not see). */
+export function moveAudience(die: DraggedDie | null, roomId: number, moverId: number): MoveAudience | null {
+  const roll = die?.roll;
+  if (!die || !roll || roll.roomId !== roomId) return null;
+  const rollVisibleTo = roll.isWhispered ? [...new Set([roll.userId, ...roll.whisperUserIds])] : 'all';
+  if (rollVisibleTo !== 'all' && !rollVisibleTo.includes(moverId)) return null;
+  const valueVisibleTo = die.isHidden ? [roll.userId] : rollVisibleTo;
+  return { rollUuid: roll.uuid, rollVisibleTo, valueVisibleTo };
 }

@@ -1,11 +1,8 @@
-import { literal, Op, type WhereOptions } from 'sequelize';
-import { db } from '../db';
-import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type WhisperRecord } from '../db/records';
-import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
-import { readRollRooms } from '../rooms/store/forRolls';
-import { toUser, userColumns, type UserRecord } from '../users/store';
-import { placeholders, type Query } from '../db/sql';
-import { Roll } from '../db/models';
+import { db } from '../../db';
+import { placeholders, type Query } from '../../db/sql';
+import { readRollRooms } from '../../rooms/store/forRolls';
+import { toUser, userColumns } from '../../users/store';
+import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
@@ -23,7 +20,7 @@ export function isUuid(value: unknown): value is string {
 }
 
 export interface LoadOptions {
-  /** a query of an open transaction (db().sql.transaction); default: the pool */
+  /** an open transaction (store/write.ts inTransaction); default: the pool */
   query?: Query;
 }
 
@@ -167,56 +164,4 @@ function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
     else out.set(k, [item]);
   }
   return out;
-}
-
-export type { ParticipantRecord, RollRecord, RoomRecord, UserRecord };
-
-/**
- * One page of a room's history as `viewerId` may see it, newest first: ids of rolls older than
- * `beforeId` (when given) that are not whispered, or are the viewer's own, or are whispered to the
- * viewer. The filter is in SQL, so a page is full even when whispers for others are skipped.
- * Answers up to `limit + 1` ids: the extra one says there is a next page.
- */
-export async function visibleRollIdsInRoom(roomId: number, viewerId: number, beforeId: number | null, limit: number): Promise<number[]> {
-  const rows = await Roll.findAll({
-    attributes: ['id'],
-    where: {
-      roomId,
-      ...(beforeId !== null ? { id: { [Op.lt]: beforeId } } : {}),
-      [Op.or]: visibleTo(viewerId),
-    },
-    order: [['id', 'DESC']],
-    limit: limit + 1,
-  });
-  return rows.map((r) => r.id);
-}
-
-/** The SQL side of canSeeRoll() for the rolls of one room: not whispered, the viewer's own, or whispered to it. */
-function visibleTo(viewerId: number): WhereOptions<Roll>[] {
-  const viewer = Number(viewerId);
-  if (!Number.isSafeInteger(viewer)) throw new Error('viewerId must be an integer');
-  return [
-    { isWhispered: false },
-    { userId: viewer },
-    // viewer is a safe integer (checked above): inlining it keeps the subquery a plain literal
-    { id: { [Op.in]: literal(`(SELECT roll_id FROM roll_whispers WHERE user_id = ${viewer})`) } },
-  ];
-}
-
-/** The id of the roll `uuid` in room `roomId`, or null: a history cursor. */
-export async function rollIdInRoom(uuid: string, roomId: number): Promise<number | null> {
-  if (!isUuid(uuid)) return null;
-  const row = await Roll.findOne({ attributes: ['id'], where: { uuid: uuid.toLowerCase(), roomId } });
-  return row?.id ?? null;
-}
-
-/**
- * rollIdInRoom() for a cursor given by `viewerId` (history `before`, realtime `since`): null also when
- * the roll is one the viewer may not see, so that such a cursor behaves as an unknown one and confirms
- * nothing about a whisper for someone else.
- */
-export async function visibleRollIdInRoom(uuid: string, roomId: number, viewerId: number): Promise<number | null> {
-  if (!isUuid(uuid)) return null;
-  const row = await Roll.findOne({ attributes: ['id'], where: { uuid: uuid.toLowerCase(), roomId, [Op.or]: visibleTo(viewerId) } });
-  return row?.id ?? null;
 }

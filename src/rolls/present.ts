@@ -1,7 +1,7 @@
-import type { RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from '../db/records';
-import type { ParticipantRecord as Participant } from '../rooms/store/records';
-import { canSeeValue, isRoller } from '../policies/rolls';
-import { presentParticipant, presentRoomInRoll } from '../rooms/present';
+import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from './store/records';
+import { canSeeValue, isRoller, rollAudience } from './policy';
+import { presentParticipant, presentRoomInRoll, roomViewerClass } from '../rooms/present';
+import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } from '../client/types';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 import { viewerEquation, viewerTotal } from '../dice/hidden';
@@ -10,7 +10,7 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
  * both redact alike. Pure: no I/O. The roll must be loaded as loadRolls() loads it (user, room with owner
  * and participants, values, whispers with their participants) and must be visible to the viewer
- * (policies/rolls.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
+ * (policy.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
  *
  * Redaction: a die with is_hidden shows `value` and `value_to_display` as null to everyone but its
  * roller; for them `total_value` counts only the dice they see, then applies the roll's `*`, `/` and
@@ -19,9 +19,9 @@ import { viewerEquation, viewerTotal } from '../dice/hidden';
  * Contract relied on by the realtime fan-out (one presentation per class of viewer): the output depends on
  * the viewer only through (a) whether they are the roller and (b) whether they are the room's owner, a
  * participant or neither (rooms/present.ts roomViewerKind: the embedded room's passcode, participants
- * and background). Keep it so, or tell realtime/rollFeed.ts.
+ * and background): rollViewerClass() below. Keep them in step.
  */
-export function presentRoll(roll: Roll, viewerUserId: number | null | undefined) {
+export function presentRoll(roll: Roll, viewerUserId: number | null | undefined): PresentedRollType {
   if (!roll.user || roll.values === undefined) throw new Error('presentRoll needs the roll loaded with its user and values');
   const values = sortedValues(roll.values);
   const seesAll = isRoller(roll, viewerUserId) || values.every((v) => !v.isHidden);
@@ -43,7 +43,21 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
   };
 }
 
-export type PresentedRoll = ReturnType<typeof presentRoll>;
+/**
+ * The viewer classes of a roll, for presenting it once per class (the realtime fan-out): who may not
+ * see it (no class: nothing is sent), its roller, and the others by room class. presentRoll() depends
+ * on the viewer only through "is the roller" (hidden dice, total, equation) and the embedded room's
+ * class (roomViewerClass); test/realtime/rolls.test.ts compares every viewer's event with what REST
+ * answers that viewer.
+ */
+export function rollViewerClass(roll: Roll): (viewerId: number) => string | undefined {
+  const roomClass = roll.room ? roomViewerClass(roll.room) : () => 'none';
+  const canSee = rollAudience(roll);
+  return (viewer) => {
+    if (!canSee(viewer)) return undefined;
+    return isRoller(roll, viewer) ? 'roller' : `other:${roomClass(viewer)}`;
+  };
+}
 
 /** Who a roll involves: its roller and the participants it is whispered to (their users). */
 function involvedUserIds(roll: Roll): Set<number> {
@@ -53,7 +67,7 @@ function involvedUserIds(roll: Roll): Set<number> {
 }
 
 /** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
-export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined) {
+export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined): PresentedValue {
   const visible = canSeeValue(roll, value, viewerUserId);
   return {
     uuid: value.uuid,
@@ -84,9 +98,9 @@ function faceIndex(value: RollValue): number | null {
 }
 
 /** The face as shown: spec 2.7 types it as a string, so numbers become strings; image faces stay objects. */
-function displayed(face: unknown): unknown {
+function displayed(face: unknown): Face | null {
   if (typeof face === 'number') return String(face);
-  return face ?? null;
+  return (face as Face | undefined) ?? null;
 }
 
 function whisperedParticipants(whispers: RollWhisper[]): Participant[] {

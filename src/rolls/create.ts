@@ -1,18 +1,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { db } from '../db';
-import type { RollRecord, RollValueRecord, WhisperRecord } from '../db/records';
-import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
-import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
-import { placeholders, toJson, type Query } from '../db/sql';
 import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
-import { AppError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import { isParticipant } from '../rooms/policy';
+import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
-import { loadRollRoomBySlug, loadRolls } from './rollsLoad';
+import { authorizeRollInRoom } from './policy';
+import { loadRollRoomBySlug, loadRolls } from './store/load';
+import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
+import { findByExternalId, findIdByExternalId, insertRoll } from './store/write';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -25,7 +22,7 @@ export interface DieInput {
   meta?: unknown;
 }
 
-/** POST /roll, validated (routes/rolls/schema.ts): `dice` or `equation` (with its `theme`). */
+/** POST /roll, validated (schema.ts): `dice` or `equation` (with its `theme`). */
 export interface RollInput {
   dice?: DieInput[];
   equation?: string;
@@ -64,7 +61,7 @@ export class UnknownParticipantError extends AppError {
  * Roll dice for `user`: check the room and whisper list, resolve each die in a theme the user may roll
  * with, roll (dice engine), and write the roll, its values and whispers in one transaction; announce it
  * after commit. Reads happen before the transaction, so the write transaction is two or three inserts.
- * Plain SQL and records (db/sql.ts): this is the service's hottest path (docs/performance.md).
+ * The store writes it in plain SQL (store/write.ts): this is the service's hottest path (docs/performance.md).
  *
  * `external_id` makes retries safe: a roll the user already made with it is answered instead (also when two
  * requests race: the unique index (user_id, external_id) decides, and the loser answers the winner's roll).
@@ -84,9 +81,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
     if (roll) return { roll, created: false };
   }
   const room = settled(foundRoom);
-  if (room && !isParticipant(room, user.id)) {
-    throw new ForbiddenError(`Join the room first (POST /api/1.0/room/${room.slug}/participant), then roll in it.`);
-  }
+  if (room) authorizeRollInRoom(room, user.id);
   const whispered = whisperedParticipants(room, input.whisper ?? []);
   const result = runEngine(request, usableThemes(request.wanted, settled(themes)), input.operator);
 
@@ -111,8 +106,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
   try {
-    if (db().dialect === 'postgres' && values.length) await insertRollAtOnce(roll, values, whispers);
-    else await db().sql.transaction((query) => insertRoll(query, roll, values, whispers));
+    await insertRoll(roll, values, whispers);
   } catch (err) {
     if (err instanceof UniqueViolationError && externalId !== null) {
       const winner = await findByExternalId(user.id, externalId);
@@ -130,101 +124,11 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   return { roll, created: true };
 }
 
-const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
-const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
-
-/** The parameters of ROLL_INSERT. */
-function rollParams(roll: RollRecord): unknown[] {
-  return [
-    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
-    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
-  ];
-}
-
-/** A value's parameters in VALUE_COLUMNS order, but for roll_id (the second column), which the caller places. */
-function valueParams(v: RollValueRecord): unknown[] {
-  return [
-    v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
-    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
-  ];
-}
-
-/** Set the new rows' ids on the records: the roll's, and each value's by its position. */
-function assignIds(rollId: number, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], valueRows: { id: unknown; position: unknown }[]): void {
-  roll.id = rollId;
-  const byPosition = new Map(valueRows.map((r) => [Number(r.position), Number(r.id)]));
-  for (const v of values) {
-    v.rollId = rollId;
-    v.id = byPosition.get(v.position) ?? 0;
-  }
-  for (const w of whispers) w.rollId = rollId;
-}
-
-/** The roll, its values and whispers, in the caller's transaction (SQLite); sets the new rows' ids on the records. */
-async function insertRoll(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
-  const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, rollParams(roll));
-  const rollId = Number(inserted!.id);
-  let valueRows: { id: unknown; position: unknown }[] = [];
-  if (values.length) {
-    const params: unknown[] = [];
-    const tuples = values.map((v) => {
-      const first = params.length + 1;
-      const [uuid, ...rest] = valueParams(v);
-      params.push(uuid, rollId, ...rest);
-      return `(${placeholders(VALUE_COLUMNS.length, first)})`;
-    });
-    valueRows = await query(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
-  }
-  if (whispers.length) {
-    const params = whispers.flatMap((w) => [rollId, w.participantId, w.userId]);
-    await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
-  }
-  assignIds(rollId, roll, values, whispers, valueRows);
-}
-
-/**
- * insertRoll() as one PostgreSQL statement: the roll's INSERT and the whispers' in data-modifying CTEs,
- * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
- * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
- */
-async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
-  const params = rollParams(roll);
-  const whisperTuples = whispers.map((w) => {
-    const first = params.length + 1;
-    params.push(w.participantId, w.userId);
-    return `((SELECT id FROM r), ${placeholders(2, first)})`;
-  });
-  const valueTuples = values.map((v) => {
-    const first = params.length + 1;
-    params.push(...valueParams(v));
-    return `($${first}, (SELECT id FROM r), ${placeholders(VALUE_COLUMNS.length - 2, first + 1)})`;
-  });
-  const text =
-    `WITH r AS (${ROLL_INSERT})` +
-    (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
-    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
-  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
-  assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
-}
-
 /** The live room with this slug as the roll embeds it (loadRollRoomBySlug), or a 404 `not_found`. */
 async function requireRoomRecord(slug: string, userId: number, whisperIds: number[]): Promise<RoomRecord> {
   const room = SLUG_PATTERN.test(slug) ? await loadRollRoomBySlug(slug, userId, whisperIds) : null;
   if (!room) throw new NotFoundError(`There is no room "${String(slug).slice(0, 64)}".`);
   return room;
-}
-
-async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
-  const [row] = await db().sql.query<{ id: unknown }>('SELECT id FROM rolls WHERE user_id = $1 AND external_id = $2', [userId, externalId]);
-  return row ? Number(row.id) : null;
-}
-
-async function findByExternalId(userId: number, externalId: string): Promise<RollRecord | null> {
-  const id = await findIdByExternalId(userId, externalId);
-  if (id === null) return null;
-  const [roll] = await loadRolls([id]);
-  return roll ?? null;
 }
 
 function settled<T>(result: PromiseSettledResult<T>): T {
@@ -344,4 +248,3 @@ export function randomVelocity(): number {
   return randomInt(50, 151) / 100;
 }
 
-export { loadRolls } from './rollsLoad';

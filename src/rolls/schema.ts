@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { MAX_EQUATION_LENGTH, MAX_REQUEST_DICE, MAX_ROLL_VALUES } from '../../dice';
+import { MAX_EQUATION_LENGTH, MAX_REQUEST_DICE, MAX_ROLL_VALUES } from '../dice';
 
 /** Joi schemas of the roll routes, compiled once. The dice engine checks what only it can (faces, operators). */
 

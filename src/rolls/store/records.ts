@@ -1,12 +1,11 @@
-import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from './sql';
-// TRANSITIONAL: the users store owns UserRecord, the rooms store RoomRecord; the roll records here go to their store.
-import type { UserRecord } from '../users/store';
-import type { ParticipantRecord, RoomRecord } from '../rooms/store/records';
+import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from '../../db/sql';
+import type { ParticipantRecord, RoomRecord } from '../../rooms/store/records';
+import type { UserRecord } from '../../users/store';
 
 /**
- * Plain records of the rows the roll paths read with db/sql.ts: the same field names and types as the
- * Sequelize models (src/models), so presenters and policies take either. Each `*_COLUMNS` list selects
- * a table's columns under those names (alias `t` for the table), and each `to*` function turns a row
+ * Plain records of rolls, their values and whispers, as the rolls store (src/rolls/store/) answers
+ * them: the same field names and types as the Sequelize models (src/db/models/rolls.ts). Each
+ * `*Columns` list selects a table's columns under those names, and each `to*` function turns a row
  * of either dialect into a record.
  */
 
@@ -70,7 +69,6 @@ const VALUE = [
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
 export const rollValueColumns = (alias: string, prefix = '') => columns(alias, prefix, VALUE);
 
-
 export function toRoll(row: Row): RollRecord {
   return {
     id: num(row.id),
@@ -114,3 +112,5 @@ export function toRollValue(row: Row): RollValueRecord {
     updatedAt: asDate(row.updatedAt),
   };
 }
+
+export type { ParticipantRecord, RoomRecord, UserRecord };

@@ -1,0 +1,203 @@
+import { db } from '../../db';
+import { chunks } from '../../db/inList';
+import { asBool, placeholders, toJson, type Query } from '../../db/sql';
+import { loadRolls } from './load';
+import type { RollRecord, RollValueRecord, WhisperRecord } from './records';
+
+/**
+ * Every write of rolls, roll_values and roll_whispers, in plain SQL (db/sql.ts): the hottest write of
+ * the service (POST /roll, docs/performance.md) and the die flags of both PATCH paths go one way.
+ * The dialect is decided here, never by a use case.
+ */
+
+/** An open transaction of the rolls store: pass it to the store's reads and writes. */
+export type RollsTransaction = Query;
+
+/** Statements in one transaction (on SQLite under the database's writer lock, db/index.ts). */
+export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Promise<T> {
+  return db().sql.transaction(fn);
+}
+
+/**
+ * Write a new roll, its values and whispers, and set the new rows' ids on the records. On PostgreSQL
+ * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
+ * Throws UniqueViolationError (db/errors.ts) when the user already has a roll with its `external_id`.
+ */
+export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  if (db().dialect === 'postgres' && values.length) await insertRollAtOnce(roll, values, whispers);
+  else await inTransaction((query) => insertRollIn(query, roll, values, whispers));
+}
+
+const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
+const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
+
+/** The parameters of ROLL_INSERT. */
+function rollParams(roll: RollRecord): unknown[] {
+  return [
+    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
+    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
+  ];
+}
+
+/** A value's parameters in VALUE_COLUMNS order, but for roll_id (the second column), which the caller places. */
+function valueParams(v: RollValueRecord): unknown[] {
+  return [
+    v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
+    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
+  ];
+}
+
+/** Set the new rows' ids on the records: the roll's, and each value's by its position. */
+function assignIds(rollId: number, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], valueRows: { id: unknown; position: unknown }[]): void {
+  roll.id = rollId;
+  const byPosition = new Map(valueRows.map((r) => [Number(r.position), Number(r.id)]));
+  for (const v of values) {
+    v.rollId = rollId;
+    v.id = byPosition.get(v.position) ?? 0;
+  }
+  for (const w of whispers) w.rollId = rollId;
+}
+
+/** The roll, its values and whispers, in the caller's transaction (SQLite); sets the new rows' ids on the records. */
+async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, rollParams(roll));
+  const rollId = Number(inserted!.id);
+  let valueRows: { id: unknown; position: unknown }[] = [];
+  if (values.length) {
+    const params: unknown[] = [];
+    const tuples = values.map((v) => {
+      const first = params.length + 1;
+      const [uuid, ...rest] = valueParams(v);
+      params.push(uuid, rollId, ...rest);
+      return `(${placeholders(VALUE_COLUMNS.length, first)})`;
+    });
+    valueRows = await query(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
+  }
+  if (whispers.length) {
+    const params = whispers.flatMap((w) => [rollId, w.participantId, w.userId]);
+    await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
+  }
+  assignIds(rollId, roll, values, whispers, valueRows);
+}
+
+/**
+ * insertRoll() as one PostgreSQL statement: the roll's INSERT and the whispers' in data-modifying CTEs,
+ * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
+ * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
+ */
+async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+  const params = rollParams(roll);
+  const whisperTuples = whispers.map((w) => {
+    const first = params.length + 1;
+    params.push(w.participantId, w.userId);
+    return `((SELECT id FROM r), ${placeholders(2, first)})`;
+  });
+  const valueTuples = values.map((v) => {
+    const first = params.length + 1;
+    params.push(...valueParams(v));
+    return `($${first}, (SELECT id FROM r), ${placeholders(VALUE_COLUMNS.length - 2, first + 1)})`;
+  });
+  const text =
+    `WITH r AS (${ROLL_INSERT})` +
+    (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
+    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
+  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
+  assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
+}
+
+/** The id of `userId`'s roll with this `external_id`, or null. */
+export async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
+  const [row] = await db().sql.query<{ id: unknown }>('SELECT id FROM rolls WHERE user_id = $1 AND external_id = $2', [userId, externalId]);
+  return row ? Number(row.id) : null;
+}
+
+/** findIdByExternalId(), the roll fully loaded. */
+export async function findByExternalId(userId: number, externalId: string): Promise<RollRecord | null> {
+  const id = await findIdByExternalId(userId, externalId);
+  if (id === null) return null;
+  const [roll] = await loadRolls([id]);
+  return roll ?? null;
+}
+
+/** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
+export interface DieFlags {
+  isHidden?: boolean;
+  isVisible?: boolean;
+  isCleared?: boolean;
+}
+
+export const FLAG_COLUMNS = ['isHidden', 'isVisible', 'isCleared'] as const;
+const FLAG_COLUMN_NAMES = { isHidden: 'is_hidden', isVisible: 'is_visible', isCleared: 'is_cleared' } as const;
+
+/** Which dice a flag change names: these roll values, or every die of a user's rolls in a room. */
+export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId: number };
+
+/**
+ * Set die flags, in the caller's transaction: the one way both PATCH /roll (dice by id) and PATCH
+ * /room/{slug}/roll (every die of the user's rolls in the room) write them. Each change writes only
+ * the dice whose flags differ from it, stamps them and their rolls with `now`, and answers the ids of
+ * the rolls it touched.
+ */
+export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFlags; dice: DiceSelector }[], now: Date): Promise<Set<number>> {
+  const touched = new Set<number>();
+  for (const { flags, dice } of changes) {
+    const columns = FLAG_COLUMNS.filter((k) => flags[k] !== undefined);
+    if (!columns.length) continue;
+    const params: unknown[] = [...columns.map((k) => flags[k]), now];
+    const set = `${columns.map((k, i) => `${FLAG_COLUMN_NAMES[k]} = $${i + 1}`).join(', ')}, updated_at = $${columns.length + 1}`;
+    // Only what changes: a die already so keeps its updated_at, and its roll is not touched.
+    const differs = `(${columns.map((k, i) => `${FLAG_COLUMN_NAMES[k]} <> $${i + 1}`).join(' OR ')})`;
+    const statements: { where: string; params: unknown[] }[] = [];
+    if ('valueIds' in dice) {
+      for (const ids of chunks(dice.valueIds)) statements.push({ where: `id IN (${placeholders(ids.length, params.length + 1)})`, params: [...params, ...ids] });
+    } else {
+      const first = params.length + 1;
+      statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
+    }
+    for (const { where, params: statementParams } of statements) {
+      const rows = await tx<{ rollId: unknown }>(`UPDATE roll_values SET ${set} WHERE ${where} AND ${differs} RETURNING roll_id AS "rollId"`, statementParams);
+      for (const row of rows) touched.add(Number(row.rollId));
+    }
+  }
+  for (const ids of chunks([...touched])) await tx(`UPDATE rolls SET updated_at = $1 WHERE id IN (${placeholders(ids.length, 2)})`, [now, ...ids]);
+  return touched;
+}
+
+/** A deleted roll, and who could see it (null: the whole room; a whispered roll: its roller and recipients). */
+export interface DeletedRoll {
+  uuid: string;
+  audience: number[] | null;
+}
+
+/**
+ * Delete every roll of a room, values and whispers with them, in one transaction; answers what was
+ * deleted and who could see each roll (a whispered roll's deletion is news to its audience alone).
+ */
+export function deleteRoomRolls(roomId: number): Promise<DeletedRoll[]> {
+  return inTransaction(async (tx) => {
+    const rolls = await tx<{ id: unknown; uuid: string; userId: unknown; isWhispered: unknown }>(
+      'SELECT id, uuid, user_id AS "userId", is_whispered AS "isWhispered" FROM rolls WHERE room_id = $1 ORDER BY id',
+      [roomId],
+    );
+    if (!rolls.length) return [];
+    const whispers = rolls.some((r) => asBool(r.isWhispered))
+      ? await tx<{ rollId: unknown; userId: unknown }>(
+          'SELECT w.roll_id AS "rollId", w.user_id AS "userId" FROM roll_whispers w JOIN rolls r ON r.id = w.roll_id WHERE r.room_id = $1 AND r.is_whispered = TRUE',
+          [roomId],
+        )
+      : [];
+    // Children first: the foreign keys cascade too, but this does not depend on SQLite's foreign_keys pragma.
+    // By id: a roll made meanwhile (PostgreSQL reads committed rows) is not deleted unannounced.
+    for (const ids of chunks(rolls.map((r) => Number(r.id)))) {
+      const list = placeholders(ids.length);
+      await tx(`DELETE FROM roll_values WHERE roll_id IN (${list})`, ids);
+      await tx(`DELETE FROM roll_whispers WHERE roll_id IN (${list})`, ids);
+      await tx(`DELETE FROM rolls WHERE id IN (${list})`, ids);
+    }
+    return rolls.map((r) => ({
+      uuid: r.uuid,
+      audience: asBool(r.isWhispered) ? [Number(r.userId), ...whispers.filter((w) => Number(w.rollId) === Number(r.id)).map((w) => Number(w.userId))] : null,
+    }));
+  });
+}

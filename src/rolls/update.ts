@@ -1,0 +1,112 @@
+import { BadRequestError, type ErrorDetail } from '../errors';
+import { publish } from '../events/bus';
+import { requireRoomBySlug } from '../rooms/access';
+import { authorizeRollChange, authorizeRoomRollsChange } from './policy';
+import { loadRolls, loadRollsByUuid } from './store/load';
+import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
+import { FLAG_COLUMNS, inTransaction, setDieFlags, type DieFlags } from './store/write';
+
+export type { DieFlags };
+
+export interface DieChange extends DieFlags {
+  uuid: string;
+}
+
+export interface RollChange {
+  uuid: string;
+  dice: DieChange[];
+}
+
+/** 400: a die uuid that is not a die of that roll. */
+export class UnknownRollValueError extends BadRequestError {
+  constructor(details: ErrorDetail[]) {
+    super(details[0]!.message + (details.length > 1 ? ` (and ${details.length - 1} more)` : ''), 'unknown_roll_value', details);
+  }
+}
+
+/**
+ * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, all or nothing, in one
+ * transaction. A roll the user cannot see is a 404, another player's roll a 403, a die uuid not in its
+ * roll a 400 naming it (`pathOf(i)` is where that roll sits in the request, for the error's path).
+ * Answers the rolls (changed or not) in request order; announces the changed ones after commit.
+ */
+export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
+  const { ids, changedIds } = await inTransaction(async (tx) => {
+    const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
+    const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
+    const unknown: ErrorDetail[] = [];
+    changes.forEach((change, i) => {
+      const roll = authorizeRollChange(rolls.get(change.uuid.toLowerCase()), user.id, change.uuid);
+      const byUuid = new Map((roll.values ?? []).map((v) => [v.uuid.toLowerCase(), v]));
+      change.dice.forEach((die, j) => {
+        const value = byUuid.get(die.uuid.toLowerCase());
+        if (!value) {
+          unknown.push({ path: `${pathOf(i)}dice[${j}].uuid`, message: `The roll "${roll.uuid}" has no die "${die.uuid}".` });
+          return;
+        }
+        writes.push({ value, flags: die });
+      });
+    });
+    if (unknown.length) throw new UnknownRollValueError(unknown);
+    const ids = changes.map((c) => rolls.get(c.uuid.toLowerCase())!.id);
+    return { ids, changedIds: await setDieFlags(tx, flagChanges(writes), new Date()) };
+  });
+  const rolls = await loadRolls(ids);
+  announceUpdates(rolls.filter((r) => changedIds.has(r.id)));
+  return rolls;
+}
+
+/**
+ * PATCH /room/{slug}/roll: set flags on every die of the user's rolls in that room (clearing one's own dice
+ * off the table, hiding or showing them all). Participants only. Answers the rolls that changed.
+ */
+export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string, flags: DieFlags): Promise<RollRecord[]> {
+  const room = await requireRoomBySlug(slug);
+  authorizeRoomRollsChange(room, user.id);
+  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: user.id } }], new Date()));
+  const rolls = await loadRolls([...changedIds].sort((a, b) => b - a));
+  announceUpdates(rolls);
+  return rolls;
+}
+
+/**
+ * The writes of a PATCH /roll as setDieFlags() changes: the last change of a die wins when a request
+ * names it twice; only flags that differ from the die's are kept; dice with the same flags to set are
+ * written by one statement.
+ */
+function flagChanges(writes: { value: RollValueRecord; flags: DieFlags }[]): { flags: DieFlags; dice: { valueIds: number[] } }[] {
+  const finalFlags = new Map<number, { value: RollValueRecord; flags: DieFlags }>();
+  for (const w of writes) {
+    const prior = finalFlags.get(w.value.id);
+    finalFlags.set(w.value.id, { value: w.value, flags: { ...prior?.flags, ...definedFlags(w.flags) } });
+  }
+  const batches = new Map<string, { flags: DieFlags; dice: { valueIds: number[] } }>();
+  for (const { value, flags } of finalFlags.values()) {
+    const effective: DieFlags = {};
+    for (const k of FLAG_COLUMNS) if (flags[k] !== undefined && Boolean(value[k]) !== flags[k]) effective[k] = flags[k];
+    if (!Object.keys(effective).length) continue;
+    const key = JSON.stringify(effective);
+    const batch = batches.get(key) ?? { flags: effective, dice: { valueIds: [] } };
+    batch.dice.valueIds.push(value.id);
+    batches.set(key, batch);
+  }
+  return [...batches.values()];
+}
+
+function definedFlags(flags: DieFlags): DieFlags {
+  const out: DieFlags = {};
+  for (const k of FLAG_COLUMNS) if (flags[k] !== undefined) out[k] = flags[k];
+  return out;
+}
+
+/** One roll.updated per room (after commit). */
+function announceUpdates(rolls: RollRecord[]): void {
+  const byRoom = new Map<string, { roomId: number | null; slug: string | null; ids: number[] }>();
+  for (const roll of rolls) {
+    const key = String(roll.roomId ?? 'none');
+    const entry = byRoom.get(key) ?? { roomId: roll.roomId ?? null, slug: roll.room?.slug ?? null, ids: [] };
+    entry.ids.push(roll.id);
+    byRoom.set(key, entry);
+  }
+  for (const { roomId, slug, ids } of byRoom.values()) publish({ type: 'roll.updated', rollIds: ids, roomId, slug });
+}
