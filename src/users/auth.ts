@@ -3,17 +3,14 @@ import { RateLimitError, UnauthorizedError } from '../errors';
 import type { AppDeps } from '../http/deps';
 import { authenticate } from './apiKeys';
 import { failOpen } from '../http/rateLimit';
-import { userModelOf, type UserModel } from './store';
+import type { UserRecord } from './store';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** Request id: the caller's X-Request-Id when sane, else a fresh one. Echoed in the response. */
     id: string;
-    /**
-     * The authenticated user (set by `auth`). Still a model instance (users/store.ts userModelOf) while
-     * other features' use cases take the model type; to become the store's UserRecord.
-     */
-    user?: UserModel;
+    /** The authenticated user (set by `auth`): the users store's plain record. */
+    user?: UserRecord;
     /** The id of the API key it authenticated with. */
     apiKeyId?: number;
   }
@@ -41,7 +38,7 @@ export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>
     if (!key) return next(new UnauthorizedError());
     const found = await authenticate(key);
     if (found) {
-      req.user = userModelOf(found.user);
+      req.user = found.user;
       req.apiKeyId = found.apiKeyId;
       return next();
     }

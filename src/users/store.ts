@@ -14,8 +14,6 @@ import { asBool, asDate, asDateOrNull, placeholders, type Row } from '../db/sql'
  */
 
 export type { Transaction };
-/** TRANSITIONAL (see userModelOf). */
-export type UserModel = User;
 
 export interface UserRecord {
   id: number;
@@ -65,12 +63,8 @@ function apiKeyRecord(key: ApiKey): ApiKeyRecord {
   return { id: key.id, userId: key.userId, name: key.name, prefix: key.prefix, revokedAt: key.revokedAt, createdAt: key.createdAt };
 }
 
-/**
- * TRANSITIONAL: `req.user` as a Sequelize instance built from the record (no read), because the rooms,
- * themes and rolls use cases still take the model type. Goes (and `req.user` becomes the UserRecord)
- * once they take UserRecord; nothing in src/users uses it.
- */
-export function userModelOf(user: UserRecord): User {
+/** A Sequelize instance of a stored user built from its record (no read), for an update. */
+function userModelOf(user: UserRecord): User {
   // Field by field: `user` may itself be such an instance (req.user), whose own properties are not its fields.
   const { id, uuid, username, name, isRegistered, createdAt, updatedAt } = user;
   return User.build({ id, uuid, username, name, isRegistered, createdAt, updatedAt }, { isNewRecord: false, raw: true });

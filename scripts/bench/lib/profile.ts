@@ -31,7 +31,7 @@ const self = new Map<number, number>();
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
-/** `sequelize`, `src/commands/rolls.ts`, `(garbage collector)`, `node:internal/...`. */
+/** `sequelize`, `src/rolls/create.ts`, `(garbage collector)`, `node:internal/...`. */
 function area(url: string, name: string): string {
   if (!url) return name.startsWith('(') ? name : '(native)';
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
