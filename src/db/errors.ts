@@ -34,3 +34,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
   return typeof name === 'string' && SEQUELIZE_CONNECTION_ERRORS.has(name);
 }
+
+/**
+ * A Sequelize write, its unique-index refusal (both dialects) turned into UniqueViolationError: the one
+ * translator the stores share (plain SQL translates in db/sql.ts).
+ */
+export async function uniquely<T>(write: Promise<T> | (() => Promise<T>)): Promise<T> {
+  try {
+    return await (typeof write === 'function' ? write() : write);
+  } catch (err) {
+    if ((err as Error | null)?.name === 'SequelizeUniqueConstraintError') throw new UniqueViolationError(err);
+    throw err;
+  }
+}

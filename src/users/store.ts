@@ -1,6 +1,6 @@
-import { Op, QueryTypes, UniqueConstraintError, col, fn, where, type Transaction } from 'sequelize';
+import { Op, QueryTypes, col, fn, where, type Transaction } from 'sequelize';
 import { db } from '../db';
-import { UniqueViolationError } from '../db/errors';
+import { uniquely } from '../db/errors';
 import { ApiKey, User } from '../db/models';
 import { chunks } from '../db/inList';
 import { columns } from '../db/sql';
@@ -73,15 +73,6 @@ function userModelOf(user: UserRecord): User {
 /** Run `fn` in one write transaction (db/index.ts: on SQLite, one writer at a time). */
 export function inTransaction<T>(fn: (transaction: Transaction) => Promise<T>): Promise<T> {
   return db().transaction(fn);
-}
-
-async function uniquely<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (err instanceof UniqueConstraintError) throw new UniqueViolationError(err);
-    throw err;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

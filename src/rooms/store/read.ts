@@ -1,4 +1,5 @@
 import { db } from '../../db';
+import { chunks } from '../../db/inList';
 import { toUser, userColumns } from '../../users/store';
 import { placeholders } from '../../db/sql';
 import { RoomBackground } from '../../db/models';
@@ -129,11 +130,3 @@ export async function liveSeats(pairs: ReadonlyArray<{ roomId: number; userId: n
   return seats;
 }
 
-/** IN lists of at most this many values (SQLite's default limit on parameters is 999 in old builds). */
-const CHUNK = 400;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}

@@ -1,6 +1,6 @@
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { db } from '../../db';
-import { UniqueViolationError } from '../../db/errors';
+import { uniquely } from '../../db/errors';
 import { Participant, Room, RoomBackground } from '../../db/models';
 import type { ParticipantRecord, RoomRecord } from './records';
 
@@ -32,15 +32,6 @@ const plainParticipant = (p: Participant): ParticipantRecord => {
   return { id, roomId, userId, username, color, position, createdAt, updatedAt };
 };
 
-async function translated<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (err) {
-    if (err instanceof UniqueConstraintError) throw new UniqueViolationError(err);
-    throw err;
-  }
-}
-
 /** `fn` in one transaction (creating a room: there is no row to lock yet). */
 export function inTransaction<T>(fn: (tx: RoomTransaction) => Promise<T>): Promise<T> {
   return db().transaction(fn);
@@ -60,13 +51,13 @@ export function withRoomLocked<T>(roomId: number, fn: (room: RoomRow | null, tx:
 
 /** A new room; its id. */
 export async function insertRoom(tx: RoomTransaction, room: Pick<RoomRow, 'slug' | 'name' | 'isPublic' | 'passcode' | 'userId'>): Promise<number> {
-  const created = await translated(Room.create(room, { transaction: tx }));
+  const created = await uniquely(Room.create(room, { transaction: tx }));
   return created.id;
 }
 
 /** A new participant (position and colour chosen by the use case). */
 export async function insertParticipant(tx: RoomTransaction, seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>): Promise<void> {
-  await translated(Participant.create(seat, { transaction: tx }));
+  await uniquely(Participant.create(seat, { transaction: tx }));
 }
 
 /** Every seat of the room, plain (a room of 1,000 built 1,000 models on every join). */
@@ -81,7 +72,7 @@ export function seatsOf(tx: RoomTransaction, roomId: number): Promise<Seat[]> {
 export async function changeRoom(tx: RoomTransaction, current: RoomRow, change: RoomChange, touch = false): Promise<boolean> {
   const differing = Object.fromEntries(Object.entries(change).filter(([key, value]) => current[key as keyof RoomChange] !== value));
   if (!Object.keys(differing).length && !touch) return false;
-  await translated(Room.update(touch ? { ...differing, updatedAt: new Date() } : differing, { where: { id: current.id }, transaction: tx }));
+  await uniquely(Room.update(touch ? { ...differing, updatedAt: new Date() } : differing, { where: { id: current.id }, transaction: tx }));
   return true;
 }
 
@@ -123,7 +114,7 @@ export async function otherNames(tx: RoomTransaction, roomId: number, exceptId: 
 export async function changeParticipant(tx: RoomTransaction, current: ParticipantRecord, change: Partial<Pick<ParticipantRecord, 'username' | 'color'>>): Promise<boolean> {
   const differing = Object.fromEntries(Object.entries(change).filter(([key, value]) => current[key as 'username' | 'color'] !== value));
   if (!Object.keys(differing).length) return false;
-  await translated(Participant.update(differing, { where: { id: current.id }, transaction: tx }));
+  await uniquely(Participant.update(differing, { where: { id: current.id }, transaction: tx }));
   return true;
 }
 

@@ -2,8 +2,9 @@
  * The dice box store: every read and write of `dice_box_items`. Returns plain records.
  */
 import { db } from '../../db';
+import { uniquely } from '../../db/errors';
 import { DiceBoxItem, Theme, User } from '../../db/models';
-import { plain, translateUnique, type DiceBoxEntry, type ThemeRecord, type ThemesTransaction } from './records';
+import { plain, type DiceBoxEntry, type ThemeRecord, type ThemesTransaction } from './records';
 
 /**
  * Put a theme version in a user's dice box, or move the box's entry for that theme to this version:
@@ -21,7 +22,7 @@ export async function putInDiceBox(userId: number, themeSlug: string, themeId: n
 
 /** Add a new entry; one that is already there is a UniqueViolationError (the unique index decides). */
 export async function addToDiceBox(userId: number, themeSlug: string, themeId: number, transaction: ThemesTransaction): Promise<void> {
-  await DiceBoxItem.create({ userId, themeSlug, themeId }, { transaction }).catch(translateUnique);
+  await uniquely(DiceBoxItem.create({ userId, themeSlug, themeId }, { transaction }));
 }
 
 export async function isInDiceBox(userId: number, themeSlug: string, transaction?: ThemesTransaction): Promise<boolean> {

@@ -4,7 +4,6 @@
  */
 import type { Transaction } from 'sequelize';
 import type { UserRecord } from '../../users/store';
-import { UniqueViolationError } from '../../db/errors';
 
 /** A transaction handle, as the stores take it (opened by `inTransaction` or `withThemeLocked`). */
 export type ThemesTransaction = Transaction;
@@ -82,8 +81,3 @@ export function plain<R>(row: { get(options: { plain: true }): unknown } | null)
   return row ? (row.get({ plain: true }) as R) : null;
 }
 
-/** Sequelize's unique-index error (both dialects) as the neutral storage error; anything else as it is. */
-export function translateUnique(err: unknown): never {
-  if ((err as Error | null)?.name === 'SequelizeUniqueConstraintError') throw new UniqueViolationError(err);
-  throw err;
-}

@@ -4,10 +4,11 @@
  */
 import { Op, QueryTypes } from 'sequelize';
 import { db } from '../../db';
+import { uniquely } from '../../db/errors';
 import { Theme, ThemeAsset, User } from '../../db/models';
 import { placeholders } from '../../db/sql';
 import { latestOf } from '../versions';
-import { plain, translateUnique, type AssetMeta, type NewAsset, type ThemeRecord, type ThemesTransaction, type ThemeVersionRow } from './records';
+import { plain, type AssetMeta, type NewAsset, type ThemeRecord, type ThemesTransaction, type ThemeVersionRow } from './records';
 
 const withUser = [{ model: User, as: 'user' }];
 
@@ -121,7 +122,7 @@ export type NewThemeVersion = Pick<ThemeRecord, 'slug' | 'version' | 'userId' | 
  * unique index is the last line behind the id's lock.
  */
 export async function insertThemeVersion(values: NewThemeVersion, assets: NewAsset[], transaction: ThemesTransaction): Promise<ThemeRecord> {
-  const theme = await Theme.create(values, { transaction }).catch(translateUnique);
+  const theme = await uniquely(Theme.create(values, { transaction }));
   // One INSERT per file: single inserts bind the bytes as parameters, where a bulk insert would inline
   // each file as a hex literal in the SQL text (several times its size in memory).
   for (const a of assets) {
