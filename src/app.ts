@@ -18,6 +18,7 @@ import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';
 import { boardRoutes } from './board';
 import { mountMetrics } from './metrics/http';
+import { broadcastingRoutes } from './realtime/pusher/routes';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -38,6 +39,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
   app.use('/share', shareRoutes(deps));
+  // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
+  app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
   const body = jsonBody(deps.config.jsonBodyLimit);
   app.use(body.beforeAuth);
