@@ -20,6 +20,14 @@ export interface PusherOptions {
   formAuth?: boolean;
 }
 
+/** Every client not yet closed: a failing test must not leave pusher-js reconnecting forever. */
+const open = new Set<PusherClient>();
+
+/** Close every client still open (test.after.always). */
+export function closeAllPusher(): void {
+  for (const client of [...open]) client.close();
+}
+
 /**
  * A real pusher-js 8 client against a test server, recording every message it receives, in order.
  * Reconnection is pusher-js's own; `until` re-checks on every message.
@@ -54,6 +62,7 @@ export class PusherClient {
             },
           },
     } as any);
+    open.add(this);
     this.pusher.connection.bind('message', (message: PusherMessage) => {
       this.messages.push(message);
       this.wake();
@@ -123,6 +132,7 @@ export class PusherClient {
   }
 
   close() {
+    open.delete(this);
     this.pusher.disconnect();
   }
 }
