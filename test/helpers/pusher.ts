@@ -41,7 +41,7 @@ export class PusherClient {
   constructor(base: string, options: PusherOptions = {}) {
     const url = new URL(base);
     const authEndpoint = `${base}/broadcasting/auth`;
-    const headers = options.key ? { Authorization: `Bearer ${options.key}` } : {};
+    const headers: Record<string, string> = options.key ? { Authorization: `Bearer ${options.key}` } : {};
     this.pusher = new Pusher(options.appKey ?? SDK_KEY, {
       cluster: '',
       wsHost: url.hostname,
@@ -55,7 +55,7 @@ export class PusherClient {
             endpoint: authEndpoint,
             transport: 'ajax',
             // The SDK's own authoriser: JSON, the key in a Bearer header, the body handed over as it is.
-            customHandler: ({ socketId, channelName }, callback) => {
+            customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: any) => void) => {
               fetch(authEndpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ socket_id: socketId, channel_name: channelName }) })
                 .then(async (res) => (res.ok ? callback(null, (await res.json()) as any) : callback(new Error(`Request failed with status code ${res.status}`), null)))
                 .catch((err: Error) => callback(err, null));

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { useServer, type TestServer } from '../helpers/server';
 import { closeAllPusher, connectPusher, SDK_KEY, type PusherClient } from '../helpers/pusher';
 import { connectRoom } from '../helpers/sockets';
+import { manifest, postTheme } from '../fixtures/themes';
 
 // The Pusher gateway against one instance (the embedded shape on SQLite, or PostgreSQL), with real
 // pusher-js 8 clients: what the stock dddice SDK's realtime needs (docs/sdk.md).
@@ -166,6 +167,15 @@ test('a room update reaches every member presented for them (the passcode to the
   t.is(forOwner.data.data.passcode, 'open-sesame');
   t.is(forB.data.data.passcode, 'open-sesame', "a private room's participants see its passcode, as over REST");
   t.false(JSON.stringify(bClient.of('App\\Events\\RoomUpdateEvent')).includes('"passcode":null'));
+
+  const theme = manifest();
+  t.is((await postTheme(owner.api, theme)).status, 201);
+  const box = await ownerClient.waitFor('App\\Events\\DiceBoxCreateEvent');
+  t.is(box.channel, `private-user.${owner.user.uuid}`, 'dice box events travel on the user channel only');
+  t.is(box.data.data.id, theme.id);
+  await settle();
+  t.is(ownerClient.of('App\\Events\\DiceBoxCreateEvent').length, 1);
+  t.is(bClient.of('App\\Events\\DiceBoxCreateEvent').length, 0);
   for (const client of [ownerClient, bClient]) client.close();
 });
 
@@ -232,4 +242,62 @@ test('losing access ends the subscription: a removed participant gets subscripti
   const revoked = await cClient.waitFor('pusher:subscription_error');
   t.is(revoked.data.status, 401);
   for (const client of [ownerClient, bClient, cClient]) client.close();
+});
+
+test('client events: relayed to the other subscribers, never echoed, filtered per recipient (whispers dropped, hidden values stripped, foreign dice dropped), rate-limited', async (t) => {
+  const { owner, b, c, slug, participantId } = await table(ctx.server);
+  const [ownerClient, bClient, cClient] = await Promise.all([inRoom(ctx.server, owner, slug), inRoom(ctx.server, b, slug), inRoom(ctx.server, c, slug)]);
+  const open = (await owner.api.post('/roll', { dice: [d('d6', { value: 5 })], room: slug })).body.data;
+  const hidden = (await owner.api.post('/roll', { dice: [d('d20', { value: 13, is_hidden: true })], room: slug })).body.data;
+  const whisper = (await owner.api.post('/roll', { dice: [d('d8', { value: 7 })], room: slug, whisper: [participantId(b)] })).body.data;
+  const elsewhere = (await owner.api.post('/roll', { dice: [d('d4')] })).body.data;
+  const presence = ownerClient.pusher.channel(`presence-room.${slug}`)!;
+  const die = (roll: any, value?: number) => ({ uuid: roll.values[0].uuid, meta: { position: { x: 12.5, z: 40 } }, ...(value === undefined ? {} : { value }) });
+  presence.trigger('client-RollValueMoveEvent', { dice: [die(open, 5), die(hidden, 13), die(whisper, 7), die(elsewhere)], room: slug, junk: 'x'.repeat(10) });
+
+  const forB = (await bClient.waitFor('client-RollValueMoveEvent')).data;
+  const forC = (await cClient.waitFor('client-RollValueMoveEvent')).data;
+  t.deepEqual(forB, { dice: [die(open, 5), die(hidden), die(whisper, 7)], room: slug }, 'b sees the whisper to b; the hidden value is stripped');
+  t.deepEqual(forC, { dice: [die(open, 5), die(hidden)], room: slug }, 'c gets nothing of the whisper');
+  t.is((await cClient.waitFor('client-RollValueMoveEvent')).user_id, owner.user.uuid, 'presence relays carry the sender');
+  t.false(JSON.stringify(cClient.messages).includes(whisper.uuid));
+  t.false(JSON.stringify(cClient.messages).includes(whisper.values[0].uuid));
+  await settle();
+  t.is(ownerClient.of('client-RollValueMoveEvent').length, 0, 'never echoed to the sender');
+
+  // Only dice of rolls nobody may see: nothing is relayed at all.
+  presence.trigger('client-RollValueMoveEvent', { dice: [die(elsewhere)], room: slug });
+  // Something else than a move on the room's presence channel is refused with a message.
+  presence.trigger('client-Chat', { text: 'hi' });
+  const refused = await ownerClient.waitFor('pusher:error');
+  t.is(refused.data.code, 4300);
+  // Over ten a second: pusher:error 4301, and the connection stays.
+  for (let i = 0; i < 15; i++) presence.trigger('client-RollValueMoveEvent', { dice: [die(open)], room: slug });
+  const limited = await ownerClient.waitFor('pusher:error', (m) => m.data.code === 4301);
+  t.truthy(limited);
+  await settle();
+  t.true(bClient.of('client-RollValueMoveEvent').length <= 11, 'what went over the limit was not relayed');
+  t.is(ownerClient.pusher.connection.state, 'connected');
+  for (const client of [ownerClient, bClient, cClient]) client.close();
+});
+
+test('a grant is bound to its channel_data: changed after signing, the subscription is refused (401)', async (t) => {
+  const { b, slug } = await table(ctx.server);
+  const ws = new WebSocket(`${ctx.server.url.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7`);
+  const hello = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+  const socketId = JSON.parse(hello.data).socket_id;
+  const grant = (await (await fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${b.key}` }, body: JSON.stringify({ socket_id: socketId, channel_name: `presence-room.${slug}` }) })).json()) as any;
+  const forged = JSON.stringify({ ...JSON.parse(grant.channel_data), user_id: '00000000-0000-4000-8000-000000000000' });
+  const answer = (data: unknown) =>
+    new Promise<any>((resolve) => {
+      ws.once('message', (m) => resolve(JSON.parse(String(m))));
+      ws.send(JSON.stringify({ event: 'pusher:subscribe', data }));
+    });
+  const refused = await answer({ channel: `presence-room.${slug}`, auth: grant.auth, channel_data: forged });
+  t.is(refused.event, 'pusher:subscription_error');
+  t.is(JSON.parse(refused.data).status, 401);
+  const accepted = await answer({ channel: `presence-room.${slug}`, auth: grant.auth, channel_data: grant.channel_data });
+  t.is(accepted.event, 'pusher_internal:subscription_succeeded');
+  t.deepEqual(Object.keys(JSON.parse(accepted.data).presence.hash), [b.user.uuid]);
+  ws.close();
 });
