@@ -1,4 +1,5 @@
 import type {
+  ChannelGrant,
   CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
 } from './types';
@@ -61,7 +62,9 @@ export class RestClient {
 
   /** The absolute (or, with an empty base, origin-relative) URL of an API path. */
   url(path: string, query?: Query): string {
-    let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.baseUrl}${API_PREFIX}${path}`;
+    // The channel authorisation lives at the server root, where the dddice SDK calls it.
+    const prefix = path.startsWith('/broadcasting/') ? '' : API_PREFIX;
+    let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.baseUrl}${prefix}${path}`;
     if (query) {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
@@ -116,6 +119,11 @@ export class RestClient {
 
   private async none(method: string, path: string, options?: RequestOptions): Promise<void> {
     await this.request<undefined>(method, path, options);
+  }
+
+  /** POST /broadcasting/auth: a grant for a channel of the Pusher gateway (docs/sdk.md), answered without the envelope. */
+  authorizeChannel(socketId: string, channelName: string): Promise<ChannelGrant> {
+    return this.request<ChannelGrant>('POST', '/broadcasting/auth', { body: { socket_id: socketId, channel_name: channelName } });
   }
 
   // Users (no key needed for createGuest)

@@ -99,6 +99,14 @@ export interface ApiKey {
 }
 
 /** A key just created (POST /user/key): the only answer that carries the whole key. */
+/** POST /broadcasting/auth (docs/sdk.md): what pusher-js sends back with its pusher:subscribe. */
+export interface ChannelGrant {
+  /** `<app key>:<hex HMAC-SHA256>`, bound to the socket, the channel and channel_data. */
+  auth: string;
+  /** JSON: `user_id`, `user_info` (presence channels: the participant), `key_id`. */
+  channel_data: string;
+}
+
 export interface NewApiKey extends ApiKey {
   key: string;
 }

@@ -143,6 +143,7 @@ function build() {
       { name: 'Themes', description: 'How dice look, sound and behave; versioned by SemVer' },
       { name: 'Dice box', description: 'The themes a user has added' },
       { name: 'Share requests', description: 'Sharing a theme through a URL' },
+      { name: 'Realtime', description: 'Channel authorisation for the Pusher-protocol gateway (the stock dddice SDK)' },
       { name: 'Board', description: 'The browser dice board' },
       { name: 'Documentation', description: 'This document, as JSON and as a page' },
       { name: 'Operations', description: 'Health checks' },

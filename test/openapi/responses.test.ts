@@ -172,6 +172,11 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await alice.deleteTheme(themeId);
   await refused(t, alice.getTheme(themeId), 404);
 
+  // The Pusher gateway's channel authorisation (no envelope).
+  const grant = await alice.authorizeChannel('123.456', `presence-room.${room.slug}`);
+  t.regex(grant.auth, /:[0-9a-f]{64}$/);
+  t.is(JSON.parse(grant.channel_data).user_info.user.uuid, (await alice.me()).uuid);
+
   // Leaving, clearing, deleting.
   socket.disconnect();
   await alice.clearRoomTable(room.slug);
