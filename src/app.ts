@@ -16,7 +16,9 @@ import { rollRoutes } from './rolls/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';
-import { boardRoutes } from './board';
+import { boardRoutes, PAGE_HEADERS, previewAssets } from './board';
+import { themePublicRoutes } from './themes/publicRoutes';
+import { themePreviewPageRoutes } from './themes/preview/routes';
 import { mountMetrics } from './metrics/http';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
@@ -37,6 +39,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
+  // The theme preview page (no key), whose script the board's bundler builds.
+  app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
   const body = jsonBody(deps.config.jsonBodyLimit);
@@ -47,6 +51,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/user', guestRoutes(deps));
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
+  // Theme files by their content-addressed URL, and the preview page's JSON (see docs/api/themes.md).
+  api.use('/theme', themePublicRoutes(deps));
   // A path the API does not have is a 404 before it is a 401.
   api.use(unknownApiRoute());
   // Everything below needs a key, and counts against that key's rate limit.

@@ -8,7 +8,7 @@ import { timestamp } from '../../http/time';
 import { validate } from '../../http/validate';
 import { presentUser } from '../../users/present';
 import { manifestOf } from '../manifest/stored';
-import { presentTheme } from '../present';
+import { presentOneTheme } from '../present';
 import { acceptShareRequest, previewShareRequest } from './accept';
 import { shareErrorPage, sharePage } from './page';
 import { presentShareRequest } from './present';
@@ -59,7 +59,7 @@ export function shareRequestRoutes(deps: AppDeps): Router {
 
   const accept: RequestHandler = async (req, res) => {
     const theme = await acceptShareRequest(req.user!, req.params.code as string);
-    res.json(one('theme', presentTheme(theme, { baseUrl: baseUrl(req, deps.config) })));
+    res.json(one('theme', await presentOneTheme(theme, { baseUrl: baseUrl(req, deps.config) })));
   };
 
   router.get('/', validate({ query: s.listQuery }), list);
