@@ -34,6 +34,8 @@ function faceNode(face: Face): HTMLElement {
     const img = el('img', undefined, 'face-image');
     img.src = face.src;
     img.alt = 'image face';
+    img.width = 48;
+    img.height = 48;
     return el('li').appendChild(img).parentElement!;
   }
   return el('li', String(face));

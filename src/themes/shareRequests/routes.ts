@@ -9,6 +9,7 @@ import { validate } from '../../http/validate';
 import { presentUser } from '../../users/present';
 import { manifestOf } from '../manifest/stored';
 import { presentOneTheme } from '../present';
+import { previewPagePath } from '../preview/access';
 import { acceptShareRequest, previewShareRequest } from './accept';
 import { shareErrorPage, sharePage } from './page';
 import { presentShareRequest } from './present';
@@ -103,6 +104,7 @@ export function shareRoutes(deps: AppDeps): Router {
         user: request.user ? presentUser(request.user) : null,
         expiresAt: timestamp(request.expiresAt),
         acceptUrl: `${base}/api/1.0/share-request/code/${encodeURIComponent(request.code)}/accept`,
+        previewUrl: `${base}${previewPagePath(theme.slug)}?share=${encodeURIComponent(request.code)}`,
       }));
     } catch (err) {
       if (err instanceof AppError && (err.status === 404 || err.status === 410)) return sendPage(res, err.status, shareErrorPage(err.status, err.message));
