@@ -44,7 +44,7 @@ export interface SharePageData {
   user: PresentedUser | null;
   expiresAt: string | null;
   acceptUrl: string;
-  /** the theme's preview page, with this link's code (src/themes/preview/) */
+  /** the theme's preview page (root-relative), with this link's code (src/themes/preview/) */
   previewUrl: string;
 }
 

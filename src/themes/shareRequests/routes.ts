@@ -104,7 +104,8 @@ export function shareRoutes(deps: AppDeps): Router {
         user: request.user ? presentUser(request.user) : null,
         expiresAt: timestamp(request.expiresAt),
         acceptUrl: `${base}/api/1.0/share-request/code/${encodeURIComponent(request.code)}/accept`,
-        previewUrl: `${base}${previewPagePath(theme.slug)}?share=${encodeURIComponent(request.code)}`,
+        // Root-relative: the preview is served by the server that served this page.
+        previewUrl: `${previewPagePath(theme.slug)}?share=${encodeURIComponent(request.code)}`,
       }));
     } catch (err) {
       if (err instanceof AppError && (err.status === 404 || err.status === 410)) return sendPage(res, err.status, shareErrorPage(err.status, err.message));
