@@ -148,3 +148,22 @@ test('roll.loading sounds take "=N", "==N", ">=N", "<N" (and ">N", "<=N"); junk 
     t.regex(bad.body.data.details.find((d: { path: string }) => d.path === 'manifest.sounds[1].value').message, /comparison such as "=2"/);
   }
 });
+
+test('a theme deleted and published again under the same id and version gets the new files\' URLs', async (t) => {
+  const { api } = await ctx.server.newUser();
+  const m = manifest({ textures: [{ binding: 'map', src: 'skin.png' }] });
+  const first = png([255, 0, 0, 255]);
+  const second = png([0, 0, 255, 255]);
+  t.is((await postTheme(api, m, [{ name: 'skin.png', data: first }])).status, 201);
+  const before = (await api.get(`/theme/${m.id}`)).body.data.textures[0].src as string;
+  t.is((await api.delete(`/theme/${m.id}`)).status, 204);
+  const again = await postTheme(api, m, [{ name: 'skin.png', data: second }]);
+  t.is(again.status, 201);
+  for (const theme of [again.body.data, (await api.get(`/theme/${m.id}`)).body.data]) {
+    const url = theme.textures[0].src as string;
+    t.not(url, before);
+    t.true(url.includes(`/asset/${sha(second)}/skin.png`));
+    t.true(Buffer.from(await (await fetch(url)).arrayBuffer()).equals(second));
+  }
+  t.is((await fetch(before)).status, 404, 'the old URL names bytes the theme no longer has');
+});
