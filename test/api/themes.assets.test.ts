@@ -4,8 +4,11 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, mp3, png, wav, webp } from '../fixtures/assets';
 import { fileNameOf, manifest, postTheme } from '../fixtures/themes';
+import { closeAll, connectUser, type Client } from '../helpers/sockets';
 
 const ctx = useServer(test);
+const clients: Client[] = [];
+test.after.always(() => closeAll(...clients));
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const ERROR_BODY = (t: { is: (a: unknown, b: unknown) => void; truthy: (a: unknown) => void }, res: { headers: Headers; body: any }, code: string) => {
   t.truthy((res.headers.get('content-type') ?? '').includes('application/json'));
@@ -166,4 +169,19 @@ test('a theme deleted and published again under the same id and version gets the
     t.true(Buffer.from(await (await fetch(url)).arrayBuffer()).equals(second));
   }
   t.is((await fetch(before)).status, 404, 'the old URL names bytes the theme no longer has');
+});
+
+test('the dice box event carries the same file URLs, root-relative without PUBLIC_URL (no request to take an origin from)', async (t) => {
+  const { api, key } = await ctx.server.newUser();
+  const socket = await connectUser(ctx.server.url, key);
+  clients.push(socket);
+  const m = manifest({ textures: [{ binding: 'map', src: 'skin.png' }] });
+  const created = await postTheme(api, m, [{ name: 'skin.png', data: png() }]);
+  t.is(created.status, 201);
+  const event = await socket.waitFor('DiceBoxCreateEvent', (p: { data: { id: string } }) => p.data.id === m.id);
+  const src = event.data.textures[0].src as string;
+  t.is(src, `/api/1.0/theme/${m.id}/version/1.0.0/asset/${sha(png())}/skin.png`);
+  t.is(event.data.assets['skin.png'], src);
+  t.is(created.body.data.textures[0].src, ctx.server.url + src, 'the REST answer: the same URL, absolute');
+  t.true(Buffer.from(await (await fetch(ctx.server.url + src)).arrayBuffer()).equals(png()));
 });
