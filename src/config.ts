@@ -2,6 +2,7 @@ import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
 import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
 import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './http/origin';
+import { generateSecret } from './realtime/pusher/signature';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -56,6 +57,21 @@ export interface Config {
   metricsToken: string | null;
   /** A listener of its own for GET /metrics (no token); null: none. Metrics are collected when either is set. */
   metricsPort: number | null;
+  /** The Pusher-protocol gateway for the stock dddice SDK (src/realtime/pusher/, docs/sdk.md). */
+  pusher: Readonly<PusherConfig>;
+}
+
+export interface PusherConfig {
+  /** App keys accepted at /app/{key} besides the SDK's built-in one (PUSHER_APP_KEYS). */
+  appKeys: readonly string[];
+  /** Signs channel authorisations; shared by every instance (PUSHER_APP_SECRET). */
+  secret: string;
+  /** True when no PUSHER_APP_SECRET was given and one was generated (the embedded shape only). */
+  secretGenerated: boolean;
+  /** Seconds of silence before either side pings (sent to clients in the handshake). */
+  activityTimeoutS: number;
+  /** Client events (dragged dice) one connection may send per second. */
+  clientEventsPerSecond: number;
 }
 
 /**
@@ -146,11 +162,23 @@ const schema = Joi.object({
     .empty('')
     .default(null),
   METRICS_PORT: Joi.number().integer().min(0).max(65535).empty('').default(null),
+  PUSHER_APP_KEYS: Joi.string()
+    .custom((value: string, helpers) => {
+      const keys = value.split(',').map((k) => k.trim()).filter(Boolean);
+      const bad = keys.find((k) => !/^[\w-]{1,128}$/.test(k));
+      if (bad !== undefined) return helpers.message({ custom: `must be app keys (letters, digits, _ and -), comma-separated ("${bad}" is not one)` });
+      return keys;
+    })
+    .empty('')
+    .default([]),
+  PUSHER_APP_SECRET: Joi.string().min(16).max(256).pattern(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').empty('').default(null),
+  PUSHER_ACTIVITY_TIMEOUT: Joi.number().integer().min(1).max(120).default(30),
+  PUSHER_CLIENT_EVENTS_PER_SECOND: Joi.number().integer().min(1).max(1000).default(10),
 }).unknown(true);
 
 export class ConfigError extends Error {}
 
-const SECRETS = new Set(['METRICS_TOKEN']);
+const SECRETS = new Set(['METRICS_TOKEN', 'PUSHER_APP_SECRET']);
 
 /** Parse the environment; throws ConfigError with one sentence per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -167,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   // Port 0 (any free port, for tests) twice is fine: each listener gets its own.
   if (value.METRICS_PORT !== null && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     throw new ConfigError(`Invalid configuration: METRICS_PORT is invalid (must differ from PORT, ${value.PORT}, or metrics would take the API's port; got ${JSON.stringify(env.METRICS_PORT)}).`);
+  }
+  // Instances behind one load balancer must share the secret: an authorisation signed by one is
+  // checked by whichever holds the websocket. One process alone may make its own.
+  if (value.REDIS_URL && !value.PUSHER_APP_SECRET) {
+    throw new ConfigError('Invalid configuration: PUSHER_APP_SECRET is required with REDIS_URL (every instance must sign and check Pusher channel authorisations with the same secret; set at least 16 random characters, the same on every instance).');
   }
   return Object.freeze({
     port: value.PORT,
@@ -194,5 +227,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,
+    pusher: Object.freeze({
+      appKeys: Object.freeze([...(value.PUSHER_APP_KEYS as string[])]),
+      secret: value.PUSHER_APP_SECRET ?? generateSecret(),
+      secretGenerated: !value.PUSHER_APP_SECRET,
+      activityTimeoutS: value.PUSHER_ACTIVITY_TIMEOUT,
+      clientEventsPerSecond: value.PUSHER_CLIENT_EVENTS_PER_SECOND,
+    }),
   });
 }

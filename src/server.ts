@@ -136,7 +136,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config) });
+  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), httpServer: server });
+  if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
   await new Promise<void>((resolve, reject) => {
@@ -161,6 +162,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Pusher clients first: told 4200, they reconnect to another instance while this one drains.
+      await realtime.pusher?.close();
       io.close();
       await realtime.close();
       stopObserving();

@@ -6,6 +6,12 @@ import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
 import { socketData } from './handshake';
 import { unheld } from './welcomeHold';
 
+/** The other listeners guarded alongside the sockets (the Pusher gateway's subscriptions). */
+export interface GuardedListeners {
+  dropKeys(keyIds: readonly number[]): number;
+  revalidate(): Promise<number>;
+}
+
 /**
  * Access is checked where sockets enter (the handshake) and again here, on the sockets already in:
  * a revoked key, a participant removed, a room made private or deleted must stop reaching them even
@@ -27,6 +33,7 @@ export class AccessGuard {
   constructor(
     private readonly io: Server,
     private readonly logger: Logger,
+    private readonly others: GuardedListeners | null = null,
   ) {}
 
   /** The room and user sockets of this instance (sockets still in their handshake are not in `nsp.sockets`). */
@@ -42,7 +49,7 @@ export class AccessGuard {
   /** Disconnect this instance's sockets opened with one of these keys; answers how many. */
   dropKeys(keyIds: readonly number[]): number {
     const revoked = new Set(keyIds);
-    let n = 0;
+    let n = this.others?.dropKeys(keyIds) ?? 0;
     for (const socket of this.sockets()) {
       if (!revoked.has(socketData(socket).keyId)) continue;
       socket.disconnect();
@@ -98,6 +105,11 @@ export class AccessGuard {
   }
 
   private async pass(): Promise<number> {
+    const others = this.others ? await this.others.revalidate() : 0;
+    return others + (await this.socketsPass());
+  }
+
+  private async socketsPass(): Promise<number> {
     const sockets = this.sockets();
     if (!sockets.length) return 0;
     const liveKeys = await liveKeyIds(sockets.map((s) => socketData(s).keyId));

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import type { Server } from 'socket.io';
 import type { Redis } from 'ioredis';
 import { compileTrust } from '../http/clientAddress';
@@ -15,6 +16,7 @@ import { AccessGuard } from './access';
 import { controlChannel, parseControl, type ControlMessage } from './control';
 import type { Logger } from '../logger';
 import { countingBroadcaster, publishObserver } from '../metrics/realtime';
+import { PusherGateway } from './pusher/gateway';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -28,12 +30,16 @@ export interface RealtimeOptions {
   channelKey?: string;
   presence?: RedisPresenceOptions;
   moveLimits?: MoveLimits;
+  /** The HTTP server whose `/app/{key}` upgrades the Pusher gateway takes (none: no gateway). */
+  httpServer?: http.Server;
 }
 
 export interface Realtime {
   broadcaster: Broadcaster;
   presence: PresenceStore;
   fanout: Fanout;
+  /** The Pusher-protocol gateway for the stock dddice SDK, when an HTTP server was given. */
+  pusher: PusherGateway | null;
   /** Stop listening to domain events and withdraw this instance's presence. */
   close(): Promise<void>;
 }
@@ -57,6 +63,11 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
   const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
   setupNamespaces(ctx);
+  let pusher: PusherGateway | null = null;
+  if (options.httpServer) {
+    pusher = new PusherGateway(ctx, { pusher: deps.config.pusher, maxPayload: deps.config.socketMaxPacketBytes, handshakeLimit });
+    pusher.attach(options.httpServer);
+  }
   // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
   // one, so it is what a client that reconnects in a loop gets per handshake (those are limited per address).
   const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
@@ -68,15 +79,17 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
 
-  const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options);
+  const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options, pusher);
 
   let closing: Promise<void> | null = null;
   return {
     broadcaster,
     presence,
     fanout,
+    pusher,
     close: () =>
       (closing ??= (async () => {
+        await pusher?.close();
         unsubscribe();
         stopGuard();
         await fanout.drain();
@@ -92,8 +105,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
  * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
  * Answers the stop function.
  */
-function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisBroadcaster | null, options: RealtimeOptions): () => void {
-  const guard = new AccessGuard(io, log);
+function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisBroadcaster | null, options: RealtimeOptions, pusher: PusherGateway | null): () => void {
+  const guard = new AccessGuard(io, log, pusher);
   const revalidate = () => void guard.revalidate().catch((err: Error) => log.warn({ err: err.message }, 'socket re-validation failed'));
   const stopInterval = guard.start(deps.config.realtimeRevalidateMs);
   const { pub, sub } = options;

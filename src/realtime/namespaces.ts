@@ -10,6 +10,7 @@ import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
 import { RoomLoads } from './roomLoads';
 import { sendEncoded } from './preEncoded';
+import { memberCount } from './pusher/members';
 
 export interface RealtimeContext {
   io: Server;
@@ -22,6 +23,8 @@ export interface RealtimeContext {
   replay?: (socket: Socket, send: (event: string, payload: unknown) => void) => Promise<Set<string>>;
   /** Fresh room loads shared by sockets connecting together; setupNamespaces makes one if absent. */
   rooms?: RoomLoads;
+  /** The parent of the `/room/{slug}` namespaces (set by setupNamespaces). */
+  roomParent?: Namespace;
 }
 
 /**
@@ -36,13 +39,33 @@ export interface RealtimeContext {
 function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
   setImmediate(() => {
     const pending = (nsp as unknown as { _preConnectSockets?: Map<string, unknown> })._preConnectSockets;
-    if (nsp.sockets.size > 0 || (pending?.size ?? 0) > 0) return;
+    // Pusher subscriptions (pusher/members.ts) hold a namespace like sockets do.
+    if (nsp.sockets.size > 0 || (pending?.size ?? 0) > 0 || memberCount(nsp) > 0) return;
     if (io._nsps.get(nsp.name) !== nsp) return;
     io._nsps.delete(nsp.name);
     (parent as unknown as { children: Set<Namespace> }).children.delete(nsp);
     nsp.removeAllListeners();
     nsp.adapter.close();
   });
+}
+
+/**
+ * The namespace of room `slug` for a listener that is not a Socket.IO socket (the Pusher gateway),
+ * created as the parent would create it for a socket: a child of `/room/{slug}`'s parent, with its
+ * middleware, so that a socket connecting to it later still goes through the handshake. (`io.of(name)`
+ * would make a plain namespace that sockets enter without one.)
+ */
+export function roomNamespaceFor(ctx: RealtimeContext, slug: string): Namespace {
+  const name = roomNamespace(slug);
+  const existing = ctx.io._nsps.get(name);
+  if (existing) return existing;
+  const parent = ctx.roomParent as unknown as { createChild(name: string): Namespace };
+  return parent.createChild(name);
+}
+
+/** Close `nsp` on the next turn if nothing holds it any more (no socket, handshake or Pusher subscription). */
+export function releaseRoomNamespace(ctx: RealtimeContext, nsp: Namespace): void {
+  if (ctx.roomParent) scheduleCleanup(ctx.io, ctx.roomParent, nsp);
 }
 
 /** How many child namespaces exist on this instance (for tests and health). */
@@ -155,6 +178,7 @@ export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
   ctx.rooms ??= new RoomLoads();
   const parent = io.of(ROOM_NAMESPACE);
+  ctx.roomParent = parent;
   const handshake = roomHandshake(logger, ctx.handshakeLimit);
   parent.use((socket, next) => {
     void handshake(socket, (err?: Error) => {

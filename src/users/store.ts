@@ -94,6 +94,12 @@ export async function findUserByUsername(username: string, transaction?: Transac
   return user && userRecord(user);
 }
 
+/** The user with this uuid, or null (the Pusher gateway names users by uuid). */
+export async function findUserByUuid(uuid: string): Promise<UserRecord | null> {
+  const user = await User.findOne({ where: { uuid } });
+  return user && userRecord(user);
+}
+
 /** These users, in no particular order (unknown ids are left out). */
 export async function findUsersByIds(ids: readonly number[], transaction?: Transaction): Promise<UserRecord[]> {
   if (!ids.length) return [];
@@ -219,3 +225,4 @@ export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
   }
   return live;
 }
+

@@ -22,6 +22,7 @@ async function instance(redisUrl: string, env: Record<string, string>): Promise<
     DATABASE_URL: database.databaseUrl ?? '',
     DATA_DIR: database.dataDir,
     REDIS_URL: redisUrl,
+    PUSHER_APP_SECRET: 'test-pusher-secret-0123456789',
     GUESTS_PER_HOUR: '100000',
     RATE_LIMIT_PER_MINUTE: '1000000',
     AUTH_FAILURES_PER_MINUTE: '1000000',

@@ -5,6 +5,9 @@ import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './env';
 import { spawnInstance } from './process';
 import { freePort, startRedis } from './redisServer';
 
+/** The Pusher gateway's signing secret every test instance shares (REDIS_URL requires one). */
+export const TEST_PUSHER_SECRET = 'test-pusher-secret-0123456789';
+
 /** One server process (`tsx src/main.ts`, PORT=0) of a cluster. */
 export interface ClusterInstance {
   url: string;
@@ -50,6 +53,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
   const base = {
     DATABASE_URL: database.databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
+    PUSHER_APP_SECRET: TEST_PUSHER_SECRET,
     DATA_DIR: database.dataDir,
     // The "listening" line is an info line: instances log at info or more.
     LOG_LEVEL: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'info',
@@ -119,6 +123,7 @@ export async function ownRedisSetup(extra: Record<string, string> = {}) {
   const env: Record<string, string> = {
     DATABASE_URL: database.databaseUrl!,
     REDIS_URL: `redis://127.0.0.1:${port}`,
+    PUSHER_APP_SECRET: TEST_PUSHER_SECRET,
     DATA_DIR: database.dataDir,
     GUESTS_PER_HOUR: '100000',
     RATE_LIMIT_PER_MINUTE: '1000000',

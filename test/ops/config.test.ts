@@ -14,7 +14,7 @@ test('defaults need no environment at all', (t) => {
 });
 
 test('variables are parsed and typed', (t) => {
-  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/d', REDIS_URL: 'redis://h:6379', ALLOW_GUESTS: 'false', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://dice.example/' });
+  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/d', REDIS_URL: 'redis://h:6379', PUSHER_APP_SECRET: 'a-shared-secret-0123456789', ALLOW_GUESTS: 'false', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://dice.example/' });
   t.is(config.port, 8080);
   t.is(config.databaseUrl, 'postgres://u@h:5432/d');
   t.is(config.redisUrl, 'redis://h:6379');

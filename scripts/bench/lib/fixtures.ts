@@ -29,6 +29,7 @@ export function benchEnv(extra: Record<string, string>): Record<string, string> 
     RATE_LIMIT_PER_MINUTE: '1000000000',
     GUESTS_PER_HOUR: '1000000000',
     SHUTDOWN_TIMEOUT_MS: '2000',
+    PUSHER_APP_SECRET: 'bench-pusher-secret-0123456789',
     ...extra,
   };
 }

@@ -162,7 +162,7 @@ async function stopSides(sides: Side[]) {
  * a bias that went into every ratio.
  */
 export async function compareMetrics(options: { databaseUrl: string; redisUrl: string; cores: string }): Promise<void> {
-  const env = { DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl };
+  const env = { DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl, PUSHER_APP_SECRET: 'bench-pusher-secret-0123456789' };
   const rows = new Map<string, string[][]>(TARGETS.map((t) => [t, []]));
   const ratios = new Map<string, { rps: number[]; cpu: number[] }>(TARGETS.map((t) => [t, { rps: [], cpu: [] }]));
   const offCpu: number[] = [];

@@ -1,0 +1,110 @@
+import Joi from 'joi';
+import { moveAudience, type MoveAudience } from '../../rolls/policy';
+import { findDraggedDie } from '../../rolls/store/visible';
+import type { Broadcaster } from '../broadcaster';
+import { TokenBucket } from '../moves';
+import { ErrorCode, errorFrame } from './protocol';
+import { pusherRooms, type Subscription } from './subscription';
+import { CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
+
+/**
+ * Client events (`client-*`, the SDK's sendLocal: dragging dice). Pusher's rules: only on a private or
+ * presence channel the connection is subscribed to, relayed to every other subscriber on every
+ * instance (through the adapter, so in the room's order), never echoed, at most so many a second per
+ * connection (pusher:error 4301 past it, as hosted Pusher does). This server adds what a plain relay
+ * lacks (docs/realtime.md): on a room's presence channel only the renderer's three move events pass,
+ * their dice must be dice of this room the sender may see, and each recipient gets its own copy: a
+ * die of a roll it may not see is dropped, a die whose value it may not see loses `value`, the same
+ * rule as the Socket.IO drags (rolls/policy.ts moveAudience).
+ */
+export const MOVE_CLIENT_EVENTS: ReadonlySet<string> = new Set(['client-RollValueMoveStartEvent', 'client-RollValueMoveEvent', 'client-RollValueMoveEndEvent']);
+
+const COORDINATE = Joi.number().min(-1e6).max(1e6);
+const die = Joi.object({
+  uuid: Joi.string().guid().required(),
+  meta: Joi.object({ position: Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE }) }),
+  value: Joi.alternatives(Joi.number().min(-1e9).max(1e9), Joi.string().max(64)),
+});
+const movePayload = Joi.object({ dice: Joi.array().items(die).min(1).max(20).required(), room: Joi.string().max(100) });
+
+interface MoveDie {
+  uuid: string;
+  meta?: { position?: { x?: number; y?: number; z?: number } };
+  value?: number | string;
+}
+
+/** Relays of one connection: its rate, and the audiences of the dice it drags (a few, looked up once per drag). */
+export class ClientEventRelay {
+  private readonly bucket: TokenBucket;
+  private readonly audiences = new Map<string, Promise<MoveAudience | null>>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly socketId: string,
+    private readonly broadcaster: Broadcaster,
+    private readonly send: (frame: string) => void,
+    perSecond: number,
+  ) {
+    this.bucket = new TokenBucket(perSecond, perSecond);
+  }
+
+  /** One `client-*` message on `sub` (null: not subscribed to that channel). */
+  handle(sub: Subscription | null, event: string, data: Record<string, unknown>): void {
+    if (!sub) return this.send(errorFrame(ErrorCode.Generic, 'Client events go on a private or presence channel this connection is subscribed to.'));
+    if (!this.bucket.take()) return this.send(errorFrame(ErrorCode.ClientEventRateLimit, 'Too many client events: at most so many a second per connection.'));
+    if (sub.channel.kind !== 'presence-room') return this.relay(sub, [pusherRooms.channel(sub.channel.name)], [], event, data);
+    if (!MOVE_CLIENT_EVENTS.has(event)) return this.send(errorFrame(ErrorCode.Generic, `A room's presence channel relays only ${[...MOVE_CLIENT_EVENTS].join(', ')}.`));
+    const { error, value } = movePayload.validate(data, { stripUnknown: true, convert: false });
+    if (error) return this.send(errorFrame(ErrorCode.Generic, `Not relayed: ${error.message}.`));
+    // One connection's events are relayed in the order it sent them.
+    this.chain = this.chain.then(() => this.relayMove(sub, event, value.dice as MoveDie[])).catch(() => undefined);
+  }
+
+  private audienceOf(uuid: string, roomId: number, userId: number, fresh: boolean): Promise<MoveAudience | null> {
+    let found = fresh ? undefined : this.audiences.get(uuid);
+    if (!found) {
+      found = findDraggedDie(uuid).then((d) => moveAudience(d, roomId, userId), () => null);
+      this.audiences.delete(uuid);
+      this.audiences.set(uuid, found);
+      if (this.audiences.size > 32) this.audiences.delete(this.audiences.keys().next().value!);
+    }
+    return found;
+  }
+
+  private async relayMove(sub: Subscription, event: string, dice: MoveDie[]): Promise<void> {
+    const fresh = event === 'client-RollValueMoveStartEvent';
+    const known = (await Promise.all(dice.map(async (d) => ({ die: d, audience: await this.audienceOf(d.uuid, sub.room!.id, sub.user.id, fresh) })))).filter((x) => x.audience);
+    if (sub.ended || !known.length) return;
+    const slug = sub.room!.slug;
+    // Who is named anywhere (rollers, whisper recipients) gets a copy of their own; everyone else one shared copy.
+    const named = new Set<number>();
+    for (const { audience } of known) {
+      if (audience!.rollVisibleTo !== 'all') audience!.rollVisibleTo.forEach((id) => named.add(id));
+      if (audience!.valueVisibleTo !== 'all') audience!.valueVisibleTo.forEach((id) => named.add(id));
+    }
+    const copyFor = (viewer: number | null) => {
+      const out: MoveDie[] = [];
+      for (const { die, audience } of known) {
+        const { rollVisibleTo, valueVisibleTo } = audience!;
+        if (rollVisibleTo !== 'all' && (viewer === null || !rollVisibleTo.includes(viewer))) continue;
+        const seesValue = valueVisibleTo === 'all' || (viewer !== null && valueVisibleTo.includes(viewer));
+        const { value, ...rest } = die;
+        out.push(seesValue && value !== undefined ? { ...rest, value } : rest);
+      }
+      return out;
+    };
+    this.broadcaster.atomically(() => {
+      for (const viewer of named) {
+        const mine = copyFor(viewer);
+        if (mine.length) this.relay(sub, [pusherRooms.user(viewer)], [], event, { dice: mine, room: slug });
+      }
+      const shared = copyFor(null);
+      if (shared.length) this.relay(sub, [pusherRooms.presence], [...named].map(pusherRooms.user), event, { dice: shared, room: slug });
+    });
+  }
+
+  private relay(sub: Subscription, to: string[], except: string[], event: string, payload: unknown): void {
+    const data: RelayedClientEvent['data'] = { event, channel: sub.channel.name, userUuid: sub.user.uuid, payload };
+    this.broadcaster.emit({ namespace: sub.nsp.name, to, except: [...except, pusherRooms.socket(this.socketId)] }, CLIENT_RELAY_EVENT, { data });
+  }
+}
