@@ -16,7 +16,9 @@ import { rollRoutes } from './rolls/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';
-import { boardRoutes } from './board';
+import { boardRoutes, PAGE_HEADERS, previewAssets } from './board';
+import { themePublicRoutes } from './themes/publicRoutes';
+import { themePreviewPageRoutes } from './themes/preview/routes';
 import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 
@@ -38,6 +40,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));
+  // The theme preview page (no key), whose script the board's bundler builds.
+  app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
@@ -50,6 +54,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/user', guestRoutes(deps));
   // Room background images: loaded by <img> tags, which cannot send a key (see docs/api/rooms.md).
   api.use('/room', roomPublicRoutes(deps));
+  // Theme files by their content-addressed URL, and the preview page's JSON (see docs/api/themes.md).
+  api.use('/theme', themePublicRoutes(deps));
   // A path the API does not have is a 404 before it is a 401.
   api.use(unknownApiRoute());
   // Everything below needs a key, and counts against that key's rate limit.

@@ -7,7 +7,8 @@ import type { AppDeps } from '../http/deps';
 import { renderBoardPage } from './page';
 
 /**
- * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css}.
+ * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css}; also the theme
+ * preview page's script, /board/assets/preview.js (the page itself: src/themes/preview/).
  *
  * The script is bundled from src/board/main.ts (three.js, socket.io-client and the typed client
  * included: nothing comes from a CDN, so the board works offline) with esbuild, once per process, on
@@ -17,6 +18,7 @@ import { renderBoardPage } from './page';
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
+const PREVIEW_ENTRY = fileURLToPath(new URL('./preview.ts', import.meta.url));
 
 export interface BoardAssets {
   js: string;
@@ -36,29 +38,49 @@ export function boardAssets(): Promise<BoardAssets> {
   return assets;
 }
 
-async function bundle(): Promise<BoardAssets> {
+/** The theme preview page's script (src/board/preview.ts), with its content hash. */
+export interface PreviewAssets {
+  js: string;
+  version: string;
+}
+
+let previewBundle: Promise<PreviewAssets> | null = null;
+
+/** Bundle the preview script (once, apart from the board's: a page loads only its own). */
+export function previewAssets(): Promise<PreviewAssets> {
+  previewBundle ??= bundleScript(PREVIEW_ENTRY)
+    .then((js) => ({ js, version: createHash('sha256').update(js).digest('hex').slice(0, 16) }))
+    .catch((err) => {
+      previewBundle = null;
+      throw err;
+    });
+  return previewBundle;
+}
+
+async function bundleScript(entry: string): Promise<string> {
   const esbuild = await import('esbuild');
-  const [result, css] = await Promise.all([
-    esbuild.build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'silent',
-      define: { 'process.env.NODE_ENV': '"production"' },
-    }),
-    readFile(STYLE, 'utf8'),
-  ]);
-  const js = result.outputFiles[0]!.text;
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  return result.outputFiles[0]!.text;
+}
+
+async function bundle(): Promise<BoardAssets> {
+  const [js, css] = await Promise.all([bundleScript(ENTRY), readFile(STYLE, 'utf8')]);
   const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 16);
   return { js, css, version };
 }
 
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-cache',
   // Scripts and styles from this server only: a username that slipped through as HTML could run nothing.
@@ -83,6 +105,10 @@ export function boardRoutes(deps: AppDeps): Router {
 
   router.get('/board/assets/:file', async (req, res) => {
     const file = req.params.file;
+    if (file === 'preview.js') {
+      const preview = await previewAssets();
+      return sendAsset(res, 'text/javascript; charset=utf-8', preview.js, req.query.v === preview.version);
+    }
     if (file !== 'board.js' && file !== 'board.css') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
     const built = await boardAssets().catch((err: Error) => {
       deps.logger.error({ err: err.message }, 'bundling the board failed');

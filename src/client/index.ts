@@ -45,4 +45,5 @@ export class DiceClient extends RestClient {
 export { ApiError, RestClient, API_PREFIX, type DiceClientOptions, type RequestOptions } from './rest';
 export { connectRoom, connectUser, type RoomConnectOptions, type RoomSocket, type UserSocket } from './realtime';
 export * from './events';
+export { loadingCondition, loadingSoundPlays, type LoadingCondition, type LoadingOperator } from './loadingSound';
 export * from './types';

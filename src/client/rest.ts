@@ -272,6 +272,15 @@ export class RestClient {
     return this.data<Theme>('GET', `/theme/${pathPart(id)}/version/${pathPart(version)}`);
   }
 
+  /**
+   * A theme as its preview page shows it, with no key needed: the built-in theme, or a theme whose live
+   * share link's code is given (docs/api/themes.md, "Preview"). `user` is null.
+   */
+  getThemePreview(id: string, options: { version?: string; share?: string } = {}): Promise<Theme> {
+    const version = options.version === undefined ? '' : `/version/${pathPart(options.version)}`;
+    return this.data<Theme>('GET', `/theme/${pathPart(id)}${version}/preview`, { query: options.share === undefined ? {} : { share: options.share } });
+  }
+
   // Dice box
 
   listDiceBox(query: DiceBoxQuery & PageQuery = {}): Promise<Page<Theme>> {

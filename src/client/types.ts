@@ -270,7 +270,10 @@ export interface Theme {
   textures?: Array<Record<string, unknown>>;
   frag_shader?: string | null;
   vert_shader?: string | null;
-  /** file name -> URL it is served at (needs the key) */
+  /**
+   * file name (as the manifest gave it) -> URL it is served at, without a key. Every file field above
+   * (`meshes`, `textures[].src`, `sounds[].src`, image faces' `src`) holds these URLs too.
+   */
   assets?: Record<string, string>;
   user: User | null;
   created_at: Timestamp;

@@ -6,7 +6,7 @@ import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { findThemeById } from '../themes/store/themes';
 import type { RollRecord as Roll } from '../rolls/store/records';
-import { presentTheme } from '../themes/present';
+import { presentOneTheme } from '../themes/present';
 import { KeyedThrottle } from './throttle';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
@@ -154,7 +154,7 @@ export class Fanout {
       case 'dicebox.created': {
         const theme = await findThemeById(event.themeId);
         if (!theme) return;
-        const data = presentTheme(theme, { baseUrl: this.deps.baseUrl ?? '' });
+        const data = await presentOneTheme(theme, { baseUrl: this.deps.baseUrl ?? '' });
         broadcaster.emit({ namespace: USER_NAMESPACE, to: [userChannel(event.userId)] }, UserEvents.DiceBoxCreate, { data });
         return;
       }

@@ -24,6 +24,15 @@ export function canExtend(facts: { owns: boolean; isDefault: boolean; inDiceBox:
   return facts.owns || facts.isDefault || facts.inDiceBox;
 }
 
+/**
+ * Who sees a theme without a key (its preview page and that page's JSON): the built-in theme is everyone's;
+ * any other theme only with a live share link of that very theme. With a key any theme can be read by id
+ * (read.ts), but a keyless page is open to the whole web, and theme ids are easy to guess.
+ */
+export function canPreviewWithoutKey(facts: { isDefault: boolean; sharedByLink: boolean }): boolean {
+  return facts.isDefault || facts.sharedByLink;
+}
+
 /** What names a theme version for the dice cache: id, slug and version together (a row id alone could in
  * principle name another row in another database). */
 export interface ThemeVersionKey {

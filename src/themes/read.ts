@@ -4,6 +4,7 @@
  * own themes, the built-in one and those in the caller's dice box; rolling needs the theme in the dice
  * box (rollable.ts).
  */
+import { timingSafeEqual } from 'node:crypto';
 import { NotFoundError } from '../errors';
 import type { UserRecord } from '../users/store';
 import { DEFAULT_THEME_ID } from './defaultTheme';
@@ -73,4 +74,17 @@ export async function getAssetData(assetId: number): Promise<Buffer> {
   const data = await loadAssetData(assetId);
   if (!data) throw new NotFoundError('The asset is gone.');
   return data;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * A file by its keyless URL (assetUrls.ts): the version's file of that name, only when its content hash is
+ * the one the URL gives. A wrong or guessed hash is the same 404 as a missing file.
+ */
+export async function getPublicAssetMeta(slug: string, version: string, sha256: string, name: string): Promise<AssetMeta> {
+  const meta = SHA256.test(sha256) ? await findAssetMeta(slug, version, name) : null;
+  // Compared in constant time: the hash is what makes the URL unguessable.
+  if (!meta || !timingSafeEqual(Buffer.from(meta.sha256), Buffer.from(sha256))) throw new NotFoundError('There is no such theme file.');
+  return meta;
 }

@@ -4,9 +4,10 @@ import { one, page } from '../http/envelope';
 import { baseUrl, listPath } from '../http/paging';
 import { validate } from '../http/validate';
 import { deleteTheme } from './delete';
-import { presentTheme } from './present';
+import { presentOneTheme, presentThemes } from './present';
+import { sendThemeAsset } from './assetResponse';
 import { createTheme } from './publish';
-import { getAssetData, getAssetMeta, getLatestTheme, getThemeVersion, listThemeVersions, listVisibleThemes } from './read';
+import { getAssetMeta, getLatestTheme, getThemeVersion, listThemeVersions, listVisibleThemes } from './read';
 import * as s from './schema';
 import type { ThemeRecord } from './store/records';
 import { parseThemeForm, themeUpload } from './upload';
@@ -20,21 +21,22 @@ type PageQuery = { page: number; per_page: number };
  */
 export function themeRoutes(deps: AppDeps): Router {
   const router = Router();
-  const present = (req: Request) => (theme: ThemeRecord) => presentTheme(theme, { baseUrl: baseUrl(req, deps.config) });
+  const present = (req: Request) => (theme: ThemeRecord) => presentOneTheme(theme, { baseUrl: baseUrl(req, deps.config) });
+  const presentAll = (req: Request, themes: ThemeRecord[]) => presentThemes(themes, { baseUrl: baseUrl(req, deps.config) });
 
   const list: RequestHandler = async (req, res) => {
     const { page: n, per_page: perPage } = req.query as unknown as PageQuery;
     const { items, total } = await listVisibleThemes(req.user!, n, perPage);
-    res.json(page('theme', items.map(present(req)), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }));
+    res.json(page('theme', await presentAll(req, items), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }));
   };
 
   const create: RequestHandler = async (req, res) => {
     const theme = await createTheme(req.user!, themeUpload(req));
-    res.status(201).json(one('theme', present(req)(theme)));
+    res.status(201).json(one('theme', await present(req)(theme)));
   };
 
   const latest: RequestHandler = async (req, res) => {
-    res.json(one('theme', present(req)(await getLatestTheme(req.params.id as string))));
+    res.json(one('theme', await present(req)(await getLatestTheme(req.params.id as string))));
   };
 
   const remove: RequestHandler = async (req, res) => {
@@ -45,31 +47,15 @@ export function themeRoutes(deps: AppDeps): Router {
   const versions: RequestHandler = async (req, res) => {
     const { page: n, per_page: perPage } = req.query as unknown as PageQuery;
     const { items, total } = await listThemeVersions(req.params.id as string, n, perPage);
-    res.json(page('theme', items.map(present(req)), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }));
+    res.json(page('theme', await presentAll(req, items), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }));
   };
 
   const version: RequestHandler = async (req, res) => {
-    res.json(one('theme', present(req)(await getThemeVersion(req.params.id as string, req.params.version as string))));
+    res.json(one('theme', await present(req)(await getThemeVersion(req.params.id as string, req.params.version as string))));
   };
 
-  // A version never changes: its files are cached for a year and revalidated by their hash.
   const asset: RequestHandler = async (req, res) => {
-    const meta = await getAssetMeta(req.params.id as string, req.params.version as string, req.params.name as string);
-    const etag = `"${meta.sha256}"`;
-    res.set({
-      ETag: etag,
-      'Cache-Control': 'private, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-    });
-    const match = req.headers['if-none-match'];
-    if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
-      res.status(304).end();
-      return;
-    }
-    const data = await getAssetData(meta.id);
-    res.set({ 'Content-Type': meta.contentType, 'Content-Length': String(data.length) });
-    res.end(req.method === 'HEAD' ? undefined : data);
+    await sendThemeAsset(req, res, await getAssetMeta(req.params.id as string, req.params.version as string, req.params.name as string));
   };
 
   router.get('/', validate({ query: s.listQuery }), list);

@@ -635,7 +635,7 @@ test("someone else's share request is a 404 like one that never existed; its pre
   t.false(/"?uses"?\s*[:=]/.test(html));
 });
 
-test("themes of others: not listed, not in one's dice box, not rollable; readable with a key as documented (theme ids are public names), never without one", async (t) => {
+test("themes of others: not listed, not in one's dice box, not rollable; readable with a key as documented (theme ids are public names), never without one (files only at the URLs a theme answer gave)", async (t) => {
   const [maker, other] = await Promise.all([ctx.server.newUser(), ctx.server.newUser()]);
   const id = `audit-${randomUUID().slice(0, 8)}`;
   const texture = png();
@@ -657,8 +657,15 @@ test("themes of others: not listed, not in one's dice box, not rollable; readabl
   const withKey = await fetch(assetUrl, { headers: { authorization: `Bearer ${other.key}` } });
   t.is(withKey.status, 200);
   t.deepEqual(Buffer.from(await withKey.arrayBuffer()), texture);
-  const anonymous = await fetch(assetUrl);
+  // Files: by name only with a key; without one only at the URL a theme answer gave (its content hash).
+  const keyed = `${ctx.server.url}/api/1.0/theme/${id}/version/1.0.0/asset/skin.png`;
+  const anonymous = await fetch(keyed);
   t.is(anonymous.status, 401);
   t.false(Buffer.from(await anonymous.arrayBuffer()).includes(texture.subarray(8, 24)));
+  const guessed = await fetch(assetUrl.replace(/\/asset\/[0-9a-f]{64}\//, `/asset/${'0'.repeat(64)}/`));
+  t.is(guessed.status, 404);
+  t.false(Buffer.from(await guessed.arrayBuffer()).includes(texture.subarray(8, 24)));
+  t.is((await fetch(assetUrl)).status, 200, 'the URL a theme answer gave needs no key');
   t.is((await fetch(`${ctx.server.url}/api/1.0/theme/${id}`)).status, 401);
+  t.is((await fetch(`${ctx.server.url}/api/1.0/theme/${id}/preview`)).status, 404, 'no keyless preview without a share link');
 });

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, png, wav, webp } from '../fixtures/assets';
-import { manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
+import { fileFieldsAsNames, manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
 import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { contrastRatio } from '../../src/themes/manifest/label';
 
@@ -91,13 +92,11 @@ test('POST /theme stores a full theme and answers it whole, owned by the caller'
   t.is(theme.version, '1.0.0');
   t.is(theme.api_version, '1.0');
   t.deepEqual(theme.available_dice, m.available_dice);
-  t.deepEqual(theme.meshes, m.meshes);
+  // File fields are presented as the URLs of the files (docs/api/themes.md), in the manifest's places.
+  t.deepEqual(fileFieldsAsNames(theme), { meshes: m.meshes, sounds: m.sounds, values: m.values, textures: m.textures });
   t.deepEqual(theme.sizes, m.sizes);
   t.deepEqual(theme.physics, m.physics);
-  t.deepEqual(theme.sounds, m.sounds);
   t.deepEqual(theme.uniforms, m.uniforms);
-  t.deepEqual(theme.values, m.values);
-  t.deepEqual(theme.textures, m.textures);
   t.is(theme.frag_shader, 'void main() { gl_FragColor = vec4(1.0); }');
   t.is(theme.vert_shader, 'void main() {}');
   t.is(theme.user.uuid, user.uuid);
@@ -107,7 +106,8 @@ test('POST /theme stores a full theme and answers it whole, owned by the caller'
   t.regex(theme.updated_at, TIMESTAMP);
   t.deepEqual(Object.keys(theme.assets).sort(), files.map((f) => f.name).sort());
   for (const [name, url] of Object.entries(theme.assets)) {
-    t.is(url, `${ctx.server.url}/api/1.0/theme/${m.id}/version/1.0.0/asset/${encodeURIComponent(name)}`);
+    const sha256 = createHash('sha256').update(files.find((f) => f.name === name)!.data).digest('hex');
+    t.is(url, `${ctx.server.url}/api/1.0/theme/${m.id}/version/1.0.0/asset/${sha256}/${encodeURIComponent(name)}`);
   }
   // reading it back gives the same
   const again = await api.get(`/theme/${m.id}`);
@@ -142,7 +142,9 @@ test('assets are served with their sniffed type, a hash ETag and immutable cachi
   t.is(missing.status, 404);
   t.is(missing.body.data.code, 'not_found');
   t.is((await api.get(`/theme/${m.id}/version/9.9.9/asset/wood.png`)).status, 404);
-  t.is((await request(res.body.data.assets['wood.png'], 'GET')).status, 401, 'assets need a key like every endpoint');
+  const keyed = `${ctx.server.url}/api/1.0/theme/${m.id}/version/1.0.0/asset/wood.png`;
+  t.is((await request(keyed, 'GET')).status, 401, 'the keyed route (by name) still needs a key');
+  t.is((await fetch(keyed, { headers: { authorization: `Bearer ${api.key}` } })).status, 200, 'and still works with one');
 });
 
 test('a manifest may arrive as a file part, and shaders too', async (t) => {
@@ -445,9 +447,10 @@ test('extend: keys and files left out come from the base\'s latest version', asy
   t.is(child.status, 201, child.text);
   const c = child.body.data;
   t.deepEqual(c.available_dice, ['d6', 'd20']);
-  t.deepEqual(c.meshes, { d6: 'd6.fbx' });
+  const names = fileFieldsAsNames(c);
+  t.deepEqual(names.meshes, { d6: 'd6.fbx' });
   t.deepEqual(c.sizes, { d6: 2 }, 'from the latest version of the base');
-  t.deepEqual(c.sounds, [{ on: 'die.collide', src: 'hit.wav' }]);
+  t.deepEqual(names.sounds, [{ on: 'die.collide', src: 'hit.wav' }]);
   t.deepEqual(c.uniforms, { shine: { type: 'f', value: 1 } });
   t.is(c.frag_shader, 'base frag');
   t.is(c.name, 'Child');

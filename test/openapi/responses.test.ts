@@ -142,10 +142,15 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.true((await alice.listThemes({ per_page: 100 })).data.some((th) => th.id === themeId));
   t.is((await alice.getTheme(themeId)).version, '1.0.0');
   t.is((await alice.getThemeVersion(themeId, '1.0.0')).id, themeId);
-  const asset = await fetch(published.assets!['oak.png']!, { headers: { authorization: `Bearer ${alice.apiKey}` } });
+  // Files: at the URL the answer gave, without a key; by name with the key.
+  t.is(published.textures![0]!.src, published.assets!['oak.png']);
+  const asset = await fetch(published.assets!['oak.png']!);
   t.is(asset.status, 200);
-  const notModified = await fetch(published.assets!['oak.png']!, { headers: { authorization: `Bearer ${alice.apiKey}`, 'if-none-match': asset.headers.get('etag')! } });
+  const notModified = await fetch(published.assets!['oak.png']!, { headers: { 'if-none-match': asset.headers.get('etag')! } });
   t.is(notModified.status, 304);
+  const byName = `${server.url}/api/1.0/theme/${themeId}/version/1.0.0/asset/oak.png`;
+  t.is((await fetch(byName, { headers: { authorization: `Bearer ${alice.apiKey}` } })).status, 200);
+  t.is((await fetch(byName, { headers: { authorization: `Bearer ${alice.apiKey}`, 'if-none-match': asset.headers.get('etag')! } })).status, 304);
 
   // Share requests and the dice box: Alice shares her theme, Bob accepts it.
   const share = await alice.createShareRequest({ theme: themeId, max_uses: 5 });
@@ -157,6 +162,13 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.false('id' in preview, 'a preview shows no owner-only field');
   const page = await fetch(share.url);
   t.is(page.status, 200);
+  // The theme's preview, without a key, through the link's code; the page and its script.
+  t.is((await anonymous.getThemePreview(themeId, { share: share.code })).user, null);
+  t.is((await anonymous.getThemePreview(themeId, { version: '1.0.0', share: share.code })).version, '1.0.0');
+  await refused(t, anonymous.getThemePreview(themeId), 404, 'not_found');
+  for (const path of [`/theme/${themeId}/preview?share=${share.code}`, `/theme/${themeId}/version/1.0.0/preview?share=${share.code}`, '/board/assets/preview.js']) {
+    t.is((await fetch(`${server.url}${path}`)).status, 200, path);
+  }
   t.is((await bob.acceptShareRequest(share.code)).id, themeId);
   await refused(t, bob.acceptShareRequest(share.code), 409);
   t.true((await bob.listDiceBox({ filter: 'typed' })).data.some((th) => th.id === themeId));

@@ -3,6 +3,7 @@ import { crossCheck } from '../../src/themes/manifest/crossCheck';
 import { assetNames, fileReferences } from '../../src/themes/manifest/files';
 import { parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from '../../src/themes/manifest/manifest';
 import type { AssetKind } from '../../src/themes/manifest/sniff';
+import { loadingCondition, loadingSoundPlays } from '../../src/client/loadingSound';
 
 const base = { api_version: '1.0', id: 'my-theme', name: 'My Theme', description: '', version: '1.0.0', label: {} };
 const parse = (m: Record<string, unknown>) => parseManifest(JSON.stringify({ ...base, ...m }));
@@ -121,6 +122,8 @@ test('sounds: the three events, with the value forms each takes', (t) => {
     { on: 'roll.loading', src: 'a.mp3', value: 12 },
     { on: 'roll.loading', src: 'a.mp3', value: '>=15' },
     { on: 'roll.loading', src: 'a.mp3', value: '12' },
+    // hand-size comparisons as dddice's editor writes them (client/loadingSound.ts)
+    ...['=2', '==2', '>=3', '<2', '>3', '<=2', '>= 3', ' = 1 '].map((value) => ({ on: 'roll.loading', src: 'a.mp3', value })),
     { on: 'die.collide', src: { d6: 'a.wav' }, volume: 0.5 },
   ];
   t.deepEqual(problems({ available_dice: ['d6'], sounds: ok }, { 'a.wav': 'wav', 'a.mp3': 'mp3' }), []);
@@ -128,7 +131,7 @@ test('sounds: the three events, with the value forms each takes', (t) => {
     paths({
       sounds: [
         { on: 'die.explode', src: 'a.wav' },
-        { on: 'roll.loading', src: 'a.wav', value: '<=3' },
+        { on: 'roll.loading', src: 'a.wav', value: '=>3' },
         { on: 'roll.loading', src: 'a.wav', value: true },
         { on: 'die.value', src: 'a.wav', value: [1] },
         { src: 'a.wav' },
@@ -137,6 +140,29 @@ test('sounds: the three events, with the value forms each takes', (t) => {
     }).sort(),
     ['manifest.sounds[0].on', 'manifest.sounds[1].value', 'manifest.sounds[2].value', 'manifest.sounds[3].value', 'manifest.sounds[4].on', 'manifest.sounds[5].src'],
   );
+  const junk = ['', '>=', '=', '<<2', '!=2', '~2', '2..5', 'three', '>=3 dice', '3,5', '>=0x3', null, {}, [3]];
+  for (const value of junk) t.deepEqual(paths({ sounds: [{ on: 'roll.loading', src: 'a.wav', value }] }), ['manifest.sounds[0].value'], JSON.stringify(value));
+});
+
+test('roll.loading values: each form normalised, and which hand sizes it plays for', (t) => {
+  t.deepEqual(loadingCondition(2), { op: '==', count: 2 });
+  t.deepEqual(loadingCondition('2'), { op: '==', count: 2 });
+  t.deepEqual(loadingCondition('=2'), { op: '==', count: 2 });
+  t.deepEqual(loadingCondition('==2'), { op: '==', count: 2 });
+  t.deepEqual(loadingCondition('>= 3'), { op: '>=', count: 3 });
+  t.deepEqual(loadingCondition('<2'), { op: '<', count: 2 });
+  t.is(loadingCondition('=>3'), null);
+  t.is(loadingCondition(Number.NaN), null);
+  const plays = (value: unknown) => [1, 2, 3, 4].filter((n) => loadingSoundPlays(value, n));
+  t.deepEqual(plays('=2'), [2]);
+  t.deepEqual(plays('==2'), [2]);
+  t.deepEqual(plays(2), [2]);
+  t.deepEqual(plays('>=3'), [3, 4]);
+  t.deepEqual(plays('>3'), [4]);
+  t.deepEqual(plays('<2'), [1]);
+  t.deepEqual(plays('<=2'), [1, 2]);
+  t.deepEqual(plays(undefined), [1, 2, 3, 4], 'no value: every hand');
+  t.deepEqual(plays('junk'), []);
 });
 
 test('uniforms: f, color, vec3 and vec4, each with values of its form', (t) => {

@@ -1,5 +1,5 @@
 import { operation, pathParam, queryParam } from '../operations';
-import { html, shareCode, slug } from '../params';
+import { html, shareCode, slug, themeId } from '../params';
 import { ref, strict, type Schema } from '../schemas';
 import { rollSchemas, rollsPaths } from './rolls';
 import { roomsPaths } from './rooms';
@@ -18,6 +18,10 @@ function metricsOperation(spec: Parameters<typeof operation>[1]) {
   return op;
 }
 
+
+const previewShare = queryParam('share', 'The code of a share link of this theme', { type: 'string', maxLength: 64 });
+const previewPageRule =
+  'Shown without a key for the built-in theme, or with `?share=` the code of a live share link of this theme (the share page links here); otherwise a 404 page, the same as for an unknown id, and a 410 page for a link that stopped working. `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, scripts from this server only.';
 
 /** Operations, documentation and the pages for browsers. */
 const pagePaths: Record<string, Record<string, unknown>> = {
@@ -104,9 +108,9 @@ const pagePaths: Record<string, Record<string, unknown>> = {
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',
-      summary: "The board's script and style sheet (bundled at start-up, no CDN)",
+      summary: "The board's script and style sheet, and the theme preview page's script (bundled at start-up, no CDN)",
       auth: false,
-      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'board.css'] })],
+      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'board.css', 'preview.js'] })],
       success: [
         {
           status: '200',
@@ -116,6 +120,35 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       ],
       errors: ['not_found'],
       validated: false,
+    }),
+  },
+
+  '/theme/{id}/preview': {
+    get: operation('themePreviewPage', {
+      tag: 'Themes',
+      summary: "A theme's preview page: its dice, for people choosing a theme (HTML, no key)",
+      description: previewPageRule,
+      auth: false,
+      limited: true,
+      params: [themeId, previewShare],
+      success: [{ status: '200', description: 'The page (its script fetches `/api/1.0/theme/{id}/preview`)', content: html('HTML page') }],
+      errors: ['not_found', 'gone'],
+      validated: false,
+      htmlErrors: ['404', '410'],
+    }),
+  },
+  '/theme/{id}/version/{version}/preview': {
+    get: operation('themeVersionPreviewPage', {
+      tag: 'Themes',
+      summary: "A theme version's preview page (HTML, no key)",
+      description: previewPageRule,
+      auth: false,
+      limited: true,
+      params: [themeId, pathParam('version', 'SemVer version'), previewShare],
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+      errors: ['not_found', 'gone'],
+      validated: false,
+      htmlErrors: ['404', '410'],
     }),
   },
 

@@ -1,8 +1,23 @@
 import * as shareRequests from '../../themes/shareRequests/schema';
 import { fromJoi, withNotes } from '../fromJoi';
-import { operation, pageParams, pathParam, queryParam } from '../operations';
+import { operation, pageParams, pathParam, queryParam, type Success } from '../operations';
 import { shareCode, shareId, shareRequest, theme, themeId } from '../params';
 import { pageOf, ref } from '../schemas';
+
+/** What a theme file's routes answer. */
+const assetAnswers: Success[] = [
+  {
+    status: '200',
+    description: 'The file, with its sniffed type (FBX meshes: application/octet-stream)',
+    content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
+    headers: { ETag: { type: 'string' } },
+  },
+  { status: '304', description: 'Not modified (If-None-Match)' },
+];
+
+const shareQuery = queryParam('share', 'The code of a share link of this theme (the last part of its `url`)', { type: 'string', maxLength: 64 });
+const previewRule =
+  'Without a key, only the built-in theme, or a theme whose live share link code comes as `?share=`; any other theme (or a code of another theme) is the same 404 as an unknown id, and a code that stopped working is a 410. The answer names no owner (`user`: null) and is `Cache-Control: no-store`.';
 
 /** Themes, the dice box and share requests. */
 export const themesPaths: Record<string, Record<string, unknown>> = {
@@ -69,16 +84,51 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
       tag: 'Themes',
       summary: 'A file of a theme version (mesh, texture, sound)',
       params: [themeId, pathParam('version', 'SemVer version'), pathParam('name', 'File name as the manifest gives it')],
-      success: [
-        {
-          status: '200',
-          description: 'The file, with its sniffed type (FBX meshes: application/octet-stream)',
-          content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
-          headers: { ETag: { type: 'string' } },
-        },
-        { status: '304', description: 'Not modified (If-None-Match)' },
-      ],
+      success: assetAnswers,
       errors: ['not_found'],
+    }),
+  },
+
+  '/api/1.0/theme/{id}/version/{version}/asset/{sha256}/{name}': {
+    get: operation('getThemeAssetByHash', {
+      tag: 'Themes',
+      summary: 'A file of a theme version by its content-addressed URL (no key)',
+      description:
+        'The URL a theme answer gives for each file (`assets`, and every file field of the manifest). No key: `<img>`, `<audio>` and three.js loaders fetch it as it is; the SHA-256 of the bytes makes it unguessable. A wrong hash is a 404 like a missing file. Same answer as the keyed route: sniffed type, `ETag`, `Cache-Control: private, max-age=31536000, immutable`, `X-Content-Type-Options: nosniff`, a sandboxing Content-Security-Policy.',
+      auth: false,
+      limited: true,
+      params: [
+        themeId,
+        pathParam('version', 'SemVer version'),
+        pathParam('sha256', 'SHA-256 of the file, lower-case hex', { type: 'string', pattern: '^[0-9a-f]{64}$' }),
+        pathParam('name', 'File name as the manifest gives it'),
+      ],
+      success: assetAnswers,
+      errors: ['not_found'],
+    }),
+  },
+  '/api/1.0/theme/{id}/preview': {
+    get: operation('previewTheme', {
+      tag: 'Themes',
+      summary: 'The latest version of a theme, for its preview page (no key)',
+      description: previewRule,
+      auth: false,
+      limited: true,
+      params: [themeId, shareQuery],
+      success: [{ status: '200', description: 'The theme (`user`: null)', schema: theme }],
+      errors: ['not_found', 'gone'],
+    }),
+  },
+  '/api/1.0/theme/{id}/version/{version}/preview': {
+    get: operation('previewThemeVersion', {
+      tag: 'Themes',
+      summary: 'One version of a theme, for its preview page (no key)',
+      description: previewRule,
+      auth: false,
+      limited: true,
+      params: [themeId, pathParam('version', 'SemVer version'), shareQuery],
+      success: [{ status: '200', description: 'The theme version (`user`: null)', schema: theme }],
+      errors: ['not_found', 'gone'],
     }),
   },
 

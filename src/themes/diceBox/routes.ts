@@ -4,7 +4,7 @@ import type { AppDeps } from '../../http/deps';
 import { one, page } from '../../http/envelope';
 import { baseUrl, listPath } from '../../http/paging';
 import { validate } from '../../http/validate';
-import { presentTheme } from '../present';
+import { presentOneTheme, presentThemes } from '../present';
 import type { ThemeRecord } from '../store/records';
 import { removeFromDiceBox, upgradeDiceBoxTheme } from './change';
 import { getDiceBoxTheme, listDiceBox, MAX_IDS, parseIds } from './read';
@@ -15,14 +15,14 @@ type ListQuery = { page: number; per_page: number; filter?: string; ids?: string
 /** /api/1.0/dice-box, behind `auth`: thin handlers, the use cases decide. */
 export function diceBoxRoutes(deps: AppDeps): Router {
   const router = Router();
-  const present = (req: Request) => (theme: ThemeRecord) => presentTheme(theme, { baseUrl: baseUrl(req, deps.config) });
+  const present = (req: Request) => (theme: ThemeRecord) => presentOneTheme(theme, { baseUrl: baseUrl(req, deps.config) });
 
   const list: RequestHandler = async (req, res) => {
     const q = req.query as unknown as ListQuery;
     const ids = parseIds(q.ids || undefined);
     if (ids && ids.length > MAX_IDS) throw new ValidationError([{ path: 'query.ids', message: `query.ids may name at most ${MAX_IDS} themes` }]);
     const { items, total } = await listDiceBox(req.user!, { filter: q.filter || undefined, ids, page: q.page, perPage: q.per_page });
-    res.json(page('theme', items.map(present(req)), {
+    res.json(page('theme', await presentThemes(items, { baseUrl: baseUrl(req, deps.config) }), {
       path: listPath(req, deps.config),
       page: q.page,
       perPage: q.per_page,
@@ -32,11 +32,11 @@ export function diceBoxRoutes(deps: AppDeps): Router {
   };
 
   const get: RequestHandler = async (req, res) => {
-    res.json(one('theme', present(req)(await getDiceBoxTheme(req.user!, req.params.id as string))));
+    res.json(one('theme', await present(req)(await getDiceBoxTheme(req.user!, req.params.id as string))));
   };
 
   const upgrade: RequestHandler = async (req, res) => {
-    res.json(one('theme', present(req)(await upgradeDiceBoxTheme(req.user!, req.params.id as string))));
+    res.json(one('theme', await present(req)(await upgradeDiceBoxTheme(req.user!, req.params.id as string))));
   };
 
   const remove: RequestHandler = async (req, res) => {

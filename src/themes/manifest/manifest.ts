@@ -10,6 +10,7 @@ import { formatPath } from '../../http/validate';
 import { PHYSICAL_TYPES, STANDARD_SET, type DieEntry } from './dice';
 import { resolveLabel, type Label } from './label';
 import { isSemVer } from '../versions';
+import { loadingCondition } from '../../client/loadingSound';
 
 export const API_VERSION = '1.0';
 export const SOUND_EVENTS = ['die.collide', 'die.value', 'roll.loading'] as const;
@@ -23,8 +24,6 @@ export const FILE_NAME = /^(?!.*\.\.)[\p{L}\p{N}_][\p{L}\p{N}_.\- ()+]{0,199}$/u
 export const FILE_NAME_RULE = 'a plain file name (letters, digits, spaces and "_ - . ( ) +", no folders, at most 200 characters)';
 const DIE_ID = /^[A-Za-z0-9][\w-]{0,63}$/;
 const GLSL_IDENTIFIER = /^[A-Za-z_]\w{0,63}$/;
-/** `roll.loading` values: an exact number, or a greater-or-equal comparison such as ">=15". */
-const LOADING_VALUE = /^(?:>=\s*)?-?\d+(?:\.\d+)?$/;
 
 const fileName = Joi.string().max(200).pattern(FILE_NAME).messages({ 'string.pattern.base': `{{#label}} must be ${FILE_NAME_RULE}` });
 /** A file name, or an object of die id to file name. */
@@ -88,13 +87,10 @@ const sound = Joi.object({
       },
       {
         is: 'roll.loading',
-        then: Joi.alternatives().conditional(Joi.number(), {
-          then: Joi.number(),
-          otherwise: Joi.string().pattern(LOADING_VALUE).messages({
-            'string.pattern.base': '{{#label}} must be a number or a comparison such as ">=15"',
-            'string.base': '{{#label}} must be a number or a comparison such as ">=15"',
-          }),
-        }),
+        // A hand size (the number of dice thrown) and how it compares: client/loadingSound.ts.
+        then: Joi.any()
+          .custom((value: unknown, helpers) => (loadingCondition(value) ? value : helpers.error('any.loading')))
+          .messages({ 'any.loading': '{{#label}} must be a number of dice, or a comparison such as "=2", "==2", ">=3", ">3", "<=2" or "<2"' }),
       },
     ],
     otherwise: Joi.any(),

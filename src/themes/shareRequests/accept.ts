@@ -14,7 +14,7 @@ import type { ShareRequestRecord, ThemeRecord, ThemesTransaction } from '../stor
 const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A live share request by code: 404 for a code that never existed, 410 for one that stopped working. */
-async function liveRequestByCode(code: string, transaction?: ThemesTransaction): Promise<ShareRequestRecord> {
+export async function liveRequestByCode(code: string, transaction?: ThemesTransaction): Promise<ShareRequestRecord> {
   const request = CODE.test(code) ? await findShareRequestByCode(code, transaction) : null;
   if (!request) {
     const reason = CODE.test(code) ? await revocationOf(code, transaction) : null;

@@ -44,6 +44,8 @@ export interface SharePageData {
   user: PresentedUser | null;
   expiresAt: string | null;
   acceptUrl: string;
+  /** the theme's preview page (root-relative), with this link's code (src/themes/preview/) */
+  previewUrl: string;
 }
 
 export function sharePage(data: SharePageData): string {
@@ -56,6 +58,7 @@ export function sharePage(data: SharePageData): string {
 <p><span class="label" style="${escapeHtml(label)}">${escapeHtml(theme.name)}</span></p>
 <p class="meta">Theme <code>${escapeHtml(theme.id)}</code>, version ${escapeHtml(theme.version)}${data.expiresAt ? `. This link works until ${escapeHtml(data.expiresAt)}` : ''}.</p>
 ${theme.description ? `<p>${escapeHtml(theme.description)}</p>` : ''}
+<p><a id="preview" href="${escapeHtml(data.previewUrl)}">See its dice</a></p>
 <h2>Add it to your dice box</h2>
 <p>Give this link to an app that rolls dice with this server, or accept it with your API key:</p>
 <pre><code>curl -X POST -H "Authorization: Bearer YOUR_API_KEY" \\

@@ -8,7 +8,8 @@ import { timestamp } from '../../http/time';
 import { validate } from '../../http/validate';
 import { presentUser } from '../../users/present';
 import { manifestOf } from '../manifest/stored';
-import { presentTheme } from '../present';
+import { presentOneTheme } from '../present';
+import { previewPagePath } from '../preview/access';
 import { acceptShareRequest, previewShareRequest } from './accept';
 import { shareErrorPage, sharePage } from './page';
 import { presentShareRequest } from './present';
@@ -59,7 +60,7 @@ export function shareRequestRoutes(deps: AppDeps): Router {
 
   const accept: RequestHandler = async (req, res) => {
     const theme = await acceptShareRequest(req.user!, req.params.code as string);
-    res.json(one('theme', presentTheme(theme, { baseUrl: baseUrl(req, deps.config) })));
+    res.json(one('theme', await presentOneTheme(theme, { baseUrl: baseUrl(req, deps.config) })));
   };
 
   router.get('/', validate({ query: s.listQuery }), list);
@@ -103,6 +104,8 @@ export function shareRoutes(deps: AppDeps): Router {
         user: request.user ? presentUser(request.user) : null,
         expiresAt: timestamp(request.expiresAt),
         acceptUrl: `${base}/api/1.0/share-request/code/${encodeURIComponent(request.code)}/accept`,
+        // Root-relative: the preview is served by the server that served this page.
+        previewUrl: `${previewPagePath(theme.slug)}?share=${encodeURIComponent(request.code)}`,
       }));
     } catch (err) {
       if (err instanceof AppError && (err.status === 404 || err.status === 410)) return sendPage(res, err.status, shareErrorPage(err.status, err.message));

@@ -178,3 +178,10 @@ export async function manifestsOf(ids: number[]): Promise<{ id: number; manifest
   const rows = await db().sql.query<{ id: unknown; manifest: unknown }>(`SELECT t.id AS id, t.manifest AS manifest FROM themes t WHERE t.id IN (${placeholders(ids.length)})`, ids);
   return rows.map((r) => ({ id: Number(r.id), manifest: r.manifest }));
 }
+
+/** Name and content hash of every file of the versions `themeIds` (one query, the (theme_id, name) index). */
+export async function assetHashesOf(themeIds: number[]): Promise<{ themeId: number; name: string; sha256: string }[]> {
+  if (!themeIds.length) return [];
+  const rows = await ThemeAsset.findAll({ where: { themeId: [...new Set(themeIds)] }, attributes: ['themeId', 'name', 'sha256'] });
+  return rows.map((r) => ({ themeId: Number(r.themeId), name: r.name, sha256: r.sha256 }));
+}
