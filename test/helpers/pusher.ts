@@ -18,6 +18,8 @@ export interface PusherOptions {
   appKey?: string;
   /** Use pusher-js's own authoriser (form-encoded POST) instead of the SDK's JSON one. */
   formAuth?: boolean;
+  /** Where to POST /broadcasting/auth when not the websocket's server (another instance). */
+  authBase?: string;
 }
 
 /** Every client not yet closed: a failing test must not leave pusher-js reconnecting forever. */
@@ -40,7 +42,7 @@ export class PusherClient {
 
   constructor(base: string, options: PusherOptions = {}) {
     const url = new URL(base);
-    const authEndpoint = `${base}/broadcasting/auth`;
+    const authEndpoint = `${options.authBase ?? base}/broadcasting/auth`;
     const headers: Record<string, string> = options.key ? { Authorization: `Bearer ${options.key}` } : {};
     this.pusher = new Pusher(options.appKey ?? SDK_KEY, {
       cluster: '',
