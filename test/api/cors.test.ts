@@ -78,7 +78,7 @@ test('answers carry the CORS headers and expose what a page needs, errors, 404s 
     ['over the limit', await get('/api/1.0/user', bearer), 429],
     ['document', await get('/api/1.0/openapi.json'), 200],
     ['room background (no key)', await get(`/api/1.0/room/x/background/${'b'.repeat(64)}.png`), 404],
-    ['not there yet', await fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { origin: ORIGIN } }), 404],
+    ['channel authorisation without a key', await fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { origin: ORIGIN } }), 401],
   ];
   for (const [what, res, status] of answers) {
     t.is(res.status, status, what);
