@@ -55,6 +55,7 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
     <div id="stage" class="stage">
       <canvas id="dice-canvas"></canvas>
       <div id="stage-note" class="stage-note" hidden></div>
+      <div id="theme-note" class="stage-note theme-note" role="status" hidden></div>
       <div id="last-roll" class="last-roll" aria-live="polite"></div>
     </div>
     <aside class="side">

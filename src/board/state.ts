@@ -3,7 +3,7 @@
  * (who is signed in, the room, its socket, who is online, the rolls shown).
  */
 import type { DiceClient, Roll, Room, RoomSocket, User } from '../client';
-import type { DiceTable } from './dice3d';
+import type { DiceTable } from './dice/table';
 
 export const slug = document.body.dataset.slug ?? '';
 export const overlay = document.documentElement.classList.contains('overlay');
