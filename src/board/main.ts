@@ -261,6 +261,7 @@ function start() {
     webgl: Boolean(state.table),
     atRest: () => state.table?.atRest() ?? true,
     dice: () => state.table?.snapshot() ?? [],
+    stats: () => ({ ...state.table?.stats }),
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');

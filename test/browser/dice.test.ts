@@ -130,3 +130,32 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
   t.is(share(h.pngB, h.seenB[0]!, hex('#00ff00'), 110), 0, 'the others see no number at all');
   t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
 });
+
+test('30 dice: thrown alike for two viewers, all on the table below the roll cards, the rolled faces up; idle draws nothing', async (t) => {
+  const owner = await ctx.server.newUser();
+  const { slug } = (await owner.api.post('/room', { name: 'Many', is_public: true })).body.data;
+  const a = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const b = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs, { width: 1000, height: 640 });
+  const roll = await owner.api.post('/roll', { room: slug, equation: '6d4+6d6+6d8+6d10+6d20', theme: 'standard', direction: 135, velocity: 1.4 });
+  t.is(roll.status, 201);
+  const values = roll.body.data.values;
+  const uuids = values.map((v: { uuid: string }) => v.uuid);
+  const started = Date.now();
+  const [seenA, seenB] = await Promise.all([restingDice(a, uuids), restingDice(b, uuids)]);
+  t.log(`30 dice at rest in ${Date.now() - started} ms (wall clock, both pages)`);
+  await shot(a, 'dice-30.png');
+  const band = await a.evaluate(() => document.querySelector('#last-roll')!.getBoundingClientRect().bottom);
+  for (const v of values) {
+    const die = seenA.find((d) => d.uuid === v.uuid)!;
+    const other = seenB.find((d) => d.uuid === v.uuid)!;
+    t.is(die.top, v.value);
+    t.true(die.flat > 0.99);
+    t.true(Math.hypot(die.position[0] - other.position[0], die.position[2] - other.position[2]) < 0.01, 'same place for both');
+    t.true(die.screen.y - die.screen.r > band, `below the roll cards (${die.screen.y} vs ${band})`);
+  }
+  const stats = async () => a.evaluate(() => (window as unknown as { __board: { stats(): { renders: number; simulateMs: number } } }).__board.stats());
+  const before = await stats();
+  t.log(`simulating the throw took ${before.simulateMs} ms`);
+  await a.waitForTimeout(1500);
+  t.is((await stats()).renders, before.renders, 'no frame is drawn while nothing moves');
+});

@@ -122,20 +122,52 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
   const frames: number[][] = bodies.map(() => []);
   const record = () => bodies.forEach((b, i) => frames[i]!.push(b.position.x, b.position.y, b.position.z, b.quaternion.x, b.quaternion.y, b.quaternion.z, b.quaternion.w));
   record();
-  let still = 0;
-  for (step = 1; step <= MAX_STEPS; step++) {
-    world.step(STEP);
-    record();
-    // Rolling on (a d16 on its rim, a coin): the felt's drag grows after two seconds.
-    if (step > 120) for (const b of bodies) b.angularDamping = b.linearDamping = Math.min(0.9, 0.1 + (step - 120) / 150);
-    still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.01 && b.angularVelocity.lengthSquared() < 0.01)) ? still + 1 : 0;
-    if (still >= 15) break;
+  const run = (steps: number, dragFrom: number) => {
+    let still = 0;
+    for (let k = 1; k <= steps; k++, step++) {
+      world.step(STEP);
+      record();
+      // Rolling on (a d16 on its rim, a coin): the felt's drag grows after a while.
+      if (k > dragFrom) for (const b of bodies) b.angularDamping = b.linearDamping = Math.min(0.9, 0.1 + (k - dragFrom) / 150);
+      still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.01 && b.angularVelocity.lengthSquared() < 0.01)) ? still + 1 : 0;
+      if (still >= 15) return;
+    }
+  };
+  step = 1;
+  run(MAX_STEPS, 120);
+  // A die leaning on another or on a rail is tipped towards its lowest face, by the physics (so it
+  // cannot sink into its neighbour), a few times at most; what still leans is laid flat below.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const leaning = bodies.filter((b, i) => lowestFace(dice[i]!.shape, b.quaternion).y > -FLAT);
+    if (!leaning.length) break;
+    for (const b of leaning) {
+      const down = lowestFace(dice[bodies.indexOf(b)]!.shape, b.quaternion);
+      const axis = down.cross(new Vec3(0, -1, 0));
+      axis.normalize();
+      b.wakeUp();
+      b.angularDamping = b.linearDamping = 0.3;
+      b.angularVelocity.copy(axis.scale(4 + attempt * 2));
+      b.velocity.set((random() - 0.5) * 2, 1.5, (random() - 0.5) * 2);
+    }
+    run(150, 60);
   }
   const restFace = bodies.map((b, i) => settle(dice[i]!, b, frames[i]!));
   const count = Math.max(...frames.map((f) => f.length / 7));
   // Dice that settled early wait where they lie until the last one has.
   for (const f of frames) while (f.length / 7 < count) f.push(...f.slice(-7));
   return { frames: frames.map((f) => Float32Array.from(f)), count, restFace, collisions };
+}
+
+/** The world normal of the die's lowest resting face (a coin rests on its caps only). */
+function lowestFace(shape: Shape, q: Quaternion): Vec3 {
+  let best: Vec3 | null = null;
+  const faces = shape.type === 'd2' ? shape.faces.slice(0, 2) : shape.faces;
+  for (const f of faces) {
+    const [a, b, c] = f.map((i) => new Vec3(...shape.vertices[i]!));
+    const n = q.vmult(b!.vsub(a!).cross(c!.vsub(a!)).unit());
+    if (!best || n.y < best.y) best = n;
+  }
+  return best!;
 }
 
 /** Lay a die flat on its lowest face if it leans (frames appended), and answer the face that reads. */

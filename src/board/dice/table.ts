@@ -58,6 +58,8 @@ export class DiceTable {
   /** collisions as they are played (sounds) and rolls as they come to rest */
   onCollision: CollisionListener = () => {};
   onRest: (dice: DieView[]) => void = () => {};
+  /** for tests and curious people: frames drawn, and the last throw's simulation time */
+  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0 };
 
   private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement, overlay: boolean) {
     this.stage = new Stage(overlay);
@@ -102,7 +104,9 @@ export class DiceTable {
       const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
       if (generation !== this.generation) return;
       const kinds = views.map((v) => dieKind(v.theme, loaded.get(v.theme)!, v.dieId, v.value === null));
+      const started = performance.now();
       const result = simulateThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale, weight: k.weight, inertia: k.inertia })), direction, velocity);
+      this.stats.simulateMs = Math.round(performance.now() - started);
       this.clear();
       const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!));
       this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity };
@@ -202,6 +206,8 @@ export class DiceTable {
       }
     }
     this.renderer.render(this.stage.scene, this.stage.camera);
+    this.stats.renders++;
+    this.stats.diceOnTable = roll?.dice.length ?? 0;
     if (moving) this.wake();
   }
 
