@@ -262,6 +262,8 @@ function start() {
     atRest: () => state.table?.atRest() ?? true,
     dice: () => state.table?.snapshot() ?? [],
     stats: () => ({ ...state.table?.stats }),
+    background: () => state.table?.background() ?? null,
+    screenOf: (x: number, y: number, z: number) => state.table?.screenOf(x, y, z) ?? null,
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');

@@ -2,7 +2,7 @@
  * What the board's modules share: the room it shows (from the page and its URL) and the live state
  * (who is signed in, the room, its socket, who is online, the rolls shown).
  */
-import type { DiceClient, Roll, Room, RoomSocket, User } from '../client';
+import type { DiceClient, Roll, Room, RoomSocket, Theme, User } from '../client';
 import type { DiceTable } from './dice/table';
 
 export const slug = document.body.dataset.slug ?? '';
@@ -23,6 +23,9 @@ export const state = {
   table: null as DiceTable | null,
   passcode: fragment.get('passcode') ?? query.get('passcode') ?? sessionStorage.getItem(passcodeStorage),
   counts: {} as Record<string, number>,
+  /** the themes this user may roll with (GET /theme), by id: the picker offers the chosen one's dice */
+  themes: new Map<string, Theme>(),
+  renderPicker: () => {},
   rejoins: 0,
   /** the room was deleted: nothing to reconnect to */
   ended: false,

@@ -13,6 +13,8 @@ export class Stage {
   readonly camera = new PerspectiveCamera(36, 1, 0.1, 200);
   private readonly table: Mesh<PlaneGeometry, MeshBasicMaterial>;
   private background: string | null = null;
+  /** the background image drawn on the table now (tests wait for it) */
+  shown: string | null = null;
   readonly shadowTexture = shadowTexture();
 
   constructor(private readonly overlay: boolean) {
@@ -66,6 +68,7 @@ export class Stage {
     const material = this.table.material;
     material.map?.dispose();
     material.map = null;
+    this.shown = null;
     material.color.set(0x1a4434);
     material.opacity = this.overlay ? 0 : 0.55;
     material.needsUpdate = true;
@@ -92,6 +95,7 @@ export class Stage {
     texture.offset.y = 1 - texture.offset.y;
     texture.needsUpdate = true;
     material.map = texture;
+    this.shown = url;
     material.color.set(0xffffff);
     material.opacity = 1;
     material.needsUpdate = true;

@@ -92,6 +92,11 @@ export class DiceTable {
     void this.stage.setBackground(url).catch(() => undefined).then(() => this.wake());
   }
 
+  /** The background image on the table now, once loaded. */
+  background(): string | null {
+    return this.stage.shown;
+  }
+
   /**
    * Throw a roll (or, `animate` false, lay it where its throw ends: the same place, for a board opened
    * after it). The dice's themes are loaded first.
@@ -209,6 +214,13 @@ export class DiceTable {
     this.stats.renders++;
     this.stats.diceOnTable = roll?.dice.length ?? 0;
     if (moving) this.wake();
+  }
+
+  /** Where a point of the table is on the page (CSS pixels), for tests. */
+  screenOf(x: number, y: number, z: number) {
+    const rect = this.canvas.getBoundingClientRect();
+    const p = new Vector3(x, y, z).project(this.stage.camera);
+    return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
   }
 
   /** What the table shows, for tests: each die's place, the face on top (from the drawn mesh) and where it is on screen. */
