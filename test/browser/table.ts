@@ -12,6 +12,7 @@ export interface ShownDie {
   top: number;
   topText: string | null;
   flat: number;
+  drawn: 'model' | 'solid';
   screen: { x: number; y: number; r: number };
 }
 

@@ -5,7 +5,7 @@
  * `uniforms.number`, else `label.color`), the faces (`values[dieId]`, text or image), the textures
  * (`map` under the faces; `normalMap`, `emissiveMap`... as the material's maps) and the model (`meshes`).
  */
-import { CanvasTexture, Color, Mesh, MeshStandardMaterial, SRGBColorSpace, Texture, type Object3D } from 'three';
+import { Box3, CanvasTexture, Color, Mesh, MeshStandardMaterial, SRGBColorSpace, Texture, Group, Vector3, type Object3D } from 'three';
 import { dieGeometry, type DieGeometry } from './geometry';
 import { faceAtlas, type FaceArt } from './faces';
 import { shapeOf, type Shape } from './shapes';
@@ -168,5 +168,10 @@ function modelFor(assets: ThemeAssets, dieId: string, shape: Shape, scale: numbe
     if (!(own && 'metalness' in own)) mesh.material = material;
   });
   if (radius > 0) model.scale.setScalar((shape.radius * scale) / radius);
-  return model;
+  // Centred on the die's body: the physics turns the solid about its centre.
+  const centre = new Box3().setFromObject(model).getCenter(new Vector3());
+  const holder = new Group();
+  model.position.sub(centre);
+  holder.add(model);
+  return holder;
 }

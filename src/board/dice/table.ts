@@ -239,7 +239,7 @@ export class DiceTable {
       const screen = p.clone().project(this.stage.camera);
       const edge = p.clone().add(new Vector3(shape.radius * die.kind.scale, 0, 0)).project(this.stage.camera);
       return {
-        uuid: die.view.uuid, dieId: die.view.dieId, type: shape.type, value: die.view.value,
+        uuid: die.view.uuid, dieId: die.view.dieId, type: shape.type, value: die.view.value, drawn: die.kind.model ? 'model' : 'solid',
         position: [p.x, p.y, p.z], top: best + 1, topText: die.kind.faceTexts[best] ?? null, flat: bestY,
         screen: { x: rect.left + ((screen.x + 1) / 2) * rect.width, y: rect.top + ((1 - screen.y) / 2) * rect.height, r: (Math.abs(edge.x - screen.x) / 2) * rect.width },
       };
