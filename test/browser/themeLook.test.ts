@@ -85,7 +85,7 @@ test('a theme whose files cannot be loaded is drawn in the built-in look, said o
   t.regex((await note(page)) ?? '', /Broken.*built-in look/);
   t.true(share(image, first!, hex(GOLD), 90) > 0.25, `built-in gold: ${share(image, first!, hex(GOLD), 90)}`);
   t.true(share(image, first!, hex('#ff00ff'), 90) < 0.01);
-  t.is(first!.top, first!.value, 'its value still lies up');
+  t.is(first!.top, first!.value as number, 'its value still lies up');
   // Again: still drawn, still one message.
   const [second] = await roll([{ type: 'd6', theme: broken.id }, { type: 'd20', theme: 'standard' }]);
   t.truthy(second);
