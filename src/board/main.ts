@@ -8,9 +8,10 @@
 import { ApiError, DiceClient, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
 import { configureThemes } from './dice/themes';
+import { DiceSounds } from './dice/sound';
 import { loadThemes, wireRollForm } from './rollForm';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
-import { fragment, overlay, passcodeStorage, slug, state } from './state';
+import { fragment, overlay, passcodeStorage, query, slug, state } from './state';
 import { $, diceViews, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
@@ -245,6 +246,27 @@ function connect() {
   });
 }
 
+/** Sounds: on the board once the user has clicked; in overlay mode only with `&sound=1`. */
+function wireSounds() {
+  const sounds = new DiceSounds(!overlay || query.get('sound') === '1');
+  state.sounds = sounds;
+  const toggle = $('sound-toggle');
+  const render = () => {
+    toggle.textContent = sounds.muted ? 'Sound off' : 'Sound on';
+    toggle.setAttribute('aria-pressed', String(!sounds.muted));
+  };
+  toggle.addEventListener('click', () => {
+    sounds.muted = !sounds.muted;
+    render();
+  });
+  render();
+  if (!state.table) return;
+  state.table.onCollision = (die, speed) => void sounds.collide(die.theme, die.dieId, speed);
+  state.table.onRest = (dice) => {
+    for (const { view, face } of dice) void sounds.rested(view.theme, view.dieId, face);
+  };
+}
+
 // Start
 
 function start() {
@@ -252,6 +274,7 @@ function start() {
   wirePasscode();
   wireRollForm();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
+  wireSounds();
   if (!state.table) {
     $('stage-note').hidden = false;
     $('stage-note').textContent = 'No WebGL here: the dice show in the list.';
@@ -262,6 +285,7 @@ function start() {
     atRest: () => state.table?.atRest() ?? true,
     dice: () => state.table?.snapshot() ?? [],
     stats: () => ({ ...state.table?.stats }),
+    sound: () => ({ state: state.sounds?.state() ?? 'none', muted: state.sounds?.muted ?? true, played: { ...state.sounds?.played } }),
     background: () => state.table?.background() ?? null,
     screenOf: (x: number, y: number, z: number) => state.table?.screenOf(x, y, z) ?? null,
     rolls: () => state.rolls.size,

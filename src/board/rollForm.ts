@@ -79,6 +79,9 @@ export function wireRollForm() {
     }
     const button = $('roll-button') as HTMLButtonElement;
     button.disabled = true;
+    // roll.loading sounds while the roll is on its way (their `value` is compared with the dice count)
+    const count = 'dice' in body ? body.dice!.filter((d) => d.type !== 'mod').length : diceOfPlainSum(text, theme, false, dice())?.filter((d) => d.type !== 'mod').length ?? 1;
+    void state.sounds?.rollLoading(theme, count);
     try {
       const roll = await state.client!.createRoll(body);
       // The socket brings it too; whichever comes first is shown, the other only updates it.
@@ -87,6 +90,7 @@ export function wireRollForm() {
       error.textContent = messageOf(err);
     } finally {
       button.disabled = false;
+      state.sounds?.stopLoading();
     }
   });
 }

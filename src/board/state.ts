@@ -3,6 +3,7 @@
  * (who is signed in, the room, its socket, who is online, the rolls shown).
  */
 import type { DiceClient, Roll, Room, RoomSocket, Theme, User } from '../client';
+import type { DiceSounds } from './dice/sound';
 import type { DiceTable } from './dice/table';
 
 export const slug = document.body.dataset.slug ?? '';
@@ -21,6 +22,7 @@ export const state = {
   /** rolls already thrown on the table: each is thrown once, however it arrives */
   thrown: new Set<string>(),
   table: null as DiceTable | null,
+  sounds: null as DiceSounds | null,
   passcode: fragment.get('passcode') ?? query.get('passcode') ?? sessionStorage.getItem(passcodeStorage),
   counts: {} as Record<string, number>,
   /** the themes this user may roll with (GET /theme), by id: the picker offers the chosen one's dice */

@@ -57,7 +57,7 @@ export class DiceTable {
   private readonly edges = new Map<DieKind, EdgesGeometry>();
   /** collisions as they are played (sounds) and rolls as they come to rest */
   onCollision: CollisionListener = () => {};
-  onRest: (dice: DieView[]) => void = () => {};
+  onRest: (dice: { view: DieView; face: string | null }[]) => void = () => {};
   /** for tests and curious people: frames drawn, and the last throw's simulation time */
   readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0 };
 
@@ -207,7 +207,7 @@ export class DiceTable {
       moving = k < roll.count - 1;
       if (!moving && roll.played !== Infinity) {
         roll.played = Infinity;
-        this.onRest(roll.dice.map((d) => d.view));
+        this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[(d.view.value - 1) % d.kind.shape.valued] ?? null })));
       }
     }
     this.renderer.render(this.stage.scene, this.stage.camera);
