@@ -10,9 +10,9 @@ import type { Shape } from './shapes';
 /** Half the table's width (x) and depth (z), in world units; the camera frames it whole. */
 export const TABLE = { x: 7, z: 4.5 };
 export const STEP = 1 / 60;
-const MAX_STEPS = 480;
+const MAX_STEPS = 300;
 /** A die is turned flat when its lowest face leans more than this (cosine): never resting on an edge. */
-const FLAT = 0.9995;
+const FLAT = 0.998;
 const SNAP_FRAMES = 12;
 
 export interface ThrowDie {
@@ -94,12 +94,13 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
     const r = die.shape.radius * die.scale;
     const perRow = Math.min(dice.length, 6);
     const col = i % 6, row = Math.floor(i / 6);
-    const along = -reach - (row % 2) * 2 * r;
+    // Rows of six, one behind the other towards the middle: a handful of dice leaves from the edge.
+    const along = -reach + row * 2.4 * r;
     const across = (col - (perRow - 1) / 2) * 2.2 * r;
     const x = Math.max(-TABLE.x + r, Math.min(TABLE.x - r, heading.x * along + side.x * across));
     const z = Math.max(-TABLE.z + r, Math.min(TABLE.z - r, heading.z * along + side.z * across));
     const mass = Math.min(20, Math.max(0.05, (die.weight ?? 300) / 300));
-    const body = new Body({ mass, shape: solid(die.shape, die.scale), material: diceMaterial, position: new Vec3(x, 1.5 + row * 2.4 * r + random() * 1.5, z) });
+    const body = new Body({ mass, shape: solid(die.shape, die.scale), material: diceMaterial, position: new Vec3(x, 1.5 + (row % 2) * 1.2 * r + random() * 1.5, z) });
     body.linearDamping = 0.1;
     body.angularDamping = 0.1;
     body.sleepSpeedLimit = 0.15;
@@ -109,7 +110,11 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
     body.invInertia.set(1 / body.inertia.x, 1 / body.inertia.y, 1 / body.inertia.z);
     body.updateInertiaWorld(true);
     body.quaternion.setFromEuler(random() * Math.PI * 2, random() * Math.PI * 2, random() * Math.PI * 2);
-    const v = heading.scale(speed * (0.85 + random() * 0.3)).vadd(side.scale((random() - 0.5) * 3));
+    // The rows in front are slower, so a big handful spreads over the table instead of piling up at a rail.
+    // Each die a little off the heading (a handful fans out), the rows in front slower.
+    const spread = (random() - 0.5) * Math.min(1.2, 0.3 + dice.length * 0.03);
+    const own = new Vec3(Math.cos(angle + spread), 0, -Math.sin(angle + spread));
+    const v = own.scale(speed * (0.85 + random() * 0.3) * Math.pow(0.8, row)).vadd(side.scale((random() - 0.5) * 2));
     body.velocity.set(v.x, 1 + random() * 3, v.z);
     body.angularVelocity.set((random() - 0.5) * 30, (random() - 0.5) * 30, (random() - 0.5) * 30);
     body.addEventListener('collide', (e: { contact: { getImpactVelocityAlongNormal(): number } }) => {
@@ -129,7 +134,7 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
       record();
       // Rolling on (a d16 on its rim, a coin): the felt's drag grows after a while.
       if (k > dragFrom) for (const b of bodies) b.angularDamping = b.linearDamping = Math.min(0.9, 0.1 + (k - dragFrom) / 150);
-      still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.01 && b.angularVelocity.lengthSquared() < 0.01)) ? still + 1 : 0;
+      still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.04 && b.angularVelocity.lengthSquared() < 0.09)) ? still + 1 : 0;
       if (still >= 15) return;
     }
   };
@@ -137,7 +142,7 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
   run(MAX_STEPS, 120);
   // A die leaning on another or on a rail is tipped towards its lowest face, by the physics (so it
   // cannot sink into its neighbour), a few times at most; what still leans is laid flat below.
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 2; attempt++) {
     const leaning = bodies.filter((b, i) => lowestFace(dice[i]!.shape, b.quaternion).y > -FLAT);
     if (!leaning.length) break;
     for (const b of leaning) {
@@ -149,7 +154,7 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
       b.angularVelocity.copy(axis.scale(4 + attempt * 2));
       b.velocity.set((random() - 0.5) * 2, 1.5, (random() - 0.5) * 2);
     }
-    run(150, 60);
+    run(90, 30);
   }
   const restFace = bodies.map((b, i) => settle(dice[i]!, b, frames[i]!));
   const count = Math.max(...frames.map((f) => f.length / 7));
@@ -183,10 +188,13 @@ function settle(die: ThrowDie, body: Body, frames: number[]): number {
   let lowest = 0;
   resting.forEach((n, i) => { if (world(q, n).y < world(q, resting[lowest]!).y) lowest = i; });
   const down = world(q, resting[lowest]!);
-  if (-down.y < FLAT) {
+  // Small leans are laid flat by hand (a few degrees: no visible jump); larger ones were tipped above.
+  if (-down.y < 0.9999) {
     const fix = new Quaternion().setFromVectors(down, new Vec3(0, -1, 0));
     const target = fix.mult(q);
-    const floor = -Math.min(...shape.vertices.map((v) => target.vmult(new Vec3(...v)).y * die.scale));
+    // The lowest point stays where it was: on the felt, or on the die it leans on.
+    const lowest = (r: Quaternion) => Math.min(...shape.vertices.map((v) => r.vmult(new Vec3(...v)).y * die.scale));
+    const floor = body.position.y + lowest(q) - lowest(target);
     const from = body.position.clone();
     for (let k = 1; k <= SNAP_FRAMES; k++) {
       const t = k / SNAP_FRAMES;

@@ -30,6 +30,8 @@ interface TableDie {
   turn: Quaternion;
   shadow: Mesh;
   frames: Float32Array;
+  /** the roll's size factor (many dice are drawn smaller) */
+  crowd: number;
 }
 
 interface TableRoll {
@@ -45,6 +47,8 @@ interface TableRoll {
 /** The room's rolls are drawn as they come; a theme slower than this is drawn in the built-in look. */
 const THEME_WAIT_MS = 8000;
 const TOP_BAND = 0.2;
+/** Up to this many dice keep their size; more are drawn smaller. */
+const CROWD = 12;
 
 export type CollisionListener = (die: DieView, speed: number, position: Vector3) => void;
 
@@ -110,10 +114,12 @@ export class DiceTable {
       if (generation !== this.generation) return;
       const kinds = views.map((v) => dieKind(v.theme, loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
-      const result = simulateThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale, weight: k.weight, inertia: k.inertia })), direction, velocity);
+      // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
+      const crowd = Math.min(1, Math.sqrt(CROWD / views.length));
+      const result = simulateThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale * crowd, weight: k.weight, inertia: k.inertia })), direction, velocity);
       this.stats.simulateMs = Math.round(performance.now() - started);
       this.clear();
-      const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!));
+      const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!, crowd));
       this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity };
       this.wake();
     } finally {
@@ -140,8 +146,9 @@ export class DiceTable {
     return this.pending === 0 && (!this.roll || this.frameOf(this.roll, performance.now()) >= this.roll.count - 1);
   }
 
-  private place(view: DieView, kind: DieKind, frames: Float32Array, restFace: number): TableDie {
+  private place(view: DieView, kind: DieKind, frames: Float32Array, restFace: number, crowd: number): TableDie {
     const group = new Group();
+    group.scale.setScalar(crowd);
     // The rolled face goes where the throw left the resting face: a turn of the solid onto itself.
     const turn = view.value === null ? new Quaternion() : faceTurn(kind.shape, (view.value - 1) % kind.shape.valued, restFace);
     const body: Object3D = kind.model ? kind.model.clone(true) : new Mesh(kind.geometry.geometry, kind.material);
@@ -160,11 +167,11 @@ export class DiceTable {
         if (m) (o as Mesh).material = Object.assign(m.clone(), { transparent: true, opacity: 0.4 });
       });
     }
-    const size = kind.shape.radius * kind.scale;
+    const size = kind.shape.radius * kind.scale * crowd;
     const shadow = new Mesh(new PlaneGeometry(size * 3.2, size * 3.2), new MeshBasicMaterial({ map: this.stage.shadowTexture, transparent: true, depthWrite: false }));
     shadow.rotation.x = -Math.PI / 2;
     this.stage.scene.add(group, shadow);
-    return { view, kind, group, turn, shadow, frames };
+    return { view, kind, group, turn, shadow, frames, crowd };
   }
 
   private clear() {
@@ -237,7 +244,7 @@ export class DiceTable {
       }
       const p = die.group.position.clone();
       const screen = p.clone().project(this.stage.camera);
-      const edge = p.clone().add(new Vector3(shape.radius * die.kind.scale, 0, 0)).project(this.stage.camera);
+      const edge = p.clone().add(new Vector3(shape.radius * die.kind.scale * die.crowd, 0, 0)).project(this.stage.camera);
       return {
         uuid: die.view.uuid, dieId: die.view.dieId, type: shape.type, value: die.view.value, drawn: die.kind.model ? 'model' : 'solid',
         position: [p.x, p.y, p.z], top: best + 1, topText: die.kind.faceTexts[best] ?? null, flat: bestY,
