@@ -8,10 +8,10 @@
 import { ApiError, DiceClient, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
 import { configureThemes } from './dice/themes';
-import { DiceSounds } from './dice/sound';
 import { loadThemes, wireRollForm } from './rollForm';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
-import { fragment, overlay, passcodeStorage, query, slug, state } from './state';
+import { fragment, overlay, passcodeStorage, slug, state } from './state';
+import { noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
@@ -92,15 +92,6 @@ function wireLogin() {
     location.hash = '';
     location.reload();
   });
-}
-
-/** A theme that does not load is said once, under the table; its dice are drawn all the same. */
-function noteThemeFailure(message: string) {
-  const note = $('theme-note');
-  if (note.dataset.messages?.includes(message)) return;
-  note.dataset.messages = `${note.dataset.messages ?? ''}\n${message}`;
-  note.hidden = false;
-  note.textContent = message;
 }
 
 // Joining
@@ -244,27 +235,6 @@ function connect() {
     setConnection('catching up…', 'offline');
     if (!state.rolls.size) socket.once('connect', () => void loadHistory());
   });
-}
-
-/** Sounds: on the board once the user has clicked; in overlay mode only with `&sound=1`. */
-function wireSounds() {
-  const sounds = new DiceSounds(!overlay || query.get('sound') === '1');
-  state.sounds = sounds;
-  const toggle = $('sound-toggle');
-  const render = () => {
-    toggle.textContent = sounds.muted ? 'Sound off' : 'Sound on';
-    toggle.setAttribute('aria-pressed', String(!sounds.muted));
-  };
-  toggle.addEventListener('click', () => {
-    sounds.muted = !sounds.muted;
-    render();
-  });
-  render();
-  if (!state.table) return;
-  state.table.onCollision = (die, speed) => void sounds.collide(die.theme, die.dieId, speed);
-  state.table.onRest = (dice) => {
-    for (const { view, face } of dice) void sounds.rested(view.theme, view.dieId, face);
-  };
 }
 
 // Start
