@@ -7,7 +7,7 @@ import type { AppDeps } from '../http/deps';
 import { renderBoardPage } from './page';
 
 /**
- * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css}.
+ * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css,physics.js}.
  *
  * The script is bundled from src/board/main.ts (three.js, socket.io-client and the typed client
  * included: nothing comes from a CDN, so the board works offline) with esbuild, once per process, on
@@ -17,9 +17,12 @@ import { renderBoardPage } from './page';
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
+const PHYSICS = fileURLToPath(new URL('./dice/physicsWorker.ts', import.meta.url));
 
 export interface BoardAssets {
   js: string;
+  /** the throw's simulation, run in a Web Worker */
+  physics: string;
   css: string;
   /** Content hash of both: the page asks for `?v=<version>`, so the assets can be cached for good. */
   version: string;
@@ -38,24 +41,26 @@ export function boardAssets(): Promise<BoardAssets> {
 
 async function bundle(): Promise<BoardAssets> {
   const esbuild = await import('esbuild');
-  const [result, css] = await Promise.all([
-    esbuild.build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'silent',
-      define: { 'process.env.NODE_ENV': '"production"' },
-    }),
+  const options: import('esbuild').BuildOptions & { write: false } = {
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  };
+  const [result, worker, css] = await Promise.all([
+    esbuild.build({ ...options, entryPoints: [ENTRY], format: 'esm' }),
+    // A classic worker script (no module workers needed).
+    esbuild.build({ ...options, entryPoints: [PHYSICS], format: 'iife' }),
     readFile(STYLE, 'utf8'),
   ]);
   const js = result.outputFiles[0]!.text;
-  const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 16);
-  return { js, css, version };
+  const physics = worker.outputFiles[0]!.text;
+  const version = createHash('sha256').update(js).update(physics).update(css).digest('hex').slice(0, 16);
+  return { js, physics, css, version };
 }
 
 const PAGE_HEADERS = {
@@ -83,13 +88,14 @@ export function boardRoutes(deps: AppDeps): Router {
 
   router.get('/board/assets/:file', async (req, res) => {
     const file = req.params.file;
-    if (file !== 'board.js' && file !== 'board.css') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
+    if (file !== 'board.js' && file !== 'board.css' && file !== 'physics.js') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
     const built = await boardAssets().catch((err: Error) => {
       deps.logger.error({ err: err.message }, 'bundling the board failed');
       throw err;
     });
     const cacheable = req.query.v === built.version;
     if (file === 'board.js') sendAsset(res, 'text/javascript; charset=utf-8', built.js, cacheable);
+    else if (file === 'physics.js') sendAsset(res, 'text/javascript; charset=utf-8', built.physics, cacheable);
     else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
   });
 

@@ -153,9 +153,10 @@ test('30 dice: thrown alike for two viewers, all on the table below the roll car
     t.true(Math.hypot(die.position[0] - other.position[0], die.position[2] - other.position[2]) < 0.01, 'same place for both');
     t.true(die.screen.y - die.screen.r > band, `below the roll cards (${die.screen.y} vs ${band})`);
   }
-  const stats = async () => a.evaluate(() => (window as unknown as { __board: { stats(): { renders: number; simulateMs: number } } }).__board.stats());
+  const stats = async () => a.evaluate(() => (window as unknown as { __board: { stats(): { renders: number; simulateMs: number; simulatedIn: string; frames: number } } }).__board.stats());
   const before = await stats();
-  t.log(`simulating the throw took ${before.simulateMs} ms`);
+  t.is(before.simulatedIn, 'worker', 'simulated off the main thread');
+  t.log(`simulating the throw took ${before.simulateMs} ms (in the worker); ${before.frames} frames of animation (${(before.frames / 60).toFixed(1)} s), ${before.renders} frames drawn on this page (about ${(before.renders / (before.frames / 60)).toFixed(0)} per second, software GL, two pages)`);
   await a.waitForTimeout(1500);
   t.is((await stats()).renders, before.renders, 'no frame is drawn while nothing moves');
 });

@@ -6,7 +6,8 @@
 import { Color, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { faceTurn } from './geometry';
 import { dieKind, type DieKind } from './materials';
-import { simulateThrow, STEP, type Collision } from './physics';
+import { STEP, type Collision } from './physics';
+import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
 import { Stage } from './stage';
 import { slowTheme, themeAssets } from './themes';
@@ -63,7 +64,7 @@ export class DiceTable {
   onCollision: CollisionListener = () => {};
   onRest: (dice: { view: DieView; face: string | null }[]) => void = () => {};
   /** for tests and curious people: frames drawn, and the last throw's simulation time */
-  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0 };
+  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0 };
 
   private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement, overlay: boolean) {
     this.stage = new Stage(overlay);
@@ -75,7 +76,7 @@ export class DiceTable {
   static create(canvas: HTMLCanvasElement, overlay: boolean): DiceTable | null {
     let renderer: WebGLRenderer;
     try {
-      renderer = new WebGLRenderer({ canvas, antialias: true, alpha: true, preserveDrawingBuffer: true });
+      renderer = new WebGLRenderer({ canvas, antialias: !softwareGl(), alpha: true, preserveDrawingBuffer: true });
     } catch {
       return null;
     }
@@ -116,8 +117,11 @@ export class DiceTable {
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
       const crowd = Math.min(1, Math.sqrt(CROWD / views.length));
-      const result = simulateThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale * crowd, weight: k.weight, inertia: k.inertia })), direction, velocity);
+      const result = await runThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale * crowd, weight: k.weight, inertia: k.inertia })), direction, velocity);
+      if (generation !== this.generation) return;
       this.stats.simulateMs = Math.round(performance.now() - started);
+      this.stats.simulatedIn = ranIn.last;
+      this.stats.frames = result.count;
       this.clear();
       const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!, crowd));
       this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity };
@@ -251,6 +255,19 @@ export class DiceTable {
         screen: { x: rect.left + ((screen.x + 1) / 2) * rect.width, y: rect.top + ((1 - screen.y) / 2) * rect.height, r: (Math.abs(edge.x - screen.x) / 2) * rect.width },
       };
     });
+  }
+}
+
+/** A software renderer (SwiftShader, llvmpipe): multisampling there halves the frame rate, so it is left off. */
+function softwareGl(): boolean {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = info && gl ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return false;
   }
 }
 
