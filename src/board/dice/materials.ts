@@ -84,12 +84,15 @@ function texturesFor(assets: ThemeAssets, dieId: string): Map<string, ImageBitma
 
 const MAPS = ['normalMap', 'emissiveMap', 'roughnessMap', 'metalnessMap', 'bumpMap', 'aoMap', 'alphaMap'] as const;
 
-const kinds = new Map<string, DieKind>();
+/** Per loaded theme (a theme drawn in the built-in look while slow gets its own look later). */
+const kinds = new WeakMap<ThemeAssets, Map<string, DieKind>>();
 
 /** The look of die `dieId` of a theme; `blank` for a die whose value this viewer may not see. */
-export function dieKind(themeId: string, assets: ThemeAssets, dieId: string, blank: boolean): DieKind {
-  const key = `${themeId}\n${dieId.toLowerCase()}\n${blank}`;
-  const cached = kinds.get(key);
+export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): DieKind {
+  const key = `${dieId.toLowerCase()}\n${blank}`;
+  let ofTheme = kinds.get(assets);
+  if (!ofTheme) kinds.set(assets, (ofTheme = new Map()));
+  const cached = ofTheme.get(key);
   if (cached) return cached;
   const own = assets.failed ? null : assets.theme;
   const shape = shapeOf(typeOf(assets, dieId));
@@ -132,7 +135,7 @@ export function dieKind(themeId: string, assets: ThemeAssets, dieId: string, bla
   const weight = Number(own?.physics?.weight?.[dieId]);
   const inertia = Number(own?.physics?.inertia?.[dieId]);
   const kind: DieKind = { shape, scale, geometry, material, model, faceTexts, weight: Number.isFinite(weight) ? weight : undefined, inertia: Number.isFinite(inertia) ? inertia : undefined };
-  kinds.set(key, kind);
+  ofTheme.set(key, kind);
   return kind;
 }
 

@@ -113,7 +113,7 @@ export class DiceTable {
       const themes = [...new Set(views.map((v) => v.theme))];
       const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
       if (generation !== this.generation) return;
-      const kinds = views.map((v) => dieKind(v.theme, loaded.get(v.theme)!, v.dieId, v.value === null));
+      const kinds = views.map((v) => dieKind(loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
       const crowd = Math.min(1, Math.sqrt(CROWD / views.length));
