@@ -93,25 +93,35 @@ function frameTurn(a1: Vector3, a2: Vector3, b1: Vector3, b2: Vector3): Quaterni
   return new Quaternion().setFromRotationMatrix(mb.multiply(ma.transpose()));
 }
 
+/** The direction a face's value reads upwards, in the die's frame. */
+export function faceUp(shape: Shape, face: number): Vector3 {
+  return faceAxes(shape, shape.faces[face]!).up;
+}
+
 /**
  * A turn of the solid onto itself that carries face `from` to where face `to` is: drawn turned so, the
- * die looks the same (same outline, same physics) but shows `from`'s value where `to` lies.
+ * die looks the same (same outline, same physics) but shows `from`'s value where `to` lies. Of the turns
+ * that do (four on a d6), the one `score` likes best: the board picks the one whose value reads upright.
  */
-export function faceTurn(shape: Shape, from: number, to: number): Quaternion {
-  if (from === to) return new Quaternion();
+export function faceTurn(shape: Shape, from: number, to: number, score: (q: Quaternion) => number = () => 0): Quaternion {
   const fa = shape.faces[from]!, fb = shape.faces[to]!;
   const na = v3(faceNormal(shape, fa)), nb = v3(faceNormal(shape, fb));
   const ca = v3(centroid(shape, fa)), cb = v3(centroid(shape, fb));
   const verts = shape.vertices.map(v3);
   const spoke = (p: Vector3, c: Vector3, n: Vector3) => p.clone().sub(c).projectOnPlane(n).normalize();
   const a0 = spoke(verts[fa[0]!]!, ca, na);
+  let best: Quaternion | null = null;
+  let bestScore = -Infinity;
   for (const j of fb) {
     const q = frameTurn(na, a0, nb, spoke(verts[j]!, cb, nb));
     const maps = verts.every((v) => {
       const w = v.clone().applyQuaternion(q);
       return verts.some((u) => u.distanceToSquared(w) < 1e-6);
     });
-    if (maps) return q;
+    if (maps && score(q) > bestScore) {
+      best = q;
+      bestScore = score(q);
+    }
   }
-  return new Quaternion().setFromUnitVectors(na, nb);
+  return best ?? new Quaternion().setFromUnitVectors(na, nb);
 }

@@ -4,7 +4,7 @@
  * table; a new one takes its place. The render loop runs only while something moves.
  */
 import { Color, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
-import { faceTurn } from './geometry';
+import { faceTurn, faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
@@ -154,7 +154,12 @@ export class DiceTable {
     const group = new Group();
     group.scale.setScalar(crowd);
     // The rolled face goes where the throw left the resting face: a turn of the solid onto itself.
-    const turn = view.value === null ? new Quaternion() : faceTurn(kind.shape, (view.value - 1) % kind.shape.valued, restFace);
+    const rolled = view.value === null ? -1 : (view.value - 1) % kind.shape.valued;
+    // Of the turns that put the rolled face there, the one whose value reads upright for the viewer.
+    const o = frames.length - 7;
+    const rest = new Quaternion(frames[o + 3], frames[o + 4], frames[o + 5], frames[o + 6]);
+    const readable = (q: Quaternion) => (rolled < 0 ? 0 : -faceUp(kind.shape, rolled).applyQuaternion(q).applyQuaternion(rest).z);
+    const turn = rolled < 0 ? new Quaternion() : faceTurn(kind.shape, rolled, restFace, readable);
     const body: Object3D = kind.model ? kind.model.clone(true) : new Mesh(kind.geometry.geometry, kind.material);
     body.quaternion.copy(turn);
     group.add(body);
