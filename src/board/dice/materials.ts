@@ -161,16 +161,17 @@ function modelFor(assets: ThemeAssets, dieId: string, shape: Shape, scale: numbe
   const source = assets.meshes.get(dieId);
   if (!source) return null;
   const model = source.clone(true);
-  let radius = 0;
   model.traverse((o) => {
     const mesh = o as Mesh;
     if (!mesh.isMesh) return;
-    mesh.geometry.computeBoundingSphere();
-    radius = Math.max(radius, mesh.geometry.boundingSphere!.center.length() + mesh.geometry.boundingSphere!.radius);
     const own = mesh.material as MeshStandardMaterial;
     if (!(own && 'metalness' in own)) mesh.material = material;
   });
-  if (radius > 0) model.scale.setScalar((shape.radius * scale) / radius);
+  // As large as the solid: the largest side of its box as the solid's (FBX files come in any unit).
+  const extent = (b: Box3) => Math.max(...b.getSize(new Vector3()).toArray());
+  const solid = extent(new Box3().setFromPoints(shape.vertices.map(([x, y, z]) => new Vector3(x, y, z).multiplyScalar(scale))));
+  const own = extent(new Box3().setFromObject(model));
+  if (own > 0) model.scale.multiplyScalar(solid / own);
   // Centred on the die's body: the physics turns the solid about its centre.
   const centre = new Box3().setFromObject(model).getCenter(new Vector3());
   const holder = new Group();
