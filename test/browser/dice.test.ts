@@ -90,7 +90,7 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
     t.is(roll.status, 201, JSON.stringify(roll.body));
     const uuids = roll.body.data.values.map((v: { uuid: string }) => v.uuid);
     const [seenA, seenB] = await Promise.all([restingDice(a, uuids), restingDice(b, uuids)]);
-    return { values: roll.body.data.values, seenA, seenB, pngA: await shot(a, `${name}.png`), pngB: await shot(b, `${name}-other.png`) };
+    return { uuid: roll.body.data.uuid as string, values: roll.body.data.values, seenA, seenB, pngA: await shot(a, `${name}.png`), pngB: await shot(b, `${name}-other.png`) };
   };
 
   // Magenta body, green numbers; the custom die `big` is a d20 by its type; `fate` has word faces.
@@ -128,6 +128,17 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
   t.is(h.seenB[0]!.value, null);
   t.true(share(h.pngA, h.seenA[0]!, hex('#00ff00'), 110) > 0.005, 'the roller sees the value');
   t.is(share(h.pngB, h.seenB[0]!, hex('#00ff00'), 110), 0, 'the others see no number at all');
+
+  // Revealed by its roller: the other player's die gets its faces, where it lay, the value on top.
+  const hiddenDie = h.values[0];
+  const revealed = await owner.api.patch(`/roll/${h.uuid}`, { dice: [{ uuid: hiddenDie.uuid, is_hidden: false }] });
+  t.is(revealed.status, 200, JSON.stringify(revealed.body));
+  await b.waitForFunction((uuid) => (window as unknown as { __board: { dice(): { uuid: string; value: number | null }[] } }).__board.dice().some((d) => d.uuid === uuid && d.value !== null), hiddenDie.uuid, { timeout: 20_000 });
+  const [shown] = await restingDice(b, [hiddenDie.uuid]);
+  const after = await shot(b, 'theme-revealed-other.png');
+  t.is(shown!.top, hiddenDie.value);
+  t.true(Math.hypot(shown!.position[0] - h.seenB[0]!.position[0], shown!.position[2] - h.seenB[0]!.position[2]) < 0.01, 'it stays where it lay');
+  t.true(share(after, shown!, hex('#00ff00'), 110) > 0.005, 'now with its numbers');
   t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
 });
 
