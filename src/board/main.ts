@@ -11,7 +11,7 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
-import { noteThemeFailure, wireSounds } from './tableUi';
+import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
@@ -245,6 +245,7 @@ function start() {
   wireRollForm();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
+  keepTableBelowCards();
   if (!state.table) {
     $('stage-note').hidden = false;
     $('stage-note').textContent = 'No WebGL here: the dice show in the list.';

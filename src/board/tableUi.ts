@@ -32,3 +32,17 @@ export function wireSounds() {
     for (const { view, face } of dice) void sounds.rested(view.theme, view.dieId, face);
   };
 }
+
+/** The table is framed below the roll cards, however many there are and however large (overlay mode). */
+export function keepTableBelowCards() {
+  const table = state.table;
+  if (!table) return;
+  const cards = $('last-roll');
+  const stage = $('stage');
+  const update = () => {
+    const last = cards.lastElementChild?.getBoundingClientRect();
+    table.setTopReserve(last ? last.bottom - stage.getBoundingClientRect().top + 8 : 0);
+  };
+  new ResizeObserver(update).observe(cards);
+  new ResizeObserver(update).observe(stage);
+}

@@ -87,3 +87,20 @@ test("the dice picker offers the chosen theme's dice, with their notation, and r
   t.deepEqual(dice.map((d) => d.type), ['d6', 'd6', 'd8']);
   await shot(page, 'table-picker.png');
 });
+
+test('in overlay mode, with three large roll cards, no die rests under them', async (t) => {
+  const owner = await ctx.server.newUser();
+  const { slug } = (await owner.api.post('/room', { name: 'Stream', is_public: true })).body.data;
+  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`, logs, { width: 960, height: 540 });
+  let uuids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const roll = await owner.api.post('/roll', { room: slug, equation: '8d6', theme: 'standard', direction: 90, velocity: 1.5 });
+    t.is(roll.status, 201);
+    uuids = roll.body.data.values.map((v: { uuid: string }) => v.uuid);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('#last-roll .card').length === 3);
+  const dice = await restingDice(page, uuids);
+  await shot(page, 'table-overlay-cards.png');
+  const bottom = await page.evaluate(() => document.querySelector('#last-roll .card:last-child')!.getBoundingClientRect().bottom);
+  for (const die of dice) t.true(die.screen.y - die.screen.r > bottom, `die at ${die.screen.y} below the cards (${bottom})`);
+});

@@ -89,8 +89,22 @@ export class DiceTable {
     const width = this.canvas.clientWidth || 800;
     const height = this.canvas.clientHeight || 600;
     this.renderer.setSize(width, height, false);
-    this.stage.fit(width, height, Math.min(150, height * TOP_BAND));
+    this.stage.fit(width, height, this.topReserve ?? Math.min(150, height * TOP_BAND));
     this.wake();
+  }
+
+  private topReserve: number | null = null;
+
+  /**
+   * Keep the top `px` pixels of the canvas free of the table (the roll cards are there). Only the view
+   * changes: the throw is in table units, the same for everyone.
+   */
+  setTopReserve(px: number) {
+    const height = this.canvas.clientHeight || 600;
+    const next = Math.max(0, Math.min(px, height * 0.4));
+    if (this.topReserve !== null && Math.abs(next - this.topReserve) < 2) return;
+    this.topReserve = next;
+    this.resize();
   }
 
   setBackground(url: string | null) {
