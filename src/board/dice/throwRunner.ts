@@ -9,7 +9,8 @@ let worker: Worker | null | undefined;
 /** where the last throw was simulated, for tests */
 export const ranIn = { last: 'none' as 'none' | 'worker' | 'page' };
 let next = 1;
-const waiting = new Map<number, (result: ThrowResult) => void>();
+/** throws sent to the worker: how to finish each, and how to do it here if the worker fails */
+const waiting = new Map<number, { done: (result: ThrowResult) => void; here: () => void }>();
 
 function physicsWorker(): Worker | null {
   if (worker !== undefined) return worker;
@@ -18,11 +19,16 @@ function physicsWorker(): Worker | null {
     const version = new URL(import.meta.url).searchParams.get('v') ?? '';
     worker = new Worker(`/board/assets/physics.js?v=${encodeURIComponent(version)}`);
     worker.onmessage = (event: MessageEvent<{ id: number; result: ThrowResult }>) => {
-      waiting.get(event.data.id)?.(event.data.result);
+      waiting.get(event.data.id)?.done(event.data.result);
       waiting.delete(event.data.id);
     };
+    // A worker that cannot start (blocked, broken): the page simulates what it was given, and all later throws.
     worker.onerror = () => {
       worker = null;
+      for (const [id, job] of waiting) {
+        waiting.delete(id);
+        job.here();
+      }
     };
   } catch {
     worker = null;
@@ -38,17 +44,16 @@ export function runThrow(seed: string, dice: ThrowDie[], direction: number, velo
   }
   const request: ThrowRequest = { id: next++, seed, direction, velocity, dice: dice.map((d) => ({ type: d.shape.type, scale: d.scale, weight: d.weight, inertia: d.inertia })) };
   return new Promise((resolve) => {
-    // A worker that fails to start (blocked, broken) answers never: the page does it then.
-    const fallback = setTimeout(() => {
-      if (!waiting.delete(request.id)) return;
-      worker = null;
+    const here = () => {
       ranIn.last = 'page';
       resolve(simulateThrow(seed, dice, direction, velocity));
-    }, 15_000);
-    waiting.set(request.id, (result) => {
-      clearTimeout(fallback);
-      ranIn.last = 'worker';
-      resolve(result);
+    };
+    waiting.set(request.id, {
+      done: (result) => {
+        ranIn.last = 'worker';
+        resolve(result);
+      },
+      here,
     });
     w.postMessage(request);
   });
