@@ -160,7 +160,7 @@ test('30 dice: thrown alike for two viewers, all on the table below the roll car
     const die = seenA.find((d) => d.uuid === v.uuid)!;
     const other = seenB.find((d) => d.uuid === v.uuid)!;
     t.is(die.top, v.value);
-    t.true(die.flat > 0.99);
+    t.true(die.flat > 0.99, `${die.type} lies flat: ${die.flat} at ${die.position.map((x) => x.toFixed(2))}`);
     t.true(Math.hypot(die.position[0] - other.position[0], die.position[2] - other.position[2]) < 0.01, 'same place for both');
     t.true(die.screen.y - die.screen.r > band, `below the roll cards (${die.screen.y} vs ${band})`);
   }

@@ -43,6 +43,8 @@ interface TableRoll {
   start: number;
   collisions: Collision[];
   played: number;
+  /** the frame drawn last */
+  shown: number;
 }
 
 /** The room's rolls are drawn as they come; a theme slower than this is drawn in the built-in look. */
@@ -138,7 +140,7 @@ export class DiceTable {
       this.stats.frames = result.count;
       this.clear();
       const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!, crowd));
-      this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity };
+      this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity, shown: -1 };
       this.wake();
     } finally {
       this.pending--;
@@ -161,7 +163,8 @@ export class DiceTable {
 
   /** True when nothing moves and no throw is being prepared. */
   atRest(): boolean {
-    return this.pending === 0 && (!this.roll || this.frameOf(this.roll, performance.now()) >= this.roll.count - 1);
+    // By the frame drawn last, not the clock: what the page shows is at rest.
+    return this.pending === 0 && (!this.roll || this.roll.shown >= this.roll.count - 1);
   }
 
   private place(view: DieView, kind: DieKind, frames: Float32Array, restFace: number, crowd: number): TableDie {
@@ -222,6 +225,7 @@ export class DiceTable {
     let moving = false;
     if (roll) {
       const k = this.frameOf(roll, now);
+      roll.shown = k;
       for (const die of roll.dice) {
         const f = die.frames, o = k * 7;
         die.group.position.set(f[o]!, f[o + 1]!, f[o + 2]!);
