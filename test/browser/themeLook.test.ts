@@ -92,3 +92,20 @@ test('a theme whose files cannot be loaded is drawn in the built-in look, said o
   t.is(await page.locator('#theme-note').count(), 1);
   t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
 });
+
+test('a roll whose theme was deleted since is drawn in the built-in look, with one message', async (t) => {
+  const owner = await ctx.server.newUser();
+  const { slug } = (await owner.api.post('/room', { name: 'Gone', is_public: true })).body.data;
+  const gone = manifest({ id: themeId('gone'), name: 'Gone', label: { color: '#00ff00', background_color: '#ff00ff' }, available_dice: [{ id: 'big', type: 'd20' }] });
+  t.is((await postTheme(owner.api, gone)).status, 201);
+  const roll = await owner.api.post('/roll', { room: slug, dice: [{ type: 'big', theme: gone.id }] });
+  t.is(roll.status, 201);
+  t.is((await owner.api.delete(`/theme/${gone.id}`)).status, 204);
+  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const [die] = await restingDice(page, [roll.body.data.values[0].uuid]);
+  const image = await shot(page, 'theme-deleted.png');
+  t.regex((await note(page)) ?? '', /could not be loaded.*built-in look/);
+  t.true(share(image, die!, hex(GOLD), 90) > 0.25, 'built-in gold');
+  t.is(die!.top, roll.body.data.values[0].value, 'the value still lies up');
+  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+});
