@@ -114,3 +114,16 @@ function shadowTexture(): CanvasTexture {
   ctx.fillRect(0, 0, 64, 64);
   return new CanvasTexture(canvas);
 }
+
+/** A software renderer (SwiftShader, llvmpipe): multisampling there halves the frame rate, so it is left off. */
+export function softwareGl(): boolean {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = info && gl ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,7 @@ import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
-import { Stage } from './stage';
+import { softwareGl, Stage } from './stage';
 import { slowTheme, themeAssets } from './themes';
 
 export interface DieView {
@@ -278,19 +278,6 @@ export class DiceTable {
         screen: { x: rect.left + ((screen.x + 1) / 2) * rect.width, y: rect.top + ((1 - screen.y) / 2) * rect.height, r: (Math.abs(edge.x - screen.x) / 2) * rect.width },
       };
     });
-  }
-}
-
-/** A software renderer (SwiftShader, llvmpipe): multisampling there halves the frame rate, so it is left off. */
-function softwareGl(): boolean {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl');
-    const info = gl?.getExtension('WEBGL_debug_renderer_info');
-    const name = info && gl ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return /swiftshader|llvmpipe|software/i.test(name);
-  } catch {
-    return false;
   }
 }
 
