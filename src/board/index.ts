@@ -7,8 +7,8 @@ import type { AppDeps } from '../http/deps';
 import { renderBoardPage } from './page';
 
 /**
- * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css}; also the theme
- * preview page's script, /board/assets/preview.js (the page itself: src/themes/preview/).
+ * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css,physics.js}; also
+ * the theme preview page's script, /board/assets/preview.js (the page itself: src/themes/preview/).
  *
  * The script is bundled from src/board/main.ts (three.js, socket.io-client and the typed client
  * included: nothing comes from a CDN, so the board works offline) with esbuild, once per process, on
@@ -19,9 +19,12 @@ const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
 const PREVIEW_ENTRY = fileURLToPath(new URL('./preview.ts', import.meta.url));
+const PHYSICS = fileURLToPath(new URL('./dice/physicsWorker.ts', import.meta.url));
 
 export interface BoardAssets {
   js: string;
+  /** the throw's simulation, run in a Web Worker */
+  physics: string;
   css: string;
   /** Content hash of both: the page asks for `?v=<version>`, so the assets can be cached for good. */
   version: string;
@@ -57,13 +60,13 @@ export function previewAssets(): Promise<PreviewAssets> {
   return previewBundle;
 }
 
-async function bundleScript(entry: string): Promise<string> {
+async function bundleScript(entry: string, format: 'esm' | 'iife' = 'esm'): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [entry],
     bundle: true,
     write: false,
-    format: 'esm',
+    format,
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     minify: true,
@@ -75,9 +78,14 @@ async function bundleScript(entry: string): Promise<string> {
 }
 
 async function bundle(): Promise<BoardAssets> {
-  const [js, css] = await Promise.all([bundleScript(ENTRY), readFile(STYLE, 'utf8')]);
-  const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 16);
-  return { js, css, version };
+  const [js, physics, css] = await Promise.all([
+    bundleScript(ENTRY),
+    // A classic worker script (no module workers needed).
+    bundleScript(PHYSICS, 'iife'),
+    readFile(STYLE, 'utf8'),
+  ]);
+  const version = createHash('sha256').update(js).update(physics).update(css).digest('hex').slice(0, 16);
+  return { js, physics, css, version };
 }
 
 export const PAGE_HEADERS = {
@@ -109,13 +117,14 @@ export function boardRoutes(deps: AppDeps): Router {
       const preview = await previewAssets();
       return sendAsset(res, 'text/javascript; charset=utf-8', preview.js, req.query.v === preview.version);
     }
-    if (file !== 'board.js' && file !== 'board.css') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
+    if (file !== 'board.js' && file !== 'board.css' && file !== 'physics.js') throw new NotFoundError(`The board has no asset "${String(file).slice(0, 64)}".`);
     const built = await boardAssets().catch((err: Error) => {
       deps.logger.error({ err: err.message }, 'bundling the board failed');
       throw err;
     });
     const cacheable = req.query.v === built.version;
     if (file === 'board.js') sendAsset(res, 'text/javascript; charset=utf-8', built.js, cacheable);
+    else if (file === 'physics.js') sendAsset(res, 'text/javascript; charset=utf-8', built.physics, cacheable);
     else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
   });
 

@@ -6,11 +6,13 @@
  * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
  */
 import { ApiError, DiceClient, type Participant, type Room } from '../client';
-import { DiceTable } from './dice3d';
+import { DiceTable } from './dice/table';
+import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
-import { $, messageOf, renderParticipants } from './view';
+import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
+import { $, diceViews, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
 
@@ -53,6 +55,7 @@ async function signIn(key: string, remember: boolean) {
   }
   if (remember) localStorage.setItem(KEY_STORAGE, key);
   state.client = client;
+  configureThemes({ readTheme: (id) => client.getTheme(id), apiKey: key, report: noteThemeFailure });
   $('me').textContent = state.me.username;
   $('sign-out').hidden = false;
   void loadThemes();
@@ -152,6 +155,8 @@ function renderRoom() {
   $('room-name').textContent = room.name;
   document.title = `${room.name} · dice board`;
   renderParticipants($('participants'), room, state.online, state.me?.uuid ?? null);
+  // Streamers key the overlay's page out: no table image there.
+  state.table?.setBackground(overlay ? null : room.bg_file_path);
 }
 
 /** The latest rolls of the room (GET /room/{slug}/roll), oldest first, listed without throwing them. */
@@ -163,6 +168,9 @@ async function loadHistory() {
       state.thrown.add(roll.uuid);
       upsertRoll(roll, false);
     }
+    // The latest roll lies where its throw ended, as it does for those who saw it thrown.
+    const latest = rolls.at(-1);
+    if (latest) void state.table?.throwRoll(latest.uuid, diceViews(latest, state.room), latest.direction, latest.velocity, false);
   } catch {
     // History is a convenience: the live feed works without it.
   }
@@ -236,6 +244,8 @@ function start() {
   wirePasscode();
   wireRollForm();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
+  wireSounds();
+  keepTableBelowCards();
   if (!state.table) {
     $('stage-note').hidden = false;
     $('stage-note').textContent = 'No WebGL here: the dice show in the list.';
@@ -244,6 +254,11 @@ function start() {
   (window as unknown as { __board: unknown }).__board = {
     webgl: Boolean(state.table),
     atRest: () => state.table?.atRest() ?? true,
+    dice: () => state.table?.snapshot() ?? [],
+    stats: () => ({ ...state.table?.stats }),
+    sound: () => ({ state: state.sounds?.state() ?? 'none', muted: state.sounds?.muted ?? true, played: { ...state.sounds?.played } }),
+    background: () => state.table?.background() ?? null,
+    screenOf: (x: number, y: number, z: number) => state.table?.screenOf(x, y, z) ?? null,
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');

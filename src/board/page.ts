@@ -25,6 +25,7 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
+    <button id="sound-toggle" class="link" type="button" aria-pressed="true" title="Theme sounds (they start after your first click)">Sound on</button>
     <button id="sign-out" class="link" type="button" hidden>Change key</button>
   </header>
 
@@ -55,6 +56,7 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
     <div id="stage" class="stage">
       <canvas id="dice-canvas"></canvas>
       <div id="stage-note" class="stage-note" hidden></div>
+      <div id="theme-note" class="stage-note theme-note" role="status" hidden></div>
       <div id="last-roll" class="last-roll" aria-live="polite"></div>
     </div>
     <aside class="side">

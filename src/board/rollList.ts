@@ -20,9 +20,9 @@ export function upsertRoll(roll: Roll, animate: boolean) {
   }
   if (animate && !state.thrown.has(roll.uuid)) {
     state.thrown.add(roll.uuid);
-    state.table?.throwRoll(roll.uuid, diceViews(roll, state.room), roll.direction, roll.velocity);
+    void state.table?.throwRoll(roll.uuid, diceViews(roll, state.room), roll.direction, roll.velocity);
   } else {
-    state.table?.updateRoll(roll.uuid, diceViews(roll, state.room));
+    state.table?.updateRoll(roll.uuid, diceViews(roll, state.room), roll.direction, roll.velocity);
   }
   renderLastRolls();
 }

@@ -3,7 +3,7 @@
  * into the page as text nodes or attributes set through the DOM API, never as HTML.
  */
 import { ApiError, type Participant, type Roll, type RollValue, type Room } from '../client';
-import type { DieView } from './dice3d';
+import type { DieView } from './dice/table';
 
 export function $(id: string): HTMLElement {
   const found = document.getElementById(id);
@@ -111,7 +111,7 @@ export function diceViews(roll: Roll, room: Room | null): DieView[] {
   const { color } = rollerOf(roll, room);
   return roll.values
     .filter((v) => v.type !== 'mod' && !v.is_cleared)
-    .map((v) => ({ uuid: v.uuid, type: v.type, text: faceText(v), color, hidden: v.is_hidden, dropped: v.is_dropped }));
+    .map((v) => ({ uuid: v.uuid, dieId: v.type, theme: v.theme ?? 'standard', value: typeof v.value === 'number' ? v.value : null, color, dropped: v.is_dropped }));
 }
 
 /** A failure as the board says it: the API's own sentence, else the error's. */

@@ -221,6 +221,10 @@ test('the board page and its assets come from this server, with a strict content
   t.regex(js.headers.get('content-type') ?? '', /javascript/);
   t.regex(js.headers.get('cache-control') ?? '', /immutable/);
   t.true((await js.text()).length > 100_000, 'three.js and socket.io-client are bundled in');
+  const physics = await fetch(`${ctx.server.url}/board/assets/physics.js?v=${version}`);
+  t.is(physics.status, 200, 'the throw is simulated in a worker script of its own');
+  t.regex(physics.headers.get('content-type') ?? '', /javascript/);
+  t.regex(await physics.text(), /ConvexPolyhedron|onmessage/);
   t.is((await fetch(`${ctx.server.url}/board/assets/other.js`)).status, 404);
   t.is((await fetch(`${ctx.server.url}/board/${'x'.repeat(65)}`)).status, 404);
   t.is((await fetch(`${ctx.server.url}/board/bad%3Cslug`)).status, 404);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { diceOfPlainSum, equationOf } from '../../src/board/picker';
+import { diceOfPlainSum, equationOf, pickerDice } from '../../src/board/picker';
 import { faceText } from '../../src/board/view';
 
 /** The board's pure helpers (no browser needed, kept beside the browser tests they serve). */
@@ -8,6 +8,19 @@ test('the picker writes its counts as an equation, in picker order', (t) => {
   t.is(equationOf({ d20: 1, d6: 2 }), '2d6+1d20');
   t.is(equationOf({ d6: 0 }), '');
   t.is(equationOf({ d100: 1, d4: 3 }), '3d4+1d100');
+});
+
+test("the picker offers the chosen theme's dice with their notation, a d100 for a d10x and a d10", (t) => {
+  const standard = pickerDice({ available_dice: ['d4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20', 'd2', 'd16'] });
+  t.deepEqual(standard.map((d) => d.id), ['d4', 'd6', 'd8', 'd10', 'd12', 'd20', 'd2', 'd16', 'd100']);
+  const custom = pickerDice({ available_dice: ['d6', { id: 'fate', type: 'd6', notation: 'dF' }, { id: 'big', type: 'd20' }, { id: 'd10x', type: 'd10x' }] });
+  t.deepEqual(custom, [{ id: 'd6', notation: 'd6' }, { id: 'fate', notation: 'dF' }, { id: 'big', notation: 'big' }, { id: 'd10x', notation: 'd10x' }]);
+  t.is(equationOf({ fate: 2, d6: 1, big: 1, d10x: 1 }, custom), '1d6+2{fate}+1{big}+1d10x');
+  t.deepEqual(diceOfPlainSum('2{dF}+1', 'x', true, custom), [
+    { type: 'fate', theme: 'x', is_hidden: true },
+    { type: 'fate', theme: 'x', is_hidden: true },
+    { type: 'mod', theme: 'x', value: 1, is_hidden: true },
+  ]);
 });
 
 test('a hidden roll turns a plain sum into dice, each hidden; anything else is refused', (t) => {

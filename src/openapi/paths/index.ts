@@ -99,7 +99,11 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       summary: 'The browser dice board of a room',
       description: 'An HTML page that asks for an API key (or creates a guest), joins the room and shows it live. `?overlay=1` gives a transparent background for streaming software.',
       auth: false,
-      params: [slug, queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      params: [
+        slug,
+        queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] }),
+        queryParam('sound', "The theme's sounds in overlay mode (silent by default there)", { enum: ['1'] }),
+      ],
       success: [{ status: '200', description: 'The board', content: html('HTML page') }],
       errors: ['not_found'],
       validated: false,
@@ -108,9 +112,9 @@ const pagePaths: Record<string, Record<string, unknown>> = {
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',
-      summary: "The board's script and style sheet, and the theme preview page's script (bundled at start-up, no CDN)",
+      summary: "The board's script, its physics worker and its style sheet, and the theme preview page's script (bundled at start-up, no CDN)",
       auth: false,
-      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'board.css', 'preview.js'] })],
+      params: [pathParam('file', 'Asset name', { enum: ['board.js', 'physics.js', 'board.css', 'preview.js'] })],
       success: [
         {
           status: '200',
