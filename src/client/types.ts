@@ -234,6 +234,8 @@ export interface DieChange {
   is_hidden?: boolean;
   is_visible?: boolean;
   is_cleared?: boolean;
+  /** where the die was put down: percentages of the board's width (x) and depth (z), two decimals kept */
+  meta?: { position: { x: number; z: number; y?: number } };
 }
 
 export interface RoomDiceChange {

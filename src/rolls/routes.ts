@@ -9,7 +9,7 @@ import { readRoomHistory } from './history';
 import { cursorPage, presentRoll } from './present';
 import { readRoll } from './read';
 import * as s from './schema';
-import { updateRolls, updateRoomRolls, type DieChange, type DieFlags } from './update';
+import { updateRolls, updateRoomRolls, type DieChange, type DieFlags, type DiePosition } from './update';
 
 /**
  * Roll routes, mounted at the /api/1.0 root behind `auth` (after the room router, which leaves
@@ -70,10 +70,11 @@ interface FlagsBody {
 
 interface DieChangeBody extends FlagsBody {
   uuid: string;
+  meta?: { position?: DiePosition };
 }
 
 const toFlags = (d: FlagsBody): DieFlags => ({ isHidden: d.is_hidden, isVisible: d.is_visible, isCleared: d.is_cleared });
-const toChange = (d: DieChangeBody): DieChange => ({ uuid: d.uuid, ...toFlags(d) });
+const toChange = (d: DieChangeBody): DieChange => ({ uuid: d.uuid, ...toFlags(d), ...(d.meta?.position ? { position: d.meta.position } : {}) });
 
 const create: RequestHandler = async (req, res) => {
   const body = req.body as CreateBody;

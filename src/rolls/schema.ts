@@ -63,11 +63,22 @@ export const createBody = Joi.object({
     'object.oxor': 'An equation carries its own operators: send operator only with dice.',
   });
 
+/**
+ * Where a die was put down on the board, as the dddice renderer saves it at the end of a drag:
+ * `x` and `z` are percentages of the board's width and depth. Kept to two decimals; a little off the
+ * board is allowed (a die can be dropped on the rail), nonsense is not.
+ */
+export const POSITION_LIMIT = 1000;
+const coordinate = Joi.number().min(-POSITION_LIMIT).max(POSITION_LIMIT);
+const position = Joi.object({ x: coordinate.required(), z: coordinate.required(), y: coordinate }).unknown(false);
+
 const dieChange = Joi.object({
   uuid: uuid.required(),
   is_hidden: Joi.boolean(),
   is_visible: Joi.boolean(),
   is_cleared: Joi.boolean(),
+  // Only the position is taken from a change's meta; the rest of meta is the roll request's and stays.
+  meta: Joi.object({ position }),
 });
 
 const dieChanges = Joi.array().items(dieChange).min(1).max(MAX_ROLL_VALUES).required();

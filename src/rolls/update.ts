@@ -4,12 +4,14 @@ import { requireRoomBySlug } from '../rooms/access';
 import { authorizeRollChange, authorizeRoomRollsChange } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
-import { FLAG_COLUMNS, inTransaction, setDieFlags, type DieFlags } from './store/write';
+import { FLAG_COLUMNS, inTransaction, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
 
-export type { DieFlags };
+export type { DieFlags, DiePosition };
 
 export interface DieChange extends DieFlags {
   uuid: string;
+  /** Where the die was put down (`meta.position`): kept in the die's meta, shown by every view of the roll. */
+  position?: DiePosition;
 }
 
 export interface RollChange {
@@ -34,6 +36,7 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
   const { ids, changedIds } = await inTransaction(async (tx) => {
     const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
     const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
+    const moves = new Map<number, { value: RollValueRecord; position: DiePosition }>();
     const unknown: ErrorDetail[] = [];
     changes.forEach((change, i) => {
       const roll = authorizeRollChange(rolls.get(change.uuid.toLowerCase()), user.id, change.uuid);
@@ -45,11 +48,15 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
           return;
         }
         writes.push({ value, flags: die });
+        if (die.position) moves.set(value.id, { value, position: die.position });
       });
     });
     if (unknown.length) throw new UnknownRollValueError(unknown);
     const ids = changes.map((c) => rolls.get(c.uuid.toLowerCase())!.id);
-    return { ids, changedIds: await setDieFlags(tx, flagChanges(writes), new Date()) };
+    const now = new Date();
+    const changedIds = await setDieFlags(tx, flagChanges(writes), now);
+    for (const id of await setDiePositions(tx, [...moves.values()], now)) changedIds.add(id);
+    return { ids, changedIds };
   });
   const rolls = await loadRolls(ids);
   announceUpdates(rolls.filter((r) => changedIds.has(r.id)));

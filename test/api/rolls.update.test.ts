@@ -199,3 +199,41 @@ test('DELETE /roll?room=: the owner clears the table; the rolls are gone and rol
   t.is(events.since(slug, mark).length, 1, 'clearing an empty table announces nothing');
   t.is((await owner.api.post('/roll', { dice: [d('d6')], room: slug })).status, 201, 'the room goes on');
 });
+
+test("PATCH /roll/{uuid} keeps where a die was put down (meta.position, the dddice renderer's drag end): every view shows it", async (t) => {
+  const { roller, bystander, slug } = await table(ctx.server);
+  const roll = await rollOk(roller, { dice: [d('d20', { meta: { note: 'kept' } }), d('d6', { is_hidden: true })], room: slug });
+  const [first, second] = roll.values;
+  const mark = events.for(slug).length;
+  const moved = await roller.api.patch(`/roll/${roll.uuid}`, {
+    dice: [
+      { uuid: first!.uuid, meta: { position: { x: 12.345, z: 40 }, other: 'ignored' } },
+      { uuid: second!.uuid, meta: { position: { x: 99.999, z: -3.2 } } },
+    ],
+    room: slug,
+  });
+  t.is(moved.status, 200, moved.text);
+  t.deepEqual(moved.body.data.values[0].meta, { note: 'kept', position: { x: 12.35, z: 40 } }, 'merged into the meta the roll gave the die, two decimals');
+  t.deepEqual(moved.body.data.values[1].meta, { position: { x: 100, z: -3.2 } });
+  const seen = (await bystander.api.get(`/roll/${roll.uuid}`)).body.data as Roll;
+  t.deepEqual(seen.values.map((v: any) => v.meta?.position), [{ x: 12.35, z: 40 }, { x: 100, z: -3.2 }], "a hidden die's place is not secret, its value is");
+  t.is(seen.values[1]!.value, null);
+  const history = (await bystander.api.get(`/room/${slug}/roll`)).body.data as Roll[];
+  t.deepEqual((history.find((r) => r.uuid === roll.uuid)!.values[0] as any).meta.position, { x: 12.35, z: 40 });
+  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['roll.updated'], 'announced (test/realtime/pusher.test.ts sees it in the RollUpdateEvent)');
+
+  const same = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position: { x: 12.35, z: 40 } } }] });
+  t.is(same.body.data.updated_at, moved.body.data.updated_at, 'the same place again changes nothing');
+
+  for (const [position, path] of [
+    [{ x: 'a', z: 1 }, 'dice[0].meta.position.x'],
+    [{ x: 1 }, 'dice[0].meta.position.z'],
+    [{ x: 1, z: 1e9 }, 'dice[0].meta.position.z'],
+    [{ x: 1, z: 1, w: 2 }, 'dice[0].meta.position.w'],
+  ] as const) {
+    const bad = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position } }] });
+    t.is(bad.status, 400, JSON.stringify(position));
+    t.is(bad.body.data.details[0].path, path);
+  }
+  t.is((await bystander.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position: { x: 1, z: 1 } } }] })).status, 403, "another player's roll, as for every PATCH");
+});

@@ -301,3 +301,13 @@ test('a grant is bound to its channel_data: changed after signing, the subscript
   t.deepEqual(Object.keys(JSON.parse(accepted.data).presence.hash), [b.user.uuid]);
   ws.close();
 });
+
+test("a die put down through PATCH /roll (the renderer's drag end) reaches the others in RollUpdateEvent with meta.position", async (t) => {
+  const { owner, b, slug } = await table(ctx.server);
+  const bClient = await inRoom(ctx.server, b, slug);
+  const made = (await owner.api.post('/roll', { dice: [d('d6')], room: slug })).body.data;
+  t.is((await owner.api.patch(`/roll/${made.uuid}`, { dice: [{ uuid: made.values[0].uuid, meta: { position: { x: 33.3, z: 66.6 } } }], room: slug })).status, 200);
+  const update = await bClient.waitFor('App\\Events\\RollUpdateEvent', (m) => m.data.data.uuid === made.uuid);
+  t.deepEqual(update.data.data.values[0].meta.position, { x: 33.3, z: 66.6 });
+  bClient.close();
+});

@@ -164,6 +164,33 @@ export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFla
   return touched;
 }
 
+/** A die's place on the board, percentages of its width (x) and depth (z), as the dddice renderer says it. */
+export interface DiePosition {
+  x: number;
+  z: number;
+  y?: number;
+}
+
+const twoDecimals = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Keep where dice were put down in their `meta.position`: merged into the meta the roll request gave
+ * the die when that is an object, the whole meta otherwise (a die rolled without meta, or with a
+ * scalar one). Only dice whose position changes are written; answers the ids of the rolls touched.
+ */
+export async function setDiePositions(tx: RollsTransaction, moves: { value: RollValueRecord; position: DiePosition }[], now: Date): Promise<Set<number>> {
+  const touched = new Set<number>();
+  for (const { value, position } of moves) {
+    const kept: DiePosition = { x: twoDecimals(position.x), z: twoDecimals(position.z), ...(position.y === undefined ? {} : { y: twoDecimals(position.y) }) };
+    const prior = value.meta && typeof value.meta === 'object' && !Array.isArray(value.meta) ? (value.meta as Record<string, unknown>) : {};
+    if (JSON.stringify(prior.position) === JSON.stringify(kept)) continue;
+    await tx('UPDATE roll_values SET meta = $1, updated_at = $2 WHERE id = $3', [toJson({ ...prior, position: kept }), now, value.id]);
+    touched.add(value.rollId);
+  }
+  for (const ids of chunks([...touched])) await tx(`UPDATE rolls SET updated_at = $1 WHERE id IN (${placeholders(ids.length, 2)})`, [now, ...ids]);
+  return touched;
+}
+
 /** A deleted roll, and who could see it (null: the whole room; a whispered roll: its roller and recipients). */
 export interface DeletedRoll {
   uuid: string;
