@@ -1,5 +1,6 @@
 import Pusher from 'pusher-js';
 import type { Channel } from 'pusher-js';
+import { waitUntil } from './waiting';
 
 /** The stock dddice SDK's built-in app key (src/realtime/pusher/protocol.ts). */
 export const SDK_KEY = 'DpMX1V2rIuVz9nTWIpm8YrXfVgGoFKFvhgxYTbyMgdq8wm06LIZ6taHaDIb9aaaa';
@@ -76,7 +77,12 @@ export class PusherClient {
   }
 
   private wake() {
-    for (const wake of this.waiters.splice(0)) wake();
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  private listen(wake: () => void): () => void {
+    this.waiters.push(wake);
+    return () => (this.waiters = this.waiters.filter((w) => w !== wake));
   }
 
   get socketId(): string {
@@ -88,26 +94,8 @@ export class PusherClient {
   }
 
   until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== probe);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; received: ${this.messages.map((m) => `${m.event}@${m.channel ?? ''}`).join(', ') || 'nothing'}; states: ${this.states.join(',')}`));
-      }, timeoutMs);
-      const probe = () => {
-        let result: T | undefined | null | false;
-        try {
-          result = check();
-        } catch (err) {
-          clearTimeout(timer);
-          return reject(err);
-        }
-        if (result) {
-          clearTimeout(timer);
-          resolve(result);
-        } else this.waiters.push(probe);
-      };
-      probe();
-    });
+    const describe = () => `received: ${this.messages.map((m) => `${m.event}@${m.channel ?? ''}`).join(', ') || 'nothing'}; states: ${this.states.join(',')}`;
+    return waitUntil((wake) => this.listen(wake), check, what, describe, timeoutMs);
   }
 
   connected(): Promise<void> {
