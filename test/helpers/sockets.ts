@@ -1,4 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
+import { waitUntil } from './waiting';
 
 /** One event as a client received it. */
 export interface Received {
@@ -19,10 +20,10 @@ export class Client {
   constructor(readonly socket: Socket) {
     socket.onAny((event: string, payload: unknown) => {
       this.events.push({ event, payload, at: Date.now() });
-      for (const wake of this.waiters.splice(0)) wake();
+      for (const wake of [...this.waiters]) wake();
     });
     socket.on('disconnect', () => {
-      for (const wake of this.waiters.splice(0)) wake();
+      for (const wake of [...this.waiters]) wake();
     });
   }
 
@@ -33,29 +34,12 @@ export class Client {
 
   /** Resolves once `check()` is true, re-checking on every event; rejects after `timeoutMs`. */
   until<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== probe);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; received: ${this.events.map((e) => e.event).join(', ') || 'nothing'}`));
-      }, timeoutMs);
-      const probe = () => {
-        let result: T | undefined | null | false;
-        try {
-          result = check();
-        } catch (err) {
-          clearTimeout(timer);
-          reject(err);
-          return;
-        }
-        if (result) {
-          clearTimeout(timer);
-          resolve(result);
-        } else {
-          this.waiters.push(probe);
-        }
-      };
-      probe();
-    });
+    const describe = () => `received: ${this.events.map((e) => e.event).join(', ') || 'nothing'}`;
+    const listen = (wake: () => void) => {
+      this.waiters.push(wake);
+      return () => (this.waiters = this.waiters.filter((w) => w !== wake));
+    };
+    return waitUntil(listen, check, what, describe, timeoutMs);
   }
 
   /** The first payload of `event` matching `match` (already received or still to come). */
