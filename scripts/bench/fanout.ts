@@ -5,8 +5,15 @@
  * lost and duplicated events. Beside it, in the same run, the same fan-out of a bare Socket.IO emit
  * through the Redis adapter, same payload.
  *
+ * Then the Pusher row (issue 19): the same participants, spread over the same two instances, as
+ * Pusher-protocol clients of the gateway (`/app/{key}`, each authorised at POST /broadcasting/auth
+ * with its user's key and subscribed to `presence-room.{slug}`), the same number of rolls at the
+ * same rate, timed to `App\Events\RollCreateEvent`. The load is raw `ws` clients speaking the
+ * protocol's frames, with FANOUT_PUSHER_JS (1) real pusher-js clients among them (lib/pusher.ts).
+ *
  *   npm run bench:fanout
  *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL,
+ *        FANOUT_PUSHER_JS (1): how many of the Pusher clients are pusher-js (the rest raw `ws`), FANOUT_PUSHER=0: no Pusher row,
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
  *        connect and while the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
@@ -19,6 +26,8 @@ import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS } from './lib/load';
 import { loadLine, planCores, pinSelf, root, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { countAll, QUIET_MS, settle as settleUpTo, steady, tally, track, type Delivery } from './lib/delivery';
+import { connectPusherRoom, type PusherListener } from './lib/pusher';
 import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio, summarize, type Summary } from './lib/stats';
 import { fmt, printTable } from './lib/table';
@@ -26,10 +35,11 @@ import { fmt, printTable } from './lib/table';
 const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);
 const RATE = Number(process.env.FANOUT_RATE || 20);
 const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
-/** After the last post: wait until no event arrived for this long (or MAX_SETTLE_MS), then count. */
-const QUIET_MS = 3000;
 const MAX_SETTLE_MS = Number(process.env.FANOUT_MAX_SETTLE_MS || 120_000);
 const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
+const PUSHER = process.env.FANOUT_PUSHER !== '0';
+const PUSHER_JS = Math.min(CLIENTS, Number(process.env.FANOUT_PUSHER_JS ?? 1));
+const settle = (count: () => number) => settleUpTo(count, MAX_SETTLE_MS);
 
 /** Profile `child` while `work` runs (FANOUT_CPU_PROF); answers what `work` answers. */
 async function profiled<T>(child: ChildHandle, name: string, work: () => Promise<T>): Promise<T> {
@@ -45,22 +55,6 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
   }
 }
 
-/** Wait until `count()` has not grown for QUIET_MS (events still in flight are late, not lost). */
-async function settle(count: () => number): Promise<number> {
-  const start = Date.now();
-  let last = count();
-  let lastChange = Date.now();
-  while (Date.now() - lastChange < QUIET_MS && Date.now() - start < MAX_SETTLE_MS) {
-    await sleep(250);
-    const now = count();
-    if (now !== last) {
-      last = now;
-      lastChange = Date.now();
-    }
-  }
-  return Date.now() - start;
-}
-
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
@@ -69,10 +63,13 @@ console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cor
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
 let sockets: Listener[] = [];
+let pushers: PusherListener[] = [];
 const cleanup = async () => {
   if (process.env.BENCH_DEBUG) console.trace('cleanup');
   for (const s of sockets) s.socket.close();
   sockets = [];
+  for (const p of pushers) p.close();
+  pushers = [];
   await Promise.allSettled(children.map((c) => c.stop()));
   await database.drop();
 };
@@ -83,53 +80,6 @@ process.on('exit', (code) => {
 process.on('unhandledRejection', (err) => {
   console.log('bench:fanout: unhandled rejection', err);
 });
-
-interface Delivery {
-  latencies: number[];
-  lost: number;
-  duplicated: number;
-  expected: number;
-  wallMs: number;
-}
-
-/** Per socket: which ids it got, and when; latency from `stamp(payload)`. */
-function track(listener: Listener, idOf: (p: any) => string, stamp: (p: any) => number, got: Map<string, number>[], latencies: number[], index: number, arrivals?: Array<[string, number]>) {
-  const seen = new Map<string, number>();
-  got[index] = seen;
-  listener.socket.on('RollCreateEvent', (payload: any) => {
-    const now = Date.now();
-    const id = idOf(payload);
-    seen.set(id, (seen.get(id) ?? 0) + 1);
-    latencies.push(now - stamp(payload));
-    arrivals?.push([id, now]);
-  });
-}
-
-function tally(got: Map<string, number>[], ids: string[], latencies: number[], wallMs: number): Delivery {
-  let lost = 0;
-  let duplicated = 0;
-  for (const seen of got) {
-    for (const id of ids) {
-      const n = seen.get(id) ?? 0;
-      if (n === 0) lost++;
-      if (n > 1) duplicated += n - 1;
-    }
-  }
-  return { latencies, lost, duplicated, expected: got.length * ids.length, wallMs };
-}
-
-/** Send `n` things at `rate` per second on a fixed schedule (not one after another's answer). */
-async function steady(n: number, rate: number, send: (i: number) => Promise<unknown>): Promise<void> {
-  const start = Date.now();
-  const inflight: Promise<unknown>[] = [];
-  for (let i = 0; i < n; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - Date.now();
-    if (wait > 0) await sleep(wait);
-    inflight.push(send(i));
-  }
-  await Promise.all(inflight);
-}
 
 try {
   // --- the service: two instances, one room, CLIENTS participants with a socket each ------------
@@ -158,47 +108,79 @@ try {
   // Let the announcements of the connections drain (a ParticipantConnectEvent per newcomer to every
   // socket, the list of who is online to each newcomer: about a million messages for 1,000 sockets)
   // before the rolls: the fan-out is measured, not the backlog of the connect phase.
-  const allEvents = () => sockets.reduce((n, l) => n + [...l.counts.values()].reduce((a, b) => a + b, 0), 0);
+  const allEvents = () => countAll(sockets);
   const drainMs = await settle(allEvents);
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${allEvents()} events)`);
+
+  const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
+  /**
+   * Post ROLLS rolls at RATE, alternating instances, to an audience already tracked into `latencies`;
+   * wait until the deliveries stop, and count them. Answers the tally, when each roll's 201 arrived
+   * and the failed posts.
+   */
+  const rollPhase = async (name: string, got: Map<string, number>[], latencies: number[]) => {
+    const uuids: string[] = [];
+    const answeredAt = new Map<string, number>();
+    const failures: string[] = [];
+    const postStart = Date.now();
+    await profiled(a, name, () => steady(ROLLS, RATE, async (i) => {
+      try {
+        const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
+        if (res.status === 201) {
+          uuids.push(res.body.data.uuid);
+          answeredAt.set(res.body.data.uuid, Date.now());
+        }
+        else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
+      } catch (err) {
+        failures.push(`${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
+      }
+    }));
+    const postedMs = Date.now() - postStart;
+    const settleMs = await settle(() => latencies.length);
+    for (const [label, c] of [['A', a], ['B', b]] as const) {
+      if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
+    }
+    const delivery = tally(got, uuids, latencies, postedMs);
+    const m = summarize(delivery.latencies);
+    console.log(`${name}: ${m.count} of ${delivery.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${delivery.lost}, duplicated ${delivery.duplicated}; posting took ${(postedMs / 1000).toFixed(1)} s, ${failures.length} failed posts`);
+    return { delivery, answeredAt, failures, settleMs };
+  };
+  const fromCreatedAt = (p: { data: { created_at: string } }) => Date.parse(p.data.created_at);
 
   const got: Map<string, number>[] = [];
   const latencies: number[] = [];
   // Each delivery's arrival, to time it also from the roller's 201 (the answer leaves after the commit).
   const arrivals: Array<[string, number]> = [];
-  const answeredAt = new Map<string, number>();
-  sockets.forEach((s, i) => track(s, (p) => p.data.uuid, (p) => Date.parse(p.data.created_at), got, latencies, i, arrivals));
+  sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, fromCreatedAt, got, latencies, i, arrivals));
   let sample: unknown = null;
   sockets[0]!.socket.once('RollCreateEvent', (p: { data: unknown }) => (sample = p.data));
-  const uuids: string[] = [];
-  const failures: string[] = [];
-  const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
-  const postStart = Date.now();
-  await profiled(a, 'rolls', () => steady(ROLLS, RATE, async (i) => {
-    try {
-      const res = await roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body);
-      if (res.status === 201) {
-        uuids.push(res.body.data.uuid);
-        answeredAt.set(res.body.data.uuid, Date.now());
-      }
-      else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
-    } catch (err) {
-      failures.push(`${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
-    }
-  }));
-  const postedMs = Date.now() - postStart;
-  const serviceSettle = await settle(() => latencies.length);
-  for (const [name, c] of [['A', a], ['B', b]] as const) {
-    if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${name} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
-  }
-  const service = tally(got, uuids, latencies, postedMs);
-  {
-    const m = summarize(service.latencies);
-    console.log(`service: ${m.count} of ${service.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${service.lost}, duplicated ${service.duplicated}; posting took ${(postedMs / 1000).toFixed(1)} s, ${failures.length} failed posts`);
-  }
+  const { delivery: service, answeredAt, failures, settleMs: serviceSettle } = await rollPhase('rolls', got, latencies);
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   for (const s of sockets) s.socket.close();
   sockets = [];
+
+  // --- the Pusher row: the same participants through the gateway, same instances, same rate --------
+  let pusherRow: { delivery: Delivery; arrivals: Array<[string, number]>; answeredAt: Map<string, number>; settleMs: number; pusherJs: number } | null = null;
+  if (PUSHER) {
+    // The Socket.IO sockets' departures (presence leaves, announcements) are over before these connect.
+    await sleep(3000);
+    t0 = Date.now();
+    const retried = connectRetries.count;
+    pushers = await profiled(a, 'pusher-connect', () => inBatches(audience, 25, (g, i) => connectPusherRoom(i % 2 ? urlB : urlA, slug, g.key, { pusherJs: i < PUSHER_JS, timeoutMs: 60_000 })));
+    const pusherJs = pushers.filter((p) => p.kind === 'pusher-js').length;
+    console.log(`pusher: ${CLIENTS} clients (${pusherJs} pusher-js, ${CLIENTS - pusherJs} raw ws) authorised and subscribed to presence-room.${slug} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retried} retried after a reset)`);
+    const drained = await settle(() => countAll(pushers));
+    console.log(`pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${countAll(pushers)} frames)`);
+    const pGot: Map<string, number>[] = [];
+    const pLatencies: number[] = [];
+    const pArrivals: Array<[string, number]> = [];
+    pushers.forEach((p, i) => track((l) => p.on('App\\Events\\RollCreateEvent', l), (d) => d.data.uuid, fromCreatedAt, pGot, pLatencies, i, pArrivals));
+    const phase = await rollPhase('pusher-rolls', pGot, pLatencies);
+    failures.push(...phase.failures);
+    pusherRow = { delivery: phase.delivery, arrivals: pArrivals, answeredAt: phase.answeredAt, settleMs: phase.settleMs, pusherJs };
+    for (const p of pushers) p.close();
+    pushers = [];
+  }
   await Promise.allSettled([a.stop(), b.stop()]);
   children.length = 0;
 
@@ -215,7 +197,7 @@ try {
   await sleep(1000);
   const bareGot: Map<string, number>[] = [];
   const bareLatencies: number[] = [];
-  sockets.forEach((s, i) => track(s, (p) => p.data.uuid, (p) => p.sentAt, bareGot, bareLatencies, i));
+  sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, (p) => p.sentAt, bareGot, bareLatencies, i));
   const bareIds: string[] = [];
   const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
   const bareStart = Date.now();
@@ -234,11 +216,14 @@ try {
   const z: Summary = summarize(bare.latencies);
   // The commit lies between the roll's created_at (stamped before its insert) and the roller's 201
   // (sent after the commit and the publish): latency from commit lies between these two.
-  const fromAnswer = summarize(arrivals.flatMap(([id, at]) => (answeredAt.has(id) ? [at - answeredAt.get(id)!] : [])));
+  const afterAnswer = (list: Array<[string, number]>, answered: Map<string, number>) => summarize(list.flatMap(([id, at]) => (answered.has(id) ? [at - answered.get(id)!] : [])));
+  const fromAnswer = afterAnswer(arrivals, answeredAt);
+  const p = pusherRow ? summarize(pusherRow.delivery.latencies) : null;
   const row = (label: string, d: Delivery, m: Summary, r: string) => [label, String(d.expected), String(m.count), fmt(m.p50), fmt(m.p90), fmt(m.p99), fmt(m.max), String(d.lost), String(d.duplicated), r];
   printTable(`Delivery of ${ROLLS} rolls at ${RATE}/s to ${CLIENTS} sockets over 2 instances (latency in ms)`, ['fan-out', 'expected', 'received', 'p50', 'p90', 'p99', 'max', 'lost', 'duplicated', 'p99 vs bare'], [
     row('bare Socket.IO emit via Redis adapter', bare, z, '1.00x'),
     row('service: POST /roll -> RollCreateEvent', service, s, ratio(s.p99, z.p99)),
+    ...(pusherRow && p ? [row(`service, Pusher: POST /roll -> App\\Events\\RollCreateEvent (${pusherRow.pusherJs} pusher-js + ${CLIENTS - pusherRow.pusherJs} raw ws)`, pusherRow.delivery, p, ratio(p.p99, z.p99))] : []),
   ]);
   console.log('');
   console.log(`posting took ${(service.wallMs / 1000).toFixed(1)} s for ${ROLLS} rolls (${(ROLLS / (service.wallMs / 1000)).toFixed(1)}/s achieved); ${failures.length} failed posts${failures.length ? `: ${failures.slice(0, 3).join(' | ')}` : ''}`);
@@ -246,6 +231,11 @@ try {
   console.log(`p50 ratio ${ratio(s.p50, z.p50)}, p99 ratio ${ratio(s.p99, z.p99)} (target: within 1.5x), p99 ${fmt(s.p99)} ms (target < 50 ms): ${s.p99 < 50 && s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'}`);
   console.log(`the same deliveries timed from the roller's 201 instead of created_at (a lower bound of "from commit"; negative: before the answer): p50 ${fmt(fromAnswer.p50)} ms, p99 ${fmt(fromAnswer.p99)} ms (p99 vs bare ${ratio(fromAnswer.p99, z.p99)})`);
   console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
+  if (pusherRow && p) {
+    const pa = afterAnswer(pusherRow.arrivals, pusherRow.answeredAt);
+    console.log(`Pusher (a separate phase after the Socket.IO one, same instances and rolls schedule): p50 ratio ${ratio(p.p50, z.p50)}, p99 ratio ${ratio(p.p99, z.p99)} vs bare; vs the Socket.IO row p50 ${ratio(p.p50, s.p50)}, p99 ${ratio(p.p99, s.p99)}; from the 201: p50 ${fmt(pa.p50)} ms, p99 ${fmt(pa.p99)} ms; the last events arrived ${(pusherRow.settleMs / 1000 - QUIET_MS / 1000).toFixed(1)} s after the last post`);
+    console.log(`Pusher lost ${pusherRow.delivery.lost}, duplicated ${pusherRow.delivery.duplicated} (must be 0): ${pusherRow.delivery.lost === 0 && pusherRow.delivery.duplicated === 0 ? 'ok' : 'FAILED'}`);
+  }
   const embedded = (sample as { room?: { participants?: unknown[] } } | null)?.room?.participants?.length ?? 0;
   console.log(`one RollCreateEvent payload: ${fmt(Buffer.byteLength(JSON.stringify({ data: sample })) / 1024)} KiB (its room embeds ${embedded} of the ${CLIENTS + 1} participants)`);
   console.log(`${loadLine()} after the run`);

@@ -11,7 +11,7 @@ import { answerMemory, answerProfiling } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
-answerMemory(() => ({ sockets: server.io.engine.clientsCount }));
+answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0 }));
 answerProfiling();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
