@@ -172,7 +172,10 @@ export interface RollValue {
   is_cleared: boolean;
   is_dropped: boolean;
   label?: string | null;
-  /** free data the roll request attached to the die (`meta` of DieInput) */
+  /**
+   * free data the roll request attached to the die (`meta` of DieInput), null when none; once the roller
+   * has put the die down (DieChange `meta.position`), an object holding `position: {x, z, y?}`
+   */
   meta?: unknown;
   created_at: Timestamp;
   updated_at: Timestamp;

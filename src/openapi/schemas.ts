@@ -150,7 +150,10 @@ export const schemas: Record<string, Schema> = {
       value: nullable({ type: 'number', description: '1-based face index (the number itself for `mod`); null when hidden from you' }),
       value_to_display: nullable({ ...face, description: 'The face shown (numbers as strings); null when hidden from you' }),
       label: nullable({ type: 'string' }),
-      meta: { description: 'Free data the roll request attached to the die' },
+      meta: {
+        description:
+          "Free data the roll request attached to the die, null when none. Once the roller has put the die down (PATCH /roll, `dice[].meta.position`), `position: {x, z}` (percent of the board's width and depth) is set in it, replacing a meta that was not an object. Shown to everyone who sees the roll, for hidden dice too.",
+      },
       is_hidden: { type: 'boolean', description: 'Only the roller sees the value' },
       is_user_value: { type: 'boolean', description: 'The caller predetermined the value' },
       is_visible: { type: 'boolean' },

@@ -62,6 +62,29 @@ test('updates reach the room as RollUpdateEvent: unhiding shows the value to eve
   t.deepEqual(update.data, (await s.bystander.api.get(`/roll/${roll.uuid}`)).body.data);
 });
 
+test('a die put down through PATCH /roll reaches the room in RollUpdateEvent with values[].meta.position, a hidden die\'s too, as REST presents it to each', async (t) => {
+  const s = await seated();
+  const roll = await rollOk(s.roller, { dice: [d('d20', { value: 15, is_hidden: true }), d('d6', { meta: { note: 'kept' } })], room: s.slug });
+  await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
+  // The body the stock dddice renderer sends at the end of a drag (one die at a time; two here).
+  const res = await s.roller.api.patch(`/roll/${roll.uuid}`, {
+    dice: [{ uuid: roll.values[0]!.uuid, meta: { position: { x: 41.5, z: 73.25 } } }, { uuid: roll.values[1]!.uuid, meta: { position: { x: 8, z: 9 } } }],
+    room: s.slug,
+  });
+  t.is(res.status, 200, res.text);
+  for (const [name, user, socket] of [
+    ['roller', s.roller, s.sockets.roller],
+    ['whisperee', s.whisperee, s.sockets.whisperee],
+    ['bystander', s.bystander, s.sockets.bystander],
+  ] as const) {
+    const update = await socket.waitFor('RollUpdateEvent', (p) => p.data.uuid === roll.uuid);
+    t.deepEqual(update.data.values.map((v: { meta: unknown }) => v.meta), [{ position: { x: 41.5, z: 73.25 } }, { note: 'kept', position: { x: 8, z: 9 } }], name);
+    t.deepEqual(update, { data: (await user.api.get(`/roll/${roll.uuid}`)).body.data }, name);
+  }
+  t.is(s.sockets.bystander.of('RollUpdateEvent').find((p) => p.data.uuid === roll.uuid).data.values[0].value, null, 'the place, not the value');
+  t.is(s.sockets.roller.of('RollUpdateEvent').find((p) => p.data.uuid === roll.uuid).data.values[0].value, 15);
+});
+
 test('a socket that reconnects with since gets exactly the rolls it missed, in order, as it may see them', async (t) => {
   const s = await seated();
   const first = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
