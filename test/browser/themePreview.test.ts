@@ -60,7 +60,11 @@ test('from the share page to the preview: the theme\'s dice with their faces, an
   await page.waitForFunction(() => (document.querySelector('img.face-image') as HTMLImageElement).naturalWidth > 0, null, { timeout: 10_000 });
   t.deepEqual(failed, []);
   t.deepEqual(log, []);
-  await screenshot(page, 'theme-preview.png');
+  const shot = PNG.read(await screenshot(page, 'theme-preview.png'));
+  // In 3D too: the wild die rests with its last face, the image, up, and the image shows on it.
+  const wild = (await page.evaluate(() => (window as unknown as { __preview: { dice(): PreviewDie[] } }).__preview.dice())).find((d) => d.dieId === 'wild')!;
+  t.is(wild.topText, 'star.png');
+  t.true(share(shot, wild as never, [255, 220, 0], 60) > 0.1, `the image face is on the die: ${share(shot, wild as never, [255, 220, 0], 60)}`);
   await context.close();
 });
 
