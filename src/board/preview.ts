@@ -1,13 +1,16 @@
 /**
  * The theme preview page (GET /theme/{id}/preview, /theme/{id}/version/{version}/preview; the page is
- * src/themes/preview/page.ts). For now it fetches the theme from the keyless preview endpoint and lists
- * its dice with their faces; the 3D renderer is to draw them resting with a face up.
+ * src/themes/preview/page.ts). It fetches the theme from the keyless preview endpoint, draws every die
+ * of it resting with a face up on the board's renderer (dice/shelf.ts: the board's look, same modules),
+ * and lists the dice with their faces below (also what a browser without WebGL shows).
  *
  * The page's <body> carries what to load: `data-theme`, `data-version` (optional) and `data-share` (a
  * share link's code, optional). Everything from the server goes into the DOM as text or as URLs of
  * <img>/<audio> elements, never as HTML. `body[data-state]` ends as `ready` or `error`.
  */
 import type { DieEntry, Face, Theme } from '../client/types';
+import { DiceShelf } from './dice/shelf';
+import { configureThemes, themeAssets } from './dice/themes';
 
 const body = document.body;
 
@@ -66,8 +69,37 @@ function render(theme: Theme) {
     if (mesh) item.dataset.mesh = mesh;
     list.append(item);
   }
+  const canvas = el('canvas');
+  canvas.id = 'preview-canvas';
+  // The CSP allows no inline style in the markup; styles set from the script are allowed.
+  Object.assign(canvas.style, { display: 'block', width: '100%', maxWidth: '960px', height: '360px', borderRadius: '8px', background: '#10261d' });
+  const note = el('p', undefined, 'theme-note');
+  note.id = 'theme-note';
+  note.hidden = true;
   const app = document.getElementById('preview')!;
-  app.replaceChildren(title, meta, description, list);
+  app.replaceChildren(title, meta, description, canvas, note, list);
+  return { canvas, note };
+}
+
+/** Draw the theme's dice in 3D; the page's list stays whatever happens here. */
+async function draw(theme: Theme, canvas: HTMLCanvasElement, note: HTMLElement) {
+  configureThemes({
+    readTheme: async () => theme,
+    apiKey: null,
+    report: (message) => {
+      note.textContent = message;
+      note.hidden = false;
+    },
+  });
+  const shelf = DiceShelf.create(canvas);
+  (window as unknown as { __preview: unknown }).__preview = { webgl: Boolean(shelf), dice: () => shelf?.snapshot() ?? [] };
+  if (!shelf) {
+    canvas.hidden = true;
+    note.textContent = 'No WebGL here: the dice show in the list.';
+    note.hidden = false;
+    return;
+  }
+  shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
 }
 
 async function main() {
@@ -76,7 +108,8 @@ async function main() {
     const res = await fetch(previewDataPath(id, body.dataset.version || undefined, body.dataset.share || undefined), { headers: { accept: 'application/json' } });
     const json = (await res.json()) as { type: string; data: Theme & { message?: string } };
     if (!res.ok || json.type !== 'theme') throw new Error(json.data?.message ?? `The theme could not be loaded (${res.status}).`);
-    render(json.data);
+    const { canvas, note } = render(json.data);
+    await draw(json.data, canvas, note);
     body.dataset.state = 'ready';
   } catch (err) {
     document.getElementById('preview')!.replaceChildren(el('p', err instanceof Error ? err.message : String(err), 'error'));

@@ -2,6 +2,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { png } from '../fixtures/assets';
 import { fbxPyramid } from '../fixtures/fbx';
+import { glbPyramid, gltfPyramid } from '../fixtures/gltf';
 import { manifest, postTheme, themeId, type FormFile } from '../fixtures/themes';
 import { useServer } from '../helpers/server';
 import { launchChromium } from './chromium';
@@ -70,6 +71,26 @@ test('`sizes` scale a die (its throw too), and a `.fbx` model is drawn instead o
   const image = await shot(page, 'theme-mesh.png');
   t.is(shaped!.drawn, 'model');
   t.true(share(image, shaped!, hex('#20a040'), 90) > 0.1, `the model in the theme's colour: ${share(image, shaped!, hex('#20a040'), 90)}`);
+});
+
+test('a `.glb` and a self-contained `.gltf` model (made by three\'s GLTFExporter) are drawn through GLTFLoader, in their own material', async (t) => {
+  const theme = manifest({
+    id: themeId('gltf'),
+    label: { color: '#ffffff', background_color: '#ff00ff' },
+    available_dice: ['d6', 'd8'],
+    meshes: { d6: 'pyramid.glb', d8: 'pyramid.gltf' },
+  });
+  const { page, roll } = await setup(t, [[theme, [{ name: 'pyramid.glb', data: await glbPyramid() }, { name: 'pyramid.gltf', data: await gltfPyramid() }]]]);
+  const dice = await roll([{ type: 'd6', theme: theme.id }, { type: 'd8', theme: theme.id }]);
+  const image = await shot(page, 'theme-mesh-gltf.png');
+  t.deepEqual(dice.map((d) => [d.dieId, d.drawn]), [['d6', 'model'], ['d8', 'model']]);
+  for (const die of dice) {
+    // The models bring a green PBR material: it is kept (the label's magenta is only for models without one).
+    t.true(share(image, die, hex('#20a040'), 90) > 0.1, `${die.dieId} is the green model: ${share(image, die, hex('#20a040'), 90)}`);
+    t.true(share(image, die, hex('#ff00ff'), 90) < 0.01, `${die.dieId} is not the magenta solid`);
+  }
+  t.false(await page.locator('#theme-note').isVisible(), 'no fallback message');
+  t.deepEqual(logs.filter((l) => l.startsWith('pageerror') || l.includes('Content Security Policy')), []);
 });
 
 async function note(page: Page) {

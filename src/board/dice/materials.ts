@@ -32,6 +32,16 @@ export interface DieKind {
 
 const HEX = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
+/** An image face's file name: theme answers give its keyless URL (`.../asset/{sha256}/{name}`), older ones the name. */
+function fileName(src: string): string {
+  const last = src.split(/[?#]/)[0]!.split('/').pop() || src;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 /** A colour as a manifest writes it (hex; `[r,g,b]` or `{r,g,b}` linear, as dddice reads them) -> CSS. */
 export function cssColor(value: unknown): string | null {
   if (typeof value === 'string') return HEX.test(value) ? value : null;
@@ -106,7 +116,7 @@ export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): Die
     const face = raw[i];
     const src = face && typeof face === 'object' ? (face as { src?: unknown }).src : undefined;
     const image = typeof src === 'string' && own ? assets.images.get(src) : undefined;
-    faceTexts.push(typeof src === 'string' ? src : face === undefined || face === null ? fallback : String(face));
+    faceTexts.push(typeof src === 'string' ? fileName(src) : face === undefined || face === null ? fallback : String(face));
     if (blank) return null;
     if (image) return { image };
     return { text: typeof face === 'string' || typeof face === 'number' ? String(face) : fallback };

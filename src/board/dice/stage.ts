@@ -30,16 +30,17 @@ export class Stage {
 
   /**
    * Frame the table in a `width` × `height` canvas, leaving `top` pixels above it free (the roll cards
-   * are there: no die may rest under them).
+   * are there: no die may rest under them). `extent` frames a smaller box (half sizes) instead: the
+   * theme preview frames its row of dice.
    */
-  fit(width: number, height: number, top: number) {
+  fit(width: number, height: number, top: number, extent = { x: TABLE.x, z: TABLE.z, y: 1.2 }) {
     const band = Math.max(1, height - top);
     const cam = this.camera;
     cam.aspect = width / band;
     cam.clearViewOffset();
     const direction = new Vector3(0, 1, 0.5).normalize();
     const corners: Vector3[] = [];
-    for (const x of [-1, 1]) for (const z of [-1, 1]) for (const y of [0, 1.2]) corners.push(new Vector3(x * TABLE.x, y, z * TABLE.z));
+    for (const x of [-1, 1]) for (const z of [-1, 1]) for (const y of [0, extent.y]) corners.push(new Vector3(x * extent.x, y, z * extent.z));
     let lo = 2, hi = 150;
     for (let i = 0; i < 40; i++) {
       const d = (lo + hi) / 2;

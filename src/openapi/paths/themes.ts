@@ -8,8 +8,8 @@ import { pageOf, ref } from '../schemas';
 const assetAnswers: Success[] = [
   {
     status: '200',
-    description: 'The file, with its sniffed type (FBX meshes: application/octet-stream)',
-    content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
+    description: 'The file, with its sniffed type (FBX meshes: application/octet-stream; glTF: model/gltf-binary, model/gltf+json)',
+    content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'model/gltf-binary', 'model/gltf+json', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
     headers: { ETag: { type: 'string' } },
   },
   { status: '304', description: 'Not modified (If-None-Match)' },

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ErrorDetail } from '../../errors';
 import { FILE_NAME, FILE_NAME_RULE } from './manifest';
+import { gltfProblem } from './gltf';
 import { CONTENT_TYPES, kindFromName, sniff, type AssetKind } from './sniff';
 
 export interface UploadedFile {
@@ -24,7 +25,7 @@ export interface CheckedAsset {
   data: Buffer;
 }
 
-const ACCEPTED = 'fbx, png, jpg, webp, ktx2, wav or mp3';
+const ACCEPTED = 'fbx, glb, gltf, png, jpg, webp, ktx2, wav or mp3';
 
 /**
  * The accepted files, the problems, and the names of files refused for their content (already reported:
@@ -65,6 +66,12 @@ export function checkAssets(files: readonly UploadedFile[]): { assets: CheckedAs
     }
     if (byName !== byContent) {
       details.push({ path, message: `the file ${shown} contains ${byContent} data, which its name does not say: name it with the matching extension` });
+      refused.push(file.name);
+      return;
+    }
+    const model = byContent === 'glb' || byContent === 'gltf' ? gltfProblem(byContent, file.data) : null;
+    if (model) {
+      details.push({ path, message: `the model ${shown} cannot be used: ${model}` });
       refused.push(file.name);
       return;
     }

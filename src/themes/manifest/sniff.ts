@@ -2,13 +2,15 @@
  * What an uploaded file is, by its first bytes (magic numbers), never by its name alone. A file is accepted
  * only when its content is one of the kinds below and its name's extension names that same kind.
  */
-export type AssetKind = 'fbx' | 'png' | 'jpeg' | 'webp' | 'ktx2' | 'wav' | 'mp3';
+import { gltfJson, isGlb } from './gltf';
+
+export type AssetKind = 'fbx' | 'glb' | 'gltf' | 'png' | 'jpeg' | 'webp' | 'ktx2' | 'wav' | 'mp3';
 
 /** How the manifest uses a file, and the kinds each use accepts. */
 export type AssetUse = 'mesh' | 'image' | 'sound';
 
 export const KINDS_FOR_USE: Readonly<Record<AssetUse, readonly AssetKind[]>> = Object.freeze({
-  mesh: ['fbx'],
+  mesh: ['fbx', 'glb', 'gltf'],
   image: ['png', 'jpeg', 'webp', 'ktx2'],
   sound: ['wav', 'mp3'],
 });
@@ -16,6 +18,8 @@ export const KINDS_FOR_USE: Readonly<Record<AssetUse, readonly AssetKind[]>> = O
 export const CONTENT_TYPES: Readonly<Record<AssetKind, string>> = Object.freeze({
   // FBX has no registered media type.
   fbx: 'application/octet-stream',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
   png: 'image/png',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
@@ -26,6 +30,8 @@ export const CONTENT_TYPES: Readonly<Record<AssetKind, string>> = Object.freeze(
 
 const EXTENSIONS: Readonly<Record<string, AssetKind>> = Object.freeze({
   fbx: 'fbx',
+  glb: 'glb',
+  gltf: 'gltf',
   png: 'png',
   jpg: 'jpeg',
   jpeg: 'jpeg',
@@ -88,6 +94,8 @@ export function sniff(data: Uint8Array): AssetKind | null {
   // ASCII FBX files open with a comment line "; FBX 7.4.0 project file" (after an optional BOM).
   const head = ascii(data, 0, 64).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
   if (head.startsWith('; FBX ')) return 'fbx';
+  if (isGlb(data)) return 'glb';
+  if (gltfJson(data)) return 'gltf';
   if (data.length >= 10 && ascii(data, 0, 3) === 'ID3') return 'mp3';
   if (isMpegFrame(data)) return 'mp3';
   return null;
