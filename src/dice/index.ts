@@ -45,7 +45,7 @@
  * written for people. Nothing else is thrown for bad input.
  */
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
-export { STANDARD_DICE, standardDefinition, faceNumber, pairValue } from './faces';
+export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
 export { rollDice, MAX_REQUEST_DICE } from './engine';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
@@ -55,6 +55,7 @@ export type {
 } from './types';
 
 import { rollDice } from './engine';
+import { DiceError } from './errors';
 import { parseEquation, type ParsedEquation } from './parse';
 import { defaultRng } from './random';
 import type { DieRequest, Resolve, Rng, RollResult } from './types';
@@ -90,5 +91,11 @@ export function rollEquation(equation: string, theme: string, resolve: Resolve, 
     const d = parsed.dice[i]!;
     dice[i] = d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value };
   }
-  return rollDice(dice, parsed.operator, resolve, rng);
+  try {
+    return rollDice(dice, parsed.operator, resolve, rng);
+  } catch (e) {
+    // Only an equation was sent: its dice and operator are ours, so every refusal points at `equation`.
+    if (e instanceof DiceError) throw new DiceError(e.code, 'equation', e.message, e.status);
+    throw e;
+  }
 }
