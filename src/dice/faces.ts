@@ -56,6 +56,9 @@ const FUDGE: Readonly<Record<string, number[]>> = Object.freeze({
  * A die the built-in theme rolls without listing it: a standard die, fudge dice (`df`, `df.1`, `df.2`;
  * faces -1, 0, +1) and any `dN` for 2 <= N <= 1,000 (faces 1..N). Null for anything else.
  */
+// The built-in fudge dice are written as read (4dF); a theme's own dX dice keep braces (2{df}), as stored
+// equations always wrote them, so no existing equation changes its text.
+const builtinFudge = new WeakSet<DieDefinition>();
 // Definitions are kept so that a die prepared once (faces.map, its WeakMap entry) is prepared once.
 const builtins = new Map<string, DieDefinition | null>();
 
@@ -72,7 +75,11 @@ export function builtinDefinition(id: string): DieDefinition | null {
 function makeBuiltin(key: string): DieDefinition | null {
   const std = standardDefinition(key);
   if (std !== null) return std;
-  if (Object.hasOwn(FUDGE, key)) return { id: key, type: 'd6', notation: key === 'df' ? 'dF' : `dF${key.slice(2)}`, faces: FUDGE[key]! };
+  if (Object.hasOwn(FUDGE, key)) {
+    const def = { id: key, type: 'd6', notation: key === 'df' ? 'dF' : `dF${key.slice(2)}`, faces: FUDGE[key]! };
+    builtinFudge.add(def);
+    return def;
+  }
   const m = /^d(\d{1,4})$/.exec(key);
   const n = m ? Number(m[1]) : NaN;
   if (!(n >= MIN_GENERIC_SIDES && n <= MAX_GENERIC_SIDES) || String(n) !== m![1]) return null;
@@ -149,8 +156,8 @@ function notationToken(def: DieDefinition): string {
   const notation = (typeof def.notation === 'string' && def.notation.trim() !== '' ? def.notation : def.id)
     .trim().toLowerCase();
   if (/^d\d+x?$/.test(notation)) return notation;
-  // dF, dF.1: the parser reads a letter after d as the theme's notation; written with the theme's case.
-  if (/^d[a-z](\.\d{1,3})?$/.test(notation)) return def.notation.trim();
+  // The built-in fudge dice: dF, dF.1 (the parser reads a letter after d as a notation dX).
+  if (builtinFudge.has(def)) return def.notation;
   if (/^[^{}()+\-*/,\s]+$/.test(notation)) return `{${notation}}`;
   return `{${def.id.toLowerCase()}}`;
 }
