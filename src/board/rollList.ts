@@ -1,5 +1,5 @@
 /** The list of rolls beside the table, the last-roll cards, and throwing each roll on the table once. */
-import type { Roll } from '../client';
+import type { Roll, RollValue } from '../client';
 import { state } from './state';
 import { $, diceViews, renderLastRollCard, renderRoll } from './view';
 
@@ -9,7 +9,7 @@ const LAST_ROLL_CARDS = 3;
 export function upsertRoll(roll: Roll, animate: boolean) {
   state.rolls.set(roll.uuid, roll);
   const list = $('rolls');
-  const item = renderRoll(roll, state.room);
+  const item = withOutcomes(renderRoll(roll, state.room), roll);
   const existing = list.querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`);
   if (existing) existing.replaceWith(item);
   else list.prepend(item);
