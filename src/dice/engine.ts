@@ -6,7 +6,7 @@ import { writeEquation, type EquationShape } from './equation';
 import { DiceError } from './errors';
 import { facesEqual, prepare, type PreparedDie } from './faces';
 import { applyStep } from './operators';
-import { explode, markPool } from './outcomes';
+import { explode, markPool, unique } from './outcomes';
 import { compilePlan, isExplode, plainNumber, type Plan } from './plan';
 import type { Selector } from './selectors';
 import { defaultRng } from './random';
@@ -99,6 +99,7 @@ export function rollDice(
     const sets = plan.sets.map((s) => s.map((u) => units[u]!));
     for (const step of plan.steps) {
       if (isExplode(step.code)) explode(state, sets[step.set]!, step);
+      else if (step.code === 'u') unique(state, sets[step.set]!, step);
       else if (step.code !== 'success' && step.code !== 'failure') applyStep(state, sets[step.set]!, step);
     }
     counts = countPools(state, sets, plan);

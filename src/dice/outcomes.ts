@@ -9,6 +9,8 @@
  * - a compare point (`>=8`) makes the dice a pool: each kept die matching it is a success, else each
  *   matching `f` is a failure; a pool die adds +1, -1 or 0 to the total (its numericValue says so,
  *   which is what keeps hidden totals right: hidden.ts adds numericValue of what a viewer sees).
+ * - `u` (unique) rerolls each die showing a number an earlier kept die shows (with a compare point: only
+ *   numbers meeting it) until it shows a new one; more dice than a die has numbers is refused.
  * Every loop is bounded by MAX_ROLL_VALUES (RollState refuses past it) and endless ones are refused first.
  */
 import { DiceError } from './errors';
@@ -20,7 +22,7 @@ import { refuseEndless } from './operators';
 /** Whether a number matches one of the compare points; `max` is the unit's highest number. */
 export function hits(sels: readonly Selector[], n: number, max: number | null): boolean {
   for (const s of sels) {
-    if (s.cat === 'max' ? max !== null && n === max : matchesValue(s, n)) return true;
+    if (s.cat === 'any' || (s.cat === 'max' ? max !== null && n === max : matchesValue(s, n))) return true;
   }
   return false;
 }
@@ -87,4 +89,24 @@ export function markPool(state: RollState, set: Unit[], success: readonly Select
     if (u.extra !== null) for (const slot of u.extra) state.values[slot]!.numericValue = 0;
   }
   return [s, f];
+}
+
+export function unique(state: RollState, set: Unit[], step: Step): void {
+  let kept = 0;
+  for (const u of set) if (u.kept && u.num !== null) kept++;
+  for (const u of set) {
+    if (!u.kept || u.num === null) continue;
+    const distinct = new Set(u.b !== null ? [] : u.die.numbers.filter((n) => n !== null && hits(step.sels, n, u.die.max))).size;
+    if (u.b === null && step.sels[0]!.cat === 'any' && kept > distinct) {
+      throw new DiceError('invalid_operator', step.path,
+        `u cannot make ${kept} dice unique: a ${u.type} shows only ${distinct} different numbers.`);
+    }
+  }
+  const seen = new Set<number>();
+  for (const u of set) {
+    if (!u.kept || u.num === null) continue;
+    // RollState stops at MAX_ROLL_VALUES; the explicit cap says so.
+    for (let n = 0; u.num !== null && seen.has(u.num) && hits(step.sels, u.num, unitMax(u)) && n <= MAX_ROLL_VALUES; n++) state.reroll(u);
+    if (u.num !== null) seen.add(u.num);
+  }
 }

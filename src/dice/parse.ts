@@ -16,6 +16,7 @@
  *   explode  := ('!' | '!!' | '!p' | '!!p') [compare]  rpg-dice-roller's; without compare: the highest face
  *   compare  := ('=' | '>' | '>=' | '<' | '<=') [-]n  alone after dice: successes of a pool (8d10>=8)
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
+ *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -265,6 +266,7 @@ class Parser {
         return next === 'p' ? '!p' : '!';
       case '>': case '<': case '=': return 'success';
       case 'f': return 'failure';
+      case 'u': return 'u';
       case 'k': return 'k';
       case 'p': return 'p';
       case 'e': return 'e';
@@ -286,6 +288,7 @@ class Parser {
     }
     if (cat === null) {
       if (isExplode(code)) return { cat: 'max', num: 0 };
+      if (code === 'u') return { cat: 'any', num: 0 };
       if (code === 'failure') cat = '=';
       else this.fail('Expected a compare point such as >=8');
     }

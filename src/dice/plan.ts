@@ -15,7 +15,7 @@ import { DiceError } from './errors';
 import { parseSelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
-export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure';
+export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u';
 /** rpg-dice-roller's explosions: explode, compound, penetrate, compound and penetrate */
 export type ExplodeCode = '!' | '!!' | '!p' | '!!p';
 
@@ -25,7 +25,7 @@ export function isExplode(code: OpCode): code is ExplodeCode {
 
 /** Codes whose operand is a compare point (`>=8`, `=1`, `<3`, `5`), never `hN`/`lN`. */
 export function takesComparePoint(code: OpCode): boolean {
-  return code === 'success' || code === 'failure' || isExplode(code);
+  return code === 'success' || code === 'failure' || code === 'u' || isExplode(code);
 }
 export type RoundMode = 'nearest' | 'down' | 'up';
 
@@ -59,12 +59,14 @@ export interface Layout {
 // it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
 const SELECTOR_OPS: ReadonlyMap<string, OpCode> = new Map([
   ['k', 'k'], ['p', 'p'], ['d', 'p'], ['rr', 'rr'], ['ro', 'ro'], ['ra', 'ra'], ['e', 'e'], ['mi', 'mi'], ['ma', 'ma'],
-  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'],
+  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'], ['u', 'u'],
 ]);
 /** An explosion without a compare point explodes on the die's highest number. */
 const HIGHEST: readonly Selector[] = [{ cat: 'max', num: 0 }];
+/** `u` without a compare point rerolls every duplicate. */
+const ANY: readonly Selector[] = [{ cat: 'any', num: 0 }];
 const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
-const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, success, failure, *, / and round';
+const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, success, failure, *, / and round';
 
 /**
  * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
@@ -129,6 +131,7 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
 /** An operand's selectors; explosions default to the highest face, compare points refuse hN/lN. */
 function operandSelectors(code: OpCode, operand: string | number, path: string): readonly Selector[] {
   if (isExplode(code) && typeof operand === 'string' && (operand.trim() === '' || operand.trim().toLowerCase() === 'max')) return HIGHEST;
+  if (code === 'u' && typeof operand === 'string' && operand.trim() === '') return ANY;
   const sels = parseSelectors(operand, path);
   if (takesComparePoint(code) && sels.some((s) => s.cat === 'h' || s.cat === 'l')) {
     throw new DiceError('invalid_operator', path,

@@ -53,6 +53,10 @@ const CASES: [string, number[], string, number, [number, number] | null][] = [
   ['2d30', [30, 1], '30 1', 31, null],
   ['4d6kh3', [1, 3, 4, 3], '1x 3 4 3', 10, null],
   ['1d20e20', [20, 5], '20 5', 25, null],
+  ['4d6u', [5, 2, 5, 2, 5, 3, 2, 1], '5 2 5x 2x 5x 3 2x 1', 11, null],
+  ['4d6u=6', [6, 6, 6, 6, 1, 2, 6, 3], '6 6x 6x 6x 1 2 6x 3', 12, null],
+  ['3d6u>4', [4, 4, 5], '4 4 5', 13, null],
+  ['4d6ukh3', [1, 1, 2, 3, 5], '1x 1x 2 3 5', 10, null],
 ];
 
 for (const [eq, script, values, total, counts] of CASES) {
@@ -111,7 +115,7 @@ test('predetermined first throws: the rules run after them', (t) => {
 });
 
 test('refusals name their rule: bounds, compare points, d100 compounding, unknown sides', (t) => {
-  const refuses = (eq: string, code: string, status = 400) => {
+  const refuses = (eq: string, code: DiceError['code'], status: 400 | 422 = 400) => {
     const e = t.throws(() => rollEquation(eq, 'standard', resolve, seeded(1)), { instanceOf: DiceError })!;
     t.is(e.code, code, eq);
     t.is(e.status, status, eq);
@@ -123,6 +127,7 @@ test('refusals name their rule: bounds, compare points, d100 compounding, unknow
   refuses('1d100!!', 'invalid_operator');
   refuses('8d10>=', 'invalid_equation');
   refuses('100d20!>=2', 'too_many_dice');
+  refuses('7d6u', 'invalid_operator'); // seven different numbers from a d6: never
   // Only the built-in theme rolls any dN: another theme answers for its own dice.
   const e = t.throws(() => rollEquation('1d3', 'bare', resolve, seeded(1)), { instanceOf: DiceError })!;
   t.is(e.details[0]!.path, 'equation');
@@ -192,4 +197,13 @@ test('!! then kh1 keeps the compounded die with the highest sum, dropping all of
 
 test('the crypto source passes the same checks', (t) => {
   property(t, '6d6!!>=5', new CryptoRng(), (r) => (throwsOf(r).length === 6 ? null : 'six dice'));
+});
+
+test('u leaves no two kept dice showing the same number, and rerolls only duplicates', (t) => {
+  property(t, '5d6u', seeded(9), (r) => {
+    const kept = r.values.filter((v) => !v.isDropped).map((v) => v.numericValue);
+    if (new Set(kept).size !== 5) return `kept ${kept}`;
+    // A dropped value was a duplicate of a number already kept when it was thrown.
+    return r.values.filter((v) => v.isDropped).every((v) => kept.includes(v.numericValue)) ? null : 'a unique die was rerolled';
+  });
 });
