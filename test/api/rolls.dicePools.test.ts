@@ -27,7 +27,7 @@ test('the built-in theme rolls 1d3, 2d30 and 1d1000 (equation or dice) as generi
     for (const v of roll.values) {
       t.is(v.type, type);
       t.true(Number.isInteger(v.value) && v.value! >= 1 && v.value! <= sides, `${eq}: ${v.value}`);
-      t.is(Number(v.value_to_display), v.value);
+      t.is(Number(v.value_to_display), v.value!);
     }
     t.is(roll.total_value, roll.values.reduce((s, v) => s + v.value!, 0));
   }
