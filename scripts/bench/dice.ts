@@ -11,7 +11,7 @@
  * the value is not below 3, which match d20's `e6` on a d6 and `rr<3`.
  */
 import { DiceRoll } from '@dice-roller/rpg-dice-roller';
-import { parseEquation, rollDice, rollEquation, standardDefinition, type DieDefinition, type DieRequest } from '../../src/dice/index';
+import { builtinDefinition, parseEquation, rollDice, rollEquation, type DieDefinition, type DieRequest } from '../../src/dice/index';
 
 const seconds = Number(process.argv[2] ?? 0.5);
 const ROUNDS = 5;
@@ -21,11 +21,14 @@ const cases: { ours: string; theirs: string }[] = [
   { ours: '4d6kh3', theirs: '4d6kh3' },
   { ours: '8d6e6', theirs: '8d6!' },
   { ours: '10d10rr<3', theirs: '10d10r<3' },
+  // issue 21: rpg-dice-roller's own notation, written the same way in both
+  { ours: '8d10>=8f1', theirs: '8d10>=8f=1' }, // rpg-dice-roller needs the = in f=1
+  { ours: '4dF+2', theirs: '4dF+2' },
+  { ours: '3d6!!', theirs: '3d6!!' },
 ];
 
-const defs = new Map<string, DieDefinition>();
-for (const id of ['d6', 'd10', 'd20']) defs.set(id, standardDefinition(id)!);
-const resolve = (_theme: string, type: string): DieDefinition | null => defs.get(type) ?? null;
+// The built-in theme's dice: the standard ones, fudge dice and generic dN (what POST /roll resolves).
+const resolve = (_theme: string, type: string): DieDefinition | null => builtinDefinition(type);
 
 let sink = 0; // keeps results alive so nothing is optimised away
 

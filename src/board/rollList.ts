@@ -1,5 +1,5 @@
 /** The list of rolls beside the table, the last-roll cards, and throwing each roll on the table once. */
-import type { Roll } from '../client';
+import type { Roll, RollValue } from '../client';
 import { state } from './state';
 import { $, diceViews, renderLastRollCard, renderRoll } from './view';
 
@@ -9,7 +9,7 @@ const LAST_ROLL_CARDS = 3;
 export function upsertRoll(roll: Roll, animate: boolean) {
   state.rolls.set(roll.uuid, roll);
   const list = $('rolls');
-  const item = renderRoll(roll, state.room);
+  const item = withOutcomes(renderRoll(roll, state.room), roll);
   const existing = list.querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`);
   if (existing) existing.replaceWith(item);
   else list.prepend(item);
@@ -37,7 +37,7 @@ export function removeRoll(uuid: string) {
 /** Colours and names follow the room: redraw the list when participants change. */
 export function rerenderRolls() {
   for (const roll of state.rolls.values()) {
-    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(renderRoll(roll, state.room));
+    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(withOutcomes(renderRoll(roll, state.room), roll));
   }
   renderLastRolls();
 }
@@ -45,4 +45,40 @@ export function rerenderRolls() {
 function renderLastRolls() {
   const latest = [...state.rolls.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, LAST_ROLL_CARDS);
   $('last-roll').replaceChildren(...latest.map((r) => renderLastRollCard(r, state.room)));
+}
+
+const FUDGE_TYPE = /^df(\.\d)?$/;
+
+/** A fudge die's face as FATE players read it: -, blank, +. */
+export function fudgeText(value: RollValue): string | null {
+  if (!FUDGE_TYPE.test(value.type) || value.value_to_display === null || typeof value.value_to_display === 'object') return null;
+  const n = Number(value.value_to_display);
+  return n < 0 ? '-' : n > 0 ? '+' : '';
+}
+
+const OUTCOMES = ['success', 'failure', 'compounded', 'penetrated'] as const;
+
+/**
+ * What the dice engine said of a roll's dice, on its list item: a pool's successes and failures (in the
+ * head and on each die), compounding and penetrating throws, and fudge faces as -, blank, +.
+ */
+export function withOutcomes(item: HTMLLIElement, roll: Roll): HTMLLIElement {
+  for (const v of roll.values) {
+    const die = item.querySelector<HTMLElement>(`[data-value-uuid="${CSS.escape(v.uuid)}"]`);
+    if (!die) continue;
+    const fudge = fudgeText(v);
+    if (fudge !== null) (die.querySelector('.v') as HTMLElement).textContent = fudge;
+    const marks = OUTCOMES.filter((k) => v[`is_${k}`] === true);
+    for (const k of marks) die.classList.add(k);
+    if (marks.length > 0) die.title += `, ${marks.join(', ')}`;
+  }
+  if (typeof roll.success_count === 'number') {
+    const s = roll.success_count;
+    const f = roll.failure_count ?? 0;
+    const pool = document.createElement('span');
+    pool.className = 'pool';
+    pool.textContent = `${s} success${s === 1 ? '' : 'es'}${f > 0 ? `, ${f} failure${f === 1 ? '' : 's'}` : ''}`;
+    item.querySelector('.head')?.insertBefore(pool, item.querySelector('.head .total'));
+  }
+  return item;
 }

@@ -171,6 +171,13 @@ export interface RollValue {
   is_visible: boolean;
   is_cleared: boolean;
   is_dropped: boolean;
+  /** a dice pool's success (`8d10>=8`, counts +1) / failure (`f1`, counts -1); false when hidden from this viewer */
+  is_success: boolean;
+  is_failure: boolean;
+  /** a throw of a compounding die (`3d6!!`): every throw of it, the first included */
+  is_compounded: boolean;
+  /** a penetrating throw (`3d6!p`): counts one less than its face */
+  is_penetrated: boolean;
   label?: string | null;
   /**
    * free data the roll request attached to the die (`meta` of DieInput), null when none; once the roller
@@ -191,7 +198,11 @@ export interface Roll {
   values: RollValue[];
   operator: Record<string, unknown> | null;
   equation: string;
+  /** a dice pool (`8d10>=8f1`) totals its successes minus its failures */
   total_value: number | null;
+  /** only when the roll has a compare point: successes and failures among the dice this viewer sees */
+  success_count?: number;
+  failure_count?: number;
   label?: string | null;
   external_id: string | null;
   participants: Participant[];

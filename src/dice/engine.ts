@@ -6,7 +6,9 @@ import { writeEquation, type EquationShape } from './equation';
 import { DiceError } from './errors';
 import { facesEqual, prepare, type PreparedDie } from './faces';
 import { applyStep } from './operators';
-import { compilePlan, plainNumber, type Plan } from './plan';
+import { explode, markPool, unique } from './outcomes';
+import { compilePlan, isExplode, plainNumber, type Plan } from './plan';
+import type { Selector } from './selectors';
 import { defaultRng } from './random';
 import { applyScaling } from './scaling';
 import { newUnit, RollState, type Part, type Unit } from './state';
@@ -92,17 +94,43 @@ export function rollDice(
     state.settle(unit);
   }
 
+  let counts: [number, number] | null = null;
   if (plan !== null) {
     const sets = plan.sets.map((s) => s.map((u) => units[u]!));
-    for (const step of plan.steps) applyStep(state, sets[step.set]!, step);
+    for (const step of plan.steps) {
+      if (isExplode(step.code)) explode(state, sets[step.set]!, step);
+      else if (step.code === 'u') unique(state, sets[step.set]!, step);
+      else if (step.code !== 'success' && step.code !== 'failure') applyStep(state, sets[step.set]!, step);
+    }
+    counts = countPools(state, sets, plan);
   }
 
   return {
     values: state.values,
     total: total(state, plan),
+    successCount: counts === null ? null : counts[0],
+    failureCount: counts === null ? null : counts[1],
     equation: writeEquation(shapeOf(units, state, plan, dice, unitOfDie)),
     operator: operator === undefined || operator === null ? null : operator,
   };
+}
+
+/** Marks every pool (a set with a compare point) once all operators ran; null when there is none. */
+function countPools(state: RollState, sets: Unit[][], plan: Plan): [number, number] | null {
+  let counts: [number, number] | null = null;
+  for (let id = 0; id < sets.length; id++) {
+    const success: Selector[] = [];
+    const failure: Selector[] = [];
+    for (const step of plan.steps) {
+      if (step.set !== id) continue;
+      if (step.code === 'success') success.push(...step.sels);
+      else if (step.code === 'failure') failure.push(...step.sels);
+    }
+    if (success.length === 0 && failure.length === 0) continue;
+    const [s, f] = markPool(state, sets[id]!, success, failure);
+    counts = counts === null ? [s, f] : [counts[0] + s, counts[1] + f];
+  }
+  return counts;
 }
 
 function dieType(type: unknown, i: number): string {
@@ -159,7 +187,8 @@ function addMod(state: RollState, req: DieRequest, i: number, n: number): void {
   state.values.push({
     // A mod is not drawn from a theme, so it may come without one.
     dieIndex: i, type: 'mod', theme: typeof req.theme === 'string' ? req.theme : '', value: n, valueToDisplay: n, numericValue: n,
-    isDropped: false, isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
+    isDropped: false, isSuccess: false, isFailure: false, isCompounded: false, isPenetrated: false,
+    isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
     label: req.label, meta: req.meta,
   });
 }

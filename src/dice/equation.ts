@@ -11,7 +11,7 @@
  * Modifiers come last, whatever their place in the request.
  */
 import type { OpCode, RoundMode } from './plan';
-import { formatSelector, type Selector } from './selectors';
+import { formatSelector, opPrefix, type Selector } from './selectors';
 import { appendModifiers, scalingAffixes } from './scaling';
 
 export interface EquationShape {
@@ -33,7 +33,8 @@ export function formatOps(ops: { code: OpCode; sels: readonly Selector[] }[]): s
     if (op.code === 'mi' || op.code === 'ma') {
       out += op.code + formatSelector(op.sels[op.sels.length - 1]!); // d20 uses the last bound
     } else {
-      for (const s of op.sels) out += op.code + formatSelector(s);
+      // A compare point standing alone must show its `=`: 8d10=8, never 8d108.
+      for (const s of op.sels) out += opPrefix(op.code) + (op.code === 'success' && s.cat === '=' ? '=' : '') + formatSelector(s);
     }
   }
   return out;

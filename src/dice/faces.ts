@@ -41,6 +41,51 @@ export function standardDefinition(id: string): DieDefinition | null {
   return { id: id.toLowerCase(), type: std.type, notation: std.notation, faces: std.faces };
 }
 
+/** Sides a generic die of the built-in theme may have (`1d3`, `2d30`, `1d1000`). */
+export const MIN_GENERIC_SIDES = 2;
+export const MAX_GENERIC_SIDES = 1000;
+
+const FUDGE: Readonly<Record<string, number[]>> = Object.freeze({
+  // Fudge/FATE dice are six-sided: two of each face (dF, dF.2), or one -, four blanks and one + (dF.1).
+  df: [-1, -1, 0, 0, 1, 1],
+  'df.2': [-1, -1, 0, 0, 1, 1],
+  'df.1': [-1, 0, 0, 0, 0, 1],
+});
+
+/**
+ * A die the built-in theme rolls without listing it: a standard die, fudge dice (`df`, `df.1`, `df.2`;
+ * faces -1, 0, +1) and any `dN` for 2 <= N <= 1,000 (faces 1..N). Null for anything else.
+ */
+// The built-in fudge dice are written as read (4dF); a theme's own dX dice keep braces (2{df}), as stored
+// equations always wrote them, so no existing equation changes its text.
+const builtinFudge = new WeakSet<DieDefinition>();
+// Definitions are kept so that a die prepared once (faces.map, its WeakMap entry) is prepared once.
+const builtins = new Map<string, DieDefinition | null>();
+
+export function builtinDefinition(id: string): DieDefinition | null {
+  const key = id.toLowerCase();
+  let def = builtins.get(key);
+  if (def === undefined) {
+    def = makeBuiltin(key);
+    if (def !== null || builtins.size < 4096) builtins.set(key, def); // at most ~1,000 dice; misses bounded
+  }
+  return def;
+}
+
+function makeBuiltin(key: string): DieDefinition | null {
+  const std = standardDefinition(key);
+  if (std !== null) return std;
+  if (Object.hasOwn(FUDGE, key)) {
+    const def = { id: key, type: 'd6', notation: key === 'df' ? 'dF' : `dF${key.slice(2)}`, faces: FUDGE[key]! };
+    builtinFudge.add(def);
+    return def;
+  }
+  const m = /^d(\d{1,4})$/.exec(key);
+  const n = m ? Number(m[1]) : NaN;
+  if (!(n >= MIN_GENERIC_SIDES && n <= MAX_GENERIC_SIDES) || String(n) !== m![1]) return null;
+  return { id: key, type: key, notation: key, faces: range(1, n) };
+}
+
 const NUMERIC_STRING = /^\s*[+-]?\d+(?:\.\d+)?\s*$/;
 
 /**
@@ -75,6 +120,8 @@ export interface PreparedDie {
   numbers: (number | null)[];
   /** the die as written in an equation term after the count: `d20`, `{dF}` */
   token: string;
+  /** its highest number (what `!` explodes on), or null when no face is a number */
+  max: number | null;
 }
 
 /** Faces beyond this are a broken theme, not a die; it also keeps draws inside the RNG's range. */
@@ -93,7 +140,10 @@ export function prepare(def: DieDefinition, where: string): PreparedDie {
       `The die "${def.id}" of this theme has ${Array.isArray(faces) ? faces.length : 'no list of'} faces; ` +
       `a die needs between 1 and ${MAX_FACES}.`, 422);
   }
-  p = { def, size: faces.length, numbers: faces.map(faceNumber), token: notationToken(def) };
+  const numbers = faces.map(faceNumber);
+  let max: number | null = null;
+  for (const n of numbers) if (n !== null && (max === null || n > max)) max = n;
+  p = { def, size: faces.length, numbers, token: notationToken(def), max };
   prepared.set(def, p);
   return p;
 }
@@ -106,6 +156,8 @@ function notationToken(def: DieDefinition): string {
   const notation = (typeof def.notation === 'string' && def.notation.trim() !== '' ? def.notation : def.id)
     .trim().toLowerCase();
   if (/^d\d+x?$/.test(notation)) return notation;
+  // The built-in fudge dice: dF, dF.1 (the parser reads a letter after d as a notation dX).
+  if (builtinFudge.has(def)) return def.notation;
   if (/^[^{}()+\-*/,\s]+$/.test(notation)) return `{${notation}}`;
   return `{${def.id.toLowerCase()}}`;
 }

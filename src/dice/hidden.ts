@@ -46,6 +46,38 @@ export function viewerTotal(values: readonly ViewerDie[], operator: Record<strin
   return applyScaling(sum, scalingOf(operator));
 }
 
+/** Whether a stored operator makes dice a pool (a compare point `success`, or `failure`). */
+export function hasComparePoint(operator: Record<string, unknown> | null): boolean {
+  if (!operator) return false;
+  return Object.keys(operator).some((k) => {
+    const key = k.trim().toLowerCase();
+    return key === 'success' || key === 'failure';
+  });
+}
+
+/** A stored value as pool counting reads it. */
+export interface CountedDie {
+  isHidden: boolean;
+  isDropped: boolean;
+  isSuccess: boolean;
+  isFailure: boolean;
+}
+
+/**
+ * A pool's successes and failures as a viewer is shown them: only dice they see count (`seesAll` for the
+ * roller), as for totals; a pool die's numericValue is already +1, -1 or 0, so viewerTotal agrees.
+ */
+export function poolCounts(values: readonly CountedDie[], seesAll: boolean): { success_count: number; failure_count: number } {
+  let s = 0;
+  let f = 0;
+  for (const v of values) {
+    if (v.isDropped || (!seesAll && v.isHidden)) continue;
+    if (v.isSuccess) s++;
+    else if (v.isFailure) f++;
+  }
+  return { success_count: s, failure_count: f };
+}
+
 /**
  * The equation without the modifiers the viewer may not see. Dice are written by kind, never by result, so
  * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request

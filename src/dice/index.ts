@@ -7,17 +7,21 @@
  *   rollDice(dice, operator, resolve, rng?) -> RollResult
  *     dice      DieRequest[] in camelCase (`value_to_display` -> valueToDisplay, `is_hidden` -> isHidden).
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
- *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma
- *               and the SDK's k d * / round.
+ *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
+ *               the SDK's k d * / round, and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
+ *               default) and `success` / `failure` (compare points that make the dice a pool).
  *     resolve   (themeId, dieType) -> DieDefinition | null. dieType is lower case. Return the theme's die
  *               (its physical type, notation and `values` as faces); return null when the theme has no
  *               such die (the engine then throws a 422). To read back equations written for custom dice,
- *               also match a die's notation (lower case) when no id matches. STANDARD_DICE /
- *               standardDefinition() give the faces of the standard dice for themes without `values`.
+ *               also match a die's notation (lower case) when no id matches (`4dF` asks for "df").
+ *               STANDARD_DICE / standardDefinition() give the faces of the standard dice for themes without
+ *               `values`; builtinDefinition() also fudge dice (df, df.1) and any dN, 2 <= N <= 1,000, which
+ *               the built-in theme rolls without listing them.
  *     rng       tests only; defaults to a crypto-backed source.
  *
  *   rollEquation(equation, theme, resolve, rng?) -> RollResult
- *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice.
+ *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice;
+ *     every refusal's path is then `equation`, the one field that was sent.
  *     result.operator is the operator object the equation stands for (frozen: it is shared by a parse
  *     cache; copy it before changing it).
  *
@@ -28,9 +32,11 @@
  *   RollResult
  *     values    request dice first, values[i] for dice[i] (a d100 is its two dice), then rerolls and
  *               explosions in the order they happened. Map to the wire as: type, value, value_to_display,
- *               is_hidden, is_user_value, is_dropped (+ label/meta if you keep them). `dieIndex` and
- *               `origin` say where a value came from; `numericValue` is what it added to the total.
- *     total     -> total_value
+ *               is_hidden, is_user_value, is_dropped, is_success, is_failure, is_compounded, is_penetrated
+ *               (+ label/meta if you keep them). `dieIndex` and `origin` say where a value came from;
+ *               `numericValue` is what it added to the total (a pool die: +1, -1 or 0).
+ *     total     -> total_value (a pool: successes minus failures, plus what is not in the pool)
+ *     successCount, failureCount -> success_count, failure_count (null when no compare point)
  *     equation  -> equation
  *     operator  -> operator (the object as given, or as parsed; null when none)
  *   Modifiers come back as values of type "mod" whose value, valueToDisplay and numericValue are the number
@@ -45,7 +51,7 @@
  * written for people. Nothing else is thrown for bad input.
  */
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
-export { STANDARD_DICE, standardDefinition, faceNumber, pairValue } from './faces';
+export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
 export { rollDice, MAX_REQUEST_DICE } from './engine';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
@@ -55,6 +61,7 @@ export type {
 } from './types';
 
 import { rollDice } from './engine';
+import { DiceError } from './errors';
 import { parseEquation, type ParsedEquation } from './parse';
 import { defaultRng } from './random';
 import type { DieRequest, Resolve, Rng, RollResult } from './types';
@@ -90,5 +97,11 @@ export function rollEquation(equation: string, theme: string, resolve: Resolve, 
     const d = parsed.dice[i]!;
     dice[i] = d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value };
   }
-  return rollDice(dice, parsed.operator, resolve, rng);
+  try {
+    return rollDice(dice, parsed.operator, resolve, rng);
+  } catch (e) {
+    // Only an equation was sent: its dice and operator are ours, so every refusal points at `equation`.
+    if (e instanceof DiceError) throw new DiceError(e.code, 'equation', e.message, e.status);
+    throw e;
+  }
 }

@@ -15,7 +15,7 @@
 import { DiceError } from './errors';
 import { pairValue, type PreparedDie } from './faces';
 import type { Step } from './plan';
-import { formatSelector, matchesValue, type Selector } from './selectors';
+import { formatSelector, matchesValue, opPrefix, type Selector } from './selectors';
 import { MAX_ROLL_VALUES, type RollState, type Unit } from './state';
 
 // Units carry a scratch `mark`; each selection takes a new stamp, so membership needs no Set.
@@ -128,8 +128,8 @@ function describe(u: Unit): string {
   return u.b !== null ? 'd100' : u.type;
 }
 
-function anyMatches(sels: readonly Selector[], v: number): boolean {
-  for (const s of sels) if (matchesValue(s, v)) return true;
+function anyMatches(sels: readonly Selector[], v: number, max: number | null): boolean {
+  for (const s of sels) if (s.cat === 'max' ? v === max : matchesValue(s, v)) return true;
   return false;
 }
 
@@ -140,7 +140,7 @@ function matchesEveryFace(u: Unit, sels: readonly Selector[]): boolean {
   if (u.b === null) {
     for (const n of a) {
       if (n === null) continue;
-      if (!anyMatches(sels, n)) return false;
+      if (!anyMatches(sels, n, u.die.max)) return false;
       any = true;
     }
     return any;
@@ -149,7 +149,7 @@ function matchesEveryFace(u: Unit, sels: readonly Selector[]): boolean {
   for (const t of a) {
     for (const n of b) {
       if (t === null || n === null) continue;
-      if (!anyMatches(sels, pairValue(t, n))) return false;
+      if (!anyMatches(sels, pairValue(t, n), 100)) return false;
       any = true;
     }
   }
@@ -176,7 +176,7 @@ function matchesEveryFaceCached(u: Unit, sels: readonly Selector[]): boolean {
  * `rr` with hN/lN always finds a die to reroll, and `rr` or `e` whose selectors match every face of a die
  * never stops (a d1 with `rr1`): both are refused up front instead of running into the dice limit.
  */
-function refuseEndless(set: Unit[], step: Step): void {
+export function refuseEndless(set: Unit[], step: Step): void {
   if (step.code === 'rr') {
     for (const s of step.sels) {
       if ((s.cat === 'h' || s.cat === 'l') && s.num > 0 && set.some((u) => u.kept && u.num !== null)) {
@@ -199,7 +199,7 @@ function refuseEndless(set: Unit[], step: Step): void {
 /** A step as d20 writes it: rr1rr2. */
 function label(step: Step): string {
   let out = '';
-  for (const s of step.sels) out += step.code + formatSelector(s);
+  for (const s of step.sels) out += opPrefix(step.code) + formatSelector(s);
   return out;
 }
 

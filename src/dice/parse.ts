@@ -10,8 +10,13 @@
  *             | '(' die1 (',' die1)* ')' ops         a set of single dice: (1d20, 1d12)kh1
  *             | '(' body ')'                         grouping, added as if unparenthesised
  *   die      := 'd' digits ['x'] | 'd%' | '{' id '}'  d100 and d% are a d10x + d10 pair
- *   ops      := (('k'|'p'|'rr'|'ro'|'ra'|'e'|'mi'|'ma') selector)*
+ *             | 'd' letter ['.' digits]              a notation dX of the theme: 4dF, dF.1
+ *   ops      := (('k'|'p'|'rr'|'ro'|'ra'|'e'|'mi'|'ma') selector | explode | compare | 'f' failure)*
  *   selector := 'h' n | 'l' n | '>' [-]n | '<' [-]n | [-]n
+ *   explode  := ('!' | '!!' | '!p' | '!!p') [compare]  rpg-dice-roller's; without compare: the highest face
+ *   compare  := ('=' | '>' | '>=' | '<' | '<=') [-]n  alone after dice: successes of a pool (8d10>=8)
+ *   failure  := compare | [-]n                       f1, f<3: failures of a pool
+ *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -23,7 +28,7 @@
  */
 import { MAX_REQUEST_DICE } from './engine';
 import { DiceError } from './errors';
-import type { OpCode, RoundMode } from './plan';
+import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
 import { formatSelector, MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
 import type { OperatorInput } from './types';
 
@@ -223,6 +228,13 @@ class Parser {
     }
     this.pos++; // d
     if (this.peek() === '%') { this.pos++; return PAIR; }
+    // A theme's own notation dX or dX.N (fudge: dF, dF.1): the die whose id or notation that is.
+    const letter = this.s.charCodeAt(this.pos);
+    if (letter >= 97 && letter <= 122) {
+      const m = /^[a-z](\.\d{1,3})?/.exec(this.s.slice(this.pos, this.pos + 5))!;
+      this.pos += m[0].length;
+      return `d${m[0]}`;
+    }
     const start = this.pos;
     while (this.pos < this.s.length && this.pos - start < 7 && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
     if (this.pos === start) this.fail('After "d" comes the number of faces (d20), % or a custom die in braces ({df})');
@@ -236,19 +248,25 @@ class Parser {
     for (;;) {
       const code = this.opCode();
       if (code === null) return ops;
-      this.pos += code.length;
-      const sel = this.selector(code);
+      this.pos += code === 'success' ? 0 : code === 'failure' ? 1 : code.length;
+      const sel = takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
       else ops.push({ code, sels: [sel] });
     }
   }
 
-  /** The operator at the current position, if any: k p e rr ro ra mi ma. */
+  /** The operator at the current position, if any: k p e rr ro ra mi ma, ! !! !p !!p, a compare point, f. */
   private opCode(): OpCode | null {
     const s = this.s;
     const next = s[this.pos + 1];
     switch (s[this.pos]) {
+      case '!':
+        if (next === '!') return s[this.pos + 2] === 'p' ? '!!p' : '!!';
+        return next === 'p' ? '!p' : '!';
+      case '>': case '<': case '=': return 'success';
+      case 'f': return 'failure';
+      case 'u': return 'u';
       case 'k': return 'k';
       case 'p': return 'p';
       case 'e': return 'e';
@@ -256,6 +274,27 @@ class Parser {
       case 'm': return next === 'i' ? 'mi' : next === 'a' ? 'ma' : null;
       default: return null;
     }
+  }
+
+  /**
+   * rpg-dice-roller's compare point: `=N`, `>N`, `>=N`, `<N`, `<=N`; after `f` also a bare N (`f1`);
+   * an explosion without one explodes on the die's highest number.
+   */
+  private comparePoint(code: OpCode): Selector {
+    const s = this.s;
+    let cat: SelectorCat | null = null;
+    for (const c of ['>=', '<=', '>', '<', '='] as const) {
+      if (s.startsWith(c, this.pos)) { cat = c === '=' ? '==' : c; this.pos += c.length; break; }
+    }
+    if (cat === null) {
+      if (isExplode(code)) return { cat: 'max', num: 0 };
+      if (code === 'u') return { cat: 'any', num: 0 };
+      if (code === 'failure') cat = '=';
+      else this.fail('Expected a compare point such as >=8');
+    }
+    const n = this.number(true);
+    if (n === null || !Number.isInteger(n) || Math.abs(n) > MAX_SELECTOR_NUM) this.fail('A compare point needs a whole number, as in >=8 or f1');
+    return { cat, num: n };
   }
 
   private selector(code: string): Selector {

@@ -15,7 +15,18 @@ import { DiceError } from './errors';
 import { parseSelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
-export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma';
+export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u';
+/** rpg-dice-roller's explosions: explode, compound, penetrate, compound and penetrate */
+export type ExplodeCode = '!' | '!!' | '!p' | '!!p';
+
+export function isExplode(code: OpCode): code is ExplodeCode {
+  return code === '!' || code === '!!' || code === '!p' || code === '!!p';
+}
+
+/** Codes whose operand is a compare point (`>=8`, `=1`, `<3`, `5`), never `hN`/`lN`. */
+export function takesComparePoint(code: OpCode): boolean {
+  return code === 'success' || code === 'failure' || code === 'u' || isExplode(code);
+}
 export type RoundMode = 'nearest' | 'down' | 'up';
 
 export interface Step {
@@ -48,9 +59,14 @@ export interface Layout {
 // it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
 const SELECTOR_OPS: ReadonlyMap<string, OpCode> = new Map([
   ['k', 'k'], ['p', 'p'], ['d', 'p'], ['rr', 'rr'], ['ro', 'ro'], ['ra', 'ra'], ['e', 'e'], ['mi', 'mi'], ['ma', 'ma'],
+  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'], ['u', 'u'],
 ]);
+/** An explosion without a compare point explodes on the die's highest number. */
+const HIGHEST: readonly Selector[] = [{ cat: 'max', num: 0 }];
+/** `u` without a compare point rerolls every duplicate. */
+const ANY: readonly Selector[] = [{ cat: 'any', num: 0 }];
 const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
-const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, *, / and round';
+const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, success, failure, *, / and round';
 
 /**
  * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
@@ -94,14 +110,14 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
     if (!code) throw new DiceError('invalid_operator', path, `"${rawKey}" is not an operator; known operators are ${KNOWN}.`);
     if (typeof val === 'string' || typeof val === 'number') {
       all ??= allUnits(layout.unitCount);
-      c.addStep(code, parseSelectors(val, path), all, path);
+      c.addStep(code, operandSelectors(code, val, path), all, path);
     } else if (val !== null && typeof val === 'object' && !Array.isArray(val)) {
       let any = false;
       for (const operand in val) {
         if (!Object.hasOwn(val, operand)) continue;
         any = true;
         const opPath = `${path}.${operand}`;
-        c.addStep(code, parseSelectors(operand, opPath), unitsOf(val[operand], layout, opPath), opPath);
+        c.addStep(code, operandSelectors(code, operand, opPath), unitsOf(val[operand], layout, opPath), opPath);
       }
       if (!any) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
     } else {
@@ -110,6 +126,18 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
     }
   }
   return c.plan;
+}
+
+/** An operand's selectors; explosions default to the highest face, compare points refuse hN/lN. */
+function operandSelectors(code: OpCode, operand: string | number, path: string): readonly Selector[] {
+  if (isExplode(code) && typeof operand === 'string' && (operand.trim() === '' || operand.trim().toLowerCase() === 'max')) return HIGHEST;
+  if (code === 'u' && typeof operand === 'string' && operand.trim() === '') return ANY;
+  const sels = parseSelectors(operand, path);
+  if (takesComparePoint(code) && sels.some((s) => s.cat === 'h' || s.cat === 'l')) {
+    throw new DiceError('invalid_operator', path,
+      `${code} takes a compare point such as ">=8", "=1" or "<3"${isExplode(code) ? ' (or "max")' : ''}, not a count of dice.`);
+  }
+  return sels;
 }
 
 class Compiler {

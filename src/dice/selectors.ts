@@ -1,9 +1,11 @@
 /**
- * d20 selectors: `hN` (highest N), `lN` (lowest N), `N` (dice showing N), `>N`, `<N`.
+ * d20 selectors: `hN` (highest N), `lN` (lowest N), `N` (dice showing N), `>N`, `<N`; and the compare
+ * points of rpg-dice-roller's grammar, `>=N`, `<=N` and `=N` (written back as read: `=N` stays `=N`).
  */
 import { DiceError } from './errors';
 
-export type SelectorCat = 'h' | 'l' | '>' | '<' | '=';
+/** `max`: the die's highest number (an explosion without a compare point), `any`: every number (`u`); written as nothing. */
+export type SelectorCat = 'h' | 'l' | '>' | '<' | '=' | '>=' | '<=' | '==' | 'max' | 'any';
 
 export interface Selector {
   cat: SelectorCat;
@@ -13,7 +15,7 @@ export interface Selector {
 /** Selector numbers beyond this are typos, and bigger ones would print in exponent form. */
 export const MAX_SELECTOR_NUM = 1_000_000_000;
 
-const ONE_SELECTOR = /^([hl<>]?)(-?\d{1,10})$/;
+const ONE_SELECTOR = /^(>=|<=|=|[hl<>]?)(-?\d{1,10})$/;
 
 /**
  * Reads an operand: one selector (`h3`, `>4`, `1`) or several separated by commas (`h1,l1`, the object
@@ -53,24 +55,33 @@ function parseUncached(operand: string | number, path: string): Selector[] {
     const num = m ? Number(m[2]) : NaN;
     if (!m || Math.abs(num) > MAX_SELECTOR_NUM || ((m[1] === 'h' || m[1] === 'l') && num < 0)) {
       throw new DiceError('invalid_operator', path,
-        `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N or <N.`);
+        `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N, <N, >=N, <=N or =N.`);
     }
-    out.push({ cat: (m[1] || '=') as SelectorCat, num });
+    out.push({ cat: (m[1] === '=' ? '==' : m[1] || '=') as SelectorCat, num });
   }
   return out;
 }
 
+/** How an operator code is written before its selector: a compare point stands alone, a failure is `f`. */
+export function opPrefix(code: string): string {
+  return code === 'success' ? '' : code === 'failure' ? 'f' : code;
+}
+
 /** A selector as d20 writes it after its operator: `h3`, `>4`, `6`. */
 export function formatSelector(s: Selector): string {
-  return s.cat === '=' ? String(s.num) : `${s.cat}${s.num}`;
+  if (s.cat === '=') return String(s.num);
+  if (s.cat === 'max' || s.cat === 'any') return '';
+  return s.cat === '==' ? `=${s.num}` : `${s.cat}${s.num}`;
 }
 
 /** Whether a number matches a value selector (`N`, `>N`, `<N`); h/l are not value selectors. */
 export function matchesValue(s: Selector, v: number): boolean {
   switch (s.cat) {
-    case '=': return v === s.num;
+    case '=': case '==': return v === s.num;
     case '>': return v > s.num;
     case '<': return v < s.num;
+    case '>=': return v >= s.num;
+    case '<=': return v <= s.num;
     default: return false;
   }
 }

@@ -38,12 +38,16 @@ export interface Unit extends Part {
   /** scratch marks for one operation (see operators.ts): selected, already exploded */
   mark: number;
   spent: number;
+  /** slots of the throws a compounding die (`!!`) added into this unit, or null */
+  extra: number[] | null;
+  /** 1 for a penetrating die (`!p`): it counts one less than it shows */
+  pen: number;
 }
 
 export function newUnit(a: Part, b: Part | null): Unit {
   return {
     die: a.die, req: a.req, dieIndex: a.dieIndex, type: a.type,
-    b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0,
+    b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0, extra: null, pen: 0,
   };
 }
 
@@ -68,6 +72,10 @@ export class RollState {
       valueToDisplay: die.def.faces[face]!,
       numericValue: die.numbers[face]!,
       isDropped: false,
+      isSuccess: false,
+      isFailure: false,
+      isCompounded: false,
+      isPenetrated: false,
       isUserValue: isUser,
       isHidden: req.isHidden === true,
       origin,
@@ -85,8 +93,14 @@ export class RollState {
   /** After the faces of a unit change: its number, and for a pair what each die adds to the total. */
   settle(unit: Unit): void {
     const va = this.values[unit.slotA]!;
+    const pen = unit.pen;
     if (unit.b === null) {
-      unit.num = va.numericValue;
+      const raw = unit.die.numbers[va.value - 1]!;
+      va.numericValue = raw === null ? null : raw - pen;
+      let num = va.numericValue;
+      // A compounding die counts every throw added into it.
+      if (unit.extra !== null) for (const s of unit.extra) num = num === null || this.values[s]!.numericValue === null ? null : num + this.values[s]!.numericValue!;
+      unit.num = num;
       return;
     }
     const vb = this.values[unit.slotB]!;
@@ -96,10 +110,30 @@ export class RollState {
       unit.num = null;
       return;
     }
-    unit.num = pairValue(t, u);
+    unit.num = pairValue(t, u) - pen;
     // The units die adds its last digit and the tens die the rest, so 00 + 10 reads 100 + 0.
     vb.numericValue = ((u % 10) + 10) % 10;
     va.numericValue = unit.num - vb.numericValue;
+  }
+
+  /**
+   * Adds one more throw into a compounding unit (`!!`; `penetrate`: `!!p`, the throw counts one less);
+   * answers the face's own number, which the compare point is checked against.
+   */
+  compound(unit: Unit, penetrate: boolean): number | null {
+    const face = this.draw(unit.die);
+    const slot = this.addValue(unit, face, 'explosion', false);
+    const v = this.values[slot]!;
+    v.isCompounded = true;
+    this.values[unit.slotA]!.isCompounded = true;
+    const raw = v.numericValue;
+    if (penetrate && raw !== null) {
+      v.numericValue = raw - 1;
+      v.isPenetrated = true;
+    }
+    (unit.extra ??= []).push(slot);
+    this.settle(unit);
+    return raw;
   }
 
   /** Rolls a unit's dice for the first time or again (origin says which). */
@@ -111,22 +145,32 @@ export class RollState {
 
   /** Rerolls a unit: its current values are dropped and new ones (origin `reroll`) take their place. */
   reroll(unit: Unit): void {
-    this.values[unit.slotA]!.isDropped = true;
-    if (unit.b !== null) this.values[unit.slotB]!.isDropped = true;
+    this.markDropped(unit);
+    unit.extra = null;
     this.rollUnit(unit, 'reroll');
   }
 
   /** A new unit of the same dice, freshly rolled (explosions, and d20's `ra`). */
-  spawn(from: Unit, origin: Origin): Unit {
+  spawn(from: Unit, origin: Origin, pen = 0): Unit {
     const unit = newUnit(from, from.b);
+    unit.pen = pen;
     this.rollUnit(unit, origin);
+    if (pen > 0) {
+      this.values[unit.slotA]!.isPenetrated = true;
+      if (unit.b !== null) this.values[unit.slotB]!.isPenetrated = true;
+    }
     return unit;
   }
 
   drop(unit: Unit): void {
     unit.kept = false;
+    this.markDropped(unit);
+  }
+
+  private markDropped(unit: Unit): void {
     this.values[unit.slotA]!.isDropped = true;
     if (unit.b !== null) this.values[unit.slotB]!.isDropped = true;
+    if (unit.extra !== null) for (const s of unit.extra) this.values[s]!.isDropped = true;
   }
 
   /** Sets a unit's faces in place (d20's `mi`/`ma` change the die, they do not roll another). */

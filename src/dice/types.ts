@@ -51,6 +51,13 @@ export interface RolledValue {
   /** what this value adds to the total, or null when its face is not a number */
   numericValue: number | null;
   isDropped: boolean;
+  /** a pool die (compare point `>=8`) that counts as a success / a failure (`f1`); at most one is true */
+  isSuccess: boolean;
+  isFailure: boolean;
+  /** a throw of a compounding die (`!!`): every throw of it, the first (origin roll) included */
+  isCompounded: boolean;
+  /** a penetrating throw (`!p`, `!!p`): counts one less than its face */
+  isPenetrated: boolean;
   isUserValue: boolean;
   isHidden: boolean;
   origin: Origin;
@@ -62,6 +69,9 @@ export interface RollResult {
   /** request dice first (values[i] belongs to dice[i]), then rerolls and explosions in the order they happened */
   values: RolledValue[];
   total: number;
+  /** successes and failures of the dice with a compare point (`8d10>=8f1`); null when the roll has none */
+  successCount: number | null;
+  failureCount: number | null;
   /** the roll in d20 syntax; `parseEquation` reads it back */
   equation: string;
   /** the operator object as given (or as parsed from an equation), null when there was none */

@@ -21,9 +21,10 @@ const timestamp: Schema = {
 const uuid: Schema = { type: 'string', format: 'uuid' };
 const hexColor: Schema = { type: 'string', pattern: '^#[0-9a-f]{6}$', examples: ['#e6194b'] };
 
-/** An object whose every listed property is required and no other is allowed. */
-export function strict(properties: Record<string, Schema>, extra: Partial<Schema> = {}): Schema {
-  return { type: 'object', required: Object.keys(properties), additionalProperties: false, properties, ...extra };
+/** An object whose every listed property is required (but for `optional`) and no other is allowed. */
+export function strict(properties: Record<string, Schema>, extra: Partial<Schema> = {}, optional: readonly string[] = []): Schema {
+  const required = Object.keys(properties).filter((k) => !optional.includes(k));
+  return { type: 'object', required, additionalProperties: false, properties, ...extra };
 }
 
 /** `{type: kind, data: schema}`: one resource. */
@@ -159,6 +160,10 @@ export const schemas: Record<string, Schema> = {
       is_visible: { type: 'boolean' },
       is_cleared: { type: 'boolean', description: 'Picked up from the board' },
       is_dropped: { type: 'boolean', description: 'Dropped by an operator (kh3, pl1...): does not count in the total' },
+      is_success: { type: 'boolean', description: 'A success of a dice pool (`8d10>=8`): counts +1; false when hidden from you' },
+      is_failure: { type: 'boolean', description: 'A failure of a dice pool (`8d10>=8f1`): counts -1; false when hidden from you' },
+      is_compounded: { type: 'boolean', description: 'A throw of a compounding die (`3d6!!`): its throws add into one die; false when hidden from you' },
+      is_penetrated: { type: 'boolean', description: 'A penetrating throw (`3d6!p`): counts one less than its face; false when hidden from you' },
       created_at: timestamp,
       updated_at: timestamp,
     },
@@ -175,7 +180,9 @@ export const schemas: Record<string, Schema> = {
       values: { type: 'array', items: ref('RollValue') },
       operator: nullable({ type: 'object', description: 'The operators used, as given (or as parsed from an equation)' }),
       equation: { type: 'string', description: 'The roll in d20 syntax (without modifiers hidden from you)' },
-      total_value: { type: 'number', description: 'Sum of the dice that are not dropped (of those you may see)' },
+      total_value: { type: 'number', description: 'Sum of the dice that are not dropped (of those you may see); a dice pool counts its successes minus its failures' },
+      success_count: { type: 'integer', minimum: 0, description: 'Only when the roll has a compare point (`8d10>=8`): successes among the dice you may see' },
+      failure_count: { type: 'integer', minimum: 0, description: 'Only when the roll has a compare point: failures (`f1`) among the dice you may see' },
       external_id: nullable({ type: 'string' }),
       label: nullable({ type: 'string' }),
       participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('Participant') },
@@ -183,6 +190,7 @@ export const schemas: Record<string, Schema> = {
       updated_at: timestamp,
     },
     { description: 'Spec 2.6.' },
+    ['success_count', 'failure_count'],
   ),
 
   DieEntry: {

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { UniqueViolationError } from '../db/errors';
-import { rollDice, rollEquation, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
+import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
 import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
@@ -206,8 +206,34 @@ function usableThemes(wanted: { slug: string; path: string }[], themes: Map<stri
   return themes;
 }
 
+/**
+ * A theme's die by id, else by its notation (`4dF` finds the die whose notation is dF); the built-in theme
+ * also rolls what builtinDefinition knows (any dN with 2 <= N <= 1,000, fudge dice) when it has no such die.
+ */
 function resolverFor(themes: Map<string, RollableTheme>): Resolve {
-  return (slug, dieType) => themes.get(slug)?.dice.get(dieType.toLowerCase()) ?? null;
+  return (slug, dieType) => {
+    const type = dieType.toLowerCase();
+    const theme = themes.get(slug);
+    const own = theme?.dice.get(type) ?? (theme ? byNotation(theme.dice).get(type) : undefined);
+    if (own) return own;
+    return slug === DEFAULT_THEME_ID ? builtinDefinition(type) : null;
+  };
+}
+
+// A theme version's dice never change: their notation index is built once per dice map.
+const notationIndex = new WeakMap<ReadonlyMap<string, DieDefinition | null>, Map<string, DieDefinition>>();
+
+function byNotation(dice: ReadonlyMap<string, DieDefinition | null>): Map<string, DieDefinition> {
+  let index = notationIndex.get(dice);
+  if (index === undefined) {
+    index = new Map();
+    for (const def of dice.values()) {
+      const key = typeof def?.notation === 'string' ? def.notation.trim().toLowerCase() : '';
+      if (def && key !== '' && !index.has(key)) index.set(key, def);
+    }
+    notationIndex.set(dice, index);
+  }
+  return index;
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -231,6 +257,10 @@ function valueRecord(position: number, v: RollResult['values'][number], now: Dat
     isHidden: v.isHidden,
     isUserValue: v.isUserValue,
     isDropped: v.isDropped,
+    isSuccess: v.isSuccess,
+    isFailure: v.isFailure,
+    isCompounded: v.isCompounded,
+    isPenetrated: v.isPenetrated,
     isVisible: true,
     isCleared: false,
     createdAt: now,

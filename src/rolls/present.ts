@@ -4,7 +4,7 @@ import { presentParticipant, presentRoomInRoll, roomViewerClass } from '../rooms
 import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } from '../client/types';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
-import { viewerEquation, viewerTotal } from '../dice/hidden';
+import { hasComparePoint, poolCounts, viewerEquation, viewerTotal } from '../dice/hidden';
 
 /**
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
@@ -35,6 +35,7 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     operator: roll.operator ?? null,
     equation: seesAll ? roll.equation : viewerEquation(roll.equation, roll.operator, values),
     total_value: seesAll ? roll.totalValue : viewerTotal(values, roll.operator),
+    ...(hasComparePoint(roll.operator) ? poolCounts(values, seesAll) : {}),
     external_id: roll.externalId ?? null,
     label: roll.label ?? null,
     participants: whisperedParticipants(roll.whispers ?? []).map(presentParticipant),
@@ -82,6 +83,11 @@ export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, v
     is_visible: Boolean(value.isVisible),
     is_cleared: Boolean(value.isCleared),
     is_dropped: Boolean(value.isDropped),
+    // What a viewer may not see says nothing about its face: a hidden die is no success to them.
+    is_success: visible && Boolean(value.isSuccess),
+    is_failure: visible && Boolean(value.isFailure),
+    is_compounded: visible && Boolean(value.isCompounded),
+    is_penetrated: visible && Boolean(value.isPenetrated),
     created_at: ts(value.createdAt),
     updated_at: ts(value.updatedAt),
   };

@@ -9,7 +9,7 @@ const ctx = useServer(test);
 const events = recordEvents();
 
 const ROLL_KEYS = ['uuid', 'direction', 'velocity', 'user', 'room', 'values', 'operator', 'equation', 'total_value', 'external_id', 'label', 'participants', 'created_at', 'updated_at'];
-const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
+const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'created_at', 'updated_at'];
 
 test('a d20 in the built-in theme: 201 with the whole roll of spec 2.6', async (t) => {
   const { api, user } = await ctx.server.newUser();
@@ -211,10 +211,10 @@ test('unknown themes and dice are 422s naming them', async (t) => {
   t.is(theme.status, 422);
   t.is(theme.body.data.code, 'unknown_theme');
   t.deepEqual(theme.body.data.details.map((d: { path: string }) => d.path), ['dice[1].theme', 'dice[2].theme']);
-  const die = await api.post('/roll', { dice: [{ type: 'd7', theme: 'standard' }] });
+  const die = await api.post('/roll', { dice: [{ type: 'd1001', theme: 'standard' }] }); // any d2..d1000 is a generic die
   t.is(die.status, 422);
   t.is(die.body.data.code, 'unknown_die');
-  t.regex(die.body.data.message, /standard.*d7/);
+  t.regex(die.body.data.message, /standard.*d1001/);
   const eq = await api.post('/roll', { equation: '1d6', theme: 'nope' });
   t.is(eq.status, 422);
   t.is(eq.body.data.details[0].path, 'theme');
@@ -318,7 +318,7 @@ test('roll.created is published after commit, with the roll and its room', async
   t.is(stored!.uuid, roll.uuid);
 
   const refused = events.for(slug).length;
-  t.is((await roller.api.post('/roll', { dice: [{ type: 'd7', theme: 'standard' }], room: slug })).status, 422);
+  t.is((await roller.api.post('/roll', { dice: [{ type: 'd1001', theme: 'standard' }], room: slug })).status, 422);
   t.is(events.for(slug).length, refused, 'a refused roll announces nothing');
 });
 

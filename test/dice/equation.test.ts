@@ -70,7 +70,7 @@ test('malformed equations are refused with a readable message', (t) => {
   refused(t, '1d20kh', /needs a selector/);
   refused(t, '0d6', /whole number/);
   refused(t, '1.5d6', /whole number/);
-  refused(t, '2dF', /After "d"/);
+  refused(t, '2d$', /After "d"/); // 2dF is a fudge die now (a notation dX): see dice-pools.test.ts
   refused(t, '1d20-1d4', /subtracted/);
   refused(t, '1d20+5*2', /whole total/);
   refused(t, '(1d20+5)*2*3', /Only one \*/);

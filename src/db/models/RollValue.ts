@@ -21,6 +21,10 @@ export class RollValue extends Model<InferAttributes<RollValue>, InferCreationAt
   declare isVisible: CreationOptional<boolean>;
   declare isCleared: CreationOptional<boolean>;
   declare isDropped: CreationOptional<boolean>;
+  declare isSuccess: CreationOptional<boolean>;
+  declare isFailure: CreationOptional<boolean>;
+  declare isCompounded: CreationOptional<boolean>;
+  declare isPenetrated: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -44,6 +48,10 @@ export class RollValue extends Model<InferAttributes<RollValue>, InferCreationAt
         isVisible: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
         isCleared: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         isDropped: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isSuccess: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isFailure: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isCompounded: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isPenetrated: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

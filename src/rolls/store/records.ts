@@ -28,6 +28,11 @@ export interface RollValueRecord {
   isVisible: boolean;
   isCleared: boolean;
   isDropped: boolean;
+  /** what the dice engine said of the value (RolledValue): a pool's success or failure, `!!`, `!p` */
+  isSuccess: boolean;
+  isFailure: boolean;
+  isCompounded: boolean;
+  isPenetrated: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -63,7 +68,8 @@ export interface RollRecord {
 const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
 const VALUE = [
   'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
-  'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'createdAt', 'updatedAt',
+  'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'isSuccess', 'isFailure', 'isCompounded', 'isPenetrated',
+  'createdAt', 'updatedAt',
 ];
 
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
@@ -108,6 +114,10 @@ export function toRollValue(row: Row): RollValueRecord {
     isVisible: asBool(row.isVisible),
     isCleared: asBool(row.isCleared),
     isDropped: asBool(row.isDropped),
+    isSuccess: asBool(row.isSuccess),
+    isFailure: asBool(row.isFailure),
+    isCompounded: asBool(row.isCompounded),
+    isPenetrated: asBool(row.isPenetrated),
     createdAt: asDate(row.createdAt),
     updatedAt: asDate(row.updatedAt),
   };

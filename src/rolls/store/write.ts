@@ -30,7 +30,7 @@ export async function insertRoll(roll: RollRecord, values: RollValueRecord[], wh
 
 const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
-const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'created_at', 'updated_at'];
+const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'created_at', 'updated_at'];
 
 /** The parameters of ROLL_INSERT. */
 function rollParams(roll: RollRecord): unknown[] {
@@ -44,7 +44,8 @@ function rollParams(roll: RollRecord): unknown[] {
 function valueParams(v: RollValueRecord): unknown[] {
   return [
     v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
-    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped, v.createdAt, v.updatedAt,
+    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped,
+    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.createdAt, v.updatedAt,
   ];
 }
 

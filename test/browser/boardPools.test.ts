@@ -1,0 +1,55 @@
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { useServer } from '../helpers/server';
+import { launchChromium, screenshot, watchPage } from './chromium';
+
+/**
+ * Issue 21 on the board's roll list, in a real browser: a dice pool says its successes and failures (in
+ * the head and on each die) and fudge dice show -, blank and +, for the faces the API answered.
+ */
+const ctx = useServer(test);
+let browser: Browser;
+const logs: string[] = [];
+
+test.before(async () => {
+  browser = await launchChromium();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+});
+
+test('the roll list shows a pool\'s successes and failures and fudge faces as -, blank, +', async (t) => {
+  const owner = await ctx.server.newUser();
+  const { slug } = (await owner.api.post('/room', { name: 'Pools' })).body.data;
+  const context = await browser.newContext({ viewport: { width: 1200, height: 700 } });
+  const page = await context.newPage();
+  watchPage(page, logs);
+  await page.goto(`${ctx.server.url}/board/${slug}#key=${owner.key}`);
+  await page.locator('#connection[data-state="online"]').waitFor({ state: 'attached', timeout: 20_000 });
+
+  const d10 = (value: number) => ({ type: 'd10', theme: 'standard', value });
+  const pool = await owner.api.post('/roll', { room: slug, dice: [d10(8), d10(1), d10(5), d10(10)], operator: { success: '>=8', failure: '1' } });
+  t.is(pool.status, 201);
+  t.is(pool.body.data.total_value, 1);
+  t.is(pool.body.data.success_count, 2);
+  t.is(pool.body.data.failure_count, 1);
+  const item = page.locator(`#rolls li[data-roll-uuid="${pool.body.data.uuid}"]`);
+  await item.waitFor({ timeout: 20_000 });
+  t.is(await item.locator('.pool').textContent(), '2 successes, 1 failure');
+  t.is(await item.locator('.total').textContent(), '1');
+  const marks = await item.locator('.die').evaluateAll((dice) => dice.map((d) => (d.classList.contains('success') ? 'S' : d.classList.contains('failure') ? 'F' : '-')));
+  t.deepEqual(marks, ['S', 'F', '-', 'S']);
+
+  const df = (value: number) => ({ type: 'df', theme: 'standard', value });
+  const fudge = await owner.api.post('/roll', { room: slug, dice: [df(1), df(3), df(5), df(6)] });
+  t.is(fudge.status, 201);
+  t.deepEqual(fudge.body.data.values.map((v: { value_to_display: string }) => v.value_to_display), ['-1', '0', '1', '1']);
+  const fudgeItem = page.locator(`#rolls li[data-roll-uuid="${fudge.body.data.uuid}"]`);
+  await fudgeItem.waitFor({ timeout: 20_000 });
+  t.deepEqual(await fudgeItem.locator('.die .v').allTextContents(), ['-', '', '+', '+']);
+  t.is(await fudgeItem.locator('.pool').count(), 0); // no compare point: no pool line
+  t.log(`screenshot: ${await screenshot(page, 'board-pools.png')}`);
+  t.deepEqual(logs.filter((l) => /error/i.test(l)), []);
+  await context.close();
+});
