@@ -5,7 +5,7 @@
  * Two kinds behind one interface: a real pusher-js 8 client (test/helpers/pusher.ts), and a raw `ws`
  * client sending the same frames (connection_established -> auth -> pusher:subscribe, pong to ping).
  * A pusher-js instance carries its own timers, state machine and transport strategy; a thousand of
- * them in one process would load the client side far more than a thousand Socket.IO clients do, so
+ * them in one process were expected (not measured) to load the client side more than Socket.IO clients, so
  * the load is the raw kind, with real pusher-js clients among them to show the wire is the same.
  */
 import WebSocket from 'ws';
