@@ -147,7 +147,8 @@ class Parser {
   }
 
   private term(sign: number): void {
-    if (this.peek() === '(') return this.paren(sign);
+    if (this.peek() === '(') return this.paren(sign, ')');
+    if (this.peek() === '{' && this.isGroup()) return this.paren(sign, '}');
     const start = this.pos;
     const n = this.number(false);
     const c = this.peek();
@@ -175,13 +176,25 @@ class Parser {
     this.mods++;
   }
 
-  private paren(sign: number): void {
+  /**
+   * Whether the brace here opens an rpg-dice-roller group (`{1d20, 1d20}kh1`, `{2d20}kh1`) rather than a
+   * custom die (`{df}`): its first part starts with a number or holds a comma or a sign. Die ids never do.
+   */
+  private isGroup(): boolean {
+    const end = this.s.indexOf('}', this.pos);
+    const inside = this.s.slice(this.pos + 1, end < 0 ? this.s.length : end);
+    return /^\s*\d|[,+\-(]/.test(inside);
+  }
+
+  /** `( ... )` grouping or a d20 set; `{ ... }` an rpg-dice-roller group, read as the same sets. */
+  private paren(sign: number, close: ')' | '}'): void {
     const start = this.pos;
     const firstDie = this.dice.length;
     const firstGroup = this.groups.length;
-    this.pos++; // (
+    this.pos++; // ( or {
     let elements = 0;
     let singleDice = true; // every element so far is one die (or one d100) without operators
+    let oneKind = true; // the only element is one term of dice without operators ({2d20}kh1)
     for (;;) {
       const from = this.dice.length;
       const groups = this.groups.length;
@@ -191,12 +204,28 @@ class Parser {
       const one = added === 1 && this.dice[from]!.type !== 'mod';
       const pair = added === 2 && this.dice[from]!.type === 'd10x' && this.dice[from + 1]!.type === 'd10';
       if (terms !== 1 || this.groups.length !== groups || !(one || pair)) singleDice = false;
+      if (terms !== 1 || this.groups.length !== groups || added === 0 || this.dice[from]!.type === 'mod') oneKind = false;
       this.ws();
       if (this.peek() !== ',') break;
       this.pos++;
     }
-    this.expect(')');
+    this.expect(close);
     const ops = this.ops();
+    if (close === '}' && ops.length === 0) {
+      // A group without operators adds up its parts: {1d20, 1d20} is 1d20+1d20.
+      if (sign < 0) { this.pos = start; this.fail('A group cannot be subtracted'); }
+      return;
+    }
+    if (close === '}' && elements === 1 && oneKind) {
+      // rpg-dice-roller: a group of one part applies its operators to that part's dice ({2d20}kh1 is 2d20kh1).
+      if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+      this.groups.push({ indices: range(firstDie, this.dice.length), ops });
+      return;
+    }
+    if (close === '}' && !singleDice) {
+      this.pos = start;
+      this.fail('Groups whose parts hold several dice ({4d6+2d8, 3d20+3}kh1) are not supported yet; {1d20, 1d12}kh1 and {2d20}kh1 are');
+    }
     if (elements === 1 && ops.length === 0) {
       // Grouping only: (1d20+5) adds like 1d20+5; -(2+3) subtracts numbers.
       if (sign < 0) {
