@@ -17,6 +17,7 @@
  *   compare  := ('=' | '>' | '>=' | '<' | '<=') [-]n  alone after dice: successes of a pool (8d10>=8)
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
  *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
+ *   sort     := 's' ['a' | 'd']                      how results are shown; written s or sd
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -279,7 +280,7 @@ class Parser {
       const code = this.opCode();
       if (code === null) return ops;
       this.pos += code === 'success' ? 0 : code === 'failure' ? 1 : code.length;
-      const sel = takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
+      const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
       else ops.push({ code, sels: [sel] });
@@ -297,6 +298,7 @@ class Parser {
       case '>': case '<': case '=': return 'success';
       case 'f': return 'failure';
       case 'u': return 'u';
+      case 's': return 's';
       case 'k': return 'k';
       case 'p': return 'p';
       case 'e': return 'e';
@@ -325,6 +327,13 @@ class Parser {
     const n = this.number(true);
     if (n === null || !Number.isInteger(n) || Math.abs(n) > MAX_SELECTOR_NUM) this.fail('A compare point needs a whole number, as in >=8 or f1');
     return { cat, num: n };
+  }
+
+  /** After `s`: `a` (or nothing) ascending, `d` descending. */
+  private sortOrder(): Selector {
+    const c = this.peek();
+    if (c === 'a' || c === 'd') this.pos++;
+    return { cat: c === 'd' ? 'desc' : 'asc', num: 0 };
   }
 
   private selector(code: string): Selector {

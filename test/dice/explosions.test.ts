@@ -57,6 +57,9 @@ const CASES: [string, number[], string, number, [number, number] | null][] = [
   ['4d6u=6', [6, 6, 6, 6, 1, 2, 6, 3], '6 6x 6x 6x 1 2 6x 3', 12, null],
   ['3d6u>4', [4, 4, 5], '4 4 5', 13, null],
   ['4d6ukh3', [1, 1, 2, 3, 5], '1x 1x 2 3 5', 10, null],
+  // s / sd say how to show the results: the dice keep their order here (values[i] is dice[i]'s)
+  ['4d6s', [5, 2, 6, 1], '5 2 6 1', 14, null],
+  ['4d6kh3sd', [5, 2, 6, 1], '5 2 6 1x', 13, null],
 ];
 
 for (const [eq, script, values, total, counts] of CASES) {
