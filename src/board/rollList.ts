@@ -72,6 +72,7 @@ export function withOutcomes(item: HTMLLIElement, roll: Roll): HTMLLIElement {
     for (const k of marks) die.classList.add(k);
     if (marks.length > 0) die.title += `, ${marks.join(', ')}`;
   }
+  sortDice(item, roll);
   if (typeof roll.success_count === 'number') {
     const s = roll.success_count;
     const f = roll.failure_count ?? 0;
@@ -81,4 +82,27 @@ export function withOutcomes(item: HTMLLIElement, roll: Roll): HTMLLIElement {
     item.querySelector('.head')?.insertBefore(pool, item.querySelector('.head .total'));
   }
   return item;
+}
+
+/**
+ * `4d6s` / `4d6sd` (operator `s`: "" or "a" ascending, "d" descending) sorts how the dice are shown:
+ * by the number each shows, dice hidden from this viewer last, modifiers after the dice.
+ */
+function sortDice(item: HTMLLIElement, roll: Roll): void {
+  const order = roll.operator?.s;
+  if (typeof order !== 'string') return;
+  const sign = order.trim().toLowerCase() === 'd' ? -1 : 1;
+  const container = item.querySelector('.dice');
+  if (!container) return;
+  const rank = (v: RollValue): number => {
+    const n = Number(v.value_to_display);
+    return v.type === 'mod' ? Infinity : v.value_to_display === null || !Number.isFinite(n) ? Number.MAX_VALUE : sign * n;
+  };
+  const byUuid = new Map(roll.values.map((v) => [v.uuid, v]));
+  const dice = Array.from(container.children) as HTMLElement[];
+  dice.sort((a, b) => {
+    const d = rank(byUuid.get(a.dataset.valueUuid ?? '')!) - rank(byUuid.get(b.dataset.valueUuid ?? '')!);
+    return Number.isNaN(d) ? 0 : d; // two modifiers keep their order
+  });
+  container.replaceChildren(...dice);
 }

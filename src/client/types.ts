@@ -223,12 +223,27 @@ export interface DieInput {
   meta?: unknown;
 }
 
+/**
+ * A roll's operators: d20's (`{"k": "h3"}`, `{"rr": "<3"}`, `{"e": "6"}`, `{"mi": 2}`), the SDK's (`d`, `*`,
+ * `/`, `round`), and rpg-dice-roller's: `{"success": ">=8", "failure": "1"}` (a pool: total = successes
+ * minus failures), `{"!": ""}` / `{"!!": ">=5"}` / `{"!p": ""}` / `{"!!p": ""}` (explode, compound,
+ * penetrate; "" is the highest face), `{"u": ""}` (unique), `{"s": "d"}` (show sorted). A string applies
+ * to every die; an object maps the operand to dice indices: `{"success": {">=8": [0, 1]}}`.
+ */
+export type RollOperator = Record<string, string | number | Record<string, number[]>>;
+
 export interface CreateRollBody {
   dice?: DieInput[];
-  /** d20 syntax (`4d6kh3+2`) instead of `dice`: every die comes from `theme`. */
+  /**
+   * d20 syntax (`4d6kh3+2`) instead of `dice`: every die comes from `theme`. Also rpg-dice-roller's forms
+   * (docs/dice.md): pools `8d10>=8f1`, explosions `3d6!`, `3d6!!>=5`, `3d6!p`, `1d6!!p`, unique `4d6u`,
+   * sorting `4d6sd`, fudge `4dF+2` / `dF.1`, any `1d3`..`1d1000` on the built-in theme, a theme's `4dF`,
+   * groups of single dice `{1d20, 1d12}kh1` / `{2d20}kh1`.
+   */
   equation?: string;
   theme?: string;
-  operator?: Record<string, unknown>;
+  /** see RollOperator; applies to `dice` */
+  operator?: RollOperator;
   external_id?: string;
   label?: string;
   /** room slug */

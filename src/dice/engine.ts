@@ -100,7 +100,8 @@ export function rollDice(
     for (const step of plan.steps) {
       if (isExplode(step.code)) explode(state, sets[step.set]!, step);
       else if (step.code === 'u') unique(state, sets[step.set]!, step);
-      else if (step.code !== 'success' && step.code !== 'failure') applyStep(state, sets[step.set]!, step);
+      // A compare point is counted once every operator ran (countPools); `s` only says how to show the dice.
+      else if (step.code !== 'success' && step.code !== 'failure' && step.code !== 's') applyStep(state, sets[step.set]!, step);
     }
     counts = countPools(state, sets, plan);
   }

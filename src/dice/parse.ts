@@ -17,6 +17,7 @@
  *   compare  := ('=' | '>' | '>=' | '<' | '<=') [-]n  alone after dice: successes of a pool (8d10>=8)
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
  *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
+ *   sort     := 's' ['a' | 'd']                      how results are shown; written s or sd
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -29,7 +30,8 @@
 import { MAX_REQUEST_DICE } from './engine';
 import { DiceError } from './errors';
 import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
-import { formatSelector, MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
+import { toRequest } from './parseRequest';
+import { MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
 import type { OperatorInput } from './types';
 
 export interface EquationDie {
@@ -45,9 +47,9 @@ export interface ParsedEquation {
 
 export const MAX_EQUATION_LENGTH = 1000;
 
-interface Op { code: OpCode; sels: Selector[] }
+export interface Op { code: OpCode; sels: Selector[] }
 /** Dice an operator list acts on: indices into the parsed dice. */
-interface Group { indices: number[]; ops: Op[] }
+export interface Group { indices: number[]; ops: Op[] }
 
 /** What die() answers for a d100 (d100 or d%): a d10x + d10 pair. */
 const PAIR = '%';
@@ -147,7 +149,8 @@ class Parser {
   }
 
   private term(sign: number): void {
-    if (this.peek() === '(') return this.paren(sign);
+    if (this.peek() === '(') return this.paren(sign, ')');
+    if (this.peek() === '{' && this.isGroup()) return this.paren(sign, '}');
     const start = this.pos;
     const n = this.number(false);
     const c = this.peek();
@@ -175,13 +178,25 @@ class Parser {
     this.mods++;
   }
 
-  private paren(sign: number): void {
+  /**
+   * Whether the brace here opens an rpg-dice-roller group (`{1d20, 1d20}kh1`, `{2d20}kh1`) rather than a
+   * custom die (`{df}`): its first part starts with a number or holds a comma or a sign. Die ids never do.
+   */
+  private isGroup(): boolean {
+    const end = this.s.indexOf('}', this.pos);
+    const inside = this.s.slice(this.pos + 1, end < 0 ? this.s.length : end);
+    return /^\s*\d|[,+\-(]/.test(inside);
+  }
+
+  /** `( ... )` grouping or a d20 set; `{ ... }` an rpg-dice-roller group, read as the same sets. */
+  private paren(sign: number, close: ')' | '}'): void {
     const start = this.pos;
     const firstDie = this.dice.length;
     const firstGroup = this.groups.length;
-    this.pos++; // (
+    this.pos++; // ( or {
     let elements = 0;
     let singleDice = true; // every element so far is one die (or one d100) without operators
+    let oneKind = true; // the only element is one term of dice without operators ({2d20}kh1)
     for (;;) {
       const from = this.dice.length;
       const groups = this.groups.length;
@@ -191,12 +206,28 @@ class Parser {
       const one = added === 1 && this.dice[from]!.type !== 'mod';
       const pair = added === 2 && this.dice[from]!.type === 'd10x' && this.dice[from + 1]!.type === 'd10';
       if (terms !== 1 || this.groups.length !== groups || !(one || pair)) singleDice = false;
+      if (terms !== 1 || this.groups.length !== groups || added === 0 || this.dice[from]!.type === 'mod') oneKind = false;
       this.ws();
       if (this.peek() !== ',') break;
       this.pos++;
     }
-    this.expect(')');
+    this.expect(close);
     const ops = this.ops();
+    if (close === '}' && ops.length === 0) {
+      // A group without operators adds up its parts: {1d20, 1d20} is 1d20+1d20.
+      if (sign < 0) { this.pos = start; this.fail('A group cannot be subtracted'); }
+      return;
+    }
+    if (close === '}' && elements === 1 && oneKind) {
+      // rpg-dice-roller: a group of one part applies its operators to that part's dice ({2d20}kh1 is 2d20kh1).
+      if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+      this.groups.push({ indices: range(firstDie, this.dice.length), ops });
+      return;
+    }
+    if (close === '}' && !singleDice) {
+      this.pos = start;
+      this.fail('Groups whose parts hold several dice ({4d6+2d8, 3d20+3}kh1) are not supported yet; {1d20, 1d12}kh1 and {2d20}kh1 are');
+    }
     if (elements === 1 && ops.length === 0) {
       // Grouping only: (1d20+5) adds like 1d20+5; -(2+3) subtracts numbers.
       if (sign < 0) {
@@ -249,7 +280,7 @@ class Parser {
       const code = this.opCode();
       if (code === null) return ops;
       this.pos += code === 'success' ? 0 : code === 'failure' ? 1 : code.length;
-      const sel = takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
+      const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
       else ops.push({ code, sels: [sel] });
@@ -267,6 +298,7 @@ class Parser {
       case '>': case '<': case '=': return 'success';
       case 'f': return 'failure';
       case 'u': return 'u';
+      case 's': return 's';
       case 'k': return 'k';
       case 'p': return 'p';
       case 'e': return 'e';
@@ -295,6 +327,13 @@ class Parser {
     const n = this.number(true);
     if (n === null || !Number.isInteger(n) || Math.abs(n) > MAX_SELECTOR_NUM) this.fail('A compare point needs a whole number, as in >=8 or f1');
     return { cat, num: n };
+  }
+
+  /** After `s`: `a` (or nothing) ascending, `d` descending. */
+  private sortOrder(): Selector {
+    const c = this.peek();
+    if (c === 'a' || c === 'd') this.pos++;
+    return { cat: c === 'd' ? 'desc' : 'asc', num: 0 };
   }
 
   private selector(code: string): Selector {
@@ -343,84 +382,8 @@ export function parseEquation(equation: string): ParsedEquation {
   return toRequest(p);
 }
 
-/** The parsed dice and groups as request dice and an operator object (see the contract above). */
-function toRequest(p: Parser): ParsedEquation {
-  const { dice, groups } = p;
-  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
-  const diceWithoutMods = dice.length - p.mods;
-  const operator: OperatorInput = {};
-  const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
-  for (const code of operatorOrder(groups)) {
-    if (onAll) {
-      operator[code] = operand(groups[0]!.ops.find((o) => o.code === code)!);
-      continue;
-    }
-    const byOperand: Record<string, number[]> = {};
-    for (const g of groups) {
-      const op = g.ops.find((o) => o.code === code);
-      if (op === undefined) continue;
-      const key = String(operand(op));
-      if (byOperand[key] !== undefined) {
-        refuse(`The operator object cannot hold ${code}${key.replace(/,/g, code)} for two groups of dice; roll them separately`);
-      }
-      byOperand[key] = g.indices;
-    }
-    operator[code] = byOperand;
-  }
-  if (p.mul !== null) operator['*'] = p.mul;
-  if (p.div !== null) operator['/'] = p.div;
-  if (p.round !== null) operator.round = p.round;
-  return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
-}
-
 function range(from: number, to: number): number[] {
   const out = new Array<number>(to - from);
   for (let i = from; i < to; i++) out[i - from] = i;
   return out;
-}
-
-const REPEAT = 'The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately';
-
-function refuse(message: string): never {
-  throw new DiceError('invalid_equation', 'equation', `${message}.`);
-}
-
-function operand(op: Op): string | number {
-  if (op.code === 'mi' || op.code === 'ma') return op.sels[op.sels.length - 1]!.num;
-  return op.sels.map(formatSelector).join(',');
-}
-
-/**
- * One order of operator keys that every group's order agrees with (the object has one order for all), or a
- * 400 when the groups disagree or a group repeats an operator.
- */
-function operatorOrder(groups: { ops: Op[] }[]): OpCode[] {
-  if (groups.length === 1 && groups[0]!.ops.length === 1) return [groups[0]!.ops[0]!.code];
-  if (groups.length === 1) {
-    const codes = groups[0]!.ops.map((o) => o.code);
-    if (new Set(codes).size !== codes.length) refuse(REPEAT);
-    return codes;
-  }
-  const seen: OpCode[] = [];
-  const after = new Map<OpCode, Set<OpCode>>();
-  for (const g of groups) {
-    const codes = g.ops.map((o) => o.code);
-    if (new Set(codes).size !== codes.length) {
-      refuse(REPEAT);
-    }
-    codes.forEach((c, i) => {
-      if (!seen.includes(c)) seen.push(c);
-      if (!after.has(c)) after.set(c, new Set());
-      for (const later of codes.slice(i + 1)) after.get(c)!.add(later);
-    });
-  }
-  const order: OpCode[] = [];
-  const left = [...seen];
-  while (left.length > 0) {
-    // the first code (in order of appearance) that no remaining code must precede
-    const i = left.findIndex((c) => !left.some((o) => o !== c && after.get(o)!.has(c)));
-    if (i < 0) refuse('These groups of dice run their operators in different orders, which the operator object cannot say');
-    order.push(left.splice(i, 1)[0]!);
-  }
-  return order;
 }

@@ -15,7 +15,7 @@ import { DiceError } from './errors';
 import { parseSelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
-export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u';
+export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u' | 's';
 /** rpg-dice-roller's explosions: explode, compound, penetrate, compound and penetrate */
 export type ExplodeCode = '!' | '!!' | '!p' | '!!p';
 
@@ -59,14 +59,17 @@ export interface Layout {
 // it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
 const SELECTOR_OPS: ReadonlyMap<string, OpCode> = new Map([
   ['k', 'k'], ['p', 'p'], ['d', 'p'], ['rr', 'rr'], ['ro', 'ro'], ['ra', 'ra'], ['e', 'e'], ['mi', 'mi'], ['ma', 'ma'],
-  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'], ['u', 'u'],
+  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'], ['u', 'u'], ['s', 's'],
 ]);
 /** An explosion without a compare point explodes on the die's highest number. */
 const HIGHEST: readonly Selector[] = [{ cat: 'max', num: 0 }];
 /** `u` without a compare point rerolls every duplicate. */
 const ANY: readonly Selector[] = [{ cat: 'any', num: 0 }];
+/** `s` sorts how the results are shown (rpg-dice-roller's `s`, `sa`, `sd`): the dice and total stay. */
+const ASCENDING: readonly Selector[] = [{ cat: 'asc', num: 0 }];
+const DESCENDING: readonly Selector[] = [{ cat: 'desc', num: 0 }];
 const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
-const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, success, failure, *, / and round';
+const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, s, success, failure, *, / and round';
 
 /**
  * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
@@ -132,6 +135,12 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
 function operandSelectors(code: OpCode, operand: string | number, path: string): readonly Selector[] {
   if (isExplode(code) && typeof operand === 'string' && (operand.trim() === '' || operand.trim().toLowerCase() === 'max')) return HIGHEST;
   if (code === 'u' && typeof operand === 'string' && operand.trim() === '') return ANY;
+  if (code === 's') {
+    const dir = typeof operand === 'string' ? operand.trim().toLowerCase() : null;
+    if (dir === '' || dir === 'a') return ASCENDING;
+    if (dir === 'd') return DESCENDING;
+    throw new DiceError('invalid_operator', path, 's sorts the results: "a" (or "") ascending, "d" descending.');
+  }
   const sels = parseSelectors(operand, path);
   if (takesComparePoint(code) && sels.some((s) => s.cat === 'h' || s.cat === 'l')) {
     throw new DiceError('invalid_operator', path,

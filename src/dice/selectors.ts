@@ -5,7 +5,7 @@
 import { DiceError } from './errors';
 
 /** `max`: the die's highest number (an explosion without a compare point), `any`: every number (`u`); written as nothing. */
-export type SelectorCat = 'h' | 'l' | '>' | '<' | '=' | '>=' | '<=' | '==' | 'max' | 'any';
+export type SelectorCat = 'h' | 'l' | '>' | '<' | '=' | '>=' | '<=' | '==' | 'max' | 'any' | 'asc' | 'desc';
 
 export interface Selector {
   cat: SelectorCat;
@@ -70,7 +70,8 @@ export function opPrefix(code: string): string {
 /** A selector as d20 writes it after its operator: `h3`, `>4`, `6`. */
 export function formatSelector(s: Selector): string {
   if (s.cat === '=') return String(s.num);
-  if (s.cat === 'max' || s.cat === 'any') return '';
+  if (s.cat === 'max' || s.cat === 'any' || s.cat === 'asc') return '';
+  if (s.cat === 'desc') return 'd';
   return s.cat === '==' ? `=${s.num}` : `${s.cat}${s.num}`;
 }
 

@@ -49,6 +49,17 @@ test('the roll list shows a pool\'s successes and failures and fudge faces as -,
   await fudgeItem.waitFor({ timeout: 20_000 });
   t.deepEqual(await fudgeItem.locator('.die .v').allTextContents(), ['-', '', '+', '+']);
   t.is(await fudgeItem.locator('.pool').count(), 0); // no compare point: no pool line
+
+  // 3d6sd: the dice are shown highest first; values and total stay as rolled.
+  const d6 = (value: number) => ({ type: 'd6', theme: 'standard', value });
+  const sorted = await owner.api.post('/roll', { room: slug, dice: [d6(3), d6(5), d6(1), { type: 'mod', value: 2 }], operator: { s: 'd' } });
+  t.is(sorted.status, 201);
+  t.is(sorted.body.data.equation, '3d6sd+2');
+  t.deepEqual(sorted.body.data.values.map((v: { value: number }) => v.value), [3, 5, 1, 2]);
+  const sortedItem = page.locator(`#rolls li[data-roll-uuid="${sorted.body.data.uuid}"]`);
+  await sortedItem.waitFor({ timeout: 20_000 });
+  t.deepEqual(await sortedItem.locator('.die .v').allTextContents(), ['5', '3', '1', '+2']);
+  t.is(await sortedItem.locator('.total').textContent(), '11');
   t.log(`screenshot: ${await screenshot(page, 'board-pools.png')}`);
   t.deepEqual(logs.filter((l) => /error/i.test(l)), []);
   await context.close();

@@ -1,0 +1,96 @@
+/**
+ * The parser's dice and groups as a roll request: `dice` and the d20-keyed `operator` object (contract in
+ * parse.ts), or a 400 for equations the object cannot say.
+ */
+import { DiceError } from './errors';
+import type { Group, Op, ParsedEquation } from './parse';
+import type { OpCode, RoundMode } from './plan';
+import { formatSelector } from './selectors';
+import type { OperatorInput } from './types';
+
+/** What the parser read. */
+export interface ParsedParts {
+  dice: ParsedEquation['dice'];
+  groups: Group[];
+  mods: number;
+  mul: number | null;
+  div: number | null;
+  round: RoundMode | null;
+}
+
+/** The parsed dice and groups as request dice and an operator object (see the contract above). */
+export function toRequest(p: ParsedParts): ParsedEquation {
+  const { dice, groups } = p;
+  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
+  const diceWithoutMods = dice.length - p.mods;
+  const operator: OperatorInput = {};
+  const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
+  for (const code of operatorOrder(groups)) {
+    if (onAll) {
+      operator[code] = operand(groups[0]!.ops.find((o) => o.code === code)!);
+      continue;
+    }
+    const byOperand: Record<string, number[]> = {};
+    for (const g of groups) {
+      const op = g.ops.find((o) => o.code === code);
+      if (op === undefined) continue;
+      const key = String(operand(op));
+      if (byOperand[key] !== undefined) {
+        refuse(`The operator object cannot hold ${code}${key.replace(/,/g, code)} for two groups of dice; roll them separately`);
+      }
+      byOperand[key] = g.indices;
+    }
+    operator[code] = byOperand;
+  }
+  if (p.mul !== null) operator['*'] = p.mul;
+  if (p.div !== null) operator['/'] = p.div;
+  if (p.round !== null) operator.round = p.round;
+  return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
+}
+
+
+const REPEAT = 'The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately';
+
+function refuse(message: string): never {
+  throw new DiceError('invalid_equation', 'equation', `${message}.`);
+}
+
+function operand(op: Op): string | number {
+  if (op.code === 'mi' || op.code === 'ma') return op.sels[op.sels.length - 1]!.num;
+  return op.sels.map(formatSelector).join(',');
+}
+
+/**
+ * One order of operator keys that every group's order agrees with (the object has one order for all), or a
+ * 400 when the groups disagree or a group repeats an operator.
+ */
+function operatorOrder(groups: { ops: Op[] }[]): OpCode[] {
+  if (groups.length === 1 && groups[0]!.ops.length === 1) return [groups[0]!.ops[0]!.code];
+  if (groups.length === 1) {
+    const codes = groups[0]!.ops.map((o) => o.code);
+    if (new Set(codes).size !== codes.length) refuse(REPEAT);
+    return codes;
+  }
+  const seen: OpCode[] = [];
+  const after = new Map<OpCode, Set<OpCode>>();
+  for (const g of groups) {
+    const codes = g.ops.map((o) => o.code);
+    if (new Set(codes).size !== codes.length) {
+      refuse(REPEAT);
+    }
+    codes.forEach((c, i) => {
+      if (!seen.includes(c)) seen.push(c);
+      if (!after.has(c)) after.set(c, new Set());
+      for (const later of codes.slice(i + 1)) after.get(c)!.add(later);
+    });
+  }
+  const order: OpCode[] = [];
+  const left = [...seen];
+  while (left.length > 0) {
+    // the first code (in order of appearance) that no remaining code must precede
+    const i = left.findIndex((c) => !left.some((o) => o !== c && after.get(o)!.has(c)));
+    if (i < 0) refuse('These groups of dice run their operators in different orders, which the operator object cannot say');
+    order.push(left.splice(i, 1)[0]!);
+  }
+  return order;
+}
