@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
-import { launchChromium, screenshot, watchPage } from './chromium';
+import { useChromium, screenshot, watchPage } from './chromium';
 
 /**
  * The dice board in a real browser: two players in one private room, each on their own page (own
@@ -9,16 +9,8 @@ import { launchChromium, screenshot, watchPage } from './chromium';
  * test-artifacts/ (git-ignored).
  */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-});
 
 interface ShownDie {
   type: string;
@@ -81,8 +73,8 @@ test('two players in a private room see the same rolls, live, with the same valu
   const evilName = '<img src=x onerror="window.__pwned=1">Alice';
   t.is((await owner.api.patch(`/room/${slug}/participant/${seat}`, { username: evilName, color: '#e6194b' })).status, 200);
 
-  const contextA = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const contextB = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const contextA = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const contextB = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const a = await contextA.newPage();
   const b = await contextB.newPage();
   watchPage(a, logs);
@@ -175,7 +167,7 @@ test('two players in a private room see the same rolls, live, with the same valu
 test('overlay mode: a transparent page with only the table and the latest rolls', async (t) => {
   const owner = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Stream' })).body.data;
-  const context = await browser.newContext({ viewport: { width: 960, height: 540 } });
+  const context = await chrome.browser.newContext({ viewport: { width: 960, height: 540 } });
   const page = await context.newPage();
   watchPage(page, logs);
   await page.goto(`${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`);
@@ -195,7 +187,7 @@ test('overlay mode: a transparent page with only the table and the latest rolls'
 
 test('a page for a room that does not exist says so; a bad key goes back to sign-in', async (t) => {
   const { key } = await ctx.server.newUser();
-  const context = await browser.newContext();
+  const context = await chrome.browser.newContext();
   const page = await context.newPage();
   await page.goto(`${ctx.server.url}/board/nosuchroom1234#key=${key}`);
   await page.locator('#fatal').waitFor({ state: 'visible', timeout: 20_000 });

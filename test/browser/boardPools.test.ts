@@ -1,28 +1,19 @@
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { useServer } from '../helpers/server';
-import { launchChromium, screenshot, watchPage } from './chromium';
+import { useChromium, screenshot, watchPage } from './chromium';
 
 /**
  * Issue 21 on the board's roll list, in a real browser: a dice pool says its successes and failures (in
  * the head and on each die) and fudge dice show -, blank and +, for the faces the API answered.
  */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-});
 
 test('the roll list shows a pool\'s successes and failures and fudge faces as -, blank, +', async (t) => {
   const owner = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Pools' })).body.data;
-  const context = await browser.newContext({ viewport: { width: 1200, height: 700 } });
+  const context = await chrome.browser.newContext({ viewport: { width: 1200, height: 700 } });
   const page = await context.newPage();
   watchPage(page, logs);
   await page.goto(`${ctx.server.url}/board/${slug}#key=${owner.key}`);

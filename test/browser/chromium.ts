@@ -25,6 +25,21 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
 }
 
+/**
+ * ava wiring for a browser test file: one Chromium launched before its tests and closed after them,
+ * as `chrome.browser` inside the tests.
+ */
+export function useChromium(test: { before: (fn: () => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } }): { readonly browser: Browser } {
+  const holder = {} as { browser: Browser };
+  test.before(async () => {
+    holder.browser = await launchChromium();
+  });
+  test.after.always(async () => {
+    await holder.browser?.close();
+  });
+  return holder;
+}
+
 export const ARTIFACTS = path.resolve('test-artifacts');
 
 /** Saves a screenshot in test-artifacts/; `transparent` keeps a transparent page transparent (overlay). */

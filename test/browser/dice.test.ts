@@ -1,7 +1,6 @@
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { useServer } from '../helpers/server';
-import { launchChromium } from './chromium';
+import { useChromium } from './chromium';
 import { png } from '../fixtures/assets';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { hex, openBoard, restingDice, share, shot } from './table';
@@ -14,23 +13,16 @@ const BUILT_IN_BODY = '#bf9f22';
  * every viewer, resting with the rolled face up. Screenshots in test-artifacts/.
  */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-});
 
 test('every die type rests flat with its rolled face on top, in the same place for two viewers', async (t) => {
   const owner = await ctx.server.newUser();
   const guest = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Shapes', is_public: true })).body.data;
   t.is((await guest.api.post(`/room/${slug}/participant`, {})).status, 200);
-  const a = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
-  const b = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${guest.key}`, logs, { width: 900, height: 700 });
+  const a = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const b = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${guest.key}`, logs, { width: 900, height: 700 });
   const types = ['d2', 'd4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20'];
   const roll = await owner.api.post('/roll', { room: slug, dice: [...types.map((type) => ({ type, theme: 'standard' })), { type: 'mod', theme: 'standard', value: 3 }] });
   t.is(roll.status, 201, JSON.stringify(roll.body));
@@ -83,8 +75,8 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
     const res = await postTheme(owner.api, m, [...files]);
     t.is(res.status, 201, JSON.stringify(res.body));
   }
-  const a = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
-  const b = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${other.key}`, logs);
+  const a = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const b = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${other.key}`, logs);
   const throwDice = async (dice: Record<string, unknown>[], name: string) => {
     const roll = await owner.api.post('/roll', { room: slug, dice });
     t.is(roll.status, 201, JSON.stringify(roll.body));
@@ -145,8 +137,8 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
 test('30 dice: thrown alike for two viewers, all on the table below the roll cards, the rolled faces up; idle draws nothing', async (t) => {
   const owner = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Many', is_public: true })).body.data;
-  const a = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
-  const b = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs, { width: 1000, height: 640 });
+  const a = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const b = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs, { width: 1000, height: 640 });
   const roll = await owner.api.post('/roll', { room: slug, equation: '6d4+6d6+6d8+6d10+6d20', theme: 'standard', direction: 135, velocity: 1.4 });
   t.is(roll.status, 201);
   const values = roll.body.data.values;

@@ -4,7 +4,7 @@ import { wav } from '../fixtures/assets';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { useServer } from '../helpers/server';
 import { loadingMatches } from '../../src/board/dice/sound';
-import { launchChromium } from './chromium';
+import { useChromium } from './chromium';
 import { openBoard, restingDice } from './table';
 
 /**
@@ -13,15 +13,8 @@ import { openBoard, restingDice } from './table';
  * silent unless asked. What is counted is sounds started on a running AudioContext (no speaker here).
  */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-});
 
 type Sound = { state: string; muted: boolean; played: Record<string, number> };
 const sound = (page: Page) => page.evaluate(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound());
@@ -46,7 +39,7 @@ async function noisyRoom(t: { is(a: unknown, b: unknown, m?: string): void }) {
 
 test('silent until the first click; then collisions and the resting values sound; muting is remembered', async (t) => {
   const { owner, slug, theme, roll } = await noisyRoom(t);
-  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   await roll(page);
   t.deepEqual(await sound(page), { state: 'none', muted: false, played: { 'die.collide': 0, 'die.value': 0, 'roll.loading': 0 } }, 'no AudioContext before a gesture');
 
@@ -79,8 +72,8 @@ test('silent until the first click; then collisions and the resting values sound
 
 test('the overlay is silent unless the URL says &sound=1', async (t) => {
   const { owner, slug, roll } = await noisyRoom(t);
-  const quiet = await openBoard(browser, `${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`, logs);
-  const loud = await openBoard(browser, `${ctx.server.url}/board/${slug}?overlay=1&sound=1#key=${owner.key}`, logs);
+  const quiet = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`, logs);
+  const loud = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}?overlay=1&sound=1#key=${owner.key}`, logs);
   for (const page of [quiet, loud]) await page.mouse.click(300, 300);
   await loud.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().state === 'running');
   await roll(loud);

@@ -1,22 +1,14 @@
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { png } from '../fixtures/assets';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { useServer } from '../helpers/server';
-import { launchChromium } from './chromium';
+import { useChromium } from './chromium';
 import { distance, openBoard, restingDice, shot } from './table';
 
 /** The table as a room shows it: its background image, the latest roll at rest, the theme's dice in the picker. */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-});
 
 type Win = { __board: { screenOf(x: number, y: number, z: number): { x: number; y: number } } };
 
@@ -28,14 +20,14 @@ test("the room's background image is drawn on the table; a board opened later sh
   const uploaded = await owner.api.post(`/room/${slug}`, undefined, { raw: form });
   t.is(uploaded.status, 200, JSON.stringify(uploaded.body));
 
-  const watcher = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const watcher = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const roll = await owner.api.post('/roll', { room: slug, equation: '3d6+1d20', theme: 'standard' });
   t.is(roll.status, 201);
   const uuids = roll.body.data.values.map((v: { uuid: string }) => v.uuid);
   const live = await restingDice(watcher, uuids);
 
   // Opened after the roll: the same dice lie in the same places, with the same faces up, at once.
-  const late = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const late = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const seen = await restingDice(late, uuids);
   await late.waitForFunction((url) => (window as unknown as { __board: { background(): string | null } }).__board.background() === url, uploaded.body.data.bg_file_path);
   // drawn at the next frame
@@ -68,7 +60,7 @@ test("the dice picker offers the chosen theme's dice, with their notation, and r
     values: { fate: ['-', '-', ' ', ' ', '+', '+'] },
   });
   t.is((await postTheme(owner.api, fate)).status, 201);
-  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   await page.waitForFunction((id) => Array.from(document.querySelectorAll('#theme option')).some((o) => (o as HTMLOptionElement).value === id), fate.id);
   t.deepEqual(await page.locator('#picker button').evaluateAll((b) => b.map((x) => x.getAttribute('data-die'))), ['d4', 'd6', 'd8', 'd10', 'd12', 'd20', 'd2', 'd16', 'd100']);
   await page.selectOption('#theme', fate.id as string);
@@ -91,7 +83,7 @@ test("the dice picker offers the chosen theme's dice, with their notation, and r
 test('in overlay mode, with three large roll cards, no die rests under them', async (t) => {
   const owner = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Stream', is_public: true })).body.data;
-  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`, logs, { width: 960, height: 540 });
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`, logs, { width: 960, height: 540 });
   let uuids: string[] = [];
   for (let i = 0; i < 3; i++) {
     const roll = await owner.api.post('/roll', { room: slug, equation: '8d6', theme: 'standard', direction: 90, velocity: 1.5 });

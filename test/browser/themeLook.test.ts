@@ -5,20 +5,13 @@ import { fbxPyramid } from '../fixtures/fbx';
 import { glbPyramid, gltfPyramid } from '../fixtures/gltf';
 import { manifest, postTheme, themeId, type FormFile } from '../fixtures/themes';
 import { useServer } from '../helpers/server';
-import { launchChromium } from './chromium';
+import { useChromium } from './chromium';
 import { hex, openBoard, restingDice, share, shot } from './table';
 
 /** A theme's textures, sizes and models on the dice, and a theme that fails to load falling back. */
 const ctx = useServer(test);
-let browser: Browser;
+const chrome = useChromium(test);
 const logs: string[] = [];
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-});
 
 const GOLD = '#bf9f22';
 
@@ -29,7 +22,7 @@ async function setup(t: { is(a: unknown, b: unknown, m?: string): void }, themes
     const res = await postTheme(owner.api, m, files);
     t.is(res.status, 201, JSON.stringify(res.body));
   }
-  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const roll = async (dice: Record<string, unknown>[]) => {
     const res = await owner.api.post('/roll', { room: slug, dice });
     t.is(res.status, 201, JSON.stringify(res.body));
@@ -124,7 +117,7 @@ test('a roll whose theme was deleted since is drawn in the built-in look, with o
   const roll = await owner.api.post('/roll', { room: slug, dice: [{ type: 'big', theme: gone.id, value: 4 }] });
   t.is(roll.status, 201);
   t.is((await owner.api.delete(`/theme/${gone.id}`)).status, 204);
-  const page = await openBoard(browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const [die] = await restingDice(page, [roll.body.data.values[0].uuid]);
   const image = await shot(page, 'theme-deleted.png');
   t.regex((await note(page)) ?? '', /could not be loaded.*built-in look/);

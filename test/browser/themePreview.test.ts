@@ -1,10 +1,9 @@
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { png } from '../fixtures/assets';
 import { manifest, postTheme } from '../fixtures/themes';
 import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
-import { launchChromium, screenshot, watchPage } from './chromium';
+import { useChromium, screenshot, watchPage } from './chromium';
 import { PNG } from './png';
 import { hex, share } from './table';
 
@@ -17,15 +16,7 @@ const HIGHEST: Record<string, number> = { d4: 4, d6: 6, d8: 8, d10: 10, d12: 12,
  * URL under the page's Content-Security-Policy. Screenshot in test-artifacts/.
  */
 const ctx = useServer(test);
-let browser: Browser;
-
-test.before(async () => {
-  browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-});
+const chrome = useChromium(test);
 
 test('from the share page to the preview: the theme\'s dice with their faces, an image face loaded without a key', async (t) => {
   const owner = await ctx.server.newUser();
@@ -39,7 +30,7 @@ test('from the share page to the preview: the theme\'s dice with their faces, an
   t.is(created.status, 201, created.text);
   const link = (await owner.api.post('/share-request', { theme: m.id })).body.data;
 
-  const context = await browser.newContext();
+  const context = await chrome.browser.newContext();
   const page = await context.newPage();
   const log: string[] = [];
   watchPage(page, log);
@@ -72,7 +63,7 @@ interface PreviewDie { dieId: string; type: string; drawn: string; top: number; 
 
 /** The preview page of `path` once drawn: its dice as the renderer shows them, and a screenshot. */
 async function openPreview(path: string, name: string) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 720 } });
+  const context = await chrome.browser.newContext({ viewport: { width: 1000, height: 720 } });
   const page = await context.newPage();
   const log: string[] = [];
   watchPage(page, log);
