@@ -178,6 +178,13 @@ export interface RollValue {
   is_compounded: boolean;
   /** a penetrating throw (`3d6!p`): counts one less than its face */
   is_penetrated: boolean;
+  /**
+   * the roll group (`{4d6+2d8, 3d20+3}kh1`) and part (sub-roll) the value belongs to: indices into
+   * `operator.groups` and that group's `parts`; null outside groups. A dropped part's values are all
+   * `is_dropped`, a part meeting the group's compare point has all its values `is_success` / `is_failure`.
+   */
+  group: number | null;
+  group_part: number | null;
   label?: string | null;
   /**
    * free data the roll request attached to the die (`meta` of DieInput), null when none; once the roller

@@ -2,9 +2,10 @@
  * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
  * caller's `resolve`, randomness the `rng`.
  */
-import { writeEquation, type EquationShape } from './equation';
+import { formatGroupOps, writeEquation, type EquationShape } from './equation';
 import { DiceError } from './errors';
 import { facesEqual, prepare, type PreparedDie } from './faces';
+import { isPoolGroup, partIds, runGroups } from './groups';
 import { applyStep } from './operators';
 import { explode, markPool, unique } from './outcomes';
 import { compilePlan, isExplode, plainNumber, type Plan } from './plan';
@@ -12,6 +13,7 @@ import type { Selector } from './selectors';
 import { defaultRng } from './random';
 import { applyScaling } from './scaling';
 import { newUnit, RollState, type Part, type Unit } from './state';
+import { tally } from './tally';
 import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
 
 /** Entries a request's `dice` may hold (modifiers count; a d100 is two). */
@@ -104,13 +106,21 @@ export function rollDice(
       else if (step.code !== 'success' && step.code !== 'failure' && step.code !== 's') applyStep(state, sets[step.set]!, step);
     }
     counts = countPools(state, sets, plan);
+    if (plan.groups.length > 0) {
+      const all = new Set<Unit>(units);
+      for (const s of sets) for (const u of s) all.add(u);
+      const groupCounts = runGroups(state, plan.groups, [...all], n);
+      if (groupCounts !== null) counts = counts === null ? groupCounts : [counts[0] + groupCounts[0], counts[1] + groupCounts[1]];
+    }
   }
 
+  // Counted from the values once everything ran: a group may drop a part after its dice were counted.
+  const sum = tally(state.values, poolPartsOfPlan(plan, n), true);
   return {
     values: state.values,
-    total: total(state, plan),
-    successCount: counts === null ? null : counts[0],
-    failureCount: counts === null ? null : counts[1],
+    total: plan === null ? sum.sum : applyScaling(sum.sum, plan),
+    successCount: counts === null ? null : sum.successes,
+    failureCount: counts === null ? null : sum.failures,
     equation: writeEquation(shapeOf(units, state, plan, dice, unitOfDie)),
     operator: operator === undefined || operator === null ? null : operator,
   };
@@ -237,14 +247,20 @@ function show(face: unknown): string {
 }
 
 /**
- * The roll's total: numbers of the values that are not dropped (faces that are not numbers count nothing;
- * a d100 pair counts 1..100 through its dice's numericValue), modifiers included; then `*`, `/`, `round`.
+ * The roll's total is tally.ts's: numbers of the values that are not dropped (faces that are not numbers
+ * count nothing; a d100 pair counts 1..100 through its dice's numericValue), modifiers included, a counting
+ * group part +1, -1 or 0; then `*`, `/`, `round`. This says which dice are in counting group parts.
  */
-function total(state: RollState, plan: Plan | null): number {
-  let sum = 0;
-  for (const v of state.values) if (!v.isDropped && v.numericValue !== null) sum += v.numericValue;
-  if (plan === null) return sum;
-  return applyScaling(sum, plan);
+function poolPartsOfPlan(plan: Plan | null, n: number): number[] | null {
+  if (plan === null || !plan.groups.some(isPoolGroup)) return null;
+  const ids = partIds(plan.groups, n);
+  let id = 0;
+  for (const g of plan.groups) {
+    for (let p = 0; p < g.parts.length; p++, id++) {
+      if (!isPoolGroup(g)) for (let i = 0; i < n; i++) if (ids[i] === id) ids[i] = -1;
+    }
+  }
+  return ids;
 }
 
 function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {
@@ -260,9 +276,35 @@ function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRe
     }
     for (const step of plan.steps) setOps[step.set]!.push(step);
   }
+  let groupOfUnit: number[] | null = null;
+  let partOfUnit: number[] | null = null;
+  const groups: EquationShape['groups'] = [];
+  const groupOfDie = new Array<number>(dice.length).fill(-1);
+  const partOfDie = new Array<number>(dice.length).fill(-1);
+  if (plan !== null && plan.groups.length > 0) {
+    groupOfUnit = new Array<number>(units.length).fill(-1);
+    partOfUnit = new Array<number>(units.length).fill(-1);
+    plan.groups.forEach((g, gi) => {
+      g.parts.forEach((part, pi) => {
+        for (const i of part) {
+          groupOfDie[i] = gi;
+          partOfDie[i] = pi;
+          if (unitOfDie[i]! >= 0) { groupOfUnit![unitOfDie[i]!] = gi; partOfUnit![unitOfDie[i]!] = pi; }
+        }
+      });
+      groups.push({ parts: g.parts.map((_, pi) => ({ index: pi, mods: [] })), ops: formatGroupOps(g.steps) });
+    });
+  }
   const mods: number[] = [];
   if (units.length < dice.length) {
-    for (let i = 0; i < dice.length; i++) if (unitOfDie[i] === -1) mods.push(state.values[i]!.value);
+    for (let i = 0; i < dice.length; i++) {
+      if (unitOfDie[i] !== -1) continue;
+      if (groupOfDie[i]! >= 0) groups[groupOfDie[i]!]!.parts[partOfDie[i]!]!.mods.push(state.values[i]!.value);
+      else mods.push(state.values[i]!.value);
+    }
   }
-  return { tokens, setOfUnit, setOps, mods, mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null };
+  return {
+    tokens, setOfUnit, setOps, groupOfUnit, partOfUnit, groups, mods,
+    mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null,
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { RoundMode } from './plan';
 import { appendModifiers, applyScaling, scalingAffixes, type Scaling } from './scaling';
+import { groupsOf, poolPartsOf, tally } from './tally';
 
 /** A stored die as these functions read it (the rolls store's value records have this shape). */
 export interface ViewerDie {
@@ -12,6 +13,8 @@ export interface ViewerDie {
   dieIndex: number;
   isHidden: boolean;
   isDropped: boolean;
+  isSuccess: boolean;
+  isFailure: boolean;
   numericValue: number | null | undefined;
 }
 
@@ -37,45 +40,33 @@ export function scalingOf(operator: Record<string, unknown> | null): Scaling {
 
 /**
  * The total a viewer who does not see every die gets: the numbers of the dice they see that are not
- * dropped, then `*`, `/` and `round` in the engine's order and manner (docs/dice.md), so that with
- * nothing hidden it equals the stored total.
+ * dropped (a roll group's counting part only when they see all of it, tally.ts), then `*`, `/` and
+ * `round` in the engine's order and manner (docs/dice.md), so that with nothing hidden it equals the
+ * stored total.
  */
 export function viewerTotal(values: readonly ViewerDie[], operator: Record<string, unknown> | null): number {
-  let sum = 0;
-  for (const v of values) if (!v.isHidden && !v.isDropped && v.numericValue !== null && v.numericValue !== undefined) sum += v.numericValue;
-  return applyScaling(sum, scalingOf(operator));
+  return applyScaling(tally(values, poolPartsOf(groupsOf(operator)), false).sum, scalingOf(operator));
 }
 
-/** Whether a stored operator makes dice a pool (a compare point `success`, or `failure`). */
+/** Whether a stored operator makes dice a pool (a compare point `success`, or `failure`), or a group counts. */
 export function hasComparePoint(operator: Record<string, unknown> | null): boolean {
   if (!operator) return false;
   return Object.keys(operator).some((k) => {
     const key = k.trim().toLowerCase();
     return key === 'success' || key === 'failure';
-  });
-}
-
-/** A stored value as pool counting reads it. */
-export interface CountedDie {
-  isHidden: boolean;
-  isDropped: boolean;
-  isSuccess: boolean;
-  isFailure: boolean;
+  }) || groupsOf(operator).some((g) => g.pool);
 }
 
 /**
  * A pool's successes and failures as a viewer is shown them: only dice they see count (`seesAll` for the
- * roller), as for totals; a pool die's numericValue is already +1, -1 or 0, so viewerTotal agrees.
+ * roller), as for totals; a pool die's numericValue is already +1, -1 or 0, so viewerTotal agrees. A
+ * counting roll group part counts once, and only when the viewer sees all of it.
  */
-export function poolCounts(values: readonly CountedDie[], seesAll: boolean): { success_count: number; failure_count: number } {
-  let s = 0;
-  let f = 0;
-  for (const v of values) {
-    if (v.isDropped || (!seesAll && v.isHidden)) continue;
-    if (v.isSuccess) s++;
-    else if (v.isFailure) f++;
-  }
-  return { success_count: s, failure_count: f };
+export function poolCounts(
+  values: readonly ViewerDie[], seesAll: boolean, operator: Record<string, unknown> | null = null,
+): { success_count: number; failure_count: number } {
+  const t = tally(values, poolPartsOf(groupsOf(operator)), seesAll);
+  return { success_count: t.successes, failure_count: t.failures };
 }
 
 /**
@@ -83,10 +74,14 @@ export function poolCounts(values: readonly CountedDie[], seesAll: boolean): { s
  * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request
  * order, inside the `*` `/` and `round` wrapping (equation.ts): peel the wrapping, cut the modifier
  * suffix, write the visible ones back. Should the shape ever differ from that, the viewer gets an empty
- * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape).
+ * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape), as does a viewer of a
+ * roll group with a hidden modifier inside its braces.
  */
 export function viewerEquation(equation: string, operator: Record<string, unknown> | null, values: readonly ViewerDie[]): string {
-  const mods = values.filter((v) => v.type === 'mod').sort((a, b) => a.dieIndex - b.dieIndex);
+  const inGroups = new Set(groupsOf(operator).flatMap((g) => g.parts.flat()));
+  // A roll group's modifiers are written inside its braces; one hidden there leaves the equation unsaid.
+  if (values.some((v) => v.type === 'mod' && v.isHidden && inGroups.has(v.dieIndex))) return '';
+  const mods = values.filter((v) => v.type === 'mod' && !inGroups.has(v.dieIndex)).sort((a, b) => a.dieIndex - b.dieIndex);
   if (!mods.some((m) => m.isHidden)) return equation;
   const { prefix, suffix } = scalingAffixes(scalingOf(operator));
   if (!equation.startsWith(prefix) || !equation.endsWith(suffix) || equation.length < prefix.length + suffix.length) return '';

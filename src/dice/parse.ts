@@ -9,6 +9,7 @@
  *             | [count] die ops                      4d6kh3, d20, 2d100kl1, 3{df}
  *             | '(' die1 (',' die1)* ')' ops         a set of single dice: (1d20, 1d12)kh1
  *             | '(' body ')'                         grouping, added as if unparenthesised
+ *             | '{' body (',' body)* '}' gops          an rpg-dice-roller roll group: {4d6+2d8, 3d20+3}kh1
  *   die      := 'd' digits ['x'] | 'd%' | '{' id '}'  d100 and d% are a d10x + d10 pair
  *             | 'd' letter ['.' digits]              a notation dX of the theme: 4dF, dF.1
  *   ops      := (('k'|'p'|'rr'|'ro'|'ra'|'e'|'mi'|'ma') selector | explode | compare | 'f' failure)*
@@ -18,6 +19,7 @@
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
  *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
  *   sort     := 's' ['a' | 'd']                      how results are shown; written s or sd
+ *   gops     := (('k' | 'p' | 'd') selector | compare | 'f' failure | sort)*   a group's (groups.ts)
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -47,9 +49,14 @@ export interface ParsedEquation {
 
 export const MAX_EQUATION_LENGTH = 1000;
 
-export interface Op { code: OpCode; sels: Selector[] }
+/** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
+export interface Op { code: OpCode; sels: Selector[]; key?: string }
 /** Dice an operator list acts on: indices into the parsed dice. */
 export interface Group { indices: number[]; ops: Op[] }
+/** An rpg-dice-roller roll group: per part, indices into the parsed dice (modifiers included). */
+export interface RollGroup { parts: number[][]; ops: Op[] }
+
+const GROUP_OPS: ReadonlySet<OpCode> = new Set<OpCode>(['k', 'p', 'success', 'failure', 's']);
 
 /** What die() answers for a d100 (d100 or d%): a d10x + d10 pair. */
 const PAIR = '%';
@@ -60,6 +67,8 @@ class Parser {
   // The parser writes the request directly: dice in order and the groups operators act on.
   readonly dice: EquationDie[] = [];
   readonly groups: Group[] = [];
+  readonly rollGroups: RollGroup[] = [];
+  private inGroup = false;
   mods = 0;
   mul: number | null = null;
   div: number | null = null;
@@ -150,7 +159,7 @@ class Parser {
 
   private term(sign: number): void {
     if (this.peek() === '(') return this.paren(sign, ')');
-    if (this.peek() === '{' && this.isGroup()) return this.paren(sign, '}');
+    if (this.peek() === '{' && this.isGroup()) return this.group(sign);
     const start = this.pos;
     const n = this.number(false);
     const c = this.peek();
@@ -167,7 +176,7 @@ class Parser {
         if (die === PAIR) this.dice.push({ type: 'd10x' }, { type: 'd10' });
         else this.dice.push({ type: die });
       }
-      const ops = this.ops();
+      const ops = this.ops(false);
       if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers (1d20-2)'); }
       if (ops.length > 0) this.groups.push({ indices: range(first, this.dice.length), ops });
       return;
@@ -179,7 +188,7 @@ class Parser {
   }
 
   /**
-   * Whether the brace here opens an rpg-dice-roller group (`{1d20, 1d20}kh1`, `{2d20}kh1`) rather than a
+   * Whether the brace here opens an rpg-dice-roller group (`{1d20, 1d20}kh1`, `{4d6+2d8}`) rather than a
    * custom die (`{df}`): its first part starts with a number or holds a comma or a sign. Die ids never do.
    */
   private isGroup(): boolean {
@@ -188,15 +197,46 @@ class Parser {
     return /^\s*\d|[,+\-(]/.test(inside);
   }
 
-  /** `( ... )` grouping or a d20 set; `{ ... }` an rpg-dice-roller group, read as the same sets. */
-  private paren(sign: number, close: ')' | '}'): void {
+  /**
+   * rpg-dice-roller's roll group `{4d6+2d8, 3d20+3}kh1`: each part a body of its own (dice, their operators
+   * and modifiers), then the group's operators (groups.ts says what they do).
+   */
+  private group(sign: number): void {
+    const start = this.pos;
+    if (this.inGroup) this.fail('A group cannot hold another group');
+    this.inGroup = true;
+    this.pos++; // {
+    const parts: number[][] = [];
+    for (;;) {
+      const from = this.dice.length;
+      this.body();
+      parts.push(range(from, this.dice.length));
+      this.ws();
+      if (this.peek() !== ',') break;
+      this.pos++;
+    }
+    this.inGroup = false;
+    if (this.peek() === '*' || this.peek() === '/') this.fail('* and / cannot stand inside a group; put them around the whole roll');
+    this.expect('}');
+    const ops = this.ops(true);
+    if (sign < 0) { this.pos = start; this.fail('A group cannot be subtracted'); }
+    for (const op of ops) {
+      if (!GROUP_OPS.has(op.code)) {
+        this.pos = start;
+        this.fail(`A group takes k, d (or p), a compare point, f and s; write ${op.code} inside its parts, as in {2d6${op.code === 'success' ? '>=5' : op.code}}`);
+      }
+    }
+    this.rollGroups.push({ parts, ops });
+  }
+
+  /** `( ... )` grouping, or a d20 set of single dice `(1d20, 1d12)kh1`. */
+  private paren(sign: number, close: ')'): void {
     const start = this.pos;
     const firstDie = this.dice.length;
     const firstGroup = this.groups.length;
-    this.pos++; // ( or {
+    this.pos++; // (
     let elements = 0;
     let singleDice = true; // every element so far is one die (or one d100) without operators
-    let oneKind = true; // the only element is one term of dice without operators ({2d20}kh1)
     for (;;) {
       const from = this.dice.length;
       const groups = this.groups.length;
@@ -206,28 +246,12 @@ class Parser {
       const one = added === 1 && this.dice[from]!.type !== 'mod';
       const pair = added === 2 && this.dice[from]!.type === 'd10x' && this.dice[from + 1]!.type === 'd10';
       if (terms !== 1 || this.groups.length !== groups || !(one || pair)) singleDice = false;
-      if (terms !== 1 || this.groups.length !== groups || added === 0 || this.dice[from]!.type === 'mod') oneKind = false;
       this.ws();
       if (this.peek() !== ',') break;
       this.pos++;
     }
     this.expect(close);
-    const ops = this.ops();
-    if (close === '}' && ops.length === 0) {
-      // A group without operators adds up its parts: {1d20, 1d20} is 1d20+1d20.
-      if (sign < 0) { this.pos = start; this.fail('A group cannot be subtracted'); }
-      return;
-    }
-    if (close === '}' && elements === 1 && oneKind) {
-      // rpg-dice-roller: a group of one part applies its operators to that part's dice ({2d20}kh1 is 2d20kh1).
-      if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
-      this.groups.push({ indices: range(firstDie, this.dice.length), ops });
-      return;
-    }
-    if (close === '}' && !singleDice) {
-      this.pos = start;
-      this.fail('Groups whose parts hold several dice ({4d6+2d8, 3d20+3}kh1) are not supported yet; {1d20, 1d12}kh1 and {2d20}kh1 are');
-    }
+    const ops = this.ops(false);
     if (elements === 1 && ops.length === 0) {
       // Grouping only: (1d20+5) adds like 1d20+5; -(2+3) subtracts numbers.
       if (sign < 0) {
@@ -242,7 +266,7 @@ class Parser {
     // A d20 set: each element one die, the operators acting on the dice of the set.
     if (!singleDice || this.groups.length !== firstGroup) {
       this.pos = start;
-      this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1');
+      this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1; a roll group {4d6+2d8, 3d20+3}kh1 takes whole sub-rolls');
     }
     if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
     this.groups.push({ indices: range(firstDie, this.dice.length), ops });
@@ -274,16 +298,19 @@ class Parser {
     return faces === '100' ? PAIR : `d${faces}`;
   }
 
-  private ops(): Op[] {
+  /** Operators after dice or, `afterGroup`, after a group's closing brace (where `d` is a drop: `dh1`). */
+  private ops(afterGroup: boolean): Op[] {
     const ops: Op[] = [];
     for (;;) {
-      const code = this.opCode();
+      const isD = afterGroup && this.peek() === 'd';
+      const code = isD ? 'p' : this.opCode();
       if (code === null) return ops;
       this.pos += code === 'success' ? 0 : code === 'failure' ? 1 : code.length;
       const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
+      const key = code === 'p' && afterGroup ? (isD ? 'd' : 'p') : undefined;
       const last = ops[ops.length - 1];
-      if (last !== undefined && last.code === code) last.sels.push(sel); // d20: kh1kl1 is one keep
-      else ops.push({ code, sels: [sel] });
+      if (last !== undefined && last.code === code && last.key === key) last.sels.push(sel); // d20: kh1kl1 is one keep
+      else ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
     }
   }
 

@@ -3,15 +3,16 @@
  * parse.ts), or a 400 for equations the object cannot say.
  */
 import { DiceError } from './errors';
-import type { Group, Op, ParsedEquation } from './parse';
+import type { Group, Op, ParsedEquation, RollGroup } from './parse';
 import type { OpCode, RoundMode } from './plan';
 import { formatSelector } from './selectors';
-import type { OperatorInput } from './types';
+import type { GroupInput, OperatorInput } from './types';
 
 /** What the parser read. */
 export interface ParsedParts {
   dice: ParsedEquation['dice'];
   groups: Group[];
+  rollGroups: RollGroup[];
   mods: number;
   mul: number | null;
   div: number | null;
@@ -21,7 +22,7 @@ export interface ParsedParts {
 /** The parsed dice and groups as request dice and an operator object (see the contract above). */
 export function toRequest(p: ParsedParts): ParsedEquation {
   const { dice, groups } = p;
-  if (groups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
+  if (groups.length === 0 && p.rollGroups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
   const diceWithoutMods = dice.length - p.mods;
   const operator: OperatorInput = {};
   const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
@@ -30,18 +31,19 @@ export function toRequest(p: ParsedParts): ParsedEquation {
       operator[code] = operand(groups[0]!.ops.find((o) => o.code === code)!);
       continue;
     }
-    const byOperand: Record<string, number[]> = {};
+    // An operand maps to its dice, or to a list of sets when several sets share it ({4d6kh3, 4d6kh3}).
+    const byOperand: Record<string, number[][]> = {};
     for (const g of groups) {
       const op = g.ops.find((o) => o.code === code);
       if (op === undefined) continue;
       const key = String(operand(op));
-      if (byOperand[key] !== undefined) {
-        refuse(`The operator object cannot hold ${code}${key.replace(/,/g, code)} for two groups of dice; roll them separately`);
-      }
-      byOperand[key] = g.indices;
+      (byOperand[key] ??= []).push(g.indices);
     }
-    operator[code] = byOperand;
+    const out: Record<string, number[] | number[][]> = {};
+    for (const key of Object.keys(byOperand)) out[key] = byOperand[key]!.length === 1 ? byOperand[key]![0]! : byOperand[key]!;
+    operator[code] = out;
   }
+  if (p.rollGroups.length > 0) operator.groups = p.rollGroups.map(groupInput);
   if (p.mul !== null) operator['*'] = p.mul;
   if (p.div !== null) operator['/'] = p.div;
   if (p.round !== null) operator.round = p.round;
@@ -53,6 +55,17 @@ const REPEAT = 'The operator object cannot repeat an operator on the same dice w
 
 function refuse(message: string): never {
   throw new DiceError('invalid_equation', 'equation', `${message}.`);
+}
+
+/** A roll group as the operator object's `groups` entry: its parts, then its operators as written. */
+function groupInput(g: RollGroup): GroupInput {
+  const out: GroupInput = { parts: g.parts };
+  for (const op of g.ops) {
+    const key = op.key ?? op.code;
+    if (Object.hasOwn(out, key)) refuse(REPEAT);
+    out[key] = operand(op);
+  }
+  return out;
 }
 
 function operand(op: Op): string | number {

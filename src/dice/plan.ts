@@ -7,11 +7,14 @@
  *   operator on the same dice merge their selectors, as d20 merges `kh1kl1` into one keep;
  * - `d` is the SDK's name for d20's `p`;
  * - a string or number applies to every die of the roll (modifiers aside) as one set; an object maps
- *   operand -> indices into `dice`, each entry its own set;
+ *   operand -> indices into `dice`, each entry its own set, or -> a list of such lists, each its own set
+ *   (`{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}`, the equation `{4d6kh3, 4d6kh3}`);
+ * - `groups` lists roll groups (groups.ts), run after every dice operator;
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
  *   roll must stay writable as a d20 equation, where an operator follows one group of dice.
  */
 import { DiceError } from './errors';
+import { checkSetsInParts, compileGroups, type GroupPlan } from './groups';
 import { parseSelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
@@ -43,6 +46,8 @@ export interface Plan {
   /** each set: indices of units (a die, or a d100 pair), ascending */
   sets: number[][];
   steps: Step[];
+  /** roll groups (`{4d6+2d8, 3d20+3}kh1`), in the order given */
+  groups: GroupPlan[];
   mul: number | null;
   div: number | null;
   round: RoundMode | null;
@@ -69,7 +74,7 @@ const ANY: readonly Selector[] = [{ cat: 'any', num: 0 }];
 const ASCENDING: readonly Selector[] = [{ cat: 'asc', num: 0 }];
 const DESCENDING: readonly Selector[] = [{ cat: 'desc', num: 0 }];
 const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
-const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, s, success, failure, *, / and round';
+const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, s, success, failure, groups, *, / and round';
 
 /**
  * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
@@ -103,6 +108,11 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
       if (plan.div === 0) throw new DiceError('invalid_operator', path, 'The divisor (/) cannot be 0.');
       continue;
     }
+    if (key === 'groups') {
+      if (plan.groups.length > 0) throw new DiceError('invalid_operator', path, 'groups may be given once.');
+      plan.groups = compileGroups(val, layout, path);
+      continue;
+    }
     if (key === 'round') {
       const mode = typeof val === 'string' ? ROUND_MODES.get(val.trim().toLowerCase()) : undefined;
       if (!mode) throw new DiceError('invalid_operator', path, 'round must be "nearest", "down" or "up".');
@@ -120,14 +130,22 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
         if (!Object.hasOwn(val, operand)) continue;
         any = true;
         const opPath = `${path}.${operand}`;
-        c.addStep(code, operandSelectors(code, operand, opPath), unitsOf(val[operand], layout, opPath), opPath);
+        const target = (val as Record<string, unknown>)[operand];
+        const sels = operandSelectors(code, operand, opPath);
+        if (Array.isArray(target) && target.length > 0 && target.every((t) => Array.isArray(t))) {
+          // Several sets with the same operand: {4d6kh3, 4d6kh3} or 1d20kh1+1d20kh1.
+          target.forEach((list, j) => c.addStep(code, sels, unitsOf(list, layout, `${opPath}[${j}]`), `${opPath}[${j}]`));
+        } else {
+          c.addStep(code, sels, unitsOf(target, layout, opPath), opPath);
+        }
       }
       if (!any) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
     } else {
       throw new DiceError('invalid_operator', path,
-        `${path} must be a selector string such as "h1", or an object such as {"h1": [0, 1]}.`);
+        `${path} must be a selector string such as "h1", or an object such as {"h1": [0, 1]} or {"h1": [[0, 1], [2, 3]]}.`);
     }
   }
+  if (c.plan.groups.length > 0) checkSetsInParts(c.plan, layout);
   return c.plan;
 }
 
@@ -150,7 +168,7 @@ function operandSelectors(code: OpCode, operand: string | number, path: string):
 }
 
 class Compiler {
-  readonly plan: Plan = { sets: [], steps: [], mul: null, div: null, round: null };
+  readonly plan: Plan = { sets: [], steps: [], groups: [], mul: null, div: null, round: null };
   // Plans hold a handful of sets at most, so plain arrays beat maps here (this runs on every roll).
   private readonly lastStepOfSet: number[] = [];
 

@@ -32,8 +32,22 @@ export interface DieRequest {
   meta?: unknown;
 }
 
-/** The request's `operator` object, in either vocabulary (d20's or the dddice SDK's). */
-export type OperatorInput = Record<string, string | number | Record<string, number[]>>;
+/**
+ * A roll group (rpg-dice-roller's `{4d6+2d8, 3d20+3}kh1`): `parts` lists, per sub-roll, indices into
+ * `dice` (dice and modifiers); the other keys are the group's operators (`k`, `p`/`d`, `success`,
+ * `failure`, `s`), run in the object's order once every dice operator ran.
+ */
+export interface GroupInput {
+  parts: number[][];
+  [op: string]: string | number | number[][];
+}
+
+/**
+ * The request's `operator` object, in either vocabulary (d20's or the dddice SDK's). An operand maps to
+ * the indices of one set of dice, or to several sets (`{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}`);
+ * `groups` lists roll groups.
+ */
+export type OperatorInput = Record<string, string | number | Record<string, number[] | number[][]> | GroupInput[]>;
 
 /** Where a rolled value came from. */
 export type Origin = 'roll' | 'reroll' | 'explosion' | 'mod';

@@ -5,6 +5,7 @@ import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } fro
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 import { hasComparePoint, poolCounts, viewerEquation, viewerTotal } from '../dice/hidden';
+import { groupPartsOf, groupsOf } from '../dice/tally';
 
 /**
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
@@ -31,11 +32,11 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     velocity: roll.velocity,
     user: presentUser(roll.user),
     room: roll.room ? presentRoomInRoll(roll.room, viewerUserId, involvedUserIds(roll)) : null,
-    values: values.map((v) => presentRollValue(roll, v, viewerUserId)),
+    values: presentValues(roll, values, viewerUserId),
     operator: roll.operator ?? null,
     equation: seesAll ? roll.equation : viewerEquation(roll.equation, roll.operator, values),
     total_value: seesAll ? roll.totalValue : viewerTotal(values, roll.operator),
-    ...(hasComparePoint(roll.operator) ? poolCounts(values, seesAll) : {}),
+    ...(hasComparePoint(roll.operator) ? poolCounts(values, seesAll, roll.operator) : {}),
     external_id: roll.externalId ?? null,
     label: roll.label ?? null,
     participants: whisperedParticipants(roll.whispers ?? []).map(presentParticipant),
@@ -68,7 +69,15 @@ function involvedUserIds(roll: Roll): Set<number> {
 }
 
 /** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
-export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined): PresentedValue {
+function presentValues(roll: Roll, values: RollValue[], viewerUserId: number | null | undefined): PresentedValue[] {
+  // Which roll group part a value belongs to is in the (public) operator, so it is shown for hidden dice too.
+  const places = groupPartsOf(groupsOf(roll.operator));
+  return values.map((v) => presentRollValue(roll, v, viewerUserId, places.get(v.dieIndex)));
+}
+
+export function presentRollValue(
+  roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined, place?: [number, number],
+): PresentedValue {
   const visible = canSeeValue(roll, value, viewerUserId);
   return {
     uuid: value.uuid,
@@ -88,6 +97,8 @@ export function presentRollValue(roll: Pick<Roll, 'userId'>, value: RollValue, v
     is_failure: visible && Boolean(value.isFailure),
     is_compounded: visible && Boolean(value.isCompounded),
     is_penetrated: visible && Boolean(value.isPenetrated),
+    group: place === undefined ? null : place[0],
+    group_part: place === undefined ? null : place[1],
     created_at: ts(value.createdAt),
     updated_at: ts(value.updatedAt),
   };

@@ -37,9 +37,12 @@ const die = Joi.object({
   meta,
 });
 
-/** d20's and the dddice SDK's operator keys; values are checked by the engine (it names the bad selector). */
+/**
+ * d20's and the dddice SDK's operator keys, and `groups` (a list of roll groups); values are checked by the
+ * engine (it names the bad selector).
+ */
 const operator = Joi.object()
-  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE)))
+  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
   .max(20)
   .allow(null);
 

@@ -210,22 +210,3 @@ test('u leaves no two kept dice showing the same number, and rerolls only duplic
     return r.values.filter((v) => v.isDropped).every((v) => kept.includes(v.numericValue)) ? null : 'a unique die was rerolled';
   });
 });
-
-test('groups whose parts are single dice, or of one part: read as the d20 sets they are; others refused', (t) => {
-  const cases: [string, number[], string, number][] = [
-    ['{2d20}kh1', [4, 17], '2d20kh1', 17],
-    ['{1d20, 1d20}', [4, 17], '2d20', 21],
-    ['{1d20, 1d12}kh1', [4, 11], '(1d20, 1d12)kh1', 11],
-    ['{1d20, 1d20}>=10', [4, 17], '2d20>=10', 1],
-  ];
-  for (const [eq, script, written, total] of cases) {
-    const r = roll(eq, ...script);
-    t.is(r.equation, written, eq);
-    t.is(r.total, total, eq);
-    t.deepEqual(parseEquation(written), parseEquation(eq), eq);
-  }
-  t.deepEqual(parseEquation('2{df}').dice, [{ type: 'df' }, { type: 'df' }]); // braces around an id: a custom die
-  const e = t.throws(() => parseEquation('{4d6+2d8, 3d20+3}kh1'), { instanceOf: DiceError })!;
-  t.is(e.details[0]!.path, 'equation');
-  t.regex(e.message, /not supported yet/);
-});

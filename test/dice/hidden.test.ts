@@ -39,7 +39,7 @@ test('a hidden die counts nothing for the viewer; modifiers alone are written al
 });
 
 test('an equation whose shape is not the engine\'s gives an empty equation, never the secret', (t) => {
-  const values = [{ type: 'mod', dieIndex: 0, isHidden: true, isDropped: false, numericValue: 9 }];
+  const values = [{ type: 'mod', dieIndex: 0, isHidden: true, isDropped: false, isSuccess: false, isFailure: false, numericValue: 9 }];
   t.is(viewerEquation('something else', null, values), '');
   t.is(viewerEquation('floor(1d20+9', { round: 'down' }, values), '');
 });

@@ -1,0 +1,242 @@
+/**
+ * rpg-dice-roller's roll groups: `{4d6+2d8, 3d20+3}kh1`, `{4d6kh3, 4d6kh3}`, `{...}dh1`, `{...}>=10`.
+ *
+ * In the operator object a group is an entry of `groups`: `parts` lists each sub-roll's request dice
+ * (dice and modifiers, by index into `dice`), the other keys are the group's operators, run in the
+ * object's order after every dice operator of the roll:
+ * - `k` / `p` (`d`, as rpg-dice-roller writes its drop) on a group of several parts keep or drop whole
+ *   parts, ranked by their totals (`h1`: the highest total; ties go to the part written first; a value
+ *   selector `k>10` compares totals); a dropped part's values are all `isDropped`, modifiers included.
+ *   On a group of one part they act on that part's dice, as rpg-dice-roller does (`{2d20}kh1`).
+ * - `success` / `failure` compare each kept part's total (one part too: `{3d20+5}>40`): the part counts
+ *   +1, -1 or 0 instead of its total, and each of its values says `isSuccess` / `isFailure`.
+ * - `s` says how to show the parts; it changes nothing.
+ * Dice operators act inside one part (a set may not span parts), so the roll stays writable as a group.
+ */
+import { DiceError } from './errors';
+import { applyStep } from './operators';
+import { hits } from './outcomes';
+import type { Layout, Plan, Step } from './plan';
+import { parseSelectors, type Selector } from './selectors';
+import type { RollState, Unit } from './state';
+import type { GroupInput } from './types';
+
+export type GroupCode = 'k' | 'p' | 'success' | 'failure' | 's';
+
+export interface GroupStep {
+  code: GroupCode;
+  /** how the operator is written after the closing brace: k, p, d, f, s, or nothing for a compare point */
+  prefix: string;
+  sels: readonly Selector[];
+  path: string;
+}
+
+export interface GroupPlan {
+  /** per part: indices into the request's dice (dice and modifiers), ascending */
+  parts: number[][];
+  steps: GroupStep[];
+}
+
+/** Group operator keys -> [code, how it is written]; `d` is rpg-dice-roller's drop, d20's `p`. */
+const GROUP_KEYS = new Map<string, [GroupCode, string]>([
+  ['k', ['k', 'k']], ['p', ['p', 'p']], ['d', ['p', 'd']], ['success', ['success', '']], ['failure', ['failure', 'f']], ['s', ['s', 's']],
+]);
+
+function refuse(path: string, message: string): never {
+  throw new DiceError('invalid_operator', path, message);
+}
+
+/** Reads `operator.groups`: checks every part and operator, before anything is rolled. */
+export function compileGroups(val: unknown, layout: Layout, path: string): GroupPlan[] {
+  if (!Array.isArray(val) || val.length === 0) {
+    refuse(path, `${path} must list groups such as [{"parts": [[0, 1], [2, 3]], "k": "h1"}].`);
+  }
+  const n = layout.unitOfDie.length;
+  const taken = new Array<boolean>(n).fill(false);
+  const out: GroupPlan[] = [];
+  for (let g = 0; g < val.length; g++) {
+    const input = val[g] as GroupInput;
+    const gPath = `${path}[${g}]`;
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) refuse(gPath, `${gPath} must be an object such as {"parts": [[0, 1], [2]], "k": "h1"}.`);
+    const rawParts: unknown = Object.hasOwn(input, 'parts') ? input.parts : undefined;
+    if (!Array.isArray(rawParts) || rawParts.length === 0) refuse(`${gPath}.parts`, `${gPath}.parts must list the parts, each a list of dice indices: [[0, 1], [2]].`);
+    const parts: number[][] = [];
+    for (let p = 0; p < rawParts.length; p++) {
+      const list: unknown = rawParts[p];
+      const pPath = `${gPath}.parts[${p}]`;
+      if (!Array.isArray(list) || list.length === 0) refuse(pPath, `${pPath} must list the indices of its dice (and modifiers), such as [0, 1].`);
+      const part: number[] = [];
+      for (let j = 0; j < list.length; j++) {
+        const i: unknown = list[j];
+        if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n) {
+          refuse(`${pPath}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
+        }
+        if (taken[i]) refuse(`${pPath}[${j}]`, `dice[${i}] is already in a group part; a die belongs to one part at most.`);
+        taken[i] = true;
+        part.push(i);
+      }
+      parts.push(part.sort((a, b) => a - b));
+    }
+    const steps: GroupStep[] = [];
+    for (const rawKey in input) {
+      if (!Object.hasOwn(input, rawKey) || rawKey === 'parts') continue;
+      const key = rawKey.trim().toLowerCase();
+      const sPath = `${gPath}.${rawKey}`;
+      const known = GROUP_KEYS.get(key);
+      if (!known) refuse(sPath, `"${rawKey}" is not a group operator; a group takes k, p (or d), success, failure and s. Put dice operators inside its parts.`);
+      const operand = input[rawKey];
+      if (typeof operand !== 'string' && typeof operand !== 'number') refuse(sPath, `${sPath} must be a selector string such as "h1" or ">=10".`);
+      steps.push({ code: known[0], prefix: known[1], sels: groupSelectors(known[0], operand, sPath), path: sPath });
+    }
+    out.push({ parts, steps });
+  }
+  // A d100's two dice add up to one number: they belong to the same part.
+  for (let i = 0; i + 1 < n; i++) {
+    if (layout.unitOfDie[i]! >= 0 && layout.unitOfDie[i] === layout.unitOfDie[i + 1] && partIdOf(out, i) !== partIdOf(out, i + 1)) {
+      refuse(path, `dice[${i}] and dice[${i + 1}] are one d100: put both in the same group part.`);
+    }
+  }
+  return out;
+}
+
+function groupSelectors(code: GroupCode, operand: string | number, path: string): readonly Selector[] {
+  if (code === 's') {
+    const dir = typeof operand === 'string' ? operand.trim().toLowerCase() : null;
+    if (dir === '' || dir === 'a') return [{ cat: 'asc', num: 0 }];
+    if (dir === 'd') return [{ cat: 'desc', num: 0 }];
+    refuse(path, 's sorts the parts: "a" (or "") ascending, "d" descending.');
+  }
+  const sels = parseSelectors(operand, path);
+  if ((code === 'success' || code === 'failure') && sels.some((s) => s.cat === 'h' || s.cat === 'l')) {
+    refuse(path, `${code} takes a compare point such as ">=10", "=1" or "<3", not a count of parts.`);
+  }
+  return sels;
+}
+
+/** A part's id across all groups (group by group, part by part), or -1. */
+function partIdOf(groups: GroupPlan[], dieIndex: number): number {
+  let id = 0;
+  for (const g of groups) {
+    for (const part of g.parts) {
+      if (part.includes(dieIndex)) return id;
+      id++;
+    }
+  }
+  return -1;
+}
+
+/** Per request die: the id of its part across all groups, or -1. */
+export function partIds(groups: GroupPlan[], n: number): number[] {
+  const out = new Array<number>(n).fill(-1);
+  let id = 0;
+  for (const g of groups) for (const part of g.parts) { for (const i of part) out[i] = id; id++; }
+  return out;
+}
+
+export function isPoolGroup(g: GroupPlan): boolean {
+  return g.steps.some((s) => s.code === 'success' || s.code === 'failure');
+}
+
+/**
+ * Refuses dice operators the group could not be written around: a set of dice spanning two parts (or a
+ * part and dice outside), and a dice pool inside a group that itself counts successes.
+ */
+export function checkSetsInParts(plan: Plan, layout: Layout): void {
+  const byDie = partIds(plan.groups, layout.unitOfDie.length);
+  const partOfUnit = new Array<number>(layout.unitCount).fill(-1);
+  for (let i = 0; i < byDie.length; i++) if (layout.unitOfDie[i]! >= 0) partOfUnit[layout.unitOfDie[i]!] = byDie[i]!;
+  const poolParts = new Set<number>();
+  let id = 0;
+  for (const g of plan.groups) for (let p = 0; p < g.parts.length; p++, id++) if (isPoolGroup(g)) poolParts.add(id);
+  for (const step of plan.steps) {
+    const set = plan.sets[step.set]!;
+    const part = partOfUnit[set[0]!]!;
+    if (set.some((u) => partOfUnit[u] !== part)) {
+      refuse(step.path, `${step.path} applies to dice of different group parts; a dice operator acts inside one part.`);
+    }
+    if ((step.code === 'success' || step.code === 'failure') && poolParts.has(part)) {
+      refuse(step.path, `${step.path} counts successes inside a group that counts successes of its parts; use one of the two.`);
+    }
+  }
+}
+
+/**
+ * Runs the groups' operators once every dice operator ran (`units`: every unit of the roll, spawned ones
+ * included). Answers the successes and failures of the groups that count them, or null when none does.
+ */
+export function runGroups(state: RollState, groups: GroupPlan[], units: Unit[], diceCount: number): [number, number] | null {
+  const byDie = partIds(groups, diceCount);
+  let counts: [number, number] | null = null;
+  let first = 0;
+  for (const g of groups) {
+    const dropped = new Array<boolean>(g.parts.length).fill(false);
+    const success: Selector[] = [];
+    const failure: Selector[] = [];
+    for (const step of g.steps) {
+      if (step.code === 'success') success.push(...step.sels);
+      else if (step.code === 'failure') failure.push(...step.sels);
+      else if (step.code === 'k' || step.code === 'p') {
+        if (g.parts.length === 1) {
+          // rpg-dice-roller: a group of one sub-roll keeps or drops that sub-roll's dice.
+          const mine = units.filter((u) => byDie[u.dieIndex] === first);
+          applyStep(state, mine, { code: step.code, sels: step.sels, set: -1, path: step.path } satisfies Step);
+        } else {
+          keepOrDropParts(state, g, first, byDie, dropped, step);
+        }
+      }
+    }
+    if (success.length > 0 || failure.length > 0) {
+      const totals = partTotals(state, byDie, first, g.parts.length);
+      let s = 0;
+      let f = 0;
+      for (let p = 0; p < g.parts.length; p++) {
+        if (dropped[p]) continue;
+        const isSuccess = hits(success, totals[p]!, null);
+        const isFailure = !isSuccess && hits(failure, totals[p]!, null);
+        if (isSuccess) s++;
+        if (isFailure) f++;
+        for (const v of state.values) {
+          if (byDie[v.dieIndex] !== first + p || v.isDropped) continue;
+          v.isSuccess = isSuccess;
+          v.isFailure = isFailure;
+        }
+      }
+      counts = counts === null ? [s, f] : [counts[0] + s, counts[1] + f];
+    }
+    first += g.parts.length;
+  }
+  return counts;
+}
+
+/** Each part's total: the numbers of its values that are not dropped, modifiers included. */
+function partTotals(state: RollState, byDie: number[], first: number, count: number): number[] {
+  const totals = new Array<number>(count).fill(0);
+  for (const v of state.values) {
+    const p = byDie[v.dieIndex]! - first;
+    if (p < 0 || p >= count || v.isDropped || v.numericValue === null) continue;
+    totals[p]! += v.numericValue;
+  }
+  return totals;
+}
+
+/** `k` / `p` on a group of several parts: ranks the kept parts by total and drops whole parts. */
+function keepOrDropParts(state: RollState, g: GroupPlan, first: number, byDie: number[], dropped: boolean[], step: GroupStep): void {
+  const totals = partTotals(state, byDie, first, g.parts.length);
+  const live: number[] = [];
+  for (let p = 0; p < g.parts.length; p++) if (!dropped[p]) live.push(p);
+  const chosen = new Set<number>();
+  for (const s of step.sels) {
+    if (s.cat === 'h' || s.cat === 'l') {
+      // Stable sort: equal totals go to the part written first.
+      const ranked = [...live].sort((a, b) => (s.cat === 'h' ? totals[b]! - totals[a]! : totals[a]! - totals[b]!));
+      for (const p of ranked.slice(0, s.num)) chosen.add(p);
+    } else {
+      for (const p of live) if (hits([s], totals[p]!, null)) chosen.add(p);
+    }
+  }
+  for (const p of live) {
+    if (step.code === 'k' ? chosen.has(p) : !chosen.has(p)) continue;
+    dropped[p] = true;
+    for (const v of state.values) if (byDie[v.dieIndex] === first + p) v.isDropped = true;
+  }
+}
