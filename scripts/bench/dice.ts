@@ -25,6 +25,7 @@ const cases: { ours: string; theirs: string }[] = [
   { ours: '8d10>=8f1', theirs: '8d10>=8f=1' }, // rpg-dice-roller needs the = in f=1
   { ours: '4dF+2', theirs: '4dF+2' },
   { ours: '3d6!!', theirs: '3d6!!' },
+  { ours: '{4d6kh3, 4d6kh3}', theirs: '{4d6kh3, 4d6kh3}' }, // a roll group, each part with its own keep
 ];
 
 // The built-in theme's dice: the standard ones, fudge dice and generic dN (what POST /roll resolves).
@@ -55,7 +56,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(11);
 
 console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s per case and library, median shown`);
-console.log('expression   ours (equation)  ours (parse)  ours (dice)  rpg-dice-roller   ratios: equation  parse  dice');
+console.log(`${'expression'.padEnd(17)} ours (equation)  ours (parse)  ours (dice)  rpg-dice-roller   ratios: equation  parse  dice`);
 for (const c of cases) {
   const parsed = parseEquation(c.ours);
   const dice: DieRequest[] = parsed.dice.map((d) => ({ type: d.type, theme: 't', ...(d.value !== undefined ? { value: d.value } : {}) }));
@@ -80,6 +81,6 @@ for (const c of cases) {
   }
   const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
   const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
-  console.log(`${c.ours.padEnd(11)} ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
+  console.log(`${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
 }
 if (sink === 42) console.log('');

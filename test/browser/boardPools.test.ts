@@ -1,6 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { useChromium, screenshot, watchPage } from './chromium';
+import { openBoard, restingDice, shot } from './table';
 
 /**
  * Issue 21 on the board's roll list, in a real browser: a dice pool says its successes and failures (in
@@ -54,4 +55,55 @@ test('the roll list shows a pool\'s successes and failures and fudge faces as -,
   t.log(`screenshot: ${await screenshot(page, 'board-pools.png')}`);
   t.deepEqual(logs.filter((l) => /error/i.test(l)), []);
   await context.close();
+});
+
+test('successes and failures are told apart by colour (computed style and screenshot pixels), group parts too; fudge dice show -, blank, + in 3D', async (t) => {
+  const owner = await ctx.server.newUser();
+  const { slug } = (await owner.api.post('/room', { name: 'Colours' })).body.data;
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const d10 = (value: number) => ({ type: 'd10', theme: 'standard', value });
+  // A pool (8 succeeds, 1 fails, 5 neither) and a roll group whose first part (9 + 2 = 11) meets >=10.
+  const pool = (await owner.api.post('/roll', { room: slug, dice: [d10(8), d10(1), d10(5)], operator: { success: '>=8', failure: '1' } })).body.data;
+  const group = (await owner.api.post('/roll', { room: slug, dice: [d10(9), d10(2), d10(3), d10(4)], operator: { groups: [{ parts: [[0, 1], [2, 3]], success: '>=10' }] } })).body.data;
+  t.is(group.equation, '{2d10, 2d10}>=10');
+  t.is(group.total_value, 1);
+  const dice = async (uuid: string) => {
+    const item = page.locator(`#rolls li[data-roll-uuid="${uuid}"]`);
+    await item.waitFor({ timeout: 20_000 });
+    return item.locator('.die');
+  };
+  const poolDice = await dice(pool.uuid);
+  const groupDice = await dice(group.uuid);
+  const style = (l: Awaited<ReturnType<typeof dice>>) => l.evaluateAll((els) => els.map((e) => {
+    const s = getComputedStyle(e);
+    return { border: s.borderTopColor, value: getComputedStyle(e.querySelector('.v')!).color };
+  }));
+  const ok = 'rgb(60, 207, 122)';
+  const bad = 'rgb(255, 107, 107)';
+  const [p, g] = [await style(poolDice), await style(groupDice)];
+  t.deepEqual(p.map((s) => s.border === ok ? 'S' : s.border === bad ? 'F' : '-'), ['S', 'F', '-']);
+  t.deepEqual(p.map((s) => s.value === ok ? 'S' : s.value === bad ? 'F' : '-'), ['S', 'F', '-']);
+  t.deepEqual(g.map((s) => s.border === ok ? 'S' : s.border === bad ? 'F' : '-'), ['S', 'S', '-', '-'], 'the counting part is marked, die by die');
+
+  // In the pixels: the inside of a success leans green, of a failure red, of a plain die neither.
+  const png = await shot(page, 'board-pool-colours.png');
+  const inside = async (l: Awaited<ReturnType<typeof dice>>, i: number): Promise<[number, number, number]> => {
+    const box = (await l.nth(i).boundingBox())!;
+    return png.rgb(Math.round(box.x + 3), Math.round(box.y + box.height - 4));
+  };
+  const lean = ([r, gr]: [number, number, number]) => gr - r;
+  const [success, failure, plain] = [await inside(poolDice, 0), await inside(poolDice, 1), await inside(poolDice, 2)];
+  t.true(lean(success) > 10, `a success looks green: ${success}`);
+  t.true(lean(failure) < -10, `a failure looks red: ${failure}`);
+  t.true(Math.abs(lean(plain)) < 10, `a plain die looks neither: ${plain}`);
+  t.true(lean(await inside(groupDice, 0)) > 10, 'a die of a successful group part looks green');
+
+  // Fudge dice on the 3D table: the face up reads -, blank or +.
+  const df = (value: number) => ({ type: 'df', theme: 'standard', value });
+  const fudge = (await owner.api.post('/roll', { room: slug, dice: [df(1), df(3), df(5), { type: 'df.1', theme: 'standard', value: 6 }] })).body.data;
+  const resting = await restingDice(page, fudge.values.map((v: { uuid: string }) => v.uuid));
+  t.deepEqual(fudge.values.map((v: { uuid: string }) => resting.find((r) => r.uuid === v.uuid)!.topText), ['-', '', '+', '+']);
+  t.log(`screenshot: ${await screenshot(page, 'board-fudge-3d.png')}`);
+  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  await page.context().close();
 });

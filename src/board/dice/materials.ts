@@ -75,7 +75,19 @@ function themeKey(assets: ThemeAssets, dieId: string): string {
   return Object.keys(values).find((k) => k.toLowerCase() === dieId.toLowerCase()) ?? dieId;
 }
 
-function defaultFaces(shape: Shape): string[] {
+/**
+ * The built-in fudge dice (src/dice/faces.ts rolls them: -1, 0, +1 as faces 1..6) as FATE players read
+ * them: -, blank, +. Used when the theme gives the die no faces of its own.
+ */
+const FUDGE_FACES: Readonly<Record<string, string[]>> = {
+  df: ['-', '-', '', '', '+', '+'],
+  'df.2': ['-', '-', '', '', '+', '+'],
+  'df.1': ['-', '', '', '', '', '+'],
+};
+
+function defaultFaces(shape: Shape, dieId: string): string[] {
+  const fudge = Object.hasOwn(FUDGE_FACES, dieId.toLowerCase()) ? FUDGE_FACES[dieId.toLowerCase()] : undefined;
+  if (fudge && shape.valued === fudge.length) return fudge;
   if (shape.type === 'd10x') return Array.from({ length: 10 }, (_, i) => (i === 0 ? '00' : String(i * 10)));
   return Array.from({ length: shape.valued }, (_, i) => String(i + 1));
 }
@@ -110,7 +122,7 @@ export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): Die
   const scale = DIE_SCALE * (Number.isFinite(size) && size > 0 ? Math.min(3, size) : 1);
   const geometry = dieGeometry(shape, scale);
   const raw = (assets.theme?.values?.[themeKey(assets, dieId)] ?? []) as Face[];
-  const defaults = defaultFaces(shape);
+  const defaults = defaultFaces(shape, dieId);
   const faceTexts: string[] = [];
   const arts: FaceArt[] = defaults.map((fallback, i) => {
     const face = raw[i];
