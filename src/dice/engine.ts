@@ -107,9 +107,12 @@ export function rollDice(
     }
     counts = countPools(state, sets, plan);
     if (plan.groups.length > 0) {
-      const all = new Set<Unit>(units);
-      for (const s of sets) for (const u of s) all.add(u);
-      const groupCounts = runGroups(state, plan.groups, [...all], n);
+      const allUnits = (): Unit[] => {
+        const all = new Set<Unit>(units);
+        for (const s of sets) for (const u of s) all.add(u);
+        return [...all];
+      };
+      const groupCounts = runGroups(state, plan.groups, allUnits, n);
       if (groupCounts !== null) counts = counts === null ? groupCounts : [counts[0] + groupCounts[0], counts[1] + groupCounts[1]];
     }
   }

@@ -52,7 +52,8 @@ export function compileGroups(val: unknown, layout: Layout, path: string): Group
     refuse(path, `${path} must list groups such as [{"parts": [[0, 1], [2, 3]], "k": "h1"}].`);
   }
   const n = layout.unitOfDie.length;
-  const taken = new Array<boolean>(n).fill(false);
+  const partOfDie = new Array<number>(n).fill(-1); // across all groups, as partIds() numbers them
+  let partId = 0;
   const out: GroupPlan[] = [];
   for (let g = 0; g < val.length; g++) {
     const input = val[g] as GroupInput;
@@ -71,11 +72,12 @@ export function compileGroups(val: unknown, layout: Layout, path: string): Group
         if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n) {
           refuse(`${pPath}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
         }
-        if (taken[i]) refuse(`${pPath}[${j}]`, `dice[${i}] is already in a group part; a die belongs to one part at most.`);
-        taken[i] = true;
+        if (partOfDie[i] !== -1) refuse(`${pPath}[${j}]`, `dice[${i}] is already in a group part; a die belongs to one part at most.`);
+        partOfDie[i] = partId;
         part.push(i);
       }
       parts.push(part.sort((a, b) => a - b));
+      partId++;
     }
     const steps: GroupStep[] = [];
     for (const rawKey in input) {
@@ -92,7 +94,7 @@ export function compileGroups(val: unknown, layout: Layout, path: string): Group
   }
   // A d100's two dice add up to one number: they belong to the same part.
   for (let i = 0; i + 1 < n; i++) {
-    if (layout.unitOfDie[i]! >= 0 && layout.unitOfDie[i] === layout.unitOfDie[i + 1] && partIdOf(out, i) !== partIdOf(out, i + 1)) {
+    if (layout.unitOfDie[i]! >= 0 && layout.unitOfDie[i] === layout.unitOfDie[i + 1] && partOfDie[i] !== partOfDie[i + 1]) {
       refuse(path, `dice[${i}] and dice[${i + 1}] are one d100: put both in the same group part.`);
     }
   }
@@ -111,18 +113,6 @@ function groupSelectors(code: GroupCode, operand: string | number, path: string)
     refuse(path, `${code} takes a compare point such as ">=10", "=1" or "<3", not a count of parts.`);
   }
   return sels;
-}
-
-/** A part's id across all groups (group by group, part by part), or -1. */
-function partIdOf(groups: GroupPlan[], dieIndex: number): number {
-  let id = 0;
-  for (const g of groups) {
-    for (const part of g.parts) {
-      if (part.includes(dieIndex)) return id;
-      id++;
-    }
-  }
-  return -1;
 }
 
 /** Per request die: the id of its part across all groups, or -1. */
@@ -161,10 +151,11 @@ export function checkSetsInParts(plan: Plan, layout: Layout): void {
 }
 
 /**
- * Runs the groups' operators once every dice operator ran (`units`: every unit of the roll, spawned ones
- * included). Answers the successes and failures of the groups that count them, or null when none does.
+ * Runs the groups' operators once every dice operator ran (`allUnits`: every unit of the roll, spawned
+ * ones included). Answers the successes and failures of the groups that count them, or null when none does.
  */
-export function runGroups(state: RollState, groups: GroupPlan[], units: Unit[], diceCount: number): [number, number] | null {
+export function runGroups(state: RollState, groups: GroupPlan[], allUnits: () => Unit[], diceCount: number): [number, number] | null {
+  if (groups.every((g) => g.steps.length === 0)) return null; // {4d6kh3, 4d6kh3}: parts only add up
   const byDie = partIds(groups, diceCount);
   let counts: [number, number] | null = null;
   let first = 0;
@@ -178,7 +169,7 @@ export function runGroups(state: RollState, groups: GroupPlan[], units: Unit[], 
       else if (step.code === 'k' || step.code === 'p') {
         if (g.parts.length === 1) {
           // rpg-dice-roller: a group of one sub-roll keeps or drops that sub-roll's dice.
-          const mine = units.filter((u) => byDie[u.dieIndex] === first);
+          const mine = allUnits().filter((u) => byDie[u.dieIndex] === first);
           applyStep(state, mine, { code: step.code, sels: step.sels, set: -1, path: step.path } satisfies Step);
         } else {
           keepOrDropParts(state, g, first, byDie, dropped, step);
