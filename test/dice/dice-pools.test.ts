@@ -1,7 +1,8 @@
 /**
- * Issue 21, first slice: any number of sides and fudge dice on the built-in theme, and dice pools
- * (`8d10>=8`, `8d10>=8f1`, `10d10>=8!`). Fixed cases with scripted faces, properties over seeded random
- * rolls, and chi-square of 4dF's total and of a pool's success count against their exact distributions.
+ * Issue 21: any number of sides and fudge dice on the built-in theme, and dice pools (`8d10>=8`,
+ * `8d10>=8f1`, `10d10>=8!`): the one home of their tests. Fixed cases with scripted faces, the operator
+ * object and predetermined faces, properties over seeded random rolls, and chi-square of 4dF's total and
+ * of a pool's success count against their exact distributions. Explosions, `u`, `s`: explosions.test.ts.
  */
 import test from 'ava';
 import {
@@ -75,6 +76,11 @@ const CASES: Case[] = [
   { eq: '3d10>=8f1!', script: [10, 1, 5, 10, 1], total: 0, s: 2, f: 2, marks: 'SF.SF' },
   { eq: '8d10=10', script: [10, 9, 10, 1, 1, 1, 1, 1], total: 2, s: 2, f: 0, marks: 'S.S.....' },
   { eq: '4d6>4f<3', script: [5, 2, 1, 4], total: -1, s: 1, f: 2, marks: 'SFF.' },
+  // every compare point: >, <=, = (written back with its =), and f with one
+  { eq: '4d10>8', script: [8, 9, 10, 1], total: 2, s: 2, f: 0, marks: '.SS.' },
+  { eq: '4d10<=2', script: [1, 2, 3, 10], total: 2, s: 2, f: 0, marks: 'SS..' },
+  { eq: '4d10=7', script: [7, 7, 1, 8], total: 2, s: 2, f: 0, marks: 'SS..' },
+  { eq: '3d10>=8f<3', script: [2, 1, 9], total: -1, s: 1, f: 2, marks: 'FFS' },
   // a die matching both counts as a success only
   { eq: '2d6>=1f1', script: [1, 6], total: 2, s: 2, f: 0, marks: 'SS' },
   // dropped dice count nothing
@@ -102,16 +108,8 @@ test('fixed cases: successes, failures, totals, marks and the written equation',
   }
 });
 
-test('the 10d10>=8! case: the 10 rolls one more die and that die is counted', (t) => {
-  const r = roll('10d10>=8!', faces(10, 8, 1, 2, 3, 4, 5, 6, 7, 8, 9));
-  t.is(r.values.length, 11);
-  t.is(r.values[10]!.origin, 'explosion');
-  t.true(r.values[10]!.isSuccess);
-  t.is(r.successCount, 4);
-  t.is(r.total, 4);
-});
-
-test('pools through the operator object, with predetermined faces', (t) => {
+test('pools through the operator object, with predetermined faces; an exploding pool counts its explosions', (t) => {
+  t.deepEqual(parseEquation('8d10>=8f1').operator, { success: '>=8', failure: '1' });
   const dice = [8, 1, 3].map((v) => ({ type: 'd10', theme: STD, value: v }));
   const r = rollDice(dice, { success: '>=8', failure: '1' }, builtin, faces());
   t.deepEqual([r.total, r.successCount, r.failureCount], [0, 1, 1]);
@@ -119,6 +117,18 @@ test('pools through the operator object, with predetermined faces', (t) => {
   t.is(r.equation, '3d10>=8f1');
   const e = t.throws(() => rollDice(dice, { success: 'h1' }, builtin, faces()), { instanceOf: DiceError })!;
   t.is(e.details[0]!.path, 'operator.success');
+  t.is(t.throws(() => roll('8d10>=', seeded(1)), { instanceOf: DiceError })!.code, 'invalid_equation');
+  // A predetermined 10 explodes: the drawn 4 is one more die of the pool (and counts nothing).
+  const pool = rollDice([{ type: 'd10', theme: STD, value: 10 }, { type: 'd10', theme: STD, value: 1 }], { success: '>=8', failure: '1', '!': 'max' }, builtin, faces(4));
+  t.deepEqual(pool.values.map((v) => [v.value, v.origin, v.isSuccess, v.isFailure]), [[10, 'roll', true, false], [1, 'roll', false, true], [4, 'explosion', false, false]]);
+  t.is(pool.total, 0);
+  t.is(pool.equation, '2d10>=8f1!');
+  // A pool on some of the dice: the other dice add their numbers.
+  const mixed = rollDice([{ type: 'd10', theme: STD }, { type: 'd10', theme: STD }, { type: 'd6', theme: STD }], { success: { '>=8': [0, 1] } }, builtin, faces(9, 2, 4));
+  t.is(mixed.total, 1 + 4);
+  t.is(mixed.equation, '2d10>=8+1d6');
+  // A fudge face given by what it shows.
+  t.is(rollDice([{ type: 'df', theme: STD, valueToDisplay: 1 }], undefined, builtin, faces()).total, 1);
 });
 
 test('properties: every value is a success exactly when it meets the target, a failure when it meets f and not the target', (t) => {
