@@ -231,13 +231,32 @@ export interface DieInput {
 }
 
 /**
+ * A roll group (`{4d6+2d8, 3d20+3}kh1`): `parts` lists each sub-roll's dice by index into `dice`
+ * (modifiers too); the other keys are the group's operators, run in order after every dice operator:
+ * `k` / `p` / `d` keep or drop whole parts by total (`"h1"`, `"l1"`, `">7"`; a group of one part: its
+ * dice), `success` / `failure` count parts by total (`">=10"`, `"<3"`), `s` sorts them for showing.
+ * Example: `{"parts": [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9]], "k": "h1"}`.
+ */
+export interface RollGroup {
+  parts: number[][];
+  k?: string;
+  p?: string;
+  d?: string;
+  success?: string;
+  failure?: string;
+  s?: string;
+}
+
+/**
  * A roll's operators: d20's (`{"k": "h3"}`, `{"rr": "<3"}`, `{"e": "6"}`, `{"mi": 2}`), the SDK's (`d`, `*`,
  * `/`, `round`), and rpg-dice-roller's: `{"success": ">=8", "failure": "1"}` (a pool: total = successes
  * minus failures), `{"!": ""}` / `{"!!": ">=5"}` / `{"!p": ""}` / `{"!!p": ""}` (explode, compound,
- * penetrate; "" is the highest face), `{"u": ""}` (unique), `{"s": "d"}` (show sorted). A string applies
- * to every die; an object maps the operand to dice indices: `{"success": {">=8": [0, 1]}}`.
+ * penetrate; "" is the highest face), `{"u": ""}` (unique), `{"s": "d"}` (show sorted), and roll groups:
+ * `{"groups": [{"parts": [[0, 1, 2, 3], [4, 5, 6, 7]], "k": "h1"}]}` (see RollGroup). A string applies to
+ * every die; an object maps the operand to dice indices, `{"success": {">=8": [0, 1]}}`, or to several
+ * sets of them, `{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}` (`{4d6kh3, 4d6kh3}`: each part its own keep).
  */
-export type RollOperator = Record<string, string | number | Record<string, number[]>>;
+export type RollOperator = Record<string, string | number | Record<string, number[] | number[][]> | RollGroup[]>;
 
 export interface CreateRollBody {
   dice?: DieInput[];
@@ -245,7 +264,7 @@ export interface CreateRollBody {
    * d20 syntax (`4d6kh3+2`) instead of `dice`: every die comes from `theme`. Also rpg-dice-roller's forms
    * (docs/dice.md): pools `8d10>=8f1`, explosions `3d6!`, `3d6!!>=5`, `3d6!p`, `1d6!!p`, unique `4d6u`,
    * sorting `4d6sd`, fudge `4dF+2` / `dF.1`, any `1d3`..`1d1000` on the built-in theme, a theme's `4dF`,
-   * groups of single dice `{1d20, 1d12}kh1` / `{2d20}kh1`.
+   * roll groups `{4d6+2d8, 3d20+3}kh1`, `{4d6kh3, 4d6kh3}`, `{...}kl1`, `{...}dh1`, `{...}>=10`, `{2d20}kh1`.
    */
   equation?: string;
   theme?: string;

@@ -9,7 +9,9 @@
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
  *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
  *               the SDK's k d * / round, and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
- *               default) and `success` / `failure` (compare points that make the dice a pool).
+ *               default) and `success` / `failure` (compare points that make the dice a pool); `groups`:
+ *               roll groups [{parts: [[dice indices, mods too], ...], k?, p?, d?, success?, failure?, s?}]
+ *               (groups.ts). An operand maps to one list of dice indices or to a list of such lists.
  *     resolve   (themeId, dieType) -> DieDefinition | null. dieType is lower case. Return the theme's die
  *               (its physical type, notation and `values` as faces); return null when the theme has no
  *               such die (the engine then throws a 422). To read back equations written for custom dice,
@@ -35,7 +37,10 @@
  *               is_hidden, is_user_value, is_dropped, is_success, is_failure, is_compounded, is_penetrated
  *               (+ label/meta if you keep them). `dieIndex` and `origin` say where a value came from;
  *               `numericValue` is what it added to the total (a pool die: +1, -1 or 0).
- *     total     -> total_value (a pool: successes minus failures, plus what is not in the pool)
+ *               A value's roll group part is not on it: `groupPartsOf(groupsOf(operator))` (tally.ts) maps
+ *               dieIndex -> [group, part], the wire's `group` and `group_part` (null outside groups).
+ *     total     -> total_value (a pool: successes minus failures, plus what is not in the pool; a counting
+ *               group part +1, -1 or 0)
  *     successCount, failureCount -> success_count, failure_count (null when no compare point)
  *     equation  -> equation
  *     operator  -> operator (the object as given, or as parsed; null when none)
@@ -55,9 +60,10 @@ export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairV
 export { rollDice, MAX_REQUEST_DICE } from './engine';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
+export { groupPartsOf, groupsOf } from './tally';
 export { CryptoRng, defaultRng } from './random';
 export type {
-  DieDefinition, DieRequest, Face, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
+  DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
 } from './types';
 
 import { rollDice } from './engine';

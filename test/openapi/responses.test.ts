@@ -107,6 +107,15 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const retried = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
   t.is(retried.uuid, roll.uuid, 'a retry with the same external_id answers the same roll');
   const hidden = await alice.createRoll({ dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd8', theme: 'standard' }], room: room.slug });
+  // A roll group through the typed client's RollOperator: each part its own keep, the higher part kept.
+  const six = (value: number) => ({ type: 'd6', theme: 'standard', value });
+  const grouped = await alice.createRoll({
+    dice: [six(6), six(6), six(1), six(1), six(2), six(2), six(2), six(2)],
+    operator: { k: { h3: [[0, 1, 2, 3], [4, 5, 6, 7]] }, groups: [{ parts: [[0, 1, 2, 3], [4, 5, 6, 7]], k: 'h1' }] },
+  });
+  t.is(grouped.equation, '{4d6kh3, 4d6kh3}kh1');
+  t.is(grouped.total_value, 13);
+  t.deepEqual(grouped.values.map((v) => `${v.group}:${v.group_part}${v.is_dropped ? 'x' : ''}`), ['0:0', '0:0', '0:0', '0:0x', '0:1x', '0:1x', '0:1x', '0:1x']);
   const seenByBob = await bob.getRoll(hidden.uuid);
   t.is(seenByBob.values[0]!.value, null, 'a hidden die keeps its value from others');
   t.not(hidden.values[0]!.value, null);
