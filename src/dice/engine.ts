@@ -2,7 +2,8 @@
  * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
  * caller's `resolve`, randomness the `rng`.
  */
-import { formatGroupOps, writeEquation, type EquationShape } from './equation';
+import { shapeOf } from './shape';
+import { writeEquation } from './equation';
 import { DiceError } from './errors';
 import { facesEqual, prepare, type PreparedDie } from './faces';
 import { isPoolGroup, partIds, runGroups } from './groups';
@@ -264,50 +265,4 @@ function poolPartsOfPlan(plan: Plan | null, n: number): number[] | null {
     }
   }
   return ids;
-}
-
-function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice: DieRequest[], unitOfDie: number[]): EquationShape {
-  const tokens = new Array<string>(units.length);
-  for (let i = 0; i < units.length; i++) tokens[i] = units[i]!.b !== null ? 'd100' : units[i]!.die.token;
-  let setOfUnit: number[] | null = null;
-  const setOps: EquationShape['setOps'] = [];
-  if (plan !== null && plan.sets.length > 0) {
-    setOfUnit = new Array<number>(units.length).fill(-1);
-    for (let id = 0; id < plan.sets.length; id++) {
-      for (const u of plan.sets[id]!) setOfUnit[u] = id;
-      setOps.push([]);
-    }
-    for (const step of plan.steps) setOps[step.set]!.push(step);
-  }
-  let groupOfUnit: number[] | null = null;
-  let partOfUnit: number[] | null = null;
-  const groups: EquationShape['groups'] = [];
-  const groupOfDie = new Array<number>(dice.length).fill(-1);
-  const partOfDie = new Array<number>(dice.length).fill(-1);
-  if (plan !== null && plan.groups.length > 0) {
-    groupOfUnit = new Array<number>(units.length).fill(-1);
-    partOfUnit = new Array<number>(units.length).fill(-1);
-    plan.groups.forEach((g, gi) => {
-      g.parts.forEach((part, pi) => {
-        for (const i of part) {
-          groupOfDie[i] = gi;
-          partOfDie[i] = pi;
-          if (unitOfDie[i]! >= 0) { groupOfUnit![unitOfDie[i]!] = gi; partOfUnit![unitOfDie[i]!] = pi; }
-        }
-      });
-      groups.push({ parts: g.parts.map((_, pi) => ({ index: pi, mods: [] })), ops: formatGroupOps(g.steps) });
-    });
-  }
-  const mods: number[] = [];
-  if (units.length < dice.length) {
-    for (let i = 0; i < dice.length; i++) {
-      if (unitOfDie[i] !== -1) continue;
-      if (groupOfDie[i]! >= 0) groups[groupOfDie[i]!]!.parts[partOfDie[i]!]!.mods.push(state.values[i]!.value);
-      else mods.push(state.values[i]!.value);
-    }
-  }
-  return {
-    tokens, setOfUnit, setOps, groupOfUnit, partOfUnit, groups, mods,
-    mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null,
-  };
 }
