@@ -89,11 +89,33 @@ export function plainNumber(v: unknown, path: string, what: string): number {
   return n;
 }
 
+/**
+ * Plans of frozen operator objects (rollEquation's parse cache hands out the same frozen object for the
+ * same equation), per layout: a plan is only read once compiled, and a frozen object cannot change under
+ * it. Objects from requests are not frozen and compile every time.
+ */
+const frozenPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+
+function sameLayout(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function compilePlan(input: OperatorInput | null | undefined, layout: Layout): Plan | null {
   if (input === undefined || input === null) return null;
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DiceError('invalid_operator', 'operator', 'operator must be an object such as {"k": "h1"}.');
   }
+  if (!Object.isFrozen(input)) return compile(input, layout);
+  const hit = frozenPlans.get(input);
+  if (hit !== undefined && sameLayout(hit.unitOfDie, layout.unitOfDie)) return hit.plan;
+  const plan = compile(input, layout);
+  frozenPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
+  return plan;
+}
+
+function compile(input: OperatorInput, layout: Layout): Plan {
   const c = new Compiler();
   let all: number[] | null = null;
   for (const rawKey in input) {

@@ -231,3 +231,13 @@ test('what a viewer may not see counts nothing: a hidden die of a kept part, a c
     }
   }
 });
+
+test('a frozen operator object (the parse cache\'s) is compiled once per layout of dice, never served to another layout', (t) => {
+  const op = Object.freeze({ groups: Object.freeze([Object.freeze({ parts: Object.freeze([Object.freeze([0]), Object.freeze([1])]), k: 'h1' })]) }) as unknown as OperatorInput;
+  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(2, 5)).total, 5);
+  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(6, 1)).total, 6);
+  // The same object over a d100 pair and a d6: a new layout, checked anew (a d100 split across parts).
+  const e = t.throws(() => rollDice(dice('d10x', 'd10'), op, resolve, faces()), { instanceOf: DiceError })!;
+  t.regex(e.message, /one d100/);
+  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(3, 4)).total, 4);
+});
