@@ -60,7 +60,8 @@ const OUTCOMES = ['success', 'failure', 'compounded', 'penetrated'] as const;
 
 /**
  * What the dice engine said of a roll's dice, on its list item: a pool's successes and failures (in the
- * head and on each die), compounding and penetrating throws, and fudge faces as -, blank, +.
+ * head and on each die), compounding and penetrating throws, fudge faces as -, blank, +, and the parts
+ * of a roll group set apart.
  */
 export function withOutcomes(item: HTMLLIElement, roll: Roll): HTMLLIElement {
   for (const v of roll.values) {
@@ -68,6 +69,12 @@ export function withOutcomes(item: HTMLLIElement, roll: Roll): HTMLLIElement {
     if (!die) continue;
     const fudge = fudgeText(v);
     if (fudge !== null) (die.querySelector('.v') as HTMLElement).textContent = fudge;
+    // A roll group's parts (`{4d6+2d8, 3d20+3}kh1`): each part's dice together, a gap before the next part.
+    if (typeof v.group_part === 'number') {
+      die.dataset.groupPart = `${v.group ?? 0}.${v.group_part}`;
+      const prev = die.previousElementSibling as HTMLElement | null;
+      if (prev?.dataset.groupPart !== undefined && prev.dataset.groupPart !== die.dataset.groupPart) die.classList.add('part-start');
+    }
     const marks = OUTCOMES.filter((k) => v[`is_${k}`] === true);
     for (const k of marks) die.classList.add(k);
     if (marks.length > 0) die.title += `, ${marks.join(', ')}`;

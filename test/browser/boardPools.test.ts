@@ -84,6 +84,10 @@ test('successes and failures are told apart by colour (computed style and screen
   t.deepEqual(p.map((s) => s.border === ok ? 'S' : s.border === bad ? 'F' : '-'), ['S', 'F', '-']);
   t.deepEqual(p.map((s) => s.value === ok ? 'S' : s.value === bad ? 'F' : '-'), ['S', 'F', '-']);
   t.deepEqual(g.map((s) => s.border === ok ? 'S' : s.border === bad ? 'F' : '-'), ['S', 'S', '-', '-'], 'the counting part is marked, die by die');
+  t.deepEqual(await groupDice.evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.groupPart}${e.classList.contains('part-start') ? '|' : ''}`)), ['0.0', '0.0', '0.1|', '0.1']);
+  const [second, third] = [(await groupDice.nth(1).boundingBox())!, (await groupDice.nth(2).boundingBox())!];
+  const [first] = [(await groupDice.nth(0).boundingBox())!];
+  t.true(third.x - (second.x + second.width) > second.x - (first.x + first.width) + 5, 'a gap sets the second part apart');
 
   // In the pixels: the inside of a success leans green, of a failure red, of a plain die neither.
   const png = await shot(page, 'board-pool-colours.png');
