@@ -2,18 +2,18 @@
  * bench:idle-rooms (issue 22): what an idle live room costs one instance, on sharded pub/sub
  * (REDIS_PUBSUB=sharded) and on the classic adapter (REDIS_PUBSUB=classic), in the same run.
  *
- * For each fabric, a fresh instance (the real server, scripts/bench/lib/serve.ts, --expose-gc) on a
- * redis-server of this run's own (a free port: CLIENT LIST, PUBSUB and INFO then see this instance
- * only), sharing one PostgreSQL database with ROOMS rooms of one owner each:
- *   1. baseline: ROOMS sockets on `/user` (the same connections, no room namespace);
- *   2. ROOMS live rooms: one socket in each `/room/{slug}`;
- *   3. the sockets gone: every room namespace and its subscriptions must go.
- * Per live room: the instance's heap and rss (after full collections), the pub/sub subscriptions its
- * subscriber connection holds (CLIENT LIST sub/psub/ssub) and Redis's used_memory, each minus the
- * `/user` baseline (the socket itself), with ratios sharded / classic.
+ * Three fresh instances (the real server, scripts/bench/lib/serve.ts, --expose-gc), each on a
+ * redis-server of its own (a free port: CLIENT LIST, PUBSUB and INFO then see that instance only),
+ * sharing one PostgreSQL database with ROOMS rooms of one owner each:
+ *   - baseline: ROOMS sockets on `/user` (the same connections, no room namespace);
+ *   - classic, then sharded: one socket in each of the ROOMS `/room/{slug}`, then none (every room
+ *     namespace and its subscriptions must go).
+ * Per live room, against the same instance's idle state: heap and rss (after full collections), the
+ * pub/sub subscriptions its subscriber connection holds (CLIENT LIST sub/psub/ssub) and Redis's
+ * used_memory; the room's own heap (minus the baseline's socket); ratios sharded / classic.
  *
  *   npm run bench:idle-rooms
- *   env: ROOMS (1000), BENCH_DATABASE_URL
+ *   env: ROOMS (3000), BENCH_DATABASE_URL
  */
 import { Redis } from 'ioredis';
 import { freePort, killRedis, startRedis } from '../../test/helpers/redisServer';
@@ -25,7 +25,7 @@ import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 import { io } from 'socket.io-client';
 
-const ROOMS = Number(process.env.ROOMS || 1000);
+const ROOMS = Number(process.env.ROOMS || 3000);
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
@@ -96,14 +96,21 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
 }
 
 interface Run {
-  mode: string;
-  users: Sample;
-  rooms: Sample;
-  left: Sample;
+  label: string;
+  before: Sample;
+  /** With ROOMS sockets connected (in rooms, or on /user for the baseline). */
+  loaded: Sample;
+  /** After they left (rooms only): what stays behind. */
+  left: Sample | null;
 }
 
-/** One fabric: a fresh Redis and instance; /user sockets, then one socket per room, then none. */
-async function measure(mode: 'sharded' | 'classic', users: Array<{ key: string }>, slugs: string[]): Promise<Run> {
+/**
+ * One fresh Redis and instance: warm up, measure, connect one socket per user (each in its own room,
+ * or on `/user` for the baseline), measure, and for rooms close them all and measure what is left.
+ * RSS does not shrink when memory is freed, so every figure is taken against this instance's own
+ * `before`, never against an earlier phase.
+ */
+async function measure(label: string, mode: 'sharded' | 'classic', on: 'rooms' | 'user', users: Array<{ key: string }>, slugs: string[]): Promise<Run> {
   const port = await freePort();
   redisChild = await startRedis(port);
   const redis = new Redis({ port, host: '127.0.0.1' });
@@ -111,26 +118,25 @@ async function measure(mode: 'sharded' | 'classic', users: Array<{ key: string }
     const server = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, nodeArgs: ['--expose-gc'], env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PUBSUB: mode }) });
     children.push(server);
     const url = ((await server.ready) as { url: string }).url;
-    // Warm up: code paths and a first namespace paid for before measuring.
+    // Warm up: code paths, a first room namespace and a /user socket paid for before measuring.
     const warm = await connectRoom(url, slugs[0]!, users[0]!.key);
     warm.socket.close();
     const warmUser = await connectUser(url, users[0]!.key);
     warmUser.socket.close();
     await until(async () => (await server.ask<Memory>({ cmd: 'memory' })).namespaces === 0, 'the warm-up room to close');
+    const before = await sample(server, redis);
 
-    sockets = await inBatches(users, 50, (u) => connectUser(url, u.key));
-    const onUser = await sample(server, redis);
+    sockets = await inBatches(users, 50, (u, i) => (on === 'rooms' ? connectRoom(url, slugs[i]!, u.key, { timeoutMs: 60_000 }) : connectUser(url, u.key)));
+    const loaded = await sample(server, redis);
     closeSockets();
-    await until(async () => (await server.ask<Memory>({ cmd: 'memory' })).sockets === 0, 'the /user sockets to go');
-
-    sockets = await inBatches(users, 50, (u, i) => connectRoom(url, slugs[i]!, u.key, { timeoutMs: 60_000 }));
-    const inRooms = await sample(server, redis);
-    closeSockets();
-    await until(async () => (await server.ask<Memory>({ cmd: 'memory' })).namespaces === 0, 'every room namespace to close');
-    const left = await sample(server, redis);
+    let left: Sample | null = null;
+    if (on === 'rooms') {
+      await until(async () => (await server.ask<Memory>({ cmd: 'memory' })).namespaces === 0, 'every room namespace to close');
+      left = await sample(server, redis);
+    }
     await server.stop();
     children = [];
-    return { mode, users: onUser, rooms: inRooms, left };
+    return { label, before, loaded, left };
   } finally {
     redis.disconnect();
     await killRedis(redisChild!);
@@ -159,32 +165,45 @@ try {
   redisChild = null;
 
   const runs: Run[] = [];
-  for (const mode of ['sharded', 'classic'] as const) {
+  for (const [label, mode, on] of [
+    ['baseline: a socket on /user, no room', 'sharded', 'user'],
+    ['classic (REDIS_PUBSUB=classic)', 'classic', 'rooms'],
+    ['sharded (REDIS_PUBSUB=sharded)', 'sharded', 'rooms'],
+  ] as const) {
     t0 = Date.now();
-    runs.push(await measure(mode, users, slugs));
-    console.log(`${mode}: measured in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    runs.push(await measure(label, mode, on, users, slugs));
+    console.log(`${label}: measured in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
+  const [baseline, classic, sharded] = runs as [Run, Run, Run];
 
-  const kib = (b: number) => fmt(b / 1024, 1);
+  const subsOf = (s: Sample) => s.sub + s.psub + s.ssub;
   const per = (run: Run) => ({
-    heap: (run.rooms.heapUsed - run.users.heapUsed) / ROOMS,
-    rss: (run.rooms.rss - run.users.rss) / ROOMS,
-    subs: (run.rooms.sub + run.rooms.psub + run.rooms.ssub - run.users.sub - run.users.psub - run.users.ssub) / ROOMS,
-    redis: (run.rooms.redisMemory - run.users.redisMemory) / ROOMS,
+    heap: (run.loaded.heapUsed - run.before.heapUsed) / ROOMS,
+    rss: (run.loaded.rss - run.before.rss) / ROOMS,
+    subs: (subsOf(run.loaded) - subsOf(run.before)) / ROOMS,
+    redis: (run.loaded.redisMemory - run.before.redisMemory) / ROOMS,
   });
-  const [sharded, classic] = runs.map(per) as [ReturnType<typeof per>, ReturnType<typeof per>];
-  const subsOf = (s: Sample) => `${s.sub} / ${s.psub} / ${s.ssub}`;
-  printTable(`What the instance holds (after GC), ${ROOMS} sockets on /user, then one in each of ${ROOMS} rooms, then none`, ['fabric', 'phase', 'heap (MiB)', 'rss (MiB)', 'room namespaces', 'sub / psub / ssub', 'Redis used_memory (MiB)'], runs.flatMap((run) =>
-    (['users', 'rooms', 'left'] as const).map((phase) => [run.mode, { users: `${ROOMS} /user sockets`, rooms: `${ROOMS} live rooms`, left: 'all sockets gone' }[phase], fmt(run[phase].heapUsed / 1048576), fmt(run[phase].rss / 1048576), String(run[phase].namespaces), subsOf(run[phase]), fmt(run[phase].redisMemory / 1048576, 2)]),
-  ));
-  printTable(`Per idle live room, per instance (a room namespace with one socket, minus the same socket on /user)`, ['fabric', 'heap/room (KiB)', 'rss/room (KiB)', 'Redis subscriptions/room', 'Redis memory/room (KiB)'], [
-    ['classic (REDIS_PUBSUB=classic)', kib(classic.heap), kib(classic.rss), fmt(classic.subs, 2), kib(classic.redis)],
-    ['sharded (REDIS_PUBSUB=sharded)', kib(sharded.heap), kib(sharded.rss), fmt(sharded.subs, 2), kib(sharded.redis)],
-    ['sharded / classic', ratio(sharded.heap, classic.heap), ratio(sharded.rss, classic.rss), ratio(sharded.subs, classic.subs), ratio(sharded.redis, classic.redis)],
+  const base = per(baseline);
+  const [c, s] = [per(classic), per(sharded)];
+  const kib = (b: number) => fmt(b / 1024, 1);
+  const mib = (b: number) => fmt(b / 1048576);
+  printTable(`What the instance holds (after GC): before, with ${ROOMS} sockets, after they left`, ['run', 'heap before / with / after (MiB)', 'rss before / with / after (MiB)', 'room namespaces with / after', 'sub / psub / ssub with', 'after', 'Redis used_memory before / with (MiB)'], runs.map((run) => [
+    run.label,
+    `${mib(run.before.heapUsed)} / ${mib(run.loaded.heapUsed)} / ${run.left ? mib(run.left.heapUsed) : '-'}`,
+    `${mib(run.before.rss)} / ${mib(run.loaded.rss)} / ${run.left ? mib(run.left.rss) : '-'}`,
+    `${run.loaded.namespaces} / ${run.left ? run.left.namespaces : '-'}`,
+    `${run.loaded.sub} / ${run.loaded.psub} / ${run.loaded.ssub}`,
+    run.left ? `${run.left.sub} / ${run.left.psub} / ${run.left.ssub}` : '-',
+    `${fmt(run.before.redisMemory / 1048576, 2)} / ${fmt(run.loaded.redisMemory / 1048576, 2)}`,
+  ]));
+  printTable(`Per idle live room (one socket), per instance, ${ROOMS} rooms`, ['run', 'heap (KiB)', 'rss (KiB)', 'room alone: heap - baseline (KiB)', 'Redis subscriptions', 'Redis memory (KiB)'], [
+    [baseline.label, kib(base.heap), kib(base.rss), '-', fmt(base.subs, 2), kib(base.redis)],
+    [classic.label, kib(c.heap), kib(c.rss), kib(c.heap - base.heap), fmt(c.subs, 2), kib(c.redis)],
+    [sharded.label, kib(s.heap), kib(s.rss), kib(s.heap - base.heap), fmt(s.subs, 2), kib(s.redis)],
+    ['sharded / classic', ratio(s.heap, c.heap), ratio(s.rss, c.rss), ratio(s.heap - base.heap, c.heap - base.heap), ratio(s.subs, c.subs), ratio(s.redis, c.redis)],
   ]);
-  for (const run of runs) {
-    const leftover = run.left.sub + run.left.psub + run.left.ssub - (run.users.sub + run.users.psub + run.users.ssub);
-    console.log(`${run.mode}: after the sockets left, ${run.left.namespaces} room namespaces and ${leftover} subscriptions above the /user baseline remain (heap ${fmt((run.left.heapUsed - run.users.heapUsed) / 1048576)} MiB vs the baseline)`);
+  for (const run of [classic, sharded]) {
+    console.log(`${run.label}: after the sockets left, ${run.left!.namespaces} room namespaces and ${subsOf(run.left!) - subsOf(run.before)} subscriptions more than before remain; heap ${fmt((run.left!.heapUsed - run.before.heapUsed) / 1048576, 2)} MiB above before`);
   }
   console.log(loadLine());
 } finally {
