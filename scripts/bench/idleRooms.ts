@@ -13,7 +13,7 @@
  * used_memory; the room's own heap (minus the baseline's socket); ratios sharded / classic.
  *
  *   npm run bench:idle-rooms
- *   env: ROOMS (3000), BENCH_DATABASE_URL
+ *   env: ROOMS (3000), BENCH_DATABASE_URL, IDLE_ROOMS_SHARDED_FIRST=1 (measure sharded before classic)
  */
 import { Redis } from 'ioredis';
 import { freePort, killRedis, startRedis } from '../../test/helpers/redisServer';
@@ -165,16 +165,22 @@ try {
   redisChild = null;
 
   const runs: Run[] = [];
-  for (const [label, mode, on] of [
+  const plan = [
     ['baseline: a socket on /user, no room', 'sharded', 'user'],
     ['classic (REDIS_PUBSUB=classic)', 'classic', 'rooms'],
     ['sharded (REDIS_PUBSUB=sharded)', 'sharded', 'rooms'],
-  ] as const) {
+  ] as const;
+  // IDLE_ROOMS_SHARDED_FIRST=1 swaps the two fabrics, to see whether a figure follows the fabric or the order.
+  const order = process.env.IDLE_ROOMS_SHARDED_FIRST === '1' ? [0, 2, 1] : [0, 1, 2];
+  const byIndex = new Map<number, Run>();
+  for (const i of order) {
+    const [label, mode, on] = plan[i]!;
     t0 = Date.now();
-    runs.push(await measure(label, mode, on, users, slugs));
+    byIndex.set(i, await measure(label, mode, on, users, slugs));
     console.log(`${label}: measured in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const [baseline, classic, sharded] = runs as [Run, Run, Run];
+  const [baseline, classic, sharded] = [0, 1, 2].map((i) => byIndex.get(i)!) as [Run, Run, Run];
+  runs.push(baseline, classic, sharded);
 
   const subsOf = (s: Sample) => s.sub + s.psub + s.ssub;
   const per = (run: Run) => ({
