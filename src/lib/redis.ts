@@ -1,5 +1,33 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import calculateSlot from 'cluster-key-slot';
+import type { Config, RedisNode } from '../config';
 import type { Logger } from '../logger';
+
+/**
+ * One Redis server or one Redis Cluster: ioredis gives both the same commands, and every key the
+ * service uses is cluster-safe (what one command, script or transaction touches lives in one slot:
+ * docs/realtime.md "Running on Redis Cluster"), so code takes either.
+ */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster's seed nodes). */
+export type RedisTarget = { url: string } | { clusterNodes: readonly RedisNode[] };
+
+/** The Redis the configuration names, or null (the embedded shape). */
+export function redisTargetOf(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): RedisTarget | null {
+  if (config.redisClusterNodes) return { clusterNodes: config.redisClusterNodes };
+  if (config.redisUrl) return { url: config.redisUrl };
+  return null;
+}
+
+/** The variable that named it, for error messages. */
+export function describeTarget(target: RedisTarget): string {
+  return 'url' in target ? 'REDIS_URL' : `REDIS_CLUSTER_NODES (${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')})`;
+}
+
+export function isCluster(client: RedisClient): client is Cluster {
+  return (client as Cluster).isCluster === true;
+}
 
 export interface RedisClientOptions {
   /**
@@ -10,24 +38,62 @@ export interface RedisClientOptions {
    * `since` skip the events lost before it.
    */
   failFast?: boolean;
+  /**
+   * On a cluster, SSUBSCRIBE through one subscriber connection per master (ioredis
+   * `shardedSubscribers`), so that each shard channel is subscribed on the node owning its slot.
+   * Without it ioredis sends SSUBSCRIBE to one random node, which answers MOVED for most channels.
+   * Ignored on one Redis server (one connection subscribes to everything there).
+   */
+  shardedSubscriber?: boolean;
+}
+
+/** Connection settings shared by a server's client and a cluster's per-node clients. */
+function connectionOptions(name: string, options: RedisClientOptions): RedisOptions {
+  return {
+    maxRetriesPerRequest: 1,
+    autoResendUnfulfilledCommands: !options.failFast,
+    connectTimeout: 3000,
+    connectionName: `dice-${name}`,
+  };
 }
 
 /**
- * An ioredis client that fails fast while Redis is away (commands error after one retry instead
- * of queueing without bound) and reconnects by itself.
+ * An ioredis client (a `Redis`, or a `Cluster` for REDIS_CLUSTER_NODES) that fails fast while Redis
+ * is away (commands error after one retry instead of queueing without bound), reconnects by itself,
+ * and logs an outage once. Not connected yet: call `connect()` (connectRedisClients does).
  */
-export function createRedis(url: string, logger: Logger, name: string, options: RedisClientOptions = {}): Redis {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: !options.failFast,
-    autoResendUnfulfilledCommands: !options.failFast,
-    connectTimeout: 3000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-    connectionName: `dice-${name}`,
-  });
+export function createRedis(target: RedisTarget | string, logger: Logger, name: string, options: RedisClientOptions = {}): RedisClient {
+  const where: RedisTarget = typeof target === 'string' ? { url: target } : target;
+  const retry = (times: number) => Math.min(times * 200, 2000);
+  let client: RedisClient;
+  if ('url' in where) {
+    client = new Redis(where.url, {
+      ...connectionOptions(name, options),
+      lazyConnect: true,
+      enableOfflineQueue: !options.failFast,
+      retryStrategy: retry,
+    });
+  } else {
+    const clusterOptions: ClusterOptions = {
+      lazyConnect: true,
+      // The cluster's own queue (commands sent before the slots are known, or while refreshing them).
+      enableOfflineQueue: !options.failFast,
+      clusterRetryStrategy: retry,
+      // A node that restarts on the same address keeps its slots: reconnect to it rather than wait for a MOVED.
+      clusterNodeRetryStrategy: retry,
+      shardedSubscribers: Boolean(options.shardedSubscriber),
+      // Per-node clients keep their queue (they connect lazily, on a node's first command); failing
+      // fast there means no retry: a command queued for a node that went away fails at its first
+      // reconnection attempt instead of being sent late.
+      redisOptions: { ...connectionOptions(name, options), ...(options.failFast ? { maxRetriesPerRequest: 0 } : {}) },
+    };
+    client = new Cluster(
+      where.clusterNodes.map((n) => ({ host: n.host, port: n.port })),
+      clusterOptions,
+    );
+  }
   let down = false;
-  client.on('error', (err) => {
+  client.on('error', (err: Error) => {
     if (!down) logger.warn({ redis: name, err: err.message }, 'redis connection error');
     down = true;
   });
@@ -38,12 +104,86 @@ export function createRedis(url: string, logger: Logger, name: string, options: 
   return client;
 }
 
+/** The service's three connections: commands (presence, rate limits), publishing, subscribing. */
+export interface RedisClients {
+  redis: RedisClient;
+  pub: RedisClient;
+  sub: RedisClient;
+}
+
+/**
+ * Create and connect the three clients the configuration asks for (null without Redis). Throws a
+ * sentence naming the variable when Redis (or every seed node of the cluster) cannot be reached.
+ */
+export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>, logger: Logger): Promise<RedisClients | null> {
+  const target = redisTargetOf(config);
+  if (!target) return null;
+  const clients: RedisClients = {
+    redis: createRedis(target, logger, 'main'),
+    pub: createRedis(target, logger, 'pub', { failFast: true }),
+    sub: createRedis(target, logger, 'sub'),
+  };
+  try {
+    await Promise.all(Object.values(clients).map((c: RedisClient) => connectWithin(c, 10_000)));
+  } catch (err) {
+    for (const c of Object.values(clients) as RedisClient[]) c.disconnect();
+    throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`);
+  }
+  return clients;
+}
+
+/**
+ * connect(), bounded: a cluster whose seed nodes answer but whose slots are not all served (or that
+ * keeps retrying its seed nodes) would otherwise keep start-up waiting for ever.
+ */
+async function connectWithin(client: RedisClient, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ready connection within ${ms / 1000} s`)), ms);
+  });
+  try {
+    await Promise.race([client.connect(), timeout]);
+    // A cluster is connected once it knows its slots; one CLUSTER INFO proves the cluster serves them.
+    if (isCluster(client)) {
+      const info = String(await Promise.race([client.cluster('INFO'), timeout]));
+      if (!/cluster_state:ok/.test(info)) throw new Error(`the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A subscriber connection for the sharded adapter (SSUBSCRIBE): on a cluster, one with ioredis'
+ * sharded subscribers (a connection per master, each shard channel subscribed where its slot lives);
+ * on one server, a plain client. Connected when answered.
+ */
+export async function connectShardedSubscriber(target: RedisTarget, logger: Logger, name = 'ssub'): Promise<RedisClient> {
+  const client = createRedis(target, logger, name, { shardedSubscriber: true });
+  await connectWithin(client, 10_000);
+  return client;
+}
+
+/**
+ * The client that carries commands for `channel`: on a cluster, the master owning the channel's slot.
+ * PUBLISH names no key, so ioredis would send each one to a random node; two instances publishing to
+ * one room through two nodes could then be heard in two orders (each node forwards to the others on
+ * its own link). Sending a channel's publishes to one node keeps one order for every subscriber.
+ * Falls back to the cluster (any node) while its slots are unknown.
+ */
+export function clientForChannel(client: RedisClient, channel: string): RedisClient {
+  if (!isCluster(client)) return client;
+  const owner = client.slots[calculateSlot(channel)]?.[0];
+  if (!owner) return client;
+  return client.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === owner) ?? client;
+}
+
 type Publish = (channel: string, message: string | Buffer) => Promise<number>;
 /** The PUBLISH of clients whose own `publish` the adapter guard replaced (server.ts). */
-const unguardedPublish = new WeakMap<Redis, Publish>();
+const unguardedPublish = new WeakMap<RedisClient, Publish>();
 
 /** Called by the adapter guard before it replaces `client.publish`. */
-export function rememberUnguardedPublish(client: Redis, publish: Publish): void {
+export function rememberUnguardedPublish(client: RedisClient, publish: Publish): void {
   unguardedPublish.set(client, publish);
 }
 
@@ -51,7 +191,18 @@ export function rememberUnguardedPublish(client: Redis, publish: Publish): void 
  * PUBLISH as Redis answers it, failures included. The adapter guard makes the shared client's own
  * `publish` resolve 0 when Redis is away (the adapter does not handle rejections); the realtime
  * broadcaster and the control channel must see those failures to resync rooms and evict locally.
+ * On a cluster, each channel's publishes go to one node (clientForChannel).
  */
-export function publishOf(client: Redis): Publish {
+export function publishOf(client: RedisClient): Publish {
+  if (isCluster(client)) return (channel, message) => clientForChannel(client, channel).publish(channel, message);
   return unguardedPublish.get(client) ?? ((channel, message) => client.publish(channel, message));
+}
+
+/**
+ * PUBLISHes to one channel as one MULTI/EXEC block (no other publish lands between them), sent to the
+ * node of that channel on a cluster (clientForChannel). Rejects when Redis does not take it.
+ */
+export function publishBlock(client: RedisClient, block: ReadonlyArray<readonly [string, string | Buffer]>): Promise<unknown> {
+  const target = clientForChannel(client, block[0]![0]);
+  return target.multi(block.map(([channel, message]) => ['publish', channel, message])).exec();
 }

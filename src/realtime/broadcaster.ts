@@ -1,7 +1,6 @@
 import type { Server } from 'socket.io';
 import { Emitter } from '@socket.io/redis-emitter';
-import type { Redis } from 'ioredis';
-import { publishOf } from '../lib/redis';
+import { publishBlock, publishOf, type RedisClient } from '../lib/redis';
 import type { Logger } from '../logger';
 import type { PublishObserver } from '../metrics/realtime';
 
@@ -90,7 +89,7 @@ export class RedisBroadcaster implements Broadcaster {
   onRecovered?: () => void;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     key: string,
     private readonly logger: Logger,
     /** This instance's sockets, for evictions that cannot go through Redis. */
@@ -175,7 +174,7 @@ export class RedisBroadcaster implements Broadcaster {
       this.current = outer;
     }
     if (block.length === 1) void this.settle(this.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
-    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec(), namespaces, fallbacks);
+    else if (block.length > 1) void this.settle(publishBlock(this.redis, block), namespaces, fallbacks);
   }
 
   private operator(target: Target) {
