@@ -165,15 +165,24 @@ export async function connectShardedSubscriber(target: RedisTarget, logger: Logg
 }
 
 /**
- * The client that carries commands for `channel`: on a cluster, the master owning the channel's slot.
- * PUBLISH names no key, so ioredis would send each one to a random node; two instances publishing to
- * one room through two nodes could then be heard in two orders (each node forwards to the others on
- * its own link). Sending a channel's publishes to one node keeps one order for every subscriber.
- * Falls back to the cluster (any node) while its slots are unknown.
+ * What decides where a channel's publishes go: Socket.IO adapter channels are `key#namespace#` or
+ * `key#namespace#room#`, and one event of a room goes out on several of them (one per viewer class),
+ * so they route by their namespace part; any other channel by its whole name.
+ */
+function routeOf(channel: string): string {
+  return /^[^#]*#[^#]*#/.exec(channel)?.[0] ?? channel;
+}
+
+/**
+ * The client that carries the publishes of `channel`: on a cluster, the master owning the slot of its
+ * namespace (routeOf). PUBLISH names no key, so ioredis would send each one to a random node; two
+ * instances publishing to one room through two nodes could then be heard in two orders (each node
+ * forwards to the others on a link of its own). Sending a room's publishes to one node keeps one
+ * order for every subscriber. Falls back to the cluster (any node) while its slots are unknown.
  */
 export function clientForChannel(client: RedisClient, channel: string): RedisClient {
   if (!isCluster(client)) return client;
-  const owner = client.slots[calculateSlot(channel)]?.[0];
+  const owner = client.slots[calculateSlot(routeOf(channel))]?.[0];
   if (!owner) return client;
   return client.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === owner) ?? client;
 }
