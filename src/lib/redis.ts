@@ -104,7 +104,10 @@ export function createRedis(target: RedisTarget | string, logger: Logger, name: 
   return client;
 }
 
-/** The service's three connections: commands (presence, rate limits), publishing, subscribing. */
+/**
+ * The service's three connections: commands (presence, rate limits), publishing, subscribing. The
+ * subscriber takes SUBSCRIBE, PSUBSCRIBE and SSUBSCRIBE alike, on one server or a cluster.
+ */
 export interface RedisClients {
   redis: RedisClient;
   pub: RedisClient;
@@ -121,7 +124,9 @@ export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'red
   const clients: RedisClients = {
     redis: createRedis(target, logger, 'main'),
     pub: createRedis(target, logger, 'pub', { failFast: true }),
-    sub: createRedis(target, logger, 'sub'),
+    // On a cluster, able to SSUBSCRIBE too (one connection per master, for the sharded adapter),
+    // beside SUBSCRIBE/PSUBSCRIBE (the classic adapter, the control channel): both work on one client.
+    sub: createRedis(target, logger, 'sub', { shardedSubscriber: true }),
   };
   try {
     await Promise.all(Object.values(clients).map((c: RedisClient) => connectWithin(c, 10_000)));
