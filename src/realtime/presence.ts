@@ -124,8 +124,10 @@ export class RedisPresenceStore implements PresenceStore {
   private readonly ttlMs: number;
   /** This instance's own contributions ("slug userId" -> sockets), to put them back if it was reaped while alive. */
   private readonly mine = new Map<string, number>();
-  /** This instance's sockets per room: a room enters the instance's index with its first, leaves it with its last. */
+  /** This instance's sockets per room: a room leaves the instance's index with its last. */
   private readonly mineByRoom = new Map<string, number>();
+  /** Rooms this instance's index is known to hold (added once Redis took the SADD, so a failed one is tried again). */
+  private readonly indexed = new Set<string>();
 
   constructor(
     private readonly redis: RedisClient,
@@ -152,11 +154,13 @@ export class RedisPresenceStore implements PresenceStore {
   async join(slug: string, userId: number) {
     const field = `${slug} ${userId}`;
     this.mine.set(field, (this.mine.get(field) ?? 0) + 1);
-    const inRoom = (this.mineByRoom.get(slug) ?? 0) + 1;
-    this.mineByRoom.set(slug, inRoom);
+    this.mineByRoom.set(slug, (this.mineByRoom.get(slug) ?? 0) + 1);
     // Indexed before counted, and waited for (on a cluster the two live on different nodes): a
     // failure between them leaves an index entry with nothing to reap, never a count nobody reaps.
-    if (inRoom === 1) await this.redis.sadd(this.instanceKeys().rooms, slug);
+    if (!this.indexed.has(slug)) {
+      await this.redis.sadd(this.instanceKeys().rooms, slug);
+      this.indexed.add(slug);
+    }
     const n = (await this.redis.eval(JOIN, 2, ...this.roomKeys(slug), userId)) as number;
     return n === 1;
   }
@@ -171,8 +175,8 @@ export class RedisPresenceStore implements PresenceStore {
     else this.mineByRoom.set(slug, inRoom);
     const n = (await this.redis.eval(LEAVE, 2, ...this.roomKeys(slug), userId)) as number;
     // Unindexed after the count, and only if no socket of this instance came into the room meanwhile
-    // (a join increments mineByRoom before its SADD, which then reaches the node after this SREM).
-    if (!this.mineByRoom.has(slug)) await this.redis.srem(this.instanceKeys().rooms, slug);
+    // (a join from here on finds the room unindexed, and its SADD reaches the node after this SREM).
+    if (!this.mineByRoom.has(slug) && this.indexed.delete(slug)) await this.redis.srem(this.instanceKeys().rooms, slug);
     return n === 0;
   }
 
@@ -204,6 +208,7 @@ export class RedisPresenceStore implements PresenceStore {
       const entries = [...this.mine];
       this.mine.clear();
       this.mineByRoom.clear();
+      this.indexed.clear();
       for (const [field, count] of entries) {
         const [slug, user] = field.split(' ');
         for (let i = 0; i < count; i++) await this.join(slug!, Number(user));
@@ -240,6 +245,7 @@ export class RedisPresenceStore implements PresenceStore {
       }
       this.mine.clear();
       this.mineByRoom.clear();
+      this.indexed.clear();
     };
   }
 }
