@@ -186,8 +186,17 @@ function routeOf(channel: string): string {
  * order for every subscriber. Falls back to the cluster (any node) while its slots are unknown.
  */
 export function clientForChannel(client: RedisClient, channel: string): RedisClient {
+  return masterOf(client, routeOf(channel));
+}
+
+/**
+ * On a cluster, the client of the master owning `key`'s slot (the cluster itself while the slots are
+ * unknown); the client itself on one server. For commands ioredis cannot route by themselves, or that
+ * must fail at once when that node is away (whenUp).
+ */
+export function masterOf(client: RedisClient, key: string): RedisClient {
   if (!isCluster(client)) return client;
-  const owner = client.slots[calculateSlot(routeOf(channel))]?.[0];
+  const owner = client.slots[calculateSlot(key)]?.[0];
   if (!owner) return client;
   return client.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === owner) ?? client;
 }
@@ -231,7 +240,7 @@ const LOST = new Set(['reconnecting', 'close', 'end']);
  * in order, or known lost. (Measured on the test cluster with a master killed: without this, publishes
  * failed only at the next reconnection attempt, 0.1 to 1.6 s later.)
  */
-function whenUp<T>(target: RedisClient, send: (target: RedisClient) => Promise<T>): Promise<T> {
+export function whenUp<T>(target: RedisClient, send: (target: RedisClient) => Promise<T>): Promise<T> {
   if (!isCluster(target) && LOST.has(target.status)) {
     return Promise.reject(new Error(`Redis node ${target.options.host}:${target.options.port} is ${target.status}`));
   }
