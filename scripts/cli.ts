@@ -9,6 +9,7 @@ import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { issueApiKey, revokeApiKeyIds } from '../src/users/apiKeys';
 import { publishControlOnce } from '../src/realtime/control';
+import { redisTargetOf } from '../src/lib/redis';
 import type { Config } from '../src/config';
 import { createRegisteredUser } from '../src/users/create';
 import { findUserByUsername, listApiKeys, type UserRecord } from '../src/users/store';
@@ -57,10 +58,11 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       if (!keyIds.length) throw new UsageError(`No live key matches "${a}".`);
       // Open sockets opened with these keys: every instance drops them at once when told through
       // Redis; otherwise each finds out at its next re-validation (REALTIME_REVALIDATE_MS).
-      const told = config.redisUrl ? await publishControlOnce(config.redisUrl, config.redisPrefix, { type: 'revoke_keys', keyIds }) : false;
+      const redis = redisTargetOf(config);
+      const told = redis ? await publishControlOnce(redis, config.redisPrefix, { type: 'revoke_keys', keyIds }) : false;
       const sockets = told
         ? 'Their open sockets are being dropped on every instance.'
-        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms)${config.redisUrl ? ': Redis could not be reached to tell the instances now' : ''}.`;
+        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms)${redis ? ': Redis could not be reached to tell the instances now' : ''}.`;
       return `Revoked ${keyIds.length} key(s). ${sockets}`;
     }
     default:

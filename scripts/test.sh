@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole suite: type check, then every test on SQLite (the embedded shape), then the database
-# tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape).
-# Servers that cannot be reached are skipped with the reason, except under CI=true where they must be.
+# tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape),
+# then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
+# and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
+# missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,6 +60,32 @@ if [ "$pg_state" = ok ]; then
 else
   skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
   skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
+fi
+
+# The multi-instance tests on a Redis Cluster (REDIS_CLUSTER_NODES instead of REDIS_URL). Left out:
+# the tests that start a standalone redis-server of their own to stop and restart it (access,
+# redis-outage, metrics.outage): they would only run again on a standalone Redis.
+cluster_patterns=('test/cluster/**/*.test.ts' '!test/cluster/access.test.ts' '!test/cluster/redis-outage.test.ts' '!test/cluster/metrics.outage.test.ts')
+if [ "$pg_state" != ok ]; then
+  skipped_suites+=("Redis Cluster pass (needs PostgreSQL)")
+elif ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
+  skipped_suites+=("Redis Cluster pass (redis-server or redis-cli not found; apt-get install redis-server)")
+else
+  CLUSTER_DIR=$(mktemp -d)/redis-cluster
+  trap 'scripts/redis-cluster.sh stop "$CLUSTER_DIR"' EXIT
+  echo ""
+  echo "=== starting a Redis Cluster of 3 masters ==="
+  if nodes=$(scripts/redis-cluster.sh start "$CLUSTER_DIR"); then
+    echo "nodes: $nodes"
+    cluster_start=$SECONDS
+    run_ava rediscluster TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL= TEST_REDIS_CLUSTER_NODES="$nodes" -- "${cluster_patterns[@]}"
+    echo "Redis Cluster pass: $((SECONDS - cluster_start)) s"
+  else
+    echo "could not start a Redis Cluster"
+    status=1; failed=$((failed + 1))
+  fi
+  scripts/redis-cluster.sh stop "$CLUSTER_DIR"
+  trap - EXIT
 fi
 
 echo ""

@@ -13,6 +13,11 @@ export interface Config {
   databasePoolSize: number;
   redisUrl: string | null;
   /**
+   * The seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES), instead of REDIS_URL: the client learns
+   * the rest of the cluster from them. Null without a cluster.
+   */
+  redisClusterNodes: readonly RedisNode[] | null;
+  /**
    * Start of every Redis key and Socket.IO channel this deployment uses, so that two deployments can
    * share one Redis (pub/sub channels are shared by all of a server's databases, so a database
    * number alone does not separate them).
@@ -67,6 +72,11 @@ export interface Config {
   pusher: Readonly<PusherConfig>;
 }
 
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
 export interface PusherConfig {
   /** App keys accepted at /app/{key} besides the SDK's built-in one (PUSHER_APP_KEYS). */
   appKeys: readonly string[];
@@ -103,6 +113,23 @@ function parseOrigins(value: string): string[] | null | { error: string } {
   return origins;
 }
 
+/**
+ * REDIS_CLUSTER_NODES: `host:port` entries, comma-separated (IPv6 hosts in brackets: `[::1]:7000`).
+ * Answers the nodes, or an error message for joi.
+ */
+function parseClusterNodes(value: string): RedisNode[] | { error: string } {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const nodes: RedisNode[] = [];
+  for (const item of items) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(item);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) return { error: `each entry must be host:port, comma-separated ("${item}" is not one)` };
+    nodes.push({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+  }
+  if (!nodes.length) return { error: 'must name at least one node as host:port' };
+  return nodes;
+}
+
 const schema = Joi.object({
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   HOST: Joi.string().default('0.0.0.0'),
@@ -114,6 +141,13 @@ const schema = Joi.object({
     .uri({ scheme: ['redis', 'rediss'] })
     .empty('')
     .default(null),
+  REDIS_CLUSTER_NODES: Joi.string()
+    .empty('')
+    .default(null)
+    .custom((value: string, helpers) => {
+      const parsed = parseClusterNodes(value);
+      return 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
+    }),
   REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
   REDIS_PUBSUB: Joi.string().lowercase().valid('auto', 'sharded', 'classic').empty('').default('auto'),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
@@ -203,10 +237,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (value.METRICS_PORT !== null && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
     throw new ConfigError(`Invalid configuration: METRICS_PORT is invalid (must differ from PORT, ${value.PORT}, or metrics would take the API's port; got ${JSON.stringify(env.METRICS_PORT)}).`);
   }
+  // One Redis or one cluster: both named is a mistake to point out, not a choice to make silently.
+  if (value.REDIS_URL && value.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('Invalid configuration: REDIS_URL and REDIS_CLUSTER_NODES are both set (set REDIS_URL for one Redis server, or REDIS_CLUSTER_NODES for a Redis Cluster, not both).');
+  }
   // Instances behind one load balancer must share the secret: an authorisation signed by one is
   // checked by whichever holds the websocket. One process alone may make its own.
-  if (value.REDIS_URL && !value.PUSHER_APP_SECRET) {
-    throw new ConfigError('Invalid configuration: PUSHER_APP_SECRET is required with REDIS_URL (every instance must sign and check Pusher channel authorisations with the same secret; set at least 16 random characters, the same on every instance).');
+  const shared = value.REDIS_URL ? 'REDIS_URL' : value.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : null;
+  if (shared && !value.PUSHER_APP_SECRET) {
+    throw new ConfigError(`Invalid configuration: PUSHER_APP_SECRET is required with ${shared} (every instance must sign and check Pusher channel authorisations with the same secret; set at least 16 random characters, the same on every instance).`);
   }
   return Object.freeze({
     port: value.PORT,
@@ -214,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     databaseUrl: value.DATABASE_URL,
     databasePoolSize: value.DATABASE_POOL_SIZE,
     redisUrl: value.REDIS_URL,
+    redisClusterNodes: value.REDIS_CLUSTER_NODES ? Object.freeze((value.REDIS_CLUSTER_NODES as RedisNode[]).map((n) => Object.freeze({ ...n }))) : null,
     redisPrefix: value.REDIS_PREFIX,
     redisPubsub: value.REDIS_PUBSUB,
     dataDir: value.DATA_DIR,

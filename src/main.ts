@@ -22,7 +22,7 @@ async function main() {
     console.error(`Cannot start: ${(err as Error).message}`);
     process.exit(1);
   }
-  logger.info({ url: server.url, port: server.port, database: config.databaseUrl ? 'postgres' : 'sqlite', redis: Boolean(config.redisUrl), metrics: server.metricsUrl ?? (config.metricsToken ? `${server.url}/metrics` : null) }, 'listening');
+  logger.info({ url: server.url, port: server.port, database: config.databaseUrl ? 'postgres' : 'sqlite', redis: config.redisClusterNodes ? 'cluster' : Boolean(config.redisUrl), metrics: server.metricsUrl ?? (config.metricsToken ? `${server.url}/metrics` : null) }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {

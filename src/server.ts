@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketServer } from 'socket.io';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
-import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
@@ -13,7 +12,7 @@ import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
-import { createRedis, rememberUnguardedPublish } from './lib/redis';
+import { connectRedisClients, rememberUnguardedPublish, type RedisClient } from './lib/redis';
 import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './events/bus';
@@ -34,12 +33,12 @@ function adapterKeyOf(config: Pick<Config, 'redisPrefix'>): string {
  * listeners to its clients for every namespace. While Redis is away a failure must be a log line, not
  * an unhandled rejection; and a busy instance has many namespaces, so listener counts are not leaks.
  */
-function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFailed?: () => void) {
+function guardAdapterClients(pub: RedisClient, sub: RedisClient, logger: Logger, onPublishFailed?: () => void) {
   pub.setMaxListeners(0);
   sub.setMaxListeners(0);
   let failing = false;
   type Guarded = 'publish' | 'spublish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe' | 'ssubscribe' | 'sunsubscribe';
-  const guard = (client: Redis, method: Guarded) => {
+  const guard = (client: RedisClient, method: Guarded) => {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
     // The broadcaster must still see failed publishes (lib/redis.ts unguardedOf).
     if (method === 'publish' || method === 'spublish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>, method);
@@ -64,7 +63,7 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
 }
 
 /** The Socket.IO adapter of `mode` (pubsubMode.ts) on these clients. */
-function redisAdapter(mode: PubSubMode, pub: Redis, sub: Redis, key: string) {
+function redisAdapter(mode: PubSubMode, pub: RedisClient, sub: RedisClient, key: string) {
   // "static": one shard channel per namespace (and one per instance for responses), whatever rooms
   // its sockets and the Pusher gateway's members (pusher/members.ts) join. "dynamic" would add an
   // SSUBSCRIBE per adapter room (every user:{id} channel), on every join.
@@ -77,7 +76,7 @@ function redisAdapter(mode: PubSubMode, pub: Redis, sub: Redis, key: string) {
  * namespace created while Redis was away never was. Subscribe every live namespace's adapter again
  * (subscribing twice is harmless).
  */
-function resubscribeOnReconnect(io: SocketServer, sub: Redis, mode: PubSubMode) {
+function resubscribeOnReconnect(io: SocketServer, sub: RedisClient, mode: PubSubMode) {
   // Registered after the first connection: every 'ready' from here on is a reconnection.
   sub.on('ready', () => {
     for (const nsp of io._nsps.values()) {
@@ -116,19 +115,11 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   configureQuotaCounts({ ...roomQuotaCounts, ...themeQuotaCounts });
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
-  let redis: Redis | null = null;
-  let pub: Redis | null = null;
-  let sub: Redis | null = null;
+  // REDIS_URL or REDIS_CLUSTER_NODES: main, pub (fails fast) and sub connections (lib/redis.ts).
+  const clients = await connectRedisClients(config, logger);
+  const { redis, pub, sub } = clients ?? { redis: null, pub: null, sub: null };
   let pubsub: PubSubMode = 'classic';
-  if (config.redisUrl) {
-    redis = createRedis(config.redisUrl, logger, 'main');
-    pub = createRedis(config.redisUrl, logger, 'pub', { failFast: true });
-    sub = createRedis(config.redisUrl, logger, 'sub');
-    try {
-      await Promise.all([redis.connect(), pub.connect(), sub.connect()]);
-    } catch (err) {
-      throw new Error(`Cannot reach Redis at REDIS_URL (${(err as Error).message}).`);
-    }
+  if (redis && pub && sub) {
     // Before any adapter exists: REDIS_PUBSUB=sharded on a Redis < 7 stops start-up here.
     try {
       pubsub = await detectPubSub(redis, config.redisPubsub, logger, adapterKeyOf(config));
@@ -143,7 +134,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     config,
     logger,
     redis,
-    rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore(),
+    rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix, logger) : new MemoryRateLimitStore(),
     metrics: metricsEnabled(config) ? new Metrics() : null,
   };
   const app = createApp(deps);

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisClient } from '../lib/redis';
 import { RateLimitError } from '../errors';
 import type { Logger } from '../logger';
 
@@ -36,44 +37,95 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-// INCR, set the expiry on the first hit of a window, answer count and remaining ms: one round trip.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`;
+/** Points no window reaches: the limiters only count, each caller compares with its own limit. */
+const UNBOUNDED = 2 ** 31 - 1;
 
-// DECR only a live window: a DECR on a key that expired meanwhile would create one without expiry.
-const UNHIT_SCRIPT = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count > 0 then redis.call('DECR', KEYS[1]) end
-return 0`;
+/**
+ * The insurance limiter: rate-limiter-flexible calls it instead of Redis while Redis fails (or is
+ * not ready). It counts in this process's memory, and marks what it answered so the store can tell
+ * an outage (and its end) apart from Redis's own answers.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  readonly answered = new WeakSet<RateLimiterRes>();
 
-type RateLimitRedis = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]>; rateLimitUnhit(key: string): Promise<number> };
+  constructor(private readonly onUse: () => void) {
+    super({ points: UNBOUNDED, duration: 60 });
+  }
 
+  override async consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+    this.onUse();
+    const res = await super.consume(key, points, options);
+    this.answered.add(res);
+    return res;
+  }
+
+  override async reward(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+    const res = await super.reward(key, points, options);
+    this.answered.add(res);
+    return res;
+  }
+}
+
+/**
+ * Fixed windows in Redis through `rate-limiter-flexible` (one key per counter, `<prefix>ratelimit:<name>:<who>`,
+ * counted by one Lua script of one key: cluster-safe). While Redis is away, or not ready, each
+ * instance counts in its own memory (the insurance limiter): limits still hold, per instance instead
+ * of for the whole deployment, and the requests are not held waiting for a reconnection. The outage
+ * is logged twice: a warning when the first hit goes to memory, and, at the first hit Redis answers
+ * again, how many were counted in memory and for how long.
+ */
 export class RedisRateLimitStore implements RateLimitStore {
+  private readonly limiter: RateLimiterRedis;
+  private readonly insurance: InsuranceLimiter;
+  private outage: { since: number; inMemory: number } | null = null;
+
   /** `prefix` (REDIS_PREFIX) starts every key, so that deployments sharing one Redis database keep their own counters. */
   constructor(
-    private redis: Redis,
-    private prefix: string,
+    redis: RedisClient,
+    prefix: string,
+    private readonly logger: Logger,
   ) {
-    // EVALSHA with the script's hash (ioredis loads the script once, on NOSCRIPT): not its text per request.
-    if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    if (!('rateLimitUnhit' in redis)) redis.defineCommand('rateLimitUnhit', { numberOfKeys: 1, lua: UNHIT_SCRIPT });
+    this.insurance = new InsuranceLimiter(() => this.insured());
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${prefix}ratelimit`,
+      points: UNBOUNDED,
+      duration: 60,
+      // Straight to the insurance while the connection is not ready, instead of ioredis' offline
+      // queue (that wait was up to 2 s on every request).
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: this.insurance,
+    });
+  }
+
+  private insured() {
+    if (this.outage) {
+      this.outage.inMemory += 1;
+      return;
+    }
+    this.outage = { since: Date.now(), inMemory: 1 };
+    this.logger.warn('rate limit store unavailable, counting in this instance\'s memory until Redis answers again');
+  }
+
+  /** An answer from Redis: the end of an outage, if there was one. */
+  private fromRedis(res: RateLimiterRes) {
+    if (this.insurance.answered.has(res) || !this.outage) return;
+    this.logger.info({ inMemory: this.outage.inMemory, outageMs: Date.now() - this.outage.since }, 'rate limit store recovered');
+    this.outage = null;
   }
 
   async hit(key: string, windowMs: number) {
-    // While Redis is away, fail at once (the middleware then lets the request through) instead of
-    // waiting in ioredis' offline queue for a reconnect: that wait was up to 2 s on every request.
-    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
-    const [count, ttl] = await (this.redis as unknown as RateLimitRedis).rateLimitHit(`${this.prefix}ratelimit:${key}`, windowMs);
-    return { count, resetMs: ttl };
+    const res = await this.limiter.consume(key, 1, { customDuration: Math.max(1, Math.ceil(windowMs / 1000)) });
+    this.fromRedis(res);
+    return { count: res.consumedPoints, resetMs: Math.max(0, res.msBeforeNext) };
   }
 
   async unhit(key: string) {
-    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
-    await (this.redis as unknown as RateLimitRedis).rateLimitUnhit(`${this.prefix}ratelimit:${key}`);
+    const res = await this.limiter.reward(key, 1);
+    this.fromRedis(res);
+    // The window had expired meanwhile: the reward opened a new one at -1 (a free hit). Drop it, so
+    // that only a live window is given back (the next hit opens a fresh one).
+    if (res.consumedPoints < 0) await this.limiter.delete(key);
   }
 }
 

@@ -1,6 +1,5 @@
 import type { Server } from 'socket.io';
-import type { Redis } from 'ioredis';
-import { unguardedOf } from '../lib/redis';
+import { publishBlock, unguardedOf, type RedisClient } from '../lib/redis';
 import type { Logger } from '../logger';
 import type { PublishObserver } from '../metrics/realtime';
 import type { Publication, WireFormat } from './wire';
@@ -94,7 +93,7 @@ export class RedisBroadcaster implements Broadcaster {
   onRecovered?: () => void;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     /** How messages are written for the adapter the instances run (wire.ts): classic or sharded. */
     private readonly format: WireFormat,
     private readonly logger: Logger,
@@ -162,8 +161,7 @@ export class RedisBroadcaster implements Broadcaster {
       void this.settle(this.send(entries[0]!.channel, entries[0]!.message), namespaces, fallbacks);
       return;
     }
-    const command = this.format.command;
-    void this.settle(this.redis.multi(entries.map(({ channel, message }) => [command, channel, message])).exec(), namespaces, fallbacks);
+    void this.settle(publishBlock(this.redis, entries.map(({ channel, message }) => [channel, message] as const), this.format.command), namespaces, fallbacks);
   }
 
   atomically(fn: () => void) {

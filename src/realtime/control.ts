@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisTarget } from '../lib/redis';
 
 /**
  * The control channel: what one process tells every instance about its sockets, beside the
@@ -40,10 +41,21 @@ export function parseControl(text: string): ControlMessage | null {
 /**
  * Publish one control message from a process that has no Redis connection of its own (the CLI):
  * connect, publish, quit, failing within a few seconds rather than retrying. Answers false when Redis
- * could not be reached: the instances' periodic re-validation then catches what this would have told.
+ * (or, on a cluster, every seed node) could not be reached: the instances' periodic re-validation
+ * then catches what this would have told. On a cluster PUBLISH reaches every node's subscribers.
  */
-export async function publishControlOnce(redisUrl: string, redisPrefix: string, message: ControlMessage): Promise<boolean> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000, retryStrategy: () => null });
+export async function publishControlOnce(target: RedisTarget | string, redisPrefix: string, message: ControlMessage): Promise<boolean> {
+  const where: RedisTarget = typeof target === 'string' ? { url: target } : target;
+  const once = { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000 } as const;
+  const client =
+    'url' in where
+      ? new Redis(where.url, { ...once, retryStrategy: () => null })
+      : new Cluster(where.clusterNodes.map((n) => ({ host: n.host, port: n.port })), {
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          clusterRetryStrategy: () => null,
+          redisOptions: { maxRetriesPerRequest: 0, connectTimeout: 3000 },
+        });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,10 +1,9 @@
 import type http from 'node:http';
 import type { Server } from 'socket.io';
-import type { Redis } from 'ioredis';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
-import { publishOf } from '../lib/redis';
+import { publishOf, type RedisClient } from '../lib/redis';
 import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';
@@ -22,12 +21,12 @@ import { wireFor } from './wire';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
-  pub?: Redis | null;
+  pub?: RedisClient | null;
   /**
    * The adapter's subscriber connection: its reconnections say this instance may have missed events
    * (access.ts resync), and it carries the control channel (control.ts).
    */
-  sub?: Redis | null;
+  sub?: RedisClient | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the broadcaster must use the same. */
   channelKey?: string;
   /** The adapter the instances run (pubsubMode.ts): the broadcaster writes in its format. Default classic. */

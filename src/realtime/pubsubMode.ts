@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../lib/redis';
 import type { Logger } from '../logger';
 
 /** REDIS_PUBSUB as configured. */

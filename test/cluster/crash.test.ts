@@ -32,5 +32,5 @@ test('participants of an instance that dies are announced gone, once, by the sur
   const redis = redisClient();
   t.teardown(() => redis.disconnect());
   // Only the owner is left, with its two sockets.
-  t.deepEqual(Object.values(await redis.hgetall(`dice:presence:room:${slug}`)), ['2']);
+  t.deepEqual(Object.values(await redis.hgetall(`{dice:presence:room:${slug}}`)), ['2']);
 });

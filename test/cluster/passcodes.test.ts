@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { redisClient, useCluster } from '../helpers/cluster';
+import { redisClient, redisKeys, useCluster } from '../helpers/cluster';
 
 // Two instances sharing PostgreSQL and Redis; a prefix of this file's own, so no other run's counters meet ours.
 const prefix = `pc${randomBytes(4).toString('hex')}:`;
@@ -18,7 +18,7 @@ test('wrong passcodes are one budget across instances (Redis), and right ones ar
   for (let i = 0; i < 5; i++) t.is((await as(i % 2 ? B! : A!, viewer.key).get(`/room/${room.slug}?passcode=k3y5`)).status, 200);
   const redis = redisClient();
   t.teardown(() => redis.quit());
-  const counters = await redis.keys(`${prefix}ratelimit:passcode:*:${room.slug}`);
+  const counters = await redisKeys(redis, `${prefix}ratelimit:passcode:*:${room.slug}`);
   t.is(counters.length, 1, 'one counter: the viewer\'s, in Redis under the deployment\'s prefix');
   t.is(await redis.get(counters[0]!), '0', 'every right passcode was counted, then given back');
   t.true((await redis.pttl(counters[0]!)) > 0, 'the counter expires with its window');

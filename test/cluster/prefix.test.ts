@@ -29,9 +29,9 @@ test('presence keys and adapter channels carry the deployment prefix; instances 
   const a = await roomIn(tenantA.current, 1);
   const b = await roomIn(tenantB!, 0);
 
-  t.deepEqual(Object.values(await redis.hgetall(`tenant-a:presence:room:${a.slug}`)), ['1']);
-  t.deepEqual(Object.values(await redis.hgetall(`tenant-b:presence:room:${b.slug}`)), ['1']);
-  for (const slug of [a.slug, b.slug]) t.is(await redis.exists(`dice:presence:room:${slug}`), 0);
+  t.deepEqual(Object.values(await redis.hgetall(`{tenant-a:presence:room:${a.slug}}`)), ['1']);
+  t.deepEqual(Object.values(await redis.hgetall(`{tenant-b:presence:room:${b.slug}}`)), ['1']);
+  for (const slug of [a.slug, b.slug]) t.is(await redis.exists(`{dice:presence:room:${slug}}`), 0);
   t.true((await subscribedChannels(redis, `tenant-a*#/room/${a.slug}#*`)).length > 0);
   t.true((await subscribedChannels(redis, `tenant-b*#/room/${b.slug}#*`)).length > 0);
   t.deepEqual(await subscribedChannels(redis, `dice*#/room/${a.slug}#*`), []);

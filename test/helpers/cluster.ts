@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
+import { Cluster as RedisCluster, Redis } from 'ioredis';
 import { Api, newGuest } from './http';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './env';
+import { createTestDatabase, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL, type TestDatabase } from './env';
 import { spawnInstance } from './process';
 import { freePort, startRedis } from './redisServer';
 
@@ -28,6 +28,7 @@ export interface TestUser {
 export interface Cluster {
   instances: ClusterInstance[];
   database: TestDatabase;
+  /** REDIS_URL, or the REDIS_CLUSTER_NODES the instances run on in the cluster pass. */
   redisUrl: string;
   /** A guest created through instance `i` (its key works on every instance). */
   newUser(i?: number): Promise<TestUser>;
@@ -42,17 +43,25 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
   return { ...instance, api: new Api(instance.url) };
 }
 
+/** How the instances find Redis: the test Redis Cluster when the pass runs on one, else TEST_REDIS_URL. */
+export function redisEnv(): { REDIS_URL: string } | { REDIS_CLUSTER_NODES: string } {
+  if (TEST_REDIS_CLUSTER_NODES) return { REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES };
+  if (!TEST_REDIS_URL) throw new Error('cluster tests need TEST_REDIS_URL or TEST_REDIS_CLUSTER_NODES (and TEST_DB=postgres)');
+  return { REDIS_URL: TEST_REDIS_URL };
+}
+
 /**
- * `n` instances sharing one fresh PostgreSQL database and Redis (TEST_REDIS_URL): the production
- * shape. The first instance starts alone (it runs the migrations), the others together.
+ * `n` instances sharing one fresh PostgreSQL database and Redis (TEST_REDIS_URL), or the test Redis
+ * Cluster (TEST_REDIS_CLUSTER_NODES): the production shape. The first instance starts alone (it runs
+ * the migrations), the others together.
  */
 export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
-  if (!TEST_REDIS_URL) throw new Error('cluster tests need TEST_REDIS_URL (and TEST_DB=postgres)');
+  const redis = redisEnv();
   const database = await createTestDatabase();
   if (!database.databaseUrl) throw new Error('cluster tests need TEST_DB=postgres: instances must share one database');
   const base = {
     DATABASE_URL: database.databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
+    ...redis,
     PUSHER_APP_SECRET: TEST_PUSHER_SECRET,
     DATA_DIR: database.dataDir,
     // The "listening" line is an info line: instances log at info or more.
@@ -79,7 +88,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
   return {
     instances,
     database,
-    redisUrl: TEST_REDIS_URL,
+    redisUrl: 'REDIS_URL' in redis ? redis.REDIS_URL : redis.REDIS_CLUSTER_NODES,
     add,
     newUser: (i = 0) => newGuest(instances[i]!.api),
     async stop() {
@@ -105,21 +114,55 @@ export function useCluster(
   return holder;
 }
 
-/** A plain Redis client on the test Redis, for looking at subscriptions and keys. */
-export function redisClient(): Redis {
+/**
+ * A plain client on the test Redis (an ioredis Cluster in the cluster pass), for looking at keys.
+ * Key commands reach the node of their key either way; for what each node answers on its own (KEYS,
+ * PUBSUB), use redisKeys() and pubsubChannels().
+ */
+export function redisClient(): Redis | RedisCluster {
+  if (TEST_REDIS_CLUSTER_NODES) return new RedisCluster(clusterNodesOf(TEST_REDIS_CLUSTER_NODES), { redisOptions: { maxRetriesPerRequest: 1 } });
   if (!TEST_REDIS_URL) throw new Error('TEST_REDIS_URL is not set');
   return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+}
+
+export function clusterNodesOf(list: string): Array<{ host: string; port: number }> {
+  return list.split(',').map((item) => {
+    const at = item.lastIndexOf(':');
+    return { host: item.slice(0, at), port: Number(item.slice(at + 1)) };
+  });
+}
+
+/** The masters of a cluster client (once it is connected), or the client itself. */
+async function nodesOf(client: Redis | RedisCluster): Promise<Redis[]> {
+  if (!(client instanceof RedisCluster)) return [client];
+  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  return client.nodes('master');
+}
+
+/** KEYS `pattern` on every node (a cluster spreads keys over its masters). */
+export async function redisKeys(client: Redis | RedisCluster, pattern: string): Promise<string[]> {
+  return (await Promise.all((await nodesOf(client)).map((node) => node.keys(pattern)))).flat().sort();
+}
+
+/** PUBSUB CHANNELS `pattern` on every node: each node lists only the subscriptions made on it. */
+export async function pubsubChannels(client: Redis | RedisCluster, pattern: string): Promise<string[]> {
+  return (await Promise.all((await nodesOf(client)).map((node) => node.pubsub('CHANNELS', pattern) as Promise<string[]>))).flat().sort();
 }
 
 /**
  * The pub/sub channels matching `pattern` that some client subscribes to: classic (SUBSCRIBE) and
  * shard channels (SSUBSCRIBE) alike, sorted. Pattern subscriptions are not listed by name by Redis.
  */
-export async function subscribedChannels(redis: Redis, pattern: string): Promise<string[]> {
-  const [plain, sharded] = await Promise.all([redis.call('PUBSUB', 'CHANNELS', pattern), redis.call('PUBSUB', 'SHARDCHANNELS', pattern)]);
-  return [...(plain as string[]), ...(sharded as string[])].sort();
+export async function subscribedChannels(client: Redis | RedisCluster, pattern: string): Promise<string[]> {
+  const perNode = await Promise.all(
+    (await nodesOf(client)).map(async (node) => {
+      const [plain, sharded] = await Promise.all([node.call('PUBSUB', 'CHANNELS', pattern), node.call('PUBSUB', 'SHARDCHANNELS', pattern)]);
+      return [...(plain as string[]), ...(sharded as string[])];
+    }),
+  );
+  // A classic channel is listed by every node of a cluster (PUBLISH is cluster-wide): once each.
+  return [...new Set(perNode.flat())].sort();
 }
-
 /**
  * For tests that stop and restart Redis under running instances: a redis-server of the test's own
  * on a free port (the shared one stays up for the others), a database, and the environment the

@@ -11,6 +11,12 @@ import pg from 'pg';
  */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null;
+/**
+ * A Redis Cluster's nodes (host:port,host:port,...), set by scripts/test.sh for its cluster pass
+ * (scripts/redis-cluster.sh starts one): the multi-instance tests then run their instances with
+ * REDIS_CLUSTER_NODES instead of REDIS_URL.
+ */
+export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || null;
 
 export interface TestDatabase {
   databaseUrl: string | null;

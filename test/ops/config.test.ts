@@ -73,3 +73,27 @@ test('PUBLIC_URL is bounded (200 characters) so that stored links fit their colu
   const error = t.throws(() => loadConfig({ PUBLIC_URL: `https://${'a'.repeat(200)}.example` }), { instanceOf: ConfigError });
   t.regex(error!.message, /PUBLIC_URL is invalid/);
 });
+
+test('REDIS_CLUSTER_NODES: host:port seed nodes instead of REDIS_URL; both at once, a bad entry or no shared Pusher secret is refused', (t) => {
+  const config = loadConfig({ REDIS_CLUSTER_NODES: ' 10.0.0.1:7000,redis-b.internal:7001 , [fd00::7]:7002', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
+  t.deepEqual(config.redisClusterNodes, [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: 'fd00::7', port: 7002 }]);
+  t.is(config.redisUrl, null);
+  t.true(Object.isFrozen(config.redisClusterNodes));
+  t.is(loadConfig({}).redisClusterNodes, null);
+
+  const both = t.throws(() => loadConfig({ REDIS_URL: 'redis://h:6379', REDIS_CLUSTER_NODES: 'h:7000', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' }), { instanceOf: ConfigError });
+  t.regex(both!.message, /REDIS_URL and REDIS_CLUSTER_NODES are both set/);
+  const secret = t.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:7000' }), { instanceOf: ConfigError });
+  t.regex(secret!.message, /PUSHER_APP_SECRET is required with REDIS_CLUSTER_NODES/);
+  for (const bad of ['h', 'h:0', 'h:70000', 'redis://h:7000', 'h:7000,,h2', 'h:7000;h2:7001', ',']) {
+    const error = t.throws(() => loadConfig({ REDIS_CLUSTER_NODES: bad, PUSHER_APP_SECRET: 'a-shared-secret-0123456789' }), { instanceOf: ConfigError }, bad);
+    t.regex(error!.message, /REDIS_CLUSTER_NODES is invalid \((each entry must be host:port|must name at least one node)/, bad);
+  }
+});
+
+test('an unreachable Redis Cluster stops start-up with a clear sentence naming REDIS_CLUSTER_NODES', async (t) => {
+  const { code, stderr } = await runMainExpectingExit({ PORT: '0', DATA_DIR: '/tmp/dice-unused', REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
+  t.is(code, 1);
+  t.regex(stderr, /^Cannot start: Cannot reach the Redis Cluster at REDIS_CLUSTER_NODES \(127\.0\.0\.1:1,127\.0\.0\.1:2\)/m);
+  t.notRegex(stderr, /\n\s+at /, 'no stack trace');
+});

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A throwaway Redis Cluster of 3 masters on free local ports, for the cluster pass of the tests
+# (scripts/test.sh, .ci/run). No Docker: three `redis-server --cluster-enabled yes` processes and
+# `redis-cli --cluster create`.
+#
+#   scripts/redis-cluster.sh start DIR   start it, wait for cluster_state:ok, print host:port,host:port,host:port
+#   scripts/redis-cluster.sh stop DIR    stop the three servers and remove DIR
+#
+# Everything (node configs, pid files, logs) lives in DIR, so stop can clean up after a crash too.
+set -euo pipefail
+
+usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+action=$1; dir=$2
+
+stop_cluster() {
+  [ -d "$dir" ] || return 0
+  for pidfile in "$dir"/redis-*.pid; do
+    [ -f "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  rm -rf "$dir"
+}
+
+# Three ports whose cluster bus ports (port + 10000) are free as well.
+free_ports() {
+  node -e '
+    const net = require("node:net");
+    const free = (port) => new Promise((resolve) => {
+      const s = net.createServer();
+      s.once("error", () => resolve(false));
+      s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+    });
+    (async () => {
+      const found = [];
+      for (let tries = 0; found.length < 3 && tries < 500; tries++) {
+        const port = 20000 + Math.floor(Math.random() * 25000);
+        if (found.includes(port) || found.includes(port - 10000) || found.includes(port + 10000)) continue;
+        if ((await free(port)) && (await free(port + 10000))) found.push(port);
+      }
+      if (found.length < 3) process.exit(1);
+      console.log(found.join(" "));
+    })();'
+}
+
+case "$action" in
+  stop) stop_cluster ;;
+  start)
+    for tool in redis-server redis-cli; do
+      command -v "$tool" >/dev/null 2>&1 || { echo "$tool not found (apt-get install redis-server)" >&2; exit 3; }
+    done
+    mkdir -p "$dir"
+    read -r -a ports <<<"$(free_ports)"
+    for port in "${ports[@]}"; do
+      redis-server --daemonize yes --bind 127.0.0.1 --port "$port" \
+        --cluster-enabled yes --cluster-config-file "$dir/nodes-$port.conf" --cluster-node-timeout 5000 \
+        --save '' --appendonly no --dir "$dir" --pidfile "$dir/redis-$port.pid" --logfile "$dir/redis-$port.log" >/dev/null
+    done
+    for port in "${ports[@]}"; do
+      for _ in $(seq 1 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+      redis-cli -p "$port" ping >/dev/null 2>&1 || { echo "redis-server on port $port did not start (log: $dir/redis-$port.log)" >&2; stop_cluster; exit 1; }
+    done
+    nodes=()
+    for port in "${ports[@]}"; do nodes+=("127.0.0.1:$port"); done
+    if ! redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$dir/create.log" 2>&1; then
+      echo "redis-cli --cluster create failed:" >&2; cat "$dir/create.log" >&2; stop_cluster; exit 1
+    fi
+    # Every node must agree the cluster is up (slots assigned, gossip done) before a client connects.
+    for port in "${ports[@]}"; do
+      for _ in $(seq 1 200); do redis-cli -p "$port" cluster info 2>/dev/null | grep -q 'cluster_state:ok' && break; sleep 0.1; done
+      redis-cli -p "$port" cluster info | grep -q 'cluster_state:ok' || { echo "node $port never reached cluster_state:ok" >&2; stop_cluster; exit 1; }
+    done
+    (IFS=,; echo "${nodes[*]}")
+    ;;
+  *) usage ;;
+esac
