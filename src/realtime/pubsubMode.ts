@@ -1,4 +1,4 @@
-import type { RedisClient as Redis } from '../lib/redis';
+import { isCluster, masterOf, type RedisClient as Redis } from '../lib/redis';
 import type { Logger } from '../logger';
 
 /** REDIS_PUBSUB as configured. */
@@ -65,9 +65,16 @@ export function choosePubSub(setting: PubSubSetting, version: string | null): Pu
  * sharded adapter's `${key}#/#`. They and this one would not hear each other's room events.
  */
 async function peersOnOtherFabric(client: Redis, mode: PubSubMode, key: string, canShard: boolean): Promise<number> {
-  if (mode === 'sharded') return ((await client.call('PUBSUB', 'NUMSUB', `${key}-request#/#`)) as [string, number])[1];
+  if (mode === 'sharded') {
+    // A classic SUBSCRIBE is listed only by the node it was made on: on a cluster, ask every master.
+    const nodes = isCluster(client) ? client.nodes('master') : [client];
+    const counts = await Promise.all(nodes.map(async (node) => ((await node.call('PUBSUB', 'NUMSUB', `${key}-request#/#`)) as [string, number])[1]));
+    return counts.reduce((sum, n) => sum + Number(n), 0);
+  }
   if (!canShard) return 0;
-  return ((await client.call('PUBSUB', 'SHARDNUMSUB', `${key}#/#`)) as [string, number])[1];
+  // A shard channel's subscribers are known to the node serving its slot.
+  const channel = `${key}#/#`;
+  return Number(((await masterOf(client, channel).call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Cluster as RedisCluster, Redis } from 'ioredis';
+import { masterOf } from '../../src/lib/redis';
 import { Api, newGuest } from './http';
 import { createTestDatabase, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL, type TestDatabase } from './env';
 import { spawnInstance } from './process';
@@ -137,6 +138,16 @@ async function nodesOf(client: Redis | RedisCluster): Promise<Redis[]> {
   if (!(client instanceof RedisCluster)) return [client];
   if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
   return client.nodes('master');
+}
+
+/**
+ * How many connections SSUBSCRIBE `channel`, asked of the node that serves its slot (on a cluster,
+ * each master knows only its own shard channels' subscribers).
+ */
+export async function shardSubscribers(client: Redis | RedisCluster, channel: string): Promise<number> {
+  await nodesOf(client);
+  const answer = (await masterOf(client, channel).call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number];
+  return Number(answer[1]);
 }
 
 /** KEYS `pattern` on every node (a cluster spreads keys over its masters). */
