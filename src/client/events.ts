@@ -6,6 +6,12 @@ import type { Participant, Roll, Room, Theme } from './types';
  */
 export interface Payload<T> {
   data: T;
+  /**
+   * Room events: the room's sequence number of this event (strictly increasing per room, not
+   * contiguous: a viewer does not see every event). The welcome's RoomUpdateEvent carries where this
+   * socket's stream goes on from. Reconnect with the highest one received as `auth.since_seq`.
+   */
+  seq?: number;
 }
 
 export interface Vector3 {

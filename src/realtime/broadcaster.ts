@@ -1,9 +1,6 @@
 import type { Server } from 'socket.io';
-import { Emitter } from '@socket.io/redis-emitter';
-import type { Redis } from 'ioredis';
-import { publishOf } from '../lib/redis';
-import type { Logger } from '../logger';
-import type { PublishObserver } from '../metrics/realtime';
+import { RoomEvents, ROOM_NAMESPACE } from './events';
+import { MemorySequence, type ReplayEntry, type SequenceReader } from './sequence';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -26,14 +23,31 @@ export interface Broadcaster {
   /** Drop the targeted sockets from the namespace, on every instance (the client does not retry). */
   disconnect(target: Target): void;
   /**
-   * Run `fn`, whose emits must reach Redis as one block (MULTI/EXEC): the per-class emits of one
-   * event, so that no other instance's emit lands between them and every client sees one order.
+   * Run `fn`, whose emits must reach Redis as one block: the per-class emits of one event, so that no
+   * other instance's emit lands between them and every client sees one order. The block gets one seq
+   * (the room's next: every room event payload carries it as `seq`, sequence.ts); `replay` is what the
+   * room's log keeps of it for reconnecting clients.
    */
-  atomically(fn: () => void): void;
+  atomically(fn: () => void, replay?: ReplayEntry): void;
+  /** The rooms' counters and logs, as this broadcaster numbers them. */
+  readonly sequence: SequenceReader;
+}
+
+const SEQUENCED: ReadonlySet<string> = new Set(Object.values(RoomEvents).filter((e) => e !== RoomEvents.ReplayRequired));
+
+/** Whether an emit of `event` to `namespace` carries the block's `seq` in its payload: room events of room namespaces. */
+export function carriesSeq(namespace: string, event: string, payload: unknown): payload is Record<string, unknown> {
+  return SEQUENCED.has(event) && ROOM_NAMESPACE.test(namespace) && typeof payload === 'object' && payload !== null && !Array.isArray(payload);
 }
 
 export class LocalBroadcaster implements Broadcaster {
-  constructor(private readonly io: Server) {}
+  /** While atomically() runs: the seq each namespace's emits of the block carry, taken at its first emit. */
+  private block: { seqs: Map<string, number>; replay?: ReplayEntry } | null = null;
+
+  constructor(
+    private readonly io: Server,
+    readonly sequence: MemorySequence = new MemorySequence(),
+  ) {}
 
   /**
    * Only namespaces that exist here: `io.of(name)` would create (and keep) an empty one. `local`: this
@@ -47,7 +61,11 @@ export class LocalBroadcaster implements Broadcaster {
   }
 
   emit(target: Target, event: string, payload: unknown) {
-    this.operator(target)?.emit(event, payload);
+    if (!this.block) return this.atomically(() => this.emit(target, event, payload));
+    const { seqs, replay } = this.block;
+    let seq = seqs.get(target.namespace);
+    if (seq === undefined) seqs.set(target.namespace, (seq = this.sequence.next(target.namespace, seqs.size ? undefined : replay)));
+    this.operator(target)?.emit(event, carriesSeq(target.namespace, event, payload) ? { ...payload, seq } : payload);
   }
 
   disconnect(target: Target) {
@@ -55,159 +73,14 @@ export class LocalBroadcaster implements Broadcaster {
   }
 
   // In process, emits are synchronous: nothing can land between them.
-  atomically(fn: () => void) {
-    fn();
-  }
-}
-
-/** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
-export interface LostEmits {
-  /** null: too many to name (resync every room). */
-  namespaces: string[] | null;
-  lastFailureAt: number;
-}
-
-/** Namespaces named in a lost-emits report at most; past this, every room is resynced. */
-const MAX_LOST_NAMESPACES = 1000;
-
-export class RedisBroadcaster implements Broadcaster {
-  private readonly emitter: Emitter;
-  /** PUBLISH with its failures (the adapter guard hides them from `redis.publish`: lib/redis.ts). */
-  private readonly publish: (channel: string, message: string | Buffer) => Promise<number>;
-  /** While atomically() runs: the publishes to send as one MULTI. */
-  private block: Array<[string, Buffer | string]> | null = null;
-  /** Namespaces of the emits being made (emit, disconnect, or an atomically() block). */
-  private current = new Set<string>();
-  private failing = false;
-  /** Emits that never reached Redis, by namespace, until takeLost() hands them over. */
-  private lost = new Set<string>();
-  private lostAll = false;
-  private lastFailureAt = 0;
-  /** While disconnect() publishes: what to do here if the publish fails. */
-  private fallback: (() => void) | null = null;
-  private blockFallbacks: Array<() => void> = [];
-  /** Called when a publish succeeds after failures (index.ts then reports what was lost). */
-  onRecovered?: () => void;
-
-  constructor(
-    private readonly redis: Redis,
-    key: string,
-    private readonly logger: Logger,
-    /** This instance's sockets, for evictions that cannot go through Redis. */
-    private readonly local?: LocalBroadcaster,
-    /** Told the latency and outcome of each PUBLISH (metrics), when given. */
-    private readonly observer?: PublishObserver,
-  ) {
-    this.publish = publishOf(redis);
-    const client = {
-      publish: (channel: string, message: Buffer | string) => {
-        if (this.block) {
-          this.block.push([channel, message]);
-          if (this.fallback) this.blockFallbacks.push(this.fallback);
-          return Promise.resolve(0);
-        }
-        const fallback = this.fallback;
-        return this.settle(this.publish(channel, message), [...this.current], fallback ? [fallback] : []);
-      },
-    };
-    this.emitter = new Emitter(client, { key });
-  }
-
-  /**
-   * The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage, and
-   * remember the namespaces whose sockets missed something (index.ts has them resynced when Redis
-   * is back: every instance then tells those sockets to reconnect and replay).
-   */
-  private settle<T>(sent: Promise<T>, namespaces: string[], fallbacks: Array<() => void> = []): Promise<T | 0> {
-    const start = this.observer ? performance.now() : 0;
-    return sent.then(
-      (n) => {
-        this.observer?.published((performance.now() - start) / 1000, true);
-        if (this.failing) this.onRecovered?.();
-        this.failing = false;
-        return n;
-      },
-      (err: Error) => {
-        this.observer?.published((performance.now() - start) / 1000, false);
-        if (!this.failing) this.logger.warn({ err: err.message }, 'realtime publish failed: Redis unreachable');
-        this.failing = true;
-        this.lastFailureAt = Date.now();
-        for (const namespace of namespaces) this.lost.add(namespace);
-        if (this.lost.size > MAX_LOST_NAMESPACES) this.lostAll = true;
-        for (const fallback of fallbacks) fallback();
-        return 0;
-      },
-    );
-  }
-
-  /** What was lost since the last call (null when nothing was), and forget it. */
-  takeLost(): LostEmits | null {
-    if (!this.lost.size && !this.lostAll) return null;
-    const report = { namespaces: this.lostAll ? null : [...this.lost], lastFailureAt: this.lastFailureAt };
-    this.lost.clear();
-    this.lostAll = false;
-    return report;
-  }
-
-  /** Put back a report that could not be passed on (Redis failed again). */
-  restoreLost(report: LostEmits) {
-    if (report.namespaces === null) this.lostAll = true;
-    else for (const namespace of report.namespaces) this.lost.add(namespace);
-    this.lastFailureAt = Math.max(this.lastFailureAt, report.lastFailureAt);
-  }
-
-  atomically(fn: () => void) {
+  atomically(fn: () => void, replay?: ReplayEntry) {
     if (this.block) return fn();
-    this.block = [];
-    const outer = this.current;
-    this.current = new Set();
-    let block: Array<[string, Buffer | string]>;
-    let namespaces: string[];
-    let fallbacks: Array<() => void>;
+    this.block = { seqs: new Map(), replay };
     try {
       fn();
     } finally {
-      block = this.block;
-      namespaces = [...this.current];
-      fallbacks = this.blockFallbacks;
       this.block = null;
-      this.blockFallbacks = [];
-      this.current = outer;
-    }
-    if (block.length === 1) void this.settle(this.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
-    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec(), namespaces, fallbacks);
-  }
-
-  private operator(target: Target) {
-    return this.emitter.of(target.namespace).to(target.to ?? []).except(target.except ?? []);
-  }
-
-  /** Run `send` (which publishes synchronously) with `namespace` recorded as the one being emitted to. */
-  private within(namespace: string, send: () => void) {
-    const added = !this.current.has(namespace);
-    this.current.add(namespace);
-    try {
-      send();
-    } finally {
-      if (added && !this.block) this.current.delete(namespace);
-    }
-  }
-
-  emit(target: Target, event: string, payload: unknown) {
-    this.within(target.namespace, () => this.operator(target).emit(event, payload));
-  }
-
-  /**
-   * Through Redis, so that it lands in its place among the room's events on every instance. When
-   * that fails, this instance's own sockets are dropped at once; the other instances' go when they
-   * resync or re-validate (index.ts, access.ts).
-   */
-  disconnect(target: Target) {
-    this.fallback = () => this.local?.disconnect(target);
-    try {
-      this.within(target.namespace, () => this.operator(target).disconnectSockets(false));
-    } finally {
-      this.fallback = null;
     }
   }
 }
+

@@ -5,13 +5,15 @@ import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
 import { publishOf } from '../lib/redis';
-import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
+import { LocalBroadcaster, type Broadcaster } from './broadcaster';
+import { RedisBroadcaster } from './redisBroadcaster';
+import type { PublishCommand } from './sequenceRedis';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
-import { createRollFeed, replayMissedRolls } from './rollFeed';
+import { createRollFeed, replayMissed } from './rollFeed';
 import { AccessGuard } from './access';
 import { controlChannel, parseControl, type ControlMessage } from './control';
 import type { Logger } from '../logger';
@@ -28,6 +30,8 @@ export interface RealtimeOptions {
   sub?: Redis | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the emitter must use the same. */
   channelKey?: string;
+  /** How blocks are published: PUBLISH for the classic adapter (default), SPUBLISH for the sharded one. */
+  publishCommand?: PublishCommand;
   presence?: RedisPresenceOptions;
   moveLimits?: MoveLimits;
   /** The HTTP server whose `/app/{key}` upgrades the Pusher gateway takes (none: no gateway). */
@@ -54,14 +58,16 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
   const local = new LocalBroadcaster(io);
-  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local, publishObserver(deps.metrics)) : null;
+  const redisBroadcaster = clustered
+    ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, { local, observer: publishObserver(deps.metrics), command: options.publishCommand })
+    : null;
   const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
-  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
+  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissed };
   setupNamespaces(ctx);
   let pusher: PusherGateway | null = null;
   if (options.httpServer) {
@@ -93,6 +99,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
         unsubscribe();
         stopGuard();
         await fanout.drain();
+        redisBroadcaster?.close();
         await stopPresence();
       })()),
   };
@@ -142,12 +149,20 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
     guard.resync('redis_reconnected');
     revalidate();
   };
+  // Only blocks dropped past the limit of those kept (redisBroadcaster.ts) are lost: their rooms' logs
+  // are cut first, so that the resynced sockets replay by `since` rather than from a log with holes.
   const reportLost = () => {
     const lost = broadcaster.takeLost();
     if (!lost) return;
-    void tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }).then((told) => {
-      if (!told) broadcaster.restoreLost(lost);
-    });
+    void broadcaster
+      .forgetLogs(lost.namespaces ?? [])
+      .then(() => tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }))
+      .then(
+        (told) => {
+          if (!told) broadcaster.restoreLost(lost);
+        },
+        () => broadcaster.restoreLost(lost),
+      );
   };
   sub.on('message', onMessage);
   sub.on('ready', onSubReady);
