@@ -62,13 +62,13 @@ test('a socket reconnecting with since_seq gets exactly the roll events it misse
   const sinceSeq = highestSeq(leaver);
   leaver.close();
   const hidden = await rollOk(s.roller, { dice: [d('d20', { value: 17, is_hidden: true })], room: s.slug });
-  const whisper = await rollOk(s.roller, { dice: [d('d20')], room: s.slug, whisper: [s.participantId(s.whisperee)] });
   const plain = await rollOk(s.roller, { dice: [d('d8')], room: s.slug });
   const patched = await s.roller.api.patch(`/roll/${plain.uuid}`, { dice: [{ uuid: plain.values[0]!.uuid, meta: { position: { x: 1, z: 2 } } }], room: s.slug });
   t.is(patched.status, 200, patched.text);
   const cleared = await s.roller.api.delete(`/roll?room=${s.slug}`);
   t.true(cleared.status === 200 || cleared.status === 204);
-  const after = await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
+  const whisper = await rollOk(s.roller, { dice: [d('d20')], room: s.slug, whisper: [s.participantId(s.whisperee)] });
+  const after = await rollOk(s.roller, { dice: [d('d4', { value: 3, is_hidden: true })], room: s.slug });
   await stayer.waitFor('RollCreateEvent', (p) => p.data.uuid === after.uuid);
 
   const back = await connect(s.slug, { token: s.bystander.key, since_seq: sinceSeq, since: before.uuid });
@@ -93,7 +93,9 @@ test('a socket reconnecting with since_seq gets exactly the roll events it misse
   t.false(heard.some((line) => line.includes(whisper.uuid)), 'a whisper to someone else is not replayed, nor its delete');
   t.true(heard.includes(`RollCreateEvent ${after.uuid} ${stayer.of('RollCreateEvent').find((p) => p.data.uuid === after.uuid).seq}`));
   t.false(heard.some((line) => line.includes(hidden.uuid) && line.startsWith('RollCreateEvent')), 'deleted since: only its delete');
-  t.deepEqual(back.of('RollCreateEvent').find((p) => p.data.uuid === after.uuid).data, (await s.bystander.api.get(`/roll/${after.uuid}`)).body.data);
+  const replayedAfter = back.of('RollCreateEvent').find((p) => p.data.uuid === after.uuid).data;
+  t.deepEqual(replayedAfter, (await s.bystander.api.get(`/roll/${after.uuid}`)).body.data, 'presented for this viewer, as REST');
+  t.is(replayedAfter.values[0].value, null, 'a hidden die stays hidden');
 });
 
 test('a burst of rolls while a socket reconnects with since_seq: every roll once, in seq order, as the socket that stayed heard them', async (t) => {
