@@ -59,7 +59,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const clustered = Boolean(deps.redis && options.pub);
   const local = new LocalBroadcaster(io);
   const redisBroadcaster = clustered
-    ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, { local, observer: publishObserver(deps.metrics), command: options.publishCommand })
+    ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, { local, observer: publishObserver(deps.metrics), command: options.publishCommand, maxPending: deps.config.realtimeMaxKeptBlocks })
     : null;
   const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered

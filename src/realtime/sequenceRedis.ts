@@ -90,6 +90,9 @@ if ARGV[4] ~= '' then
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
   end
 end
+-- One field per instance that ever sent to the room: a room alive across many deploys starts over
+-- (only a block sent again by an instance whose first attempt had in fact run could then repeat).
+if redis.call('HLEN', KEYS[3]) >= 100 then redis.call('DEL', KEYS[3]) end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 keep(tonumber(ARGV[5]))
 return seq
@@ -187,10 +190,16 @@ export class RedisSequence implements SequenceReader {
   }
 }
 
-/** KEYS: seq. The log covers nothing before now: its floor moves up to the counter. */
+/**
+ * KEYS: seq. The log covers nothing up to now: the counter takes a number for the events dropped and
+ * the floor moves up to it, so a client whose last seq is the room's latest is not covered either (it
+ * missed the dropped events, which never got numbers).
+ */
 const FORGET = `
-local n = redis.call('HGET', KEYS[1], 'n')
-if n then redis.call('HSET', KEYS[1], 'floor', n) end
+if redis.call('HEXISTS', KEYS[1], 'n') == 1 then
+  local n = redis.call('HINCRBY', KEYS[1], 'n', 1)
+  redis.call('HSET', KEYS[1], 'floor', string.format('%d', n))
+end
 return 1
 `;
 

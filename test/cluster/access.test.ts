@@ -307,6 +307,33 @@ test.serial('an instance cut off alone from Redis: once back, it sends the event
   t.is(await evicted, 'io server disconnect', 'the removed participant\'s eviction, kept too, reaches B');
 });
 
+test.serial('an instance cut off alone that keeps more than REALTIME_MAX_KEPT_BLOCKS drops them: once back, it has the other instances resync those rooms, whose logs it cut (the replay falls back to since)', async (t) => {
+  const [A, B] = instances as [ClusterInstance, ClusterInstance];
+  const proxy = await startProxy('127.0.0.1', port);
+  t.teardown(() => proxy.close());
+  const E = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REALTIME_MAX_KEPT_BLOCKS: '2' });
+  instances.push(E);
+  const owner = await guest(A);
+  const player = await guest(B);
+  const created = await owner.api.post('/room', { name: 'Overflow', is_public: true });
+  const slug = created.body.data.slug as string;
+  t.is((await player.api.post(`/room/${slug}/participant`, {})).status, 200);
+  const listener = await inRoom(B, slug, player.key);
+  const viaE = E.api.as(owner.key);
+  const seen = (await viaE.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid as string;
+  const seenEvent = await listener.waitFor('RollCreateEvent', (p) => p.data.uuid === seen);
+
+  await proxy.cut();
+  const missed: string[] = [];
+  for (let i = 0; i < 6; i++) missed.push((await viaE.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid);
+  await proxy.restore();
+  const told = await listener.waitFor('ReplayRequiredEvent', () => true, RECONNECT_MS + 5000);
+  t.is(told.data.reason, 'events_lost');
+  await listener.until(() => missed.every((u) => rollsOf(listener).includes(u)), 'every roll E made while cut off', 20_000);
+  const welcomes = listener.of('RoomUpdateEvent');
+  t.true(welcomes.at(-1).seq > seenEvent.seq, 'the log was cut: since_seq not covered, the welcome gives the room\'s seq and since replays');
+});
+
 test.serial('an instance cut off alone from Redis drops its own evicted sockets at once (the kick it cannot publish falls back to its local sockets)', async (t) => {
   // D re-validates practically never: only the fallback of the failed publish can drop the socket in time.
   const proxy = await startProxy('127.0.0.1', port);
