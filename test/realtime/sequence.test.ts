@@ -1,6 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { closeAll, connectWelcomed, refusal, type Client } from '../helpers/sockets';
+import { Client, closeAll, connectWelcomed, refusal } from '../helpers/sockets';
+import { connectRoom as liveRoom, lastSeq } from '../../src/client/realtime';
 import { rollOk, table, type Roll } from '../api/rolls.support';
 import { MemorySequence } from '../../src/realtime/sequence';
 
@@ -119,6 +120,27 @@ test('a burst of rolls while a socket reconnects with since_seq: every roll once
   await stayer.until(() => stayer.of('RollCreateEvent').length === made.length, 'every roll');
   await back.until(() => back.of('RollCreateEvent').some((p) => p.seq === Math.max(last, ...stayer.of('RollCreateEvent').map((q) => q.seq))), 'the last roll');
   t.deepEqual(rollLine(back), rollLine(stayer, sinceSeq));
+});
+
+test('the typed client sends the highest seq it received on reconnecting (since_seq): the replay goes on from it, each roll once', async (t) => {
+  const s = await table(ctx.server);
+  const socket = liveRoom(ctx.server.url, s.bystander.key, s.slug, { socket: { transports: ['websocket'], forceNew: true, reconnectionDelay: 300, randomizationFactor: 0 } });
+  const client = new Client(socket as unknown as Client['socket']);
+  clients.push(client);
+  await client.waitFor('RoomUpdateEvent');
+  const first = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
+  await client.waitFor('RollCreateEvent', (p) => p.data.uuid === first.uuid);
+  const before = lastSeq(socket);
+  t.is(before, highestSeq(client), 'lastSeq() is the highest seq received');
+  // The transport drops (as a network failure would): socket.io-client reconnects by itself.
+  socket.io.engine.close();
+  const missed = [await rollOk(s.roller, { dice: [d('d6')], room: s.slug }), await rollOk(s.roller, { dice: [d('d6')], room: s.slug })];
+  await client.until(() => client.of('RoomUpdateEvent').length >= 2 || null, 'the welcome of the reconnection');
+  t.is(client.of('RoomUpdateEvent')[1].seq, before, 'it sent since_seq, and the log covered it');
+  await client.until(() => missed.every((r) => client.of('RollCreateEvent').some((p) => p.data.uuid === r.uuid)) || null, 'the missed rolls');
+  const heard = client.of('RollCreateEvent').map((p) => p.data.uuid);
+  t.deepEqual(heard, [first.uuid, ...missed.map((r) => r.uuid)], 'each once, in order');
+  t.is(lastSeq(socket), highestSeq(client));
 });
 
 test('a since_seq the log does not cover falls back to since (the uuid); without since nothing is replayed', async (t) => {
