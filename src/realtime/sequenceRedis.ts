@@ -2,8 +2,8 @@ import type { Redis } from 'ioredis';
 import { parseEntry, REPLAY_LIMIT, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
 
 /**
- * The Redis shape of sequence.ts: a room's counter, log and "blocks already sent" live in three keys
- * whose hash tag is the room's channel (`{dice#/room/abc#}:seq`, `:log`, `:sent`), so that they and the
+ * The Redis shape of sequence.ts: a room's counter (with, per instance, its last block sent) and log
+ * live in two keys whose hash tag is the room's channel (`{dice#/room/abc#}:seq`, `:log`), so that they and the
  * shard channel `dice#/room/abc#` (sharded pub/sub) share one Redis Cluster slot and one script can
  * touch them all. One script per block of emits: it takes the next seq, writes it into each message,
  * publishes them and logs the block, atomically: no other block of the room gets between its seq and
@@ -38,35 +38,36 @@ export function roomChannel(key: string, namespace: string): string {
 
 export function sequenceKeys(key: string, namespace: string) {
   const tag = `{${roomChannel(key, namespace)}}`;
-  return { seq: `${tag}:seq`, log: `${tag}:log`, sent: `${tag}:sent` };
+  return { seq: `${tag}:seq`, log: `${tag}:log` };
 }
 
 // Numbers leave Lua through string.format('%d'): tostring() of a number above 1e14 rounds it (%.14g).
-const START_COUNTER = `
-local function start()
-  if redis.call('HEXISTS', KEYS[1], 'n') == 0 then
+// Each redis.call costs about as much as the command itself inside a script: the scripts make as few
+// as they can (scripts/bench/sequence.ts measures them).
+const NEXT_SEQ = `
+local function nextSeq()
+  local seq = redis.call('HINCRBY', KEYS[1], 'n', 1)
+  if seq == 1 then
+    -- No counter (first event, expired, or Redis lost it): start from the clock, above every earlier seq.
     local t = redis.call('TIME')
-    local n = string.format('%d', tonumber(t[1]) * 1000000 + tonumber(t[2]))
-    redis.call('HSET', KEYS[1], 'n', n, 'floor', n)
+    seq = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    redis.call('HSET', KEYS[1], 'n', string.format('%d', seq), 'floor', string.format('%d', seq - 1))
   end
-end
-local function keep(ttl)
-  redis.call('EXPIRE', KEYS[1], ttl)
-  redis.call('EXPIRE', KEYS[2], ttl)
-  redis.call('EXPIRE', KEYS[3], ttl)
+  return seq
 end
 `;
 
 /**
- * KEYS: seq, log, sent. ARGV: command (publish | spublish), instance, block number, log entry ('' for
- * none), ttl, limit, then (channel, message, placeholder offset or -1) per message.
- * Answers the block's seq, or -1 when this instance already sent this block (its reply was lost).
+ * KEYS: seq (hash: n, floor, and i:<instance> = its last block number), log. ARGV: command (publish |
+ * spublish), instance, block number, log entry ('' for none), ttl, limit, then (channel, message,
+ * placeholder offset or -1) per message. Answers the block's seq, or -1 when this instance had already
+ * sent this block (its reply was lost with the connection).
  */
-const SEND_BLOCK = `${START_COUNTER}
-local last = redis.call('HGET', KEYS[3], ARGV[2])
+const SEND_BLOCK = `${NEXT_SEQ}
+local field = 'i:' .. ARGV[2]
+local last = redis.call('HGET', KEYS[1], field)
 if last and tonumber(last) >= tonumber(ARGV[3]) then return -1 end
-start()
-local seq = redis.call('HINCRBY', KEYS[1], 'n', 1)
+local seq = nextSeq()
 local b = {}
 local v = seq
 for i = 8, 1, -1 do
@@ -80,29 +81,41 @@ for i = 7, #ARGV, 3 do
   if at >= 0 then message = string.sub(message, 1, at) .. bytes .. string.sub(message, at + 10) end
   redis.call(ARGV[1], ARGV[i], message)
 end
-local s = string.format('%d', seq)
+local ttl = tonumber(ARGV[5])
 if ARGV[4] ~= '' then
+  local s = string.format('%d', seq)
   redis.call('ZADD', KEYS[2], s, s .. ' ' .. ARGV[4])
-  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[6])
-  if extra > 0 then
+  -- Trimmed in batches (a 16th of the limit past it), down to the limit: not a trim per event.
+  local limit = tonumber(ARGV[6])
+  local extra = redis.call('ZCARD', KEYS[2]) - limit
+  if extra > math.max(1, math.floor(limit / 16)) then
     local gone = redis.call('ZRANGE', KEYS[2], extra - 1, extra - 1, 'WITHSCORES')
     redis.call('HSET', KEYS[1], 'floor', gone[2])
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
   end
+  redis.call('EXPIRE', KEYS[2], ttl)
 end
--- One field per instance that ever sent to the room: a room alive across many deploys starts over
--- (only a block sent again by an instance whose first attempt had in fact run could then repeat).
-if redis.call('HLEN', KEYS[3]) >= 100 then redis.call('DEL', KEYS[3]) end
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-keep(tonumber(ARGV[5]))
+if redis.call('HSET', KEYS[1], field, ARGV[3]) == 1 and redis.call('HLEN', KEYS[1]) > 102 then
+  -- One field per instance that ever sent to the room: a room alive across many deploys forgets them
+  -- (only a block sent again by an instance whose first attempt had in fact run could then repeat).
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if name ~= 'n' and name ~= 'floor' and name ~= field then redis.call('HDEL', KEYS[1], name) end
+  end
+end
+redis.call('EXPIRE', KEYS[1], ttl)
 return seq
 `;
 
-/** KEYS: seq, log, sent. ARGV: ttl. Answers the counter, starting it if missing. */
-const HEAD = `${START_COUNTER}
-start()
-keep(tonumber(ARGV[1]))
-return redis.call('HGET', KEYS[1], 'n')
+/** KEYS: seq, log. ARGV: ttl. Answers the counter, starting it if missing. */
+const HEAD = `
+local n = redis.call('HGET', KEYS[1], 'n')
+if not n then
+  local t = redis.call('TIME')
+  n = string.format('%d', tonumber(t[1]) * 1000000 + tonumber(t[2]))
+  redis.call('HSET', KEYS[1], 'n', n, 'floor', n)
+end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return n
 `;
 
 /**
@@ -118,8 +131,8 @@ return out
 `;
 
 type ScriptClient = Redis & {
-  diceSendBlock(seq: string, log: string, sent: string, ...args: Array<string | Buffer | number>): Promise<number>;
-  diceSeqHead(seq: string, log: string, sent: string, ttl: number): Promise<string>;
+  diceSendBlock(seq: string, log: string, ...args: Array<string | Buffer | number>): Promise<number>;
+  diceSeqHead(seq: string, log: string, ttl: number): Promise<string>;
   diceSeqRead(seq: string, log: string, after: string, upTo: string): Promise<Array<string | null>>;
 };
 
@@ -127,8 +140,8 @@ type ScriptClient = Redis & {
 function scripts(redis: Redis): ScriptClient {
   const client = redis as ScriptClient;
   if (typeof client.diceSendBlock !== 'function') {
-    redis.defineCommand('diceSendBlock', { numberOfKeys: 3, lua: SEND_BLOCK });
-    redis.defineCommand('diceSeqHead', { numberOfKeys: 3, lua: HEAD });
+    redis.defineCommand('diceSendBlock', { numberOfKeys: 2, lua: SEND_BLOCK });
+    redis.defineCommand('diceSeqHead', { numberOfKeys: 2, lua: HEAD });
     redis.defineCommand('diceSeqRead', { numberOfKeys: 2, lua: READ });
   }
   return client;
@@ -160,7 +173,7 @@ export function sendBlock(
   const keys = sequenceKeys(key, namespace);
   const args: Array<string | Buffer | number> = [command, id.instance, id.n, replay ? JSON.stringify(replay) : '', SEQUENCE_TTL_SECONDS, limit];
   for (const [channel, message] of entries) args.push(channel, message, placeholderOffset(message));
-  return scripts(redis).diceSendBlock(keys.seq, keys.log, keys.sent, ...args);
+  return scripts(redis).diceSendBlock(keys.seq, keys.log, ...args);
 }
 
 /** Reading counters and logs (the welcome's `head`, the replay's `read`). */
@@ -172,7 +185,7 @@ export class RedisSequence implements SequenceReader {
 
   async head(namespace: string): Promise<number> {
     const keys = sequenceKeys(this.key, namespace);
-    return Number(await scripts(this.redis).diceSeqHead(keys.seq, keys.log, keys.sent, SEQUENCE_TTL_SECONDS));
+    return Number(await scripts(this.redis).diceSeqHead(keys.seq, keys.log, SEQUENCE_TTL_SECONDS));
   }
 
   async read(namespace: string, after: number, upTo: number): Promise<LogRead> {
