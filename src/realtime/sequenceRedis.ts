@@ -158,7 +158,7 @@ export type PublishCommand = 'publish' | 'spublish';
 /**
  * The one place a block of emits is sent: `entries` (channel, encoded message) of `namespace`, with
  * the command the adapter listens to (PUBLISH for the classic adapter, SPUBLISH for the sharded one).
- * Answers the seq, or -1 when the block had already been sent.
+ * Answers the seq, or -1 when the block had already been sent (0: a block with nothing to number).
  */
 export function sendBlock(
   redis: Redis,
@@ -170,9 +170,15 @@ export function sendBlock(
   replay?: ReplayEntry,
   limit = REPLAY_LIMIT,
 ): Promise<number> {
+  const offsets = entries.map(([, message]) => placeholderOffset(message));
+  if (!replay && offsets.every((at) => at < 0)) {
+    // Nothing to number (a kick, a relayed Pusher client event, a /user event): a plain MULTI, in its
+    // place on the connection among the scripts. Not recognised if sent again: a kick or a relay twice is harmless.
+    return redis.multi(entries.map(([channel, message]) => [command, channel, message])).exec().then(() => 0);
+  }
   const keys = sequenceKeys(key, namespace);
   const args: Array<string | Buffer | number> = [command, id.instance, id.n, replay ? JSON.stringify(replay) : '', SEQUENCE_TTL_SECONDS, limit];
-  for (const [channel, message] of entries) args.push(channel, message, placeholderOffset(message));
+  entries.forEach(([channel, message], i) => args.push(channel, message, offsets[i]!));
   return scripts(redis).diceSendBlock(keys.seq, keys.log, ...args);
 }
 
