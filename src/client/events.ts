@@ -63,7 +63,7 @@ export interface RoomServerEvents {
   RollValueMoveEndEvent: (payload: Payload<MoveData>) => void;
   /**
    * The server may have failed to deliver some events to this socket (its Redis connection came back
-   * after an outage) and closes the connection right after: reconnect with `since` (connectRoom does).
+   * after an outage) and closes the connection right after: reconnect with `since_seq` and `since` (connectRoom does).
    */
   ReplayRequiredEvent: (payload: Payload<ReplayRequiredData>) => void;
 }

@@ -13,8 +13,9 @@ export interface Target {
 /**
  * The one way the realtime layer talks to sockets it does not hold in its hand. Two shapes:
  * - in process (no Redis): straight into the local namespaces;
- * - Redis: through `@socket.io/redis-emitter`, so every instance, this one included, receives each
- *   emit from the same Redis channel, in the same order. Emitting locally first and remotely second
+ * - Redis (redisBroadcaster.ts): encoded by `@socket.io/redis-emitter`, sent by one script per block,
+ *   so every instance, this one included, receives each emit from the same Redis channel, in the
+ *   same order. Emitting locally first and remotely second
  *   (what `nsp.emit` does with the adapter) would let clients on two instances see two events of one
  *   room in different orders.
  */
