@@ -30,9 +30,9 @@ export const REPLAY_LIMIT = 500;
 export const SEQUENCE_TTL_SECONDS = 24 * 3600;
 
 /**
- * Where a counter starts when there is none (first event, or Redis lost it): the time in microseconds.
- * A counter advances by one per event, so it stays below the clock unless a room averages more than a
- * million events a second; a counter started afresh is therefore above every seq handed out before.
+ * The clock in microseconds. A seq is never below it when taken (the next seq is the larger of the
+ * last one + 1 and the clock), so a counter that lost its last values (a restart, a failover) still
+ * goes on above every seq handed out before, unless the clock went back meanwhile.
  */
 export function freshCounter(nowMs = Date.now()): number {
   return nowMs * 1000;
@@ -87,7 +87,7 @@ export class MemorySequence implements SequenceReader {
   /** The next seq of `namespace`, logging `entry` under it. */
   next(namespace: string, entry?: ReplayEntry): number {
     const room = this.room(namespace);
-    const seq = ++room.seq;
+    const seq = (room.seq = Math.max(room.seq + 1, freshCounter()));
     if (entry) {
       room.entries.push({ seq, entry });
       if (room.entries.length > this.limit) room.floor = room.entries.splice(0, room.entries.length - this.limit).at(-1)!.seq;

@@ -46,13 +46,17 @@ export function sequenceKeys(key: string, namespace: string) {
 // as they can (scripts/bench/sequence.ts measures them).
 const NEXT_SEQ = `
 local function nextSeq()
-  local seq = redis.call('HINCRBY', KEYS[1], 'n', 1)
-  if seq == 1 then
-    -- No counter (first event, expired, or Redis lost it): start from the clock, above every earlier seq.
-    local t = redis.call('TIME')
-    seq = tonumber(t[1]) * 1000000 + tonumber(t[2])
-    redis.call('HSET', KEYS[1], 'n', string.format('%d', seq), 'floor', string.format('%d', seq - 1))
+  -- Never below the clock in microseconds: a counter that lost its last writes (a Redis restarted
+  -- without them, a failover to a replica that had not got them) still goes on above every seq handed out.
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local n = redis.call('HGET', KEYS[1], 'n')
+  if not n then
+    redis.call('HSET', KEYS[1], 'n', string.format('%d', now), 'floor', string.format('%d', now - 1))
+    return now
   end
+  local seq = math.max(tonumber(n) + 1, now)
+  redis.call('HSET', KEYS[1], 'n', string.format('%d', seq))
   return seq
 end
 `;

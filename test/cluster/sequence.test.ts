@@ -124,6 +124,12 @@ test('the room\'s keys share the slot of its channel: {<prefix>#/room/<slug>#}:s
     t.true(senders.length >= 1 && senders.length <= 2, 'the instances that sent to it, with their last block numbers');
     // The hash tag is the channel itself: same slot as the (shard) channel `dice#/room/<slug>#`.
     for (const key of ['seq', 'log']) t.is(calculateSlot(`${tag}:${key}`), calculateSlot(`dice#/room/${slug}#`));
+    // A counter that lost its last writes (a failover to a replica that had not got them): the next
+    // seq is still above every seq handed out, since none is ever below the clock in microseconds.
+    await redis.hset(`${tag}:seq`, 'n', '5');
+    const next = await rollVia(1, players[1]!, slug);
+    const after = await watcher.waitFor('RollCreateEvent', (p) => p.data.uuid === next);
+    t.true(after.seq > heard.seq, `${heard.seq} then ${after.seq}`);
   } finally {
     redis.disconnect();
   }

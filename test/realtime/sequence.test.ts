@@ -156,19 +156,23 @@ test('a since_seq the log does not cover falls back to since (the uuid); without
   for (const c of [withUuid, bare]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
   t.deepEqual(withUuid.of('RollCreateEvent').map((p) => p.data.uuid), [missed.uuid, live.uuid]);
   t.deepEqual(bare.of('RollCreateEvent').map((p) => p.data.uuid), [live.uuid]);
-  const head = watcher.of('RollCreateEvent').at(-1)!.seq;
-  t.true(withUuid.of('RoomUpdateEvent')[0].seq >= head - 1, 'not covered: the welcome gives the room\'s seq');
+  const missedSeq = watcher.of('RollCreateEvent').find((p) => p.data.uuid === missed.uuid).seq;
+  const liveSeq = watcher.of('RollCreateEvent').find((p) => p.data.uuid === live.uuid).seq;
+  const welcomeSeq = withUuid.of('RoomUpdateEvent')[0].seq;
+  t.true(welcomeSeq >= missedSeq && welcomeSeq < liveSeq, 'not covered: the welcome gives the room\'s seq');
 });
 
 test('the in-process log: trimmed to its limit, a seq below what it holds is not covered, a new counter starts above the old ones', async (t) => {
   const log = new MemorySequence(3);
   const start = await log.head('/room/a');
   const seqs = [1, 2, 3, 4, 5].map((rollId) => log.next('/room/a', { event: 'RollCreateEvent', rollId }));
-  t.deepEqual(seqs, [start + 1, start + 2, start + 3, start + 4, start + 5]);
-  t.deepEqual((await log.read('/room/a', start + 2, start + 5))!.map((e) => e.seq), [start + 3, start + 4, start + 5]);
-  t.is(await log.read('/room/a', start + 1, start + 5), null, 'trimmed: not covered');
-  t.is(await log.read('/room/a', start + 6, start + 5), null, 'a seq from the future: not covered');
-  t.deepEqual(await log.read('/room/a', start + 5, start + 5), []);
+  t.true(seqs.every((seq, i) => seq > (i ? seqs[i - 1]! : start)), 'strictly increasing');
+  t.true(seqs.at(-1)! >= Date.now() * 1000 - 10_000_000, 'never below the clock in microseconds (when taken)');
+  t.deepEqual((await log.read('/room/a', seqs[1]!, seqs[4]!))!.map((e) => e.seq), seqs.slice(2), 'the last 3');
+  t.is(await log.read('/room/a', seqs[0]!, seqs[4]!), null, 'trimmed: not covered');
+  t.is(await log.read('/room/a', seqs[4]! + 1, seqs[4]!), null, 'a seq from the future: not covered');
+  t.deepEqual(await log.read('/room/a', seqs[4]!, seqs[4]!), []);
   const restarted = new MemorySequence();
-  t.true((await restarted.head('/room/a')) > start + 5, 'a fresh counter (a restart) starts above every seq handed out');
+  t.true((await restarted.head('/room/a')) >= seqs.at(-1)!, 'a fresh counter (a restart) starts at the clock, not below the seqs handed out');
+  t.true(restarted.next('/room/a') > seqs.at(-1)!);
 });
