@@ -97,7 +97,6 @@ if ARGV[4] ~= '' then
     redis.call('HSET', KEYS[1], 'floor', gone[2])
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, extra - 1)
   end
-  redis.call('EXPIRE', KEYS[2], ttl)
 end
 if redis.call('HSET', KEYS[1], field, ARGV[3]) == 1 and redis.call('HLEN', KEYS[1]) > 102 then
   -- One field per instance that ever sent to the room: a room alive across many deploys forgets them
@@ -106,7 +105,9 @@ if redis.call('HSET', KEYS[1], field, ARGV[3]) == 1 and redis.call('HLEN', KEYS[
     if name ~= 'n' and name ~= 'floor' and name ~= field then redis.call('HDEL', KEYS[1], name) end
   end
 end
+-- Both keys live as long as each other: a counter whose log expired alone would claim to cover it.
 redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
 return seq
 `;
 
@@ -119,6 +120,7 @@ if not n then
   redis.call('HSET', KEYS[1], 'n', n, 'floor', n)
 end
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[1]))
 return n
 `;
 

@@ -130,6 +130,11 @@ test('the room\'s keys share the slot of its channel: {<prefix>#/room/<slug>#}:s
     const next = await rollVia(1, players[1]!, slug);
     const after = await watcher.waitFor('RollCreateEvent', (p) => p.data.uuid === next);
     t.true(after.seq > heard.seq, `${heard.seq} then ${after.seq}`);
+    // The counter and the log expire together: an event that logs nothing (a room update) keeps the log too.
+    await redis.expire(`${tag}:log`, 100);
+    t.is((await players[0]!.api.patch(`/room/${slug}`, { name: 'Renamed' })).status, 200);
+    await watcher.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed');
+    t.true((await redis.ttl(`${tag}:log`)) > 3600, 'the log\'s TTL went with the counter\'s');
   } finally {
     redis.disconnect();
   }
