@@ -62,6 +62,11 @@ export interface Config {
    * revoked, still a participant, room not deleted): the bound on how long a missed eviction lasts.
    */
   realtimeRevalidateMs: number;
+  /**
+   * Realtime event blocks an instance keeps while Redis is away, to send again once it answers; past
+   * it they are dropped and their rooms resynced (src/realtime/redisBroadcaster.ts).
+   */
+  realtimeMaxKeptBlocks: number;
   /** Origins whose pages may call the REST API (CORS); null: any origin. */
   corsOrigins: readonly string[] | null;
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
@@ -188,6 +193,7 @@ const schema = Joi.object({
       }
     }),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  REALTIME_MAX_KEPT_BLOCKS: Joi.number().integer().min(0).max(1_000_000).default(5000),
   CORS_ORIGINS: Joi.string()
     .empty('')
     .default(null)
@@ -272,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
+    realtimeMaxKeptBlocks: value.REALTIME_MAX_KEPT_BLOCKS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,

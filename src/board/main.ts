@@ -5,7 +5,7 @@
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
  * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
  */
-import { ApiError, DiceClient, type Participant, type Room } from '../client';
+import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
 import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
@@ -177,9 +177,11 @@ async function loadHistory() {
 }
 
 function connect() {
+  // A new socket (a rejoin) goes on from the old one's seq: the server replays exactly what it missed.
+  const sinceSeq = state.socket ? lastSeq(state.socket) : null;
   state.socket?.disconnect();
   const latest = [...state.rolls.values()].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
-  const socket = state.client!.connectRoom(slug, { passcode: state.passcode, since: latest?.uuid ?? null });
+  const socket = state.client!.connectRoom(slug, { passcode: state.passcode, since: latest?.uuid ?? null, sinceSeq });
   state.socket = socket;
   setConnection('connecting…', 'offline');
 
@@ -228,12 +230,12 @@ function connect() {
   socket.on('RollCreateEvent', ({ data }) => upsertRoll(data, true));
   socket.on('RollUpdateEvent', ({ data }) => upsertRoll(data, false));
   socket.on('RollDeleteEvent', ({ data }) => removeRoll(data.uuid));
-  // The server may have missed sending us rolls: the client reconnects with `since` by itself and
-  // the missed rolls arrive as RollCreateEvent (upsertRoll shows each roll once, by uuid). Without
-  // a roll to give as `since` there is no replay: read the history again once back.
+  // The server may have missed sending us rolls: the client reconnects with `since_seq` (and `since`)
+  // by itself and the missed events arrive in order (upsertRoll still shows each roll once, by uuid).
+  // Without a seq nor a roll to give there is no replay: read the history again once back.
   socket.on('ReplayRequiredEvent', () => {
     setConnection('catching up…', 'offline');
-    if (!state.rolls.size) socket.once('connect', () => void loadHistory());
+    if (!state.rolls.size && lastSeq(socket) === null) socket.once('connect', () => void loadHistory());
   });
 }
 

@@ -6,6 +6,12 @@ import type { Participant, Roll, Room, Theme } from './types';
  */
 export interface Payload<T> {
   data: T;
+  /**
+   * Room events: the room's sequence number of this event (strictly increasing per room, not
+   * contiguous: a viewer does not see every event). The welcome's RoomUpdateEvent carries where this
+   * socket's stream goes on from. Reconnect with the highest one received as `auth.since_seq`.
+   */
+  seq?: number;
 }
 
 export interface Vector3 {
@@ -57,7 +63,7 @@ export interface RoomServerEvents {
   RollValueMoveEndEvent: (payload: Payload<MoveData>) => void;
   /**
    * The server may have failed to deliver some events to this socket (its Redis connection came back
-   * after an outage) and closes the connection right after: reconnect with `since` (connectRoom does).
+   * after an outage) and closes the connection right after: reconnect with `since_seq` and `since` (connectRoom does).
    */
   ReplayRequiredEvent: (payload: Payload<ReplayRequiredData>) => void;
 }

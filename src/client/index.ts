@@ -43,7 +43,7 @@ export class DiceClient extends RestClient {
 }
 
 export { ApiError, RestClient, API_PREFIX, type DiceClientOptions, type RequestOptions } from './rest';
-export { connectRoom, connectUser, type RoomConnectOptions, type RoomSocket, type UserSocket } from './realtime';
+export { connectRoom, connectUser, lastSeq, type RoomConnectOptions, type RoomSocket, type UserSocket } from './realtime';
 export * from './events';
 export { loadingCondition, loadingSoundPlays, type LoadingCondition, type LoadingOperator } from './loadingSound';
 export * from './types';

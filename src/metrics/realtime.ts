@@ -26,7 +26,8 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
       inner.emit(target, event, payload);
     },
     disconnect: (target) => inner.disconnect(target),
-    atomically: (fn) => inner.atomically(fn),
+    atomically: (fn, replay) => inner.atomically(fn, replay),
+    sequence: inner.sequence,
   };
 }
 

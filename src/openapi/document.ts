@@ -8,13 +8,16 @@ import { ref, schemas, type Schema } from './schemas';
  */
 const realtime = {
   description:
-    'Socket.IO. One namespace per room: `io(base + "/room/" + slug, {auth: {token: apiKey, passcode, since}})`; join the room first ' +
+    'Socket.IO. One namespace per room: `io(base + "/room/" + slug, {auth: {token: apiKey, passcode, since, since_seq}})`; join the room first ' +
     '(`POST /api/1.0/room/{slug}/participant`). A refused handshake is a `connect_error` whose `message` is the error code ' +
     '(`unauthorized`, `forbidden`, `not_found`, `validation_error`, `service_unavailable`) and whose `data.message` is for people. ' +
     '`since` is the uuid of the last roll you saw: the server replays what came after (up to 500 rolls). ' +
-    'Every server event carries `{data}` with what REST would answer you (redacted for you alike). ' +
+    'Every server event carries `{data}` with what REST would answer you (redacted for you alike); room events (not moves) also carry `seq`, ' +
+    "the room's sequence number of the event (strictly increasing per room, with gaps). `since_seq` is the highest `seq` you received: " +
+    'the server replays exactly the room events after it that you may see, in order, each once (up to 500 logged events; ' +
+    'when its log no longer covers that seq it falls back to `since`). ' +
     'Being removed from the room, or a passcode change of a private room, or revoking the key you connected with, disconnects you (reason `io server disconnect`). ' +
-    '`ReplayRequiredEvent` means you may have missed events (a Redis outage): the server closes the connection next; reconnect with `since`. ' +
+    '`ReplayRequiredEvent` means you may have missed events (a Redis outage): the server closes the connection next; reconnect with `since_seq` and `since`. ' +
     'The `/user` namespace (`auth: {token}`) tells you of your dice box.',
   namespaces: {
     '/room/{slug}': {

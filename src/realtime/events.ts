@@ -13,7 +13,7 @@ export const RoomEvents = {
   ParticipantDisconnect: 'ParticipantDisconnectEvent',
   /**
    * This socket may have missed events (Redis was away): the server closes its connection right
-   * after; reconnect with `since` (socket.io-client does by itself after a closed transport).
+   * after; reconnect with `since_seq` and `since` (socket.io-client does by itself after a closed transport).
    */
   ReplayRequired: 'ReplayRequiredEvent',
 } as const;

@@ -8,6 +8,7 @@ import { findThemeById } from '../themes/store/themes';
 import type { RollRecord as Roll } from '../rolls/store/records';
 import { presentOneTheme } from '../themes/present';
 import { KeyedThrottle } from './throttle';
+import type { ReplayEntry } from './sequence';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
@@ -51,6 +52,7 @@ export function emitPerViewer(
   viewers: Iterable<number>,
   classOf: (viewerId: number) => string | undefined,
   present: (viewerId: number) => unknown,
+  replay?: ReplayEntry,
 ) {
   const classes = new Map<string, { data: unknown; channels: string[] }>();
   for (const viewer of viewers) {
@@ -62,7 +64,7 @@ export function emitPerViewer(
   }
   broadcaster.atomically(() => {
     for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
-  });
+  }, replay);
 }
 
 /**
@@ -170,7 +172,7 @@ export class Fanout {
           for (const { uuid, audience } of event.rolls) {
             broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
           }
-        });
+        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })) });
         return;
       }
       default:

@@ -38,6 +38,8 @@ export interface SocketData {
   room?: SocketRoom;
   /** Room namespaces only: the last roll uuid the client saw (auth.since), for the replay. */
   since?: string | null;
+  /** Room namespaces only: the seq of the last room event the client saw (auth.since_seq), for the replay. */
+  sinceSeq?: number | null;
   /** Set once the socket is counted in the room's presence (so it is counted out exactly once). */
   present?: boolean;
   /** The participant as last presented to the room, for its ParticipantDisconnectEvent. */
@@ -86,7 +88,20 @@ function stringField(source: unknown, name: string): string | null {
 }
 
 /**
- * The credentials of a handshake: `auth: {token, passcode, since}` first; the query string and an
+ * `since_seq`: a seq as events carry it (a non-negative integer, sequence.ts), given as a number or,
+ * from the query string, as its decimal digits. Answers undefined when absent, NaN when it is garbage.
+ */
+function seqField(source: unknown): number | undefined {
+  if (!source || typeof source !== 'object') return undefined;
+  const value = (source as Record<string, unknown>).since_seq;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : NaN;
+  if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return seqField({ since_seq: Number(value) });
+  return NaN;
+}
+
+/**
+ * The credentials of a handshake: `auth: {token, passcode, since, since_seq}` first; the query string and an
  * `Authorization: Bearer` header as fall-backs for clients that cannot set `auth`.
  */
 export function handshakeCredentials(socket: Socket) {
@@ -94,7 +109,15 @@ export function handshakeCredentials(socket: Socket) {
   const token = stringField(auth, 'token') ?? stringField(query, 'token') ?? bearerKey(headers.authorization);
   const passcode = stringField(auth, 'passcode') ?? stringField(query, 'passcode');
   const since = stringField(auth, 'since') ?? stringField(query, 'since');
-  return { token, passcode, since: since && UUID.test(since) ? since.toLowerCase() : null, badSince: Boolean(since && !UUID.test(since)) };
+  const rawSeq = auth && typeof auth === 'object' && 'since_seq' in auth ? seqField(auth) : seqField(query);
+  return {
+    token,
+    passcode,
+    since: since && UUID.test(since) ? since.toLowerCase() : null,
+    badSince: Boolean(since && !UUID.test(since)),
+    sinceSeq: rawSeq === undefined || Number.isNaN(rawSeq) ? null : rawSeq,
+    badSinceSeq: rawSeq !== undefined && Number.isNaN(rawSeq),
+  };
 }
 
 /**
@@ -143,10 +166,11 @@ export function roomHandshake(logger: Logger, limit?: HandshakeLimit) {
       const { user, keyId } = await keyOf(socket);
       const slug = slugOfNamespace(socket.nsp.name);
       // The passcode is not needed (joining is where it is checked) and is accepted for clients that send it.
-      const { since, badSince } = handshakeCredentials(socket);
+      const { since, badSince, sinceSeq, badSinceSeq } = handshakeCredentials(socket);
       const room = await authorizeRoomConnection(slug, user.id);
       if (badSince) return next(connectError('validation_error', 'auth.since must be the uuid of a roll.'));
-      socket.data = { user, keyId, connectedAt: Date.now(), room, since } satisfies SocketData;
+      if (badSinceSeq) return next(connectError('validation_error', 'auth.since_seq must be the seq of an event (a non-negative integer).'));
+      socket.data = { user, keyId, connectedAt: Date.now(), room, since, sinceSeq } satisfies SocketData;
       next();
     } catch (err) {
       refuse(err, next, logger);

@@ -4,13 +4,14 @@ import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
 import { publishOf, type RedisClient } from '../lib/redis';
-import { LocalBroadcaster, RedisBroadcaster, type Broadcaster } from './broadcaster';
+import { LocalBroadcaster, type Broadcaster } from './broadcaster';
+import { RedisBroadcaster } from './redisBroadcaster';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
-import { createRollFeed, replayMissedRolls } from './rollFeed';
+import { createRollFeed, replayMissed } from './rollFeed';
 import { AccessGuard } from './access';
 import { controlChannel, parseControl, type ControlMessage } from './control';
 import type { Logger } from '../logger';
@@ -57,14 +58,20 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
   const local = new LocalBroadcaster(io);
-  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, wireFor(options.pubsub ?? 'classic', options.channelKey ?? 'socket.io'), log, local, publishObserver(deps.metrics)) : null;
+  const redisBroadcaster = clustered
+    ? new RedisBroadcaster(options.pub!, wireFor(options.pubsub ?? 'classic', options.channelKey ?? 'socket.io'), options.channelKey ?? 'socket.io', log, {
+        local,
+        observer: publishObserver(deps.metrics),
+        maxPending: deps.config.realtimeMaxKeptBlocks,
+      })
+    : null;
   const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
-  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissedRolls };
+  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissed };
   setupNamespaces(ctx);
   let pusher: PusherGateway | null = null;
   if (options.httpServer) {
@@ -96,6 +103,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
         unsubscribe();
         stopGuard();
         await fanout.drain();
+        redisBroadcaster?.close();
         await stopPresence();
       })()),
   };
@@ -145,12 +153,20 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
     guard.resync('redis_reconnected');
     revalidate();
   };
+  // Only blocks dropped past the limit of those kept (redisBroadcaster.ts) are lost: their rooms' logs
+  // are cut first, so that the resynced sockets replay by `since` rather than from a log with holes.
   const reportLost = () => {
     const lost = broadcaster.takeLost();
     if (!lost) return;
-    void tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }).then((told) => {
-      if (!told) broadcaster.restoreLost(lost);
-    });
+    void broadcaster
+      .forgetLogs(lost.namespaces ?? [])
+      .then(() => tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }))
+      .then(
+        (told) => {
+          if (!told) broadcaster.restoreLost(lost);
+        },
+        () => broadcaster.restoreLost(lost),
+      );
   };
   sub.on('message', onMessage);
   sub.on('ready', onSubReady);

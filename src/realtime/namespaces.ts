@@ -11,6 +11,7 @@ import type { PresenceStore } from './presence';
 import { RoomLoads } from './roomLoads';
 import { sendEncoded } from './preEncoded';
 import { memberCount } from './pusher/members';
+import type { LoggedEntry } from './sequence';
 
 export interface RealtimeContext {
   io: Server;
@@ -19,8 +20,12 @@ export interface RealtimeContext {
   presence: PresenceStore;
   moveLimits?: MoveLimits;
   handshakeLimit?: HandshakeLimit;
-  /** Sends the rolls a reconnecting socket missed (auth.since), oldest first. */
-  replay?: (socket: Socket, send: (event: string, payload: unknown) => void) => Promise<Set<string>>;
+  /**
+   * Sends what a reconnecting socket missed, oldest first: the logged events after `auth.since_seq`
+   * when `logged` has them (the log covers it), or else the rolls after `auth.since`. Answers the roll
+   * uuids sent as RollCreateEvent, or null when there was nothing to replay from (no since, unknown since).
+   */
+  replay?: (socket: Socket, send: (event: string, payload: unknown) => void, logged: readonly LoggedEntry[] | null) => Promise<Set<string> | null>;
   /** Fresh room loads shared by sockets connecting together; setupNamespaces makes one if absent. */
   rooms?: RoomLoads;
   /** The parent of the `/room/{slug}` namespaces (set by setupNamespaces). */
@@ -86,21 +91,36 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
   // Live events reaching the socket meanwhile wait until the welcome is out (welcomeHold.ts).
   const hold = holdLiveEvents(socket);
   const told = new Set<number>();
-  let replayed = new Set<string>();
+  const position: Position = { head: null, replayed: null };
   try {
-    replayed = await welcomeInOrder(ctx, socket, hold, told);
+    await welcomeInOrder(ctx, socket, hold, told, position);
   } finally {
+    const { head, replayed } = position;
     hold.release((event, payload) => {
-      const data = (payload as { data?: { id?: number; uuid?: string } } | undefined)?.data;
+      const { data, seq } = (payload as { data?: { id?: number; uuid?: string }; seq?: unknown } | undefined) ?? {};
+      // Published before the room's seq was read: the welcome's snapshot holds it, and the replay, when
+      // one ran, the roll events (without one, a roll of that moment still goes out, late but not lost).
+      if (head !== null && typeof seq === 'number' && seq <= head && (replayed !== null || !ROLL_EVENTS.has(event))) return true;
       if (event === RoomEvents.ParticipantConnect) return data?.id !== undefined && told.has(data.id);
-      if (event === RoomEvents.RollCreate) return data?.uuid !== undefined && replayed.has(data.uuid);
+      if (event === RoomEvents.RollCreate) return data?.uuid !== undefined && replayed !== null && replayed.has(data.uuid);
       return false;
     });
   }
 }
 
-/** The welcome itself; its own emits go out through `hold.direct`, everything else waits. */
-async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: WelcomeHold, told: Set<number>): Promise<Set<string>> {
+const ROLL_EVENTS: ReadonlySet<string> = new Set([RoomEvents.RollCreate, RoomEvents.RollUpdate, RoomEvents.RollDelete]);
+
+/** Where a welcome left a socket: the seq its snapshot was read at, and the uuids replayed (null: no replay ran). */
+interface Position {
+  head: number | null;
+  replayed: Set<string> | null;
+}
+
+/**
+ * The welcome itself; its own emits go out through `hold.direct`, everything else waits. Sets
+ * `position.head` to the room's seq its snapshot was read at (live events up to it are left out).
+ */
+async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: WelcomeHold, told: Set<number>, position: Position): Promise<void> {
   const data = socketData(socket);
   const { user, room: { slug } } = data as Required<SocketData>;
   await socket.join([userChannel(user.id), MEMBERS_CHANNEL]);
@@ -120,9 +140,22 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
     // Gone, or removed since the handshake admitted it: the removal's disconnect may have gone out
     // before this socket joined its channel, so it would stay, hearing the room's moves and presence.
     socket.disconnect(true);
-    return new Set();
+    return;
   }
-  hold.direct(() => sendEncoded(socket, room.encodedRoomUpdate(socket, user.id)));
+  // The log after the client's last seq, when it covers it (sequence.ts); null: replay by `since`.
+  const { head } = room;
+  position.head = head;
+  let logged: LoggedEntry[] | null = null;
+  if (head !== null && data.sinceSeq !== undefined && data.sinceSeq !== null) {
+    logged = await ctx.broadcaster.sequence.read(socket.nsp.name, data.sinceSeq, head).catch((err: Error) => {
+      ctx.logger.warn({ err: err.message, room: slug }, 'could not read the room log; replaying by since');
+      return null;
+    });
+  }
+  // Its seq says where this socket's stream goes on from: the client's own when the log replays what
+  // follows it, else the snapshot's (everything up to it is in the room as sent).
+  const seq = head === null ? undefined : logged ? data.sinceSeq! : head;
+  hold.direct(() => sendEncoded(socket, room.encodedRoomUpdate(socket, user.id, seq)));
   data.participant = participant;
   if (first) {
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
@@ -137,7 +170,7 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
     hold.direct(() => sendEncoded(socket, encoded));
     told.add(other.id);
   }
-  return ctx.replay ? ctx.replay(socket, (event, payload) => hold.direct(() => socket.emit(event, payload))) : new Set();
+  if (ctx.replay) position.replayed = await ctx.replay(socket, (event, payload) => hold.direct(() => socket.emit(event, payload)), logged);
 }
 
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */
@@ -176,7 +209,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
 /** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
 export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
-  ctx.rooms ??= new RoomLoads();
+  ctx.rooms ??= new RoomLoads(undefined, (slug) => ctx.broadcaster.sequence.head(roomNamespace(slug)));
   const parent = io.of(ROOM_NAMESPACE);
   ctx.roomParent = parent;
   const handshake = roomHandshake(logger, ctx.handshakeLimit);

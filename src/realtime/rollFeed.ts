@@ -10,6 +10,7 @@ import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './event
 import { emitPerViewer, type RollFeed } from './fanout';
 import { roomMembers } from '../rooms/present';
 import { socketData } from './handshake';
+import { REPLAY_LIMIT, type LoggedEntry } from './sequence';
 
 /**
  * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
@@ -28,7 +29,7 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
           continue;
         }
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
-        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer));
+        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer), { event, rollId: roll.id });
       }
     },
   };
@@ -42,7 +43,7 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
  * size of the room, each naming one or two channels: addressing every member's channel put a
  * thousand names into each Redis message of a room of 1,000.
  */
-function emitToRoom(broadcaster: Broadcaster, namespace: string, event: string, roll: Roll): void {
+function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCreateEvent' | 'RollUpdateEvent', roll: Roll): void {
   const classOf = rollViewerClass(roll);
   const special = [...new Set([roll.userId, roll.room!.userId])];
   let other: number | undefined;
@@ -57,7 +58,7 @@ function emitToRoom(broadcaster: Broadcaster, namespace: string, event: string, 
       if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
     }
     if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
-  });
+  }, { event, rollId: roll.id });
 }
 
 /**
@@ -74,21 +75,22 @@ async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number,
 }
 
 /** At most this many rolls are replayed to a reconnecting socket: the latest ones, oldest first. */
-export const REPLAY_LIMIT = 500;
+export { REPLAY_LIMIT };
 
 /**
  * A reconnecting socket said the last roll it saw (auth.since): send it, as RollCreateEvent and
  * in order, every roll of the room after that one that its user may see, as they are now. An
  * unknown `since` (not a roll of this room, or one its user may not see) replays nothing: the client
  * should reload the history. Sends through `send` (the welcome's direct emits, welcomeHold.ts) and
- * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice.
+ * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice (null: no
+ * replay, `since` absent or unknown).
  */
-export async function replayMissedRolls(socket: Socket, send: (event: string, payload: unknown) => void = (e, p) => socket.emit(e, p)): Promise<Set<string>> {
+export async function replayMissedRolls(socket: Socket, send: (event: string, payload: unknown) => void = (e, p) => socket.emit(e, p)): Promise<Set<string> | null> {
   const sent = new Set<string>();
   const { since, room, user } = socketData(socket);
-  if (!since || !room) return sent;
+  if (!since || !room) return null;
   const sinceId = await visibleRollIdInRoom(since, room.id, user.id);
-  if (sinceId === null) return sent;
+  if (sinceId === null) return null;
   const newestFirst = await visibleRollIdsInRoom(room.id, user.id, null, REPLAY_LIMIT);
   const missed = newestFirst.filter((id) => id > sinceId).slice(0, REPLAY_LIMIT).reverse();
   if (!missed.length) return sent;
@@ -100,4 +102,37 @@ export async function replayMissedRolls(socket: Socket, send: (event: string, pa
     sent.add(roll.uuid);
   }
   return sent;
+}
+
+/**
+ * A reconnecting socket said the last seq it saw (auth.since_seq) and the room's log covers it: send
+ * it the logged events after it, in seq order, each with its seq, as its user may see them now
+ * (canSeeRoll and presentRoll, as live; a roll deleted since is skipped: its RollDeleteEvent follows).
+ * Answers the uuids of the rolls sent as RollCreateEvent.
+ */
+export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[], send: (event: string, payload: unknown) => void): Promise<Set<string>> {
+  const sent = new Set<string>();
+  const { room, user } = socketData(socket);
+  if (!room || !logged.length) return sent;
+  const ids = logged.flatMap(({ entry }) => (entry.event === RoomEvents.RollDelete ? [] : [entry.rollId]));
+  const rolls = new Map((await loadRolls([...new Set(ids)])).map((roll) => [roll.id, roll]));
+  for (const { seq, entry } of logged) {
+    if (!socket.connected) return sent;
+    if (entry.event === RoomEvents.RollDelete) {
+      for (const { uuid, audience } of entry.rolls) {
+        if (!audience || audience.includes(user.id)) send(RoomEvents.RollDelete, { data: { uuid }, seq });
+      }
+      continue;
+    }
+    const roll = rolls.get(entry.rollId);
+    if (!roll || roll.room?.id !== room.id || !canSeeRoll(roll, user.id)) continue;
+    send(entry.event, { data: presentRoll(roll, user.id), seq });
+    if (entry.event === RoomEvents.RollCreate) sent.add(roll.uuid);
+  }
+  return sent;
+}
+
+/** The welcome's replay (namespaces.ts RealtimeContext.replay): from the log when it covers `since_seq`, else by `since`. */
+export function replayMissed(socket: Socket, send: (event: string, payload: unknown) => void, logged: readonly LoggedEntry[] | null): Promise<Set<string> | null> {
+  return logged ? replayLogged(socket, logged, send) : replayMissedRolls(socket, send);
 }

@@ -18,7 +18,15 @@ export class RoomSnapshot {
   /** The welcome's events, encoded once for every socket of the namespace (preEncoded.ts). */
   private readonly encoded = new Map<string, EncodedEvent>();
 
-  constructor(readonly room: Room) {
+  /**
+   * The room's seq read just before the room (null when it could not be read): every event with a seq
+   * up to it was published before the read, so this snapshot holds it, and one after it reaches the
+   * socket live (namespaces.ts welcome).
+   */
+  constructor(
+    readonly room: Room,
+    readonly head: number | null = null,
+  ) {
     this.participants = new Map((room.participants ?? []).map((p) => [p.userId, p]));
     this.classOf = roomViewerClass(room);
   }
@@ -40,9 +48,13 @@ export class RoomSnapshot {
     return presented;
   }
 
-  /** RoomUpdateEvent presenting this room as `viewerId` may see it, encoded for `socket`'s namespace once per class. */
-  encodedRoomUpdate(socket: Socket, viewerId: number): EncodedEvent {
-    return this.encodedOnce(`room:${this.classOf(viewerId)}`, () => encodeEvent(socket, RoomEvents.RoomUpdate, { data: this.roomFor(viewerId) }));
+  /**
+   * RoomUpdateEvent presenting this room as `viewerId` may see it, with `seq` when given, encoded for
+   * `socket`'s namespace once per class and seq.
+   */
+  encodedRoomUpdate(socket: Socket, viewerId: number, seq?: number): EncodedEvent {
+    const payload = () => (seq === undefined ? { data: this.roomFor(viewerId) } : { data: this.roomFor(viewerId), seq });
+    return this.encodedOnce(`room:${this.classOf(viewerId)}:${seq ?? ''}`, () => encodeEvent(socket, RoomEvents.RoomUpdate, payload()));
   }
 
   /** ParticipantConnectEvent for the participant of `userId`, encoded once; undefined when there is none. */
@@ -83,7 +95,11 @@ export class RoomSnapshot {
 export class RoomLoads {
   private readonly rooms = new Map<string, { running: Promise<unknown> | null; waiting: Promise<RoomSnapshot | null> | null }>();
 
-  constructor(private readonly read: (slug: string) => Promise<Room | null> = (slug) => readRoomBySlug(slug)) {}
+  constructor(
+    private readonly read: (slug: string) => Promise<Room | null> = (slug) => readRoomBySlug(slug),
+    /** The room's latest seq (sequence.ts), read before the room; a failure leaves the snapshot without one. */
+    private readonly head?: (slug: string) => Promise<number>,
+  ) {}
 
   load(slug: string): Promise<RoomSnapshot | null> {
     let entry = this.rooms.get(slug);
@@ -96,7 +112,9 @@ export class RoomLoads {
       .then(() => {
         // Under way from here: whoever asks now waits for the next load.
         room.waiting = null;
-        const run = this.read(slug).then((found) => (found ? new RoomSnapshot(found) : null));
+        const run = (this.head ? this.head(slug).catch(() => null) : Promise.resolve(null)).then((head) =>
+          this.read(slug).then((found) => (found ? new RoomSnapshot(found, head) : null)),
+        );
         room.running = run;
         void run
           .catch(() => undefined)

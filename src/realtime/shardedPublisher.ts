@@ -1,3 +1,4 @@
+import { encode as msgpack } from 'notepack.io';
 import type { Target } from './broadcaster';
 import type { Publication, WireFormat } from './wire';
 
@@ -38,12 +39,13 @@ function optionsOf(target: Target) {
 }
 
 /**
- * JSON, as the adapter itself writes messages without binary. The broadcaster's payloads are
- * presenter output (plain JSON values, never Buffers), so the adapter's msgpack form for binary
- * data is not needed.
+ * msgpack (notepack.io, the adapter's own codec: it decodes whatever does not start with `{` as
+ * msgpack). Not JSON: a room event's `seq` is written into the encoded message by the sending script
+ * (sequenceRedis.ts), which finds the placeholder number as the 9 bytes of a msgpack uint64 and
+ * overwrites them in place; the classic format (redis-emitter) is msgpack too, so one script serves both.
  */
-function encode(message: object): string {
-  return JSON.stringify(message);
+function encode(message: object): Buffer {
+  return msgpack(message) as Buffer;
 }
 
 export function shardedWire(key: string): WireFormat {

@@ -261,10 +261,10 @@ test.serial('missed events after an outage: sockets are told to replay, reconnec
   await t.notThrowsAsync(manual.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000), 'live again (reconnection off)');
 });
 
-test.serial('an instance cut off alone from Redis: once back, it has the other instances resync the rooms it could not publish to (missed rolls replayed, its eviction applied)', async (t) => {
+test.serial('an instance cut off alone from Redis: once back, it sends the events it kept, in order and once each (missed rolls delivered live, its eviction applied)', async (t) => {
   const [A, B] = instances as [ClusterInstance, ClusterInstance];
-  // C reaches Redis through a proxy the test cuts: A and B never lose theirs, so nothing but C's
-  // report tells them that their sockets missed C's events.
+  // C reaches Redis through a proxy the test cuts: A and B never lose theirs, so only what C kept
+  // and sends again once back brings their sockets C's events (src/realtime/redisBroadcaster.ts).
   const proxy = await startProxy('127.0.0.1', port);
   t.teardown(() => proxy.close());
   const C = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
@@ -279,7 +279,7 @@ test.serial('an instance cut off alone from Redis: once back, it has the other i
   const seatId = (joined.body.data.participants as Array<{ id: number; user: { uuid: string } }>).find((p) => p.user.uuid === removed.uuid)!.id;
   const listener = await inRoom(B, slug, player.key);
   const removedSocket = await inRoom(B, slug, removed.key);
-  const refused = new Promise<string>((resolve) => removedSocket.socket.on('connect_error', (err) => resolve(err.message)));
+  const evicted = new Promise<string>((resolve) => removedSocket.socket.on('disconnect', (reason) => resolve(reason)));
   const viaC = C.api.as(owner.key);
   // A roll seen before the cut: the client reconnects with it as `since`.
   const seen = (await viaC.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid as string;
@@ -298,12 +298,40 @@ test.serial('an instance cut off alone from Redis: once back, it has the other i
   await proxy.restore();
   const backAt = Date.now();
 
+  await listener.until(() => missed.every((u) => rollsOf(listener).includes(u)), 'every roll C made while cut off', 20_000);
+  t.log(`C back: all ${missed.length} missed rolls on B ${Date.now() - backAt} ms later`);
+  t.deepEqual(rollsOf(listener), [seen, ...missed], 'live, in the order C made them, each once');
+  t.false(listener.events.some((e) => e.event === 'ReplayRequiredEvent'), 'nothing lost: no resync');
+  const seqs = listener.of('RollCreateEvent').map((p) => p.seq as number);
+  t.true(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), 'seqs strictly increasing');
+  t.is(await evicted, 'io server disconnect', 'the removed participant\'s eviction, kept too, reaches B');
+});
+
+test.serial('an instance cut off alone that keeps more than REALTIME_MAX_KEPT_BLOCKS drops them: once back, it has the other instances resync those rooms, whose logs it cut (the replay falls back to since)', async (t) => {
+  const [A, B] = instances as [ClusterInstance, ClusterInstance];
+  const proxy = await startProxy('127.0.0.1', port);
+  t.teardown(() => proxy.close());
+  const E = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REALTIME_MAX_KEPT_BLOCKS: '2' });
+  instances.push(E);
+  const owner = await guest(A);
+  const player = await guest(B);
+  const created = await owner.api.post('/room', { name: 'Overflow', is_public: true });
+  const slug = created.body.data.slug as string;
+  t.is((await player.api.post(`/room/${slug}/participant`, {})).status, 200);
+  const listener = await inRoom(B, slug, player.key);
+  const viaE = E.api.as(owner.key);
+  const seen = (await viaE.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid as string;
+  const seenEvent = await listener.waitFor('RollCreateEvent', (p) => p.data.uuid === seen);
+
+  await proxy.cut();
+  const missed: string[] = [];
+  for (let i = 0; i < 6; i++) missed.push((await viaE.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).body.data.uuid);
+  await proxy.restore();
   const told = await listener.waitFor('ReplayRequiredEvent', () => true, RECONNECT_MS + 5000);
   t.is(told.data.reason, 'events_lost');
-  await listener.until(() => missed.every((u) => rollsOf(listener).includes(u)), 'every roll C made while cut off', 20_000);
-  t.log(`C back: B's sockets told to replay ${listener.events.find((e) => e.event === 'ReplayRequiredEvent')!.at - backAt} ms later, all ${missed.length} missed rolls after ${Date.now() - backAt} ms`);
-  t.is(await refused, 'forbidden', 'the removed participant, told to replay too, is refused');
-  t.false(removedSocket.socket.connected);
+  await listener.until(() => missed.every((u) => rollsOf(listener).includes(u)), 'every roll E made while cut off', 20_000);
+  const welcomes = listener.of('RoomUpdateEvent');
+  t.true(welcomes.at(-1).seq > seenEvent.seq, 'the log was cut: since_seq not covered, the welcome gives the room\'s seq and since replays');
 });
 
 test.serial('an instance cut off alone from Redis drops its own evicted sockets at once (the kick it cannot publish falls back to its local sockets)', async (t) => {

@@ -14,8 +14,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+/**
+ * Without persistence by default; `options.persistIn` (a directory) turns the append-only file on,
+ * fsynced at every write, so a restart in the same directory, even after a SIGKILL, finds every key.
+ */
+export async function startRedis(port: number, options: { persistIn?: string } = {}): Promise<ChildProcess> {
+  const persistence = options.persistIn ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.persistIn] : ['--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
   for (let i = 0; i < 100; i++) {

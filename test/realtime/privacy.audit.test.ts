@@ -74,7 +74,7 @@ test('RollCreateEvent: hidden dice and modifiers reach others redacted exactly a
     t.deepEqual(values(got), [['d20', null, null, true], ['d6', 4, '4', false], ['mod', null, null, true], ['mod', 2, '2', false]], name);
     t.is(got.total_value, 6, name);
     t.is(got.equation, '1d20+1d6+2', name);
-    for (const p of sock.of('RollCreateEvent')) t.deepEqual(p, { data: (await user.api.get(`/roll/${p.data.uuid}`)).body.data }, `${name}: as REST`);
+    for (const p of sock.of('RollCreateEvent')) t.deepEqual(p, { data: (await user.api.get(`/roll/${p.data.uuid}`)).body.data, seq: p.seq }, `${name}: as REST`);
   }
   const whispered = c.s.whisperee.of('RollCreateEvent')[1].data as Roll;
   t.deepEqual(values(whispered), [['d20', null, null, true], ['d8', 5, '5', false]], 'a hidden die in a whisper stays hidden from its recipient');
@@ -134,7 +134,7 @@ test('replay (auth.since): only rolls the user may see, as it may see them; a si
   const replayed = missed.of('RollCreateEvent')[0].data as Roll;
   t.deepEqual(values(replayed), [['d20', null, null, true], ['d4', 2, '2', false]]);
   t.is(replayed.total_value, 2);
-  t.deepEqual(missed.of('RollCreateEvent')[0], { data: (await c.bystander.api.get(`/roll/${later.uuid}`)).body.data });
+  t.deepEqual(missed.of('RollCreateEvent')[0].data, (await c.bystander.api.get(`/roll/${later.uuid}`)).body.data);
   for (const [name, sock] of [['a whisper for another', byWhisper], ['a roll of another room', byOtherRoom], ['no roll', byNothing]] as const) {
     t.deepEqual(uuidsOf(sock, 'RollCreateEvent'), [live.uuid], `since = ${name}`);
   }
@@ -175,7 +175,7 @@ test("a public room's kept passcode reaches its owner's sockets only, not its pa
   const [o, b] = await Promise.all([owner.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed'), bystander.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed')]);
   t.is(o.data.passcode, 'kept-for-later');
   t.is(b.data.passcode, null);
-  t.deepEqual(b, { data: (await c.bystander.api.get(`/room/${c.slug}`)).body.data });
+  t.deepEqual(b.data, (await c.bystander.api.get(`/room/${c.slug}`)).body.data);
   // Its roll embeds the room the same way.
   const r = await roll(c.bystander, { dice: [d('d6')], room: c.slug });
   const [ro, rb] = await Promise.all([owner.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid), bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid)]);

@@ -30,7 +30,8 @@ test('a roll reaches every socket of the room, presented for each viewer as REST
   ] as const) {
     const got = await socket.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
     const rest = await user.api.get(`/roll/${roll.uuid}`);
-    t.deepEqual(got, { data: rest.body.data }, name);
+    t.deepEqual(got, { data: rest.body.data, seq: got.seq }, name);
+    t.true(Number.isSafeInteger(got.seq), `${name}: a seq`);
   }
   const seen = s.sockets.bystander.of('RollCreateEvent')[0].data as Roll;
   t.is(seen.values[0]!.value, null, 'a hidden die has no value for the others');
@@ -79,7 +80,7 @@ test('a die put down through PATCH /roll reaches the room in RollUpdateEvent wit
   ] as const) {
     const update = await socket.waitFor('RollUpdateEvent', (p) => p.data.uuid === roll.uuid);
     t.deepEqual(update.data.values.map((v: { meta: unknown }) => v.meta), [{ position: { x: 41.5, z: 73.25 } }, { note: 'kept', position: { x: 8, z: 9 } }], name);
-    t.deepEqual(update, { data: (await user.api.get(`/roll/${roll.uuid}`)).body.data }, name);
+    t.deepEqual(update, { data: (await user.api.get(`/roll/${roll.uuid}`)).body.data, seq: update.seq }, name);
   }
   t.is(s.sockets.bystander.of('RollUpdateEvent').find((p) => p.data.uuid === roll.uuid).data.values[0].value, null, 'the place, not the value');
   t.is(s.sockets.roller.of('RollUpdateEvent').find((p) => p.data.uuid === roll.uuid).data.values[0].value, 15);

@@ -66,7 +66,8 @@ test('on connect the socket gets the room exactly as REST shows it to that user'
   const c = await connect(room.slug, { token: owner.key });
   const [update] = await c.waitForCount('RoomUpdateEvent', 1);
   const rest = await owner.api.get(`/room/${room.slug}`);
-  t.deepEqual(update, { data: rest.body.data });
+  t.deepEqual(update, { data: rest.body.data, seq: update.seq });
+  t.true(Number.isSafeInteger(update.seq), 'room events carry their seq');
   t.is(update.data.passcode, room.passcode);
 });
 

@@ -39,7 +39,8 @@ export function appEventFrame(event: string, payload: unknown, channel: string):
   if (payload && typeof payload === 'object') {
     const hit = encoded.get(payload);
     if (hit?.channel === channel) return hit.frame;
-    const frame = encodeFrame(appEventName(event), payload, channel);
+    // `seq` is for Socket.IO clients' replay (auth.since_seq); Pusher has no replay: its payloads stay `{data}`.
+    const frame = encodeFrame(appEventName(event), 'seq' in payload ? { data: (payload as { data?: unknown }).data } : payload, channel);
     encoded.set(payload, { channel, frame });
     return frame;
   }
