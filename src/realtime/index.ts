@@ -159,7 +159,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
     const lost = broadcaster.takeLost();
     if (!lost) return;
     void broadcaster
-      .forgetLogs(lost.namespaces ?? [])
+      .forgetLogs(lost.all)
       .then(() => tell({ type: 'resync', namespaces: lost.namespaces, before: lost.lastFailureAt }))
       .then(
         (told) => {

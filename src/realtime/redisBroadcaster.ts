@@ -9,8 +9,10 @@ import type { Publication, WireFormat } from './wire';
 
 /** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
 export interface LostEmits {
-  /** null: too many to name (resync every room). */
+  /** null: too many to name in one control message (resync every room). */
   namespaces: string[] | null;
+  /** Every namespace concerned, named or not: their logs are cut (forgetLogs). */
+  all: string[];
   lastFailureAt: number;
 }
 
@@ -70,7 +72,6 @@ export class RedisBroadcaster implements Broadcaster {
   private failing = false;
   /** Namespaces whose blocks were dropped, until takeLost() hands them over. */
   private lost = new Set<string>();
-  private lostAll = false;
   private lastFailureAt = 0;
   private readonly maxPending: number;
   /** Called when a block is acknowledged after failures (index.ts then reports what was lost). */
@@ -190,7 +191,6 @@ export class RedisBroadcaster implements Broadcaster {
     const dropped = this.pending.splice(0);
     this.logger.warn({ blocks: dropped.length }, 'realtime events kept while Redis is away exceed the limit: dropped, their rooms will be resynced');
     for (const block of dropped) this.lost.add(block.namespace);
-    if (this.lost.size > MAX_LOST_NAMESPACES) this.lostAll = true;
   }
 
   private scheduleRetry() {
@@ -229,17 +229,16 @@ export class RedisBroadcaster implements Broadcaster {
 
   /** What was lost since the last call (null when nothing was), and forget it. */
   takeLost(): LostEmits | null {
-    if (!this.lost.size && !this.lostAll) return null;
-    const report = { namespaces: this.lostAll ? null : [...this.lost], lastFailureAt: this.lastFailureAt };
+    if (!this.lost.size) return null;
+    const all = [...this.lost];
+    const report = { namespaces: all.length > MAX_LOST_NAMESPACES ? null : all, all, lastFailureAt: this.lastFailureAt };
     this.lost.clear();
-    this.lostAll = false;
     return report;
   }
 
   /** Put back a report that could not be passed on (Redis failed again). */
   restoreLost(report: LostEmits) {
-    if (report.namespaces === null) this.lostAll = true;
-    else for (const namespace of report.namespaces) this.lost.add(namespace);
+    for (const namespace of report.all) this.lost.add(namespace);
     this.lastFailureAt = Math.max(this.lastFailureAt, report.lastFailureAt);
   }
 
