@@ -131,7 +131,8 @@ export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'red
   try {
     await Promise.all(Object.values(clients).map((c: RedisClient) => connectWithin(c, 10_000)));
     // One server named by REDIS_URL that is a cluster node would answer MOVED for most keys.
-    if ('url' in target && /cluster_enabled:1/.test(await clients.redis.info('cluster'))) {
+    // (Some managed Redis services refuse INFO: then nothing is known, and nothing refused.)
+    if ('url' in target && /cluster_enabled:1/.test(await clients.redis.info('cluster').catch(() => ''))) {
       throw new WrongShape('Redis at REDIS_URL is a node of a Redis Cluster (cluster_enabled:1): name the cluster\'s nodes in REDIS_CLUSTER_NODES instead.');
     }
   } catch (err) {
