@@ -4,7 +4,7 @@
  * same Redis, same process, same keys, in alternating rounds.
  *
  *   npx tsx scripts/bench/rateLimit.ts [hits per round, default 20000]
- *   BENCH_REDIS_URL=redis://127.0.0.1:6379 (default) or BENCH_REDIS_CLUSTER_NODES=host:port,...
+ *   BENCH_REDIS_URL=redis://127.0.0.1:6379 (default) or BENCH_REDIS_CLUSTER_NODES=host:port,...; BENCH_ROUNDS (5)
  *
  * Prints hits per second (50 in flight, as concurrent requests would be) and the ratio to the
  * baseline, plus Redis's own CPU per hit when the server reports it (INFO commandstats).
@@ -16,7 +16,7 @@ import { createLogger } from '../../src/logger';
 
 const HITS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 50;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const KEYS = 1000;
 
 const HIT_SCRIPT = `

@@ -130,11 +130,42 @@ export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'red
   };
   try {
     await Promise.all(Object.values(clients).map((c: RedisClient) => connectWithin(c, 10_000)));
+    // One server named by REDIS_URL that is a cluster node would answer MOVED for most keys.
+    // (Some managed Redis services refuse INFO: then nothing is known, and nothing refused.)
+    if ('url' in target && /cluster_enabled:1/.test(await clients.redis.info('cluster').catch(() => ''))) {
+      throw new WrongShape('Redis at REDIS_URL is a node of a Redis Cluster (cluster_enabled:1): name the cluster\'s nodes in REDIS_CLUSTER_NODES instead.');
+    }
   } catch (err) {
     for (const c of Object.values(clients) as RedisClient[]) c.disconnect();
+    if (err instanceof WrongShape) throw err;
+    const standalone = 'url' in target ? null : await standaloneNode(target);
+    if (standalone) throw new Error(`REDIS_CLUSTER_NODES names ${standalone}, a Redis server that is not in cluster mode (cluster_enabled:0): set REDIS_URL for one Redis server.`);
     throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`);
   }
   return clients;
+}
+
+/** A start-up refusal whose sentence says it all. */
+class WrongShape extends Error {}
+
+/**
+ * The first seed node that answers as a plain Redis server (no cluster mode), if any: ioredis only
+ * says "None of startup nodes is available" for those.
+ */
+async function standaloneNode(target: { clusterNodes: readonly RedisNode[] }): Promise<string | null> {
+  for (const node of target.clusterNodes) {
+    const probe = new Redis({ host: node.host, port: node.port, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2000, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      if (/cluster_enabled:0/.test(await probe.info('cluster'))) return `${node.host}:${node.port}`;
+    } catch {
+      // Unreachable: the general sentence says so.
+    } finally {
+      probe.disconnect();
+    }
+  }
+  return null;
 }
 
 /**

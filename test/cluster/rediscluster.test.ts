@@ -4,6 +4,8 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster as RedisCluster, type Redis } from 'ioredis';
 import { clusterNodesOf, redisKeys, useCluster, type TestUser } from '../helpers/cluster';
 import { runCli } from '../helpers/cli';
+import { runMainExpectingExit } from '../helpers/process';
+import { freePort, killRedis, startRedis } from '../helpers/redisServer';
 import { TEST_REDIS_CLUSTER_NODES } from '../helpers/env';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 
@@ -154,3 +156,19 @@ maybe("the service's keys are spread over the cluster's masters, and no command 
 
 /** The hash slot of a key, as Redis computes it (the part in braces when there is one). */
 const slotKey = (key: string): number => calculateSlot(key);
+
+maybe('the wrong variable for the Redis at hand stops start-up with a sentence saying which to set', async (t) => {
+  const base = { PORT: '0', DATA_DIR: cluster!.current.database.dataDir, DATABASE_URL: cluster!.current.database.databaseUrl!, PUSHER_APP_SECRET: 'test-pusher-secret-0123456789' };
+  const node = TEST_REDIS_CLUSTER_NODES!.split(',')[0]!;
+  const asUrl = await runMainExpectingExit({ ...base, REDIS_URL: `redis://${node}` });
+  t.is(asUrl.code, 1);
+  t.regex(asUrl.stderr, /^Cannot start: Redis at REDIS_URL is a node of a Redis Cluster \(cluster_enabled:1\): name the cluster's nodes in REDIS_CLUSTER_NODES instead\./m);
+
+  const port = await freePort();
+  const standalone = await startRedis(port);
+  t.teardown(() => killRedis(standalone));
+  const asCluster = await runMainExpectingExit({ ...base, REDIS_CLUSTER_NODES: `127.0.0.1:${port}` });
+  t.is(asCluster.code, 1);
+  t.regex(asCluster.stderr, new RegExp(`^Cannot start: REDIS_CLUSTER_NODES names 127\\.0\\.0\\.1:${port}, a Redis server that is not in cluster mode`, 'm'));
+  t.notRegex(asUrl.stderr + asCluster.stderr, /\n\s+at /, 'no stack trace');
+});
