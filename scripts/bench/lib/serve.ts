@@ -11,7 +11,8 @@ import { answerMemory, answerProfiling } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
-answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0 }));
+// namespaces: the live room namespaces (and `/`, `/user`...) this instance holds, for bench:rooms.
+answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0, namespaces: server.io._nsps.size }));
 answerProfiling();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
