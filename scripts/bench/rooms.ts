@@ -12,7 +12,7 @@
  * around it, against the targets (within 1.3x; 0 lost, 0 duplicated).
  *
  *   npm run bench:rooms
- *   env: BENCH_ROOMS (3000), BENCH_RATE (20 rolls/s), BENCH_SECONDS (10 s of rolls per phase),
+ *   env: BENCH_ROOMS (3000), BENCH_RATE (20 rolls/s), BENCH_SECONDS (15 s of rolls per phase),
  *        BENCH_ADAPTERS (classic,sharded), BENCH_IDLE_SECONDS (3), BENCH_DATABASE_URL,
  *        BENCH_ROOMS_REDIS_URL (use that Redis instead of starting one; its commandstats then count
  *        everything else that uses it too)
@@ -32,7 +32,7 @@ import { connectRetries, connectRoom, inBatches, type Listener } from './lib/soc
 const ROOMS = Number(process.env.BENCH_ROOMS || 3000);
 const SMALL = 10;
 const RATE = Number(process.env.BENCH_RATE || 20);
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const SECONDS = Number(process.env.BENCH_SECONDS || 15);
 const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 3);
 const ADAPTERS = (process.env.BENCH_ADAPTERS || 'classic,sharded').split(',').map((s) => s.trim()).filter(Boolean);
@@ -124,7 +124,7 @@ try {
         rollUrl: a!.url, rollerKey: owners[0]!.key, slug: owners[0]!.slug, listener: sockets[0]!,
         rolls: ROLLS, rate: RATE, idleSeconds: IDLE_SECONDS, maxSettleMs: MAX_SETTLE_MS,
       });
-      console.log(`${adapter}, ${rooms} rooms (${r.fabric}: ${r.subs.patterns} patterns, ${r.subs.channels} channels, ${r.subs.shardChannels} shard channels): ${r.posted} rolls, ${r.busy.publish.calls} publishes, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, lost ${r.lost}, duplicated ${r.duplicated}, ${r.failures.length} failed posts; ${r.load}`);
+      console.log(`${adapter}, ${rooms} rooms (${r.fabric}: ${r.subs.patterns} patterns, ${r.subs.channels} channels, ${r.subs.shardChannels} shard channels): ${r.posted} rolls, ${r.busy.publish.calls} publishes, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, lost ${r.lost}, duplicated ${r.duplicated}, ${r.failures.length} failed posts; ${r.load} (started once Redis had been quiet, ${(r.quietAfterMs / 1000).toFixed(1)} s after the rooms changed)`);
       return r;
     };
 

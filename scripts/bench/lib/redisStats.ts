@@ -171,3 +171,26 @@ export function fabricOf(s: Subscriptions): string {
   if (s.patterns > 0 && s.shardChannels > 0) return 'mixed';
   return 'none';
 }
+
+/**
+ * Wait until the instances' own traffic has died down: at most `maxCalls` commands (admin ones left
+ * out) in `windowMs`, or `timeoutMs`. 3,000 sockets arriving or leaving keep Redis busy (presence
+ * scripts, announcements, unsubscriptions) for a while after the last socket is in or out; a phase
+ * that starts before then charges that work to its rolls. Answers the time waited.
+ */
+export async function waitQuiet(redis: Redis, { windowMs = 1000, maxCalls = 20, timeoutMs = 60_000 } = {}): Promise<number> {
+  const start = Date.now();
+  const calls = async () => {
+    let n = 0;
+    for (const [name, s] of parseCommandStats(await redis.info('commandstats'))) if (!ADMIN.test(name)) n += s.calls;
+    return n;
+  };
+  let last = await calls();
+  while (Date.now() - start < timeoutMs) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = await calls();
+    if (now - last <= maxCalls) break;
+    last = now;
+  }
+  return Date.now() - start;
+}

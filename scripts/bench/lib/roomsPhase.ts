@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { request } from '../../../test/helpers/http';
 import { settle, steady } from './delivery';
 import { loadLine, sleep, type ChildHandle } from './processes';
-import { read, resetAndRead, spent, subscriptions, fabricOf, type RedisSpend, type Subscriptions } from './redisStats';
+import { read, resetAndRead, spent, subscriptions, fabricOf, waitQuiet, type RedisSpend, type Subscriptions } from './redisStats';
 import type { Listener } from './sockets';
 import { summarize, type Summary } from './stats';
 
@@ -54,6 +54,8 @@ export interface PhaseResult {
   duplicated: number;
   postedMs: number;
   load: string;
+  /** How long the phase waited for the instances' Redis traffic to die down before it started, ms. */
+  quietAfterMs: number;
 }
 
 /** Memory after full collections, twice a second apart, the lower heap kept (as bench:sockets). */
@@ -66,6 +68,7 @@ export async function settledMemory(child: ChildHandle): Promise<Memory> {
 }
 
 export async function measurePhase(o: PhaseOptions): Promise<PhaseResult> {
+  const quietAfterMs = await waitQuiet(o.redis);
   const load = loadLine();
   const subs = await subscriptions(o.redis, o.redisMajor);
   const memory = (await Promise.all(o.instances.map(settledMemory))) as [Memory, Memory];
@@ -130,6 +133,7 @@ export async function measurePhase(o: PhaseOptions): Promise<PhaseResult> {
     duplicated,
     postedMs,
     load,
+    quietAfterMs,
   };
 }
 

@@ -61,14 +61,14 @@ export function printRoomsReport(runs: AdapterRun[], o: { rolls: number; rate: n
   console.log(`targets (command time per roll and p99 within ${TARGET}x, 0 lost, 0 duplicated): ${verdicts.join('; ')}`);
 
   // Memory of an idle live room (its one socket included): the many-rooms phase minus the first 10.
-  printTable(`Memory per idle live room with its one socket (after full GC; ${o.rooms - o.small} rooms more, about half on each instance)`, ['adapter', 'instance', 'rooms (sockets) there', 'namespaces', 'rss MiB', 'rss KiB/room', 'heap KiB/room', 'heap KiB/room once back to 10', 'Redis used_memory B/room', 'Redis subscriptions/room'], runs.flatMap((run) => {
+  printTable(`Memory per idle live room with its one socket (after full GC; ${o.rooms - o.small} rooms more, about half on each instance)`, ['adapter', 'instance', 'rooms (sockets) there', 'namespaces (back at 10)', 'rss MiB', 'rss KiB/room', 'heap KiB/room', 'heap KiB/room once back to 10', 'Redis used_memory B/room', 'Redis subscriptions/room'], runs.flatMap((run) => {
     const [s1, big, s2] = run.phases;
     const redisPerRoom = (big!.redisMemory - s1!.redisMemory) / (big!.rooms - s1!.rooms);
     const subsPerRoom = (big!.subs.patterns + big!.subs.channels + big!.subs.shardChannels - s1!.subs.patterns - s1!.subs.channels - s1!.subs.shardChannels) / (big!.rooms - s1!.rooms);
     return [0, 1].map((i) => {
       const m1 = s1!.memory[i]!, mb = big!.memory[i]!, m2 = s2!.memory[i]!;
       const rooms = mb.sockets - m1.sockets;
-      return [run.adapter, i === 0 ? 'A' : 'B', String(mb.sockets), String(mb.namespaces), fmt(mb.rss / KIB / KIB), fmt((mb.rss - m1.rss) / rooms / KIB), fmt((mb.heapUsed - m1.heapUsed) / rooms / KIB), fmt((m2.heapUsed - m1.heapUsed) / rooms / KIB), fmt(redisPerRoom, 0), fmt(subsPerRoom, 2)];
+      return [run.adapter, i === 0 ? 'A' : 'B', String(mb.sockets), `${mb.namespaces} (${m2.namespaces})`, fmt(mb.rss / KIB / KIB), fmt((mb.rss - m1.rss) / rooms / KIB), fmt((mb.heapUsed - m1.heapUsed) / rooms / KIB), fmt((m2.heapUsed - m1.heapUsed) / rooms / KIB), fmt(redisPerRoom, 0), fmt(subsPerRoom, 2)];
     });
   }));
   for (const run of runs) {
