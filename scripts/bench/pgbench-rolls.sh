@@ -69,4 +69,5 @@ for shape in tx cte; do
     printf '%-5s %8s %12s %14s %10s\n' "$shape" "$c" "$tps" "$lat" "${failed:-0}"
   done
 done
-echo "rows written: $(psql "$URL" -Atc 'SELECT count(*) FROM rolls') rolls, $(psql "$URL" -Atc 'SELECT count(*) FROM roll_values') roll values; load average $(cut -d' ' -f1-3 /proc/loadavg) after"
+psql "$URL" -qAtc 'VACUUM ANALYZE rolls, roll_values' >/dev/null
+echo "rows written: $(psql "$URL" -Atc "SELECT count(*) || ' rolls, ' || (SELECT count(*) FROM roll_values) || ' roll values; ' || round((pg_total_relation_size('rolls') + pg_total_relation_size('roll_values'))::numeric / count(*)) || ' bytes per roll on disk (tables + indexes)' FROM rolls"); load average $(cut -d' ' -f1-3 /proc/loadavg) after"
