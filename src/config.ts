@@ -18,6 +18,12 @@ export interface Config {
    * number alone does not separate them).
    */
   redisPrefix: string;
+  /**
+   * How Socket.IO travels between instances (src/realtime/pubsubMode.ts): `sharded` (Redis 7 sharded
+   * pub/sub, cost per event independent of the live rooms), `classic` (pattern subscriptions, for
+   * Redis < 7), or `auto`: sharded when the server is Redis 7 or newer.
+   */
+  redisPubsub: 'auto' | 'sharded' | 'classic';
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** What one user may hold (quotaConfig.ts, users/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
@@ -109,6 +115,7 @@ const schema = Joi.object({
     .empty('')
     .default(null),
   REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
+  REDIS_PUBSUB: Joi.string().lowercase().valid('auto', 'sharded', 'classic').empty('').default('auto'),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
   DATA_DIR: Joi.string().default('./data'),
   LOG_LEVEL: Joi.string()
@@ -208,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     databasePoolSize: value.DATABASE_POOL_SIZE,
     redisUrl: value.REDIS_URL,
     redisPrefix: value.REDIS_PREFIX,
+    redisPubsub: value.REDIS_PUBSUB,
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
     quotas: quotasFrom(value),

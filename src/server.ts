@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketServer } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -14,6 +14,7 @@ import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
 import { createRedis, rememberUnguardedPublish } from './lib/redis';
+import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
@@ -29,18 +30,19 @@ function adapterKeyOf(config: Pick<Config, 'redisPrefix'>): string {
 }
 
 /**
- * The adapter sends PUBLISH and (un)subscribes without handling failures, and adds listeners to its
- * clients for every namespace. While Redis is away a failure must be a log line, not an unhandled
- * rejection; and a busy instance has many namespaces, so listener counts are not leaks.
+ * The adapter sends PUBLISH / SPUBLISH and (un)subscribes without handling failures, and adds
+ * listeners to its clients for every namespace. While Redis is away a failure must be a log line, not
+ * an unhandled rejection; and a busy instance has many namespaces, so listener counts are not leaks.
  */
 function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFailed?: () => void) {
   pub.setMaxListeners(0);
   sub.setMaxListeners(0);
   let failing = false;
-  const guard = (client: Redis, method: 'publish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe') => {
+  type Guarded = 'publish' | 'spublish' | 'psubscribe' | 'punsubscribe' | 'subscribe' | 'unsubscribe' | 'ssubscribe' | 'sunsubscribe';
+  const guard = (client: Redis, method: Guarded) => {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
-    // The broadcaster must still see failed PUBLISHes (lib/redis.ts publishOf).
-    if (method === 'publish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>);
+    // The broadcaster must still see failed publishes (lib/redis.ts unguardedOf).
+    if (method === 'publish' || method === 'spublish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>, method);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
       original(...args).then(
         (result) => {
@@ -48,8 +50,8 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
           return result;
         },
         (err: Error) => {
-          // Only the adapter's own PUBLISHes end here: the broadcaster uses publishOf() and sees its failures.
-          if (method === 'publish') onPublishFailed?.();
+          // Only the adapter's own publishes end here: the broadcaster uses unguardedOf() and sees its failures.
+          if (method === 'publish' || method === 'spublish') onPublishFailed?.();
           if (!failing) logger.warn({ err: err.message, command: method }, 'socket.io adapter command failed: Redis unreachable');
           failing = true;
           return 0;
@@ -57,7 +59,17 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
       );
   };
   guard(pub, 'publish');
-  for (const method of ['psubscribe', 'punsubscribe', 'subscribe', 'unsubscribe'] as const) guard(sub, method);
+  guard(pub, 'spublish');
+  for (const method of ['psubscribe', 'punsubscribe', 'subscribe', 'unsubscribe', 'ssubscribe', 'sunsubscribe'] as const) guard(sub, method);
+}
+
+/** The Socket.IO adapter of `mode` (pubsubMode.ts) on these clients. */
+function redisAdapter(mode: PubSubMode, pub: Redis, sub: Redis, key: string) {
+  // "static": one shard channel per namespace (and one per instance for responses), whatever rooms
+  // its sockets and the Pusher gateway's members (pusher/members.ts) join. "dynamic" would add an
+  // SSUBSCRIBE per adapter room (every user:{id} channel), on every join.
+  if (mode === 'sharded') return createShardedAdapter(pub, sub, { channelPrefix: key, subscriptionMode: 'static' });
+  return createAdapter(pub, sub, { key, requestsTimeout: 3000 });
 }
 
 /**
@@ -65,12 +77,18 @@ function guardAdapterClients(pub: Redis, sub: Redis, logger: Logger, onPublishFa
  * namespace created while Redis was away never was. Subscribe every live namespace's adapter again
  * (subscribing twice is harmless).
  */
-function resubscribeOnReconnect(io: SocketServer, sub: Redis) {
+function resubscribeOnReconnect(io: SocketServer, sub: Redis, mode: PubSubMode) {
   // Registered after the first connection: every 'ready' from here on is a reconnection.
   sub.on('ready', () => {
     for (const nsp of io._nsps.values()) {
       const adapter = nsp.adapter as unknown as { channel?: string; requestChannel?: string; responseChannel?: string; specificResponseChannel?: string };
       if (!adapter.channel) continue;
+      if (mode === 'sharded') {
+        // One SSUBSCRIBE each: on Redis Cluster the two channels may live in different slots.
+        void sub.ssubscribe(adapter.channel);
+        void sub.ssubscribe(adapter.responseChannel!);
+        continue;
+      }
       void sub.psubscribe(`${adapter.channel}*`);
       void sub.subscribe(adapter.requestChannel!, adapter.responseChannel!, adapter.specificResponseChannel!);
     }
@@ -101,6 +119,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let redis: Redis | null = null;
   let pub: Redis | null = null;
   let sub: Redis | null = null;
+  let pubsub: PubSubMode = 'classic';
   if (config.redisUrl) {
     redis = createRedis(config.redisUrl, logger, 'main');
     pub = createRedis(config.redisUrl, logger, 'pub', { failFast: true });
@@ -109,6 +128,14 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       await Promise.all([redis.connect(), pub.connect(), sub.connect()]);
     } catch (err) {
       throw new Error(`Cannot reach Redis at REDIS_URL (${(err as Error).message}).`);
+    }
+    // Before any adapter exists: REDIS_PUBSUB=sharded on a Redis < 7 stops start-up here.
+    try {
+      pubsub = await detectPubSub(redis, config.redisPubsub, logger);
+    } catch (err) {
+      for (const client of [redis, pub, sub]) client.disconnect();
+      await database.close();
+      throw err;
     }
   }
 
@@ -133,10 +160,10 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,
-    ...(pub && sub ? { adapter: createAdapter(pub, sub, { key: adapterKeyOf(config), requestsTimeout: 3000 }) } : {}),
+    ...(pub && sub ? { adapter: redisAdapter(pubsub, pub, sub, adapterKeyOf(config)) } : {}),
   });
-  if (sub) resubscribeOnReconnect(io, sub);
-  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), httpServer: server });
+  if (sub) resubscribeOnReconnect(io, sub, pubsub);
+  const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), pubsub, httpServer: server });
   if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 

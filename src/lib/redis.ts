@@ -39,19 +39,29 @@ export function createRedis(url: string, logger: Logger, name: string, options: 
 }
 
 type Publish = (channel: string, message: string | Buffer) => Promise<number>;
-/** The PUBLISH of clients whose own `publish` the adapter guard replaced (server.ts). */
-const unguardedPublish = new WeakMap<Redis, Publish>();
+/** The commands that publish: PUBLISH (classic pub/sub) and SPUBLISH (sharded pub/sub, Redis 7). */
+export type PublishCommand = 'publish' | 'spublish';
+/** The PUBLISH and SPUBLISH of clients whose own methods the adapter guard replaced (server.ts). */
+const unguarded = new WeakMap<Redis, Map<PublishCommand, Publish>>();
 
-/** Called by the adapter guard before it replaces `client.publish`. */
-export function rememberUnguardedPublish(client: Redis, publish: Publish): void {
-  unguardedPublish.set(client, publish);
+/** Called by the adapter guard before it replaces `client[command]`. */
+export function rememberUnguardedPublish(client: Redis, publish: Publish, command: PublishCommand = 'publish'): void {
+  let commands = unguarded.get(client);
+  if (!commands) unguarded.set(client, (commands = new Map()));
+  commands.set(command, publish);
 }
 
 /**
- * PUBLISH as Redis answers it, failures included. The adapter guard makes the shared client's own
- * `publish` resolve 0 when Redis is away (the adapter does not handle rejections); the realtime
- * broadcaster and the control channel must see those failures to resync rooms and evict locally.
+ * PUBLISH or SPUBLISH as Redis answers it, failures included. The adapter guard makes the shared
+ * client's own methods resolve 0 when Redis is away (the adapter does not handle rejections); the
+ * realtime broadcaster and the control channel must see those failures to resync rooms and evict
+ * locally.
  */
+export function unguardedOf(client: Redis, command: PublishCommand): Publish {
+  return unguarded.get(client)?.get(command) ?? ((channel, message) => client[command](channel, message) as Promise<number>);
+}
+
+/** PUBLISH as Redis answers it (unguardedOf). */
 export function publishOf(client: Redis): Publish {
-  return unguardedPublish.get(client) ?? ((channel, message) => client.publish(channel, message));
+  return unguardedOf(client, 'publish');
 }

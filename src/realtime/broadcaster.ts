@@ -1,9 +1,9 @@
 import type { Server } from 'socket.io';
-import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
-import { publishOf } from '../lib/redis';
+import { unguardedOf } from '../lib/redis';
 import type { Logger } from '../logger';
 import type { PublishObserver } from '../metrics/realtime';
+import type { Publication, WireFormat } from './wire';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -16,8 +16,10 @@ export interface Target {
 /**
  * The one way the realtime layer talks to sockets it does not hold in its hand. Two shapes:
  * - in process (no Redis): straight into the local namespaces;
- * - Redis: through `@socket.io/redis-emitter`, so every instance, this one included, receives each
- *   emit from the same Redis channel, in the same order. Emitting locally first and remotely second
+ * - Redis: published in the format of the adapter the instances run (wire.ts: the classic adapter's,
+ *   written by `@socket.io/redis-emitter`, or the sharded adapter's, shardedPublisher.ts), so every
+ *   instance, this one included, receives each emit from the same Redis channel, in the same order.
+ *   Emitting locally first and remotely second
  *   (what `nsp.emit` does with the adapter) would let clients on two instances see two events of one
  *   room in different orders.
  */
@@ -70,53 +72,44 @@ export interface LostEmits {
 /** Namespaces named in a lost-emits report at most; past this, every room is resynced. */
 const MAX_LOST_NAMESPACES = 1000;
 
+/** A message waiting for the end of its atomically() block. */
+interface Queued {
+  namespace: string;
+  publication: Publication;
+  /** What to do on this instance if it cannot be sent (disconnects: drop the local sockets). */
+  fallback?: () => void;
+}
+
 export class RedisBroadcaster implements Broadcaster {
-  private readonly emitter: Emitter;
-  /** PUBLISH with its failures (the adapter guard hides them from `redis.publish`: lib/redis.ts). */
-  private readonly publish: (channel: string, message: string | Buffer) => Promise<number>;
-  /** While atomically() runs: the publishes to send as one MULTI. */
-  private block: Array<[string, Buffer | string]> | null = null;
-  /** Namespaces of the emits being made (emit, disconnect, or an atomically() block). */
-  private current = new Set<string>();
+  /** The command that carries the format's messages, with its failures (the adapter guard hides them: lib/redis.ts). */
+  private readonly send: (channel: string, message: string | Buffer) => Promise<number>;
+  /** While atomically() runs: the messages to send as one block. */
+  private block: Queued[] | null = null;
   private failing = false;
   /** Emits that never reached Redis, by namespace, until takeLost() hands them over. */
   private lost = new Set<string>();
   private lostAll = false;
   private lastFailureAt = 0;
-  /** While disconnect() publishes: what to do here if the publish fails. */
-  private fallback: (() => void) | null = null;
-  private blockFallbacks: Array<() => void> = [];
   /** Called when a publish succeeds after failures (index.ts then reports what was lost). */
   onRecovered?: () => void;
 
   constructor(
     private readonly redis: Redis,
-    key: string,
+    /** How messages are written for the adapter the instances run (wire.ts): classic or sharded. */
+    private readonly format: WireFormat,
     private readonly logger: Logger,
     /** This instance's sockets, for evictions that cannot go through Redis. */
     private readonly local?: LocalBroadcaster,
     /** Told the latency and outcome of each PUBLISH (metrics), when given. */
     private readonly observer?: PublishObserver,
   ) {
-    this.publish = publishOf(redis);
-    const client = {
-      publish: (channel: string, message: Buffer | string) => {
-        if (this.block) {
-          this.block.push([channel, message]);
-          if (this.fallback) this.blockFallbacks.push(this.fallback);
-          return Promise.resolve(0);
-        }
-        const fallback = this.fallback;
-        return this.settle(this.publish(channel, message), [...this.current], fallback ? [fallback] : []);
-      },
-    };
-    this.emitter = new Emitter(client, { key });
+    this.send = unguardedOf(redis, format.command);
   }
 
   /**
-   * The emitter does not handle a failed PUBLISH (Redis away): log it here, once per outage, and
-   * remember the namespaces whose sockets missed something (index.ts has them resynced when Redis
-   * is back: every instance then tells those sockets to reconnect and replay).
+   * A failed PUBLISH (Redis away) is logged here, once per outage, and the namespaces whose sockets
+   * missed something are remembered (index.ts has them resynced when Redis is back: every instance
+   * then tells those sockets to reconnect and replay).
    */
   private settle<T>(sent: Promise<T>, namespaces: string[], fallbacks: Array<() => void> = []): Promise<T | 0> {
     const start = this.observer ? performance.now() : 0;
@@ -156,45 +149,53 @@ export class RedisBroadcaster implements Broadcaster {
     this.lastFailureAt = Math.max(this.lastFailureAt, report.lastFailureAt);
   }
 
+  /**
+   * Send the messages of one namespace, in order, as one block: one command, or MULTI/EXEC so that no
+   * other instance's message lands between them. On the sharded fabric they all go to the
+   * namespace's one shard channel, so the block touches one slot (what Redis Cluster requires of a
+   * transaction). `fallbacks` run when it fails. The one place messages leave for Redis.
+   */
+  private sendBlock(namespace: string, entries: Publication[], fallbacks: Array<() => void>): void {
+    if (!entries.length) return;
+    const namespaces = [namespace];
+    if (entries.length === 1) {
+      void this.settle(this.send(entries[0]!.channel, entries[0]!.message), namespaces, fallbacks);
+      return;
+    }
+    const command = this.format.command;
+    void this.settle(this.redis.multi(entries.map(({ channel, message }) => [command, channel, message])).exec(), namespaces, fallbacks);
+  }
+
   atomically(fn: () => void) {
     if (this.block) return fn();
-    this.block = [];
-    const outer = this.current;
-    this.current = new Set();
-    let block: Array<[string, Buffer | string]>;
-    let namespaces: string[];
-    let fallbacks: Array<() => void>;
+    const block: Queued[] = (this.block = []);
     try {
       fn();
     } finally {
-      block = this.block;
-      namespaces = [...this.current];
-      fallbacks = this.blockFallbacks;
       this.block = null;
-      this.blockFallbacks = [];
-      this.current = outer;
     }
-    if (block.length === 1) void this.settle(this.publish(block[0]![0], block[0]![1]), namespaces, fallbacks);
-    else if (block.length > 1) void this.settle(this.redis.multi(block.map(([channel, message]) => ['publish', channel, message])).exec(), namespaces, fallbacks);
+    // The callers emit to one namespace per block; should one ever mix them, each namespace is its
+    // own block (the order between rooms does not matter, and a transaction must stay in one slot).
+    const byNamespace = new Map<string, Queued[]>();
+    for (const queued of block) {
+      const list = byNamespace.get(queued.namespace);
+      if (list) list.push(queued);
+      else byNamespace.set(queued.namespace, [queued]);
+    }
+    for (const [namespace, queued] of byNamespace) {
+      const fallbacks = queued.flatMap((q) => (q.fallback ? [q.fallback] : []));
+      this.sendBlock(namespace, queued.map((q) => q.publication), fallbacks);
+    }
   }
 
-  private operator(target: Target) {
-    return this.emitter.of(target.namespace).to(target.to ?? []).except(target.except ?? []);
-  }
-
-  /** Run `send` (which publishes synchronously) with `namespace` recorded as the one being emitted to. */
-  private within(namespace: string, send: () => void) {
-    const added = !this.current.has(namespace);
-    this.current.add(namespace);
-    try {
-      send();
-    } finally {
-      if (added && !this.block) this.current.delete(namespace);
-    }
+  /** Queue `publication` in the open block, or send it now; `fallback` runs here if it cannot be sent. */
+  private publish(namespace: string, publication: Publication, fallback?: () => void) {
+    if (this.block) this.block.push({ namespace, publication, fallback });
+    else this.sendBlock(namespace, [publication], fallback ? [fallback] : []);
   }
 
   emit(target: Target, event: string, payload: unknown) {
-    this.within(target.namespace, () => this.operator(target).emit(event, payload));
+    this.publish(target.namespace, this.format.encodeFor(target, event, payload));
   }
 
   /**
@@ -203,11 +204,6 @@ export class RedisBroadcaster implements Broadcaster {
    * resync or re-validate (index.ts, access.ts).
    */
   disconnect(target: Target) {
-    this.fallback = () => this.local?.disconnect(target);
-    try {
-      this.within(target.namespace, () => this.operator(target).disconnectSockets(false));
-    } finally {
-      this.fallback = null;
-    }
+    this.publish(target.namespace, this.format.encodeDisconnect(target), () => this.local?.disconnect(target));
   }
 }

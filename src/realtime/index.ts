@@ -17,6 +17,8 @@ import { controlChannel, parseControl, type ControlMessage } from './control';
 import type { Logger } from '../logger';
 import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 import { PusherGateway } from './pusher/gateway';
+import type { PubSubMode } from './pubsubMode';
+import { wireFor } from './wire';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -26,8 +28,10 @@ export interface RealtimeOptions {
    * (access.ts resync), and it carries the control channel (control.ts).
    */
   sub?: Redis | null;
-  /** Prefix of the adapter's channels (createAdapter's `key`): the emitter must use the same. */
+  /** Prefix of the adapter's channels (createAdapter's `key`): the broadcaster must use the same. */
   channelKey?: string;
+  /** The adapter the instances run (pubsubMode.ts): the broadcaster writes in its format. Default classic. */
+  pubsub?: PubSubMode;
   presence?: RedisPresenceOptions;
   moveLimits?: MoveLimits;
   /** The HTTP server whose `/app/{key}` upgrades the Pusher gateway takes (none: no gateway). */
@@ -54,7 +58,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   const log = logger.child({ component: 'realtime' });
   const clustered = Boolean(deps.redis && options.pub);
   const local = new LocalBroadcaster(io);
-  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, options.channelKey ?? 'socket.io', log, local, publishObserver(deps.metrics)) : null;
+  const redisBroadcaster = clustered ? new RedisBroadcaster(options.pub!, wireFor(options.pubsub ?? 'classic', options.channelKey ?? 'socket.io'), log, local, publishObserver(deps.metrics)) : null;
   const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
     ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })

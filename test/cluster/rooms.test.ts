@@ -1,5 +1,5 @@
 import test from 'ava';
-import { redisClient, useCluster, type TestUser } from '../helpers/cluster';
+import { redisClient, subscribedChannels, useCluster, type TestUser } from '../helpers/cluster';
 import { closeAll, connectWelcomed, startConnectRoom, type Client } from '../helpers/sockets';
 
 // Two instances as separate processes, one PostgreSQL database, one Redis.
@@ -101,7 +101,7 @@ test("an instance's Redis subscriptions for a room go when the room's last socke
   const room = await roomWith(owner);
   const redis = redisClient();
   t.teardown(() => redis.disconnect());
-  const channels = async () => (await redis.pubsub('CHANNELS', `*#/room/${room.slug}#*`)) as string[];
+  const channels = () => subscribedChannels(redis, `*#/room/${room.slug}#*`);
   t.deepEqual(await channels(), []);
   const c = await connect(B().url, room.slug, { token: owner.key });
   t.true((await channels()).length > 0);

@@ -112,6 +112,15 @@ export function redisClient(): Redis {
 }
 
 /**
+ * The pub/sub channels matching `pattern` that some client subscribes to: classic (SUBSCRIBE) and
+ * shard channels (SSUBSCRIBE) alike, sorted. Pattern subscriptions are not listed by name by Redis.
+ */
+export async function subscribedChannels(redis: Redis, pattern: string): Promise<string[]> {
+  const [plain, sharded] = await Promise.all([redis.call('PUBSUB', 'CHANNELS', pattern), redis.call('PUBSUB', 'SHARDCHANNELS', pattern)]);
+  return [...(plain as string[]), ...(sharded as string[])].sort();
+}
+
+/**
  * For tests that stop and restart Redis under running instances: a redis-server of the test's own
  * on a free port (the shared one stays up for the others), a database, and the environment the
  * instances share, with the guest and rate limits out of the way (`extra` adds or overrides).

@@ -9,3 +9,14 @@ test('REALTIME_REVALIDATE_MS: 30 s by default, a whole number of ms between 100 
     t.regex(error!.message, /^Invalid configuration: REALTIME_REVALIDATE_MS is invalid \(.+; got ".*"\)\.$/);
   }
 });
+
+test('REDIS_PUBSUB: auto by default; auto, sharded or classic (any case); anything else names the variable', (t) => {
+  t.is(loadConfig({}).redisPubsub, 'auto');
+  t.is(loadConfig({ REDIS_PUBSUB: '' }).redisPubsub, 'auto');
+  t.is(loadConfig({ REDIS_PUBSUB: 'sharded' }).redisPubsub, 'sharded');
+  t.is(loadConfig({ REDIS_PUBSUB: 'Classic' }).redisPubsub, 'classic');
+  for (const bad of ['shard', 'pattern', '7', 'true']) {
+    const error = t.throws(() => loadConfig({ REDIS_PUBSUB: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(error!.message, /^Invalid configuration: REDIS_PUBSUB is invalid \(.+; got ".*"\)\.$/);
+  }
+});

@@ -7,12 +7,12 @@
 import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { startServer } from '../../../src/server';
+import { roomNamespaceCount } from '../../../src/realtime/namespaces';
 import { answerMemory, answerProfiling } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
-// namespaces: the live room namespaces (and `/`, `/user`...) this instance holds, for bench:rooms.
-answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0, namespaces: server.io._nsps.size }));
+answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0, namespaces: roomNamespaceCount(server.io) }));
 answerProfiling();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 

@@ -1,0 +1,105 @@
+import test from 'ava';
+import { redisClient, subscribedChannels, useCluster } from '../helpers/cluster';
+import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
+import { shardChannel, shardedWire } from '../../src/realtime/shardedPublisher';
+import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/events';
+
+// Two instances on a Redis 7 (REDIS_PUBSUB unset: auto, so sharded pub/sub). The messages of the
+// broadcaster's own sharded publisher (src/realtime/shardedPublisher.ts, which the adapter's
+// package cannot write for us) are sent from here, as the broadcaster sends them, and must be
+// decoded by the real adapter of both instances: an adapter version that reads them differently
+// fails this file.
+const cluster = useCluster(test, 2);
+const A = () => cluster.current.instances[0]!;
+const B = () => cluster.current.instances[1]!;
+const KEY = 'dice'; // REDIS_PREFIX "dice:" without its colon: the adapter's channel prefix
+
+const clients: Client[] = [];
+test.after.always(() => closeAll(...clients));
+
+const redis = redisClient();
+test.after.always(() => redis.disconnect());
+
+/** A room with its owner's socket on A and a player's on B. */
+async function roomOnBoth() {
+  const owner = await cluster.current.newUser(0);
+  const player = await cluster.current.newUser(1);
+  const slug = (await owner.api.post('/room', { name: 'Sharded' })).body.data.slug as string;
+  if ((await player.api.post(`/room/${slug}/participant`, {})).status !== 200) throw new Error('join failed');
+  const onA = await connectWelcomed(A().url, slug, { token: owner.key }, clients);
+  const onB = await connectWelcomed(B().url, slug, { token: player.key }, clients);
+  return { owner, player, slug, onA, onB };
+}
+
+test('both instances start on sharded pub/sub and say so once', (t) => {
+  for (const instance of [A(), B()]) {
+    const lines = instance.output().split('\n').filter((l) => l.includes('realtime fabric'));
+    t.is(lines.length, 1, instance.output().slice(0, 2000));
+    t.is(JSON.parse(lines[0]!).pubsub, 'sharded');
+    t.false(instance.output().includes('classic adapter'));
+  }
+});
+
+test("the publisher's broadcasts, sent as one MULTI block, reach sockets on both instances in order, with rooms and except honoured", async (t) => {
+  const { slug, onA, onB } = await roomOnBoth();
+  const namespace = roomNamespace(slug);
+  const wire = shardedWire(KEY);
+  const first = wire.encodeFor({ namespace, to: [MEMBERS_CHANNEL] }, 'ProbeEvent', { data: { n: 1, nested: { list: [1, 'two', null] } } });
+  const nobody = wire.encodeFor({ namespace, to: [MEMBERS_CHANNEL], except: [MEMBERS_CHANNEL] }, 'ProbeEvent', { data: { n: 2 } });
+  const everyone = wire.encodeFor({ namespace }, 'ProbeEvent', { data: { n: 3 } });
+  t.is(first.channel, shardChannel(KEY, namespace));
+  t.is(wire.command, 'spublish');
+  const results = await redis.multi([first, nobody, everyone].map(({ channel, message }) => [wire.command, channel, message])).exec();
+  // Each SPUBLISH reached the two instances' adapters (the shard channel's two subscribers).
+  t.deepEqual(results!.map(([err, n]) => [err, n]), [[null, 2], [null, 2], [null, 2]]);
+  for (const client of [onA, onB]) {
+    const got = await client.waitForCount('ProbeEvent', 2);
+    t.deepEqual(got, [{ data: { n: 1, nested: { list: [1, 'two', null] } } }, { data: { n: 3 } }]);
+  }
+});
+
+test("the publisher's disconnect drops the room's sockets on both instances, and they are told not to retry", async (t) => {
+  const { slug, onA, onB } = await roomOnBoth();
+  const { channel, message } = shardedWire(KEY).encodeDisconnect({ namespace: roomNamespace(slug), to: [MEMBERS_CHANNEL] });
+  const reasons = Promise.all([onA.waitForDisconnect(), onB.waitForDisconnect()]);
+  t.is(await redis.spublish(channel, message), 2);
+  t.deepEqual(await reasons, ['io server disconnect', 'io server disconnect']);
+});
+
+test('a roll through A reaches a socket on B through the shard channel of its room', async (t) => {
+  const { owner, slug, onB } = await roomOnBoth();
+  const roll = await owner.api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
+  t.is(roll.status, 201);
+  await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.body.data.uuid);
+  t.deepEqual(await redis.call('PUBSUB', 'SHARDNUMSUB', shardChannel(KEY, roomNamespace(slug))), [shardChannel(KEY, roomNamespace(slug)), 2]);
+});
+
+test("a room's namespace and shard subscriptions go from an instance when its last socket there goes", async (t) => {
+  const { slug, onA, onB } = await roomOnBoth();
+  const channel = shardChannel(KEY, roomNamespace(slug));
+  const subscribers = async () => ((await redis.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1];
+  const roomChannels = () => subscribedChannels(redis, `*#/room/${slug}#*`);
+  // Per instance: the room's shard channel and the adapter's own response channel, nothing else
+  // (no pattern, no per-room or per-user channel).
+  const before = await roomChannels();
+  t.is(before.length, 3, before.join(', '));
+  t.true(before.includes(channel));
+  t.is(await subscribers(), 2);
+
+  onA.close();
+  await waitFor(async () => (await subscribers()) === 1, 'A to let go of the shard channel');
+  t.is((await roomChannels()).length, 2, 'B still holds the room');
+
+  onB.close();
+  await waitFor(async () => (await roomChannels()).length === 0, 'every subscription of the room to go');
+  t.is(await subscribers(), 0);
+});
+
+/** Poll Redis (nothing tells the test when another process unsubscribed). */
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
