@@ -125,6 +125,8 @@ try {
         rolls: ROLLS, rate: RATE, idleSeconds: IDLE_SECONDS, maxSettleMs: MAX_SETTLE_MS,
       });
       console.log(`${adapter}, ${rooms} rooms (${r.fabric}: ${r.subs.patterns} patterns, ${r.subs.channels} channels, ${r.subs.shardChannels} shard channels): ${r.posted} rolls, ${r.busy.publish.calls} publishes, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, lost ${r.lost}, duplicated ${r.duplicated}, ${r.failures.length} failed posts; ${r.load} (started once Redis had been quiet, ${(r.quietAfterMs / 1000).toFixed(1)} s after the rooms changed)`);
+      const idle = [...r.idle.commands].sort((x, y) => y[1].usec - x[1].usec).slice(0, 4).map(([n, c]) => `${n} ${c.calls}`).join(', ');
+      console.log(`  idle window: ${(r.idle.cpuUs / 1000 / r.idle.seconds).toFixed(2)} ms of Redis CPU per s; commands: ${idle || 'none'}`);
       return r;
     };
 

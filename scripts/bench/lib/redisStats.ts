@@ -174,11 +174,12 @@ export function fabricOf(s: Subscriptions): string {
 
 /**
  * Wait until the instances' own traffic has died down: at most `maxCalls` commands (admin ones left
- * out) in `windowMs`, or `timeoutMs`. 3,000 sockets arriving or leaving keep Redis busy (presence
- * scripts, announcements, unsubscriptions) for a while after the last socket is in or out; a phase
- * that starts before then charges that work to its rolls. Answers the time waited.
+ * out) in each of `windows` windows of `windowMs` in a row, or `timeoutMs`. 3,000 sockets arriving or
+ * leaving keep Redis busy (presence scripts, announcements, unsubscriptions) for a while after the
+ * last socket is in or out, in bursts when the instances are short of CPU; a phase that starts before
+ * then charges that work to its idle window or its rolls. Answers the time waited.
  */
-export async function waitQuiet(redis: Redis, { windowMs = 1000, maxCalls = 20, timeoutMs = 60_000 } = {}): Promise<number> {
+export async function waitQuiet(redis: Redis, { windowMs = 1000, windows = 3, maxCalls = 5, timeoutMs = 90_000 } = {}): Promise<number> {
   const start = Date.now();
   const calls = async () => {
     let n = 0;
@@ -186,10 +187,11 @@ export async function waitQuiet(redis: Redis, { windowMs = 1000, maxCalls = 20, 
     return n;
   };
   let last = await calls();
-  while (Date.now() - start < timeoutMs) {
+  let quiet = 0;
+  while (quiet < windows && Date.now() - start < timeoutMs) {
     await new Promise((r) => setTimeout(r, windowMs));
     const now = await calls();
-    if (now - last <= maxCalls) break;
+    quiet = now - last <= maxCalls ? quiet + 1 : 0;
     last = now;
   }
   return Date.now() - start;

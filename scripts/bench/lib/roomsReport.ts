@@ -49,8 +49,13 @@ export function printRoomsReport(runs: AdapterRun[], o: { rolls: number; rate: n
     const within = (a: number, b: number) => Number.isFinite(a) && Number.isFinite(b) && a <= TARGET * b;
     const lost = run.phases.reduce((n, p) => n + p.lost, 0);
     const dup = run.phases.reduce((n, p) => n + p.duplicated, 0);
-    const ok = within(big!.commandUs, mean(s1!.commandUs, s2!.commandUs)) && within(pb!.latency.p99, mean(p1!.latency.p99, p2!.latency.p99)) && lost === 0 && dup === 0;
-    verdicts.push(`${run.adapter}: ${ok ? 'met' : 'MISSED'} (Redis CPU per roll from INFO cpu: ${x((r) => r.cpuUs)})`);
+    // Redis CPU from INFO cpu (getrusage): commandstats' usec are wall-clock time inside the command,
+    // which on a machine with more runnable processes than cores includes time Redis waited for one.
+    const cpuOk = within(big!.cpuUs, mean(s1!.cpuUs, s2!.cpuUs));
+    const commandsOk = within(big!.commandUs, mean(s1!.commandUs, s2!.commandUs));
+    const p99Ok = within(pb!.latency.p99, mean(p1!.latency.p99, p2!.latency.p99));
+    const ok = cpuOk && p99Ok && lost === 0 && dup === 0;
+    verdicts.push(`${run.adapter}: ${ok ? 'met' : 'MISSED'} (Redis CPU per roll ${cpuOk ? 'within' : 'NOT within'}, commandstats per roll ${commandsOk ? 'within' : 'NOT within'}, p99 ${p99Ok ? 'within' : 'NOT within'}; lost ${lost}, duplicated ${dup})`);
     return [`${run.adapter} (runs ${pb!.fabric})`, x((r) => r.usPerPublish), x((r) => r.commandUs), x((r) => r.cpuUs), ratio(pb!.latency.p50, mean(p1!.latency.p50, p2!.latency.p50)), ratio(pb!.latency.p99, mean(p1!.latency.p99, p2!.latency.p99)), String(lost), String(dup), ok ? 'met' : 'MISSED'];
   }));
   if (runs.length > 1) {
@@ -58,7 +63,7 @@ export function printRoomsReport(runs: AdapterRun[], o: { rolls: number; rate: n
     const [first, ...rest] = runs;
     for (const other of rest) console.log(`${other.adapter} / ${first!.adapter} at ${o.rooms} rooms: Redis CPU per roll ${ratio(big(other).cpuUs, big(first!).cpuUs)}, commands per roll ${ratio(big(other).commandUs, big(first!).commandUs)}, p99 ${ratio(other.phases[1]!.latency.p99, first!.phases[1]!.latency.p99)}`);
   }
-  console.log(`targets (command time per roll and p99 within ${TARGET}x, 0 lost, 0 duplicated): ${verdicts.join('; ')}`);
+  console.log(`targets (Redis CPU per roll and p99 within ${TARGET}x of ${o.small} rooms, 0 lost, 0 duplicated): ${verdicts.join('; ')}`);
 
   // Memory of an idle live room (its one socket included): the many-rooms phase minus the first 10.
   printTable(`Memory per idle live room with its one socket (after full GC; ${o.rooms - o.small} rooms more, about half on each instance)`, ['adapter', 'instance', 'rooms (sockets) there', 'namespaces (back at 10)', 'rss MiB', 'rss KiB/room', 'heap KiB/room', 'heap KiB/room once back to 10', 'Redis used_memory B/room', 'Redis subscriptions/room'], runs.flatMap((run) => {
