@@ -71,7 +71,6 @@ export async function measurePhase(o: PhaseOptions): Promise<PhaseResult> {
   const quietAfterMs = await waitQuiet(o.redis);
   const load = loadLine();
   const subs = await subscriptions(o.redis, o.redisMajor);
-  const memory = (await Promise.all(o.instances.map(settledMemory))) as [Memory, Memory];
   const redisMemory = (await read(o.redis)).usedMemory;
 
   // Idle: what the live rooms cost Redis with no event (heartbeats, revalidation), to net it out.
@@ -102,6 +101,10 @@ export async function measurePhase(o: PhaseOptions): Promise<PhaseResult> {
   await settle(() => arrivals.length, o.maxSettleMs);
   const busy = spent(busyStart, await read(o.redis));
   o.listener.socket.off('RollCreateEvent', onRoll);
+  // After the rolls, so that every phase's reading comes from an instance that has served some (code
+  // compiled, pools and caches filled): read right after start-up, the first 10-room phase's rss was
+  // sometimes tens of MiB above the 3,000-room phase's.
+  const memory = (await Promise.all(o.instances.map(settledMemory))) as [Memory, Memory];
 
   const seen = new Map<string, number>();
   const latencies: number[] = [];
