@@ -24,9 +24,9 @@
 import { createBenchDatabase } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { loadLine, pinSelf, planCores, sleep, spawnTs, tolerateSocketResets, type ChildHandle } from './lib/processes';
-import { startBenchRedis, subscriptions, type Subscriptions } from './lib/redisStats';
+import { startBenchRedis, subscriptions, waitQuiet, type Subscriptions } from './lib/redisStats';
 import { printRoomsReport, type AdapterRun } from './lib/roomsReport';
-import { measurePhase, type PhaseResult } from './lib/roomsPhase';
+import { measurePhase, settledMemory, type Memory, type PhaseResult } from './lib/roomsPhase';
 import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 
 const ROOMS = Number(process.env.BENCH_ROOMS || 3000);
@@ -134,7 +134,17 @@ try {
     await connect(0, SMALL);
     const small = await waitSubscriptions((s) => held(s) > held(base), 5000);
     phases.push(await phase(SMALL));
-    await connect(SMALL, ROOMS);
+    // RSS per room between a third of the rooms and all of them: both readings after a burst of
+    // connections, so the allocator's growth is alike on both sides (against the 10-room phase, rss
+    // per room moved from 10 to 33 KiB between runs; heap did not).
+    const mid = Math.round(ROOMS / 3) > SMALL ? Math.round(ROOMS / 3) : null;
+    let midMemory: [Memory, Memory] | null = null;
+    if (mid) {
+      await connect(SMALL, mid);
+      await waitQuiet(redis.client);
+      midMemory = (await Promise.all([a!.child, b!.child].map(settledMemory))) as [Memory, Memory];
+    }
+    await connect(mid ?? SMALL, ROOMS);
     phases.push(await phase(ROOMS));
     // Back to 10: the other rooms' last sockets go, and with them their namespaces and subscriptions.
     closeSockets(sockets.splice(SMALL));
@@ -143,7 +153,7 @@ try {
     closeSockets(sockets);
     sockets = [];
     const empty = await waitSubscriptions((s) => held(s) <= held(base));
-    runs.push({ adapter, phases, base, back, empty });
+    runs.push({ adapter, phases, base, back, empty, midMemory });
     await stopAll();
   }
 

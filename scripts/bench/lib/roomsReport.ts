@@ -1,6 +1,6 @@
 /** The tables of bench:rooms: per phase, the ratios many rooms / 10 rooms against the targets, memory. */
 import { CONTAINERS, type Subscriptions } from './redisStats';
-import { perRoll, type PhaseResult } from './roomsPhase';
+import { perRoll, type Memory, type PhaseResult } from './roomsPhase';
 import { ratio } from './stats';
 import { fmt, printTable } from './table';
 
@@ -13,6 +13,8 @@ export interface AdapterRun {
   base: Subscriptions;
   back: Subscriptions;
   empty: Subscriptions;
+  /** Both instances' memory with a third of the rooms live (null when that is not above 10). */
+  midMemory: [Memory, Memory] | null;
 }
 
 /** Within 1.3x of 10 rooms (issue 22). */
@@ -66,14 +68,16 @@ export function printRoomsReport(runs: AdapterRun[], o: { rolls: number; rate: n
   console.log(`targets (Redis CPU per roll and p99 within ${TARGET}x of ${o.small} rooms, 0 lost, 0 duplicated): ${verdicts.join('; ')}`);
 
   // Memory of an idle live room (its one socket included): the many-rooms phase minus the first 10.
-  printTable(`Memory per idle live room with its one socket (after full GC; ${o.rooms - o.small} rooms more, about half on each instance)`, ['adapter', 'instance', 'rooms (sockets) there', 'namespaces (back at 10)', 'rss MiB', 'rss KiB/room', 'heap KiB/room', 'heap KiB/room once back to 10', 'Redis used_memory B/room', 'Redis subscriptions/room'], runs.flatMap((run) => {
+  printTable(`Memory per idle live room with its one socket (after full GC; ${o.rooms - o.small} rooms more, about half on each instance)`, ['adapter', 'instance', 'rooms (sockets) there', 'namespaces (back at 10)', 'rss MiB', 'rss KiB/room', 'rss KiB/room from a third of the rooms', 'heap KiB/room', 'heap KiB/room once back to 10', 'Redis used_memory B/room', 'Redis subscriptions/room'], runs.flatMap((run) => {
     const [s1, big, s2] = run.phases;
     const redisPerRoom = (big!.redisMemory - s1!.redisMemory) / (big!.rooms - s1!.rooms);
     const subsPerRoom = (big!.subs.patterns + big!.subs.channels + big!.subs.shardChannels - s1!.subs.patterns - s1!.subs.channels - s1!.subs.shardChannels) / (big!.rooms - s1!.rooms);
     return [0, 1].map((i) => {
       const m1 = s1!.memory[i]!, mb = big!.memory[i]!, m2 = s2!.memory[i]!;
       const rooms = mb.sockets - m1.sockets;
-      return [run.adapter, i === 0 ? 'A' : 'B', String(mb.sockets), `${mb.namespaces} (${m2.namespaces})`, fmt(mb.rss / KIB / KIB), fmt((mb.rss - m1.rss) / rooms / KIB), fmt((mb.heapUsed - m1.heapUsed) / rooms / KIB), fmt((m2.heapUsed - m1.heapUsed) / rooms / KIB), fmt(redisPerRoom, 0), fmt(subsPerRoom, 2)];
+      const mm = run.midMemory?.[i];
+      const fromMid = mm ? fmt((mb.rss - mm.rss) / (mb.sockets - mm.sockets) / KIB) : 'n/a';
+      return [run.adapter, i === 0 ? 'A' : 'B', String(mb.sockets), `${mb.namespaces} (${m2.namespaces})`, fmt(mb.rss / KIB / KIB), fmt((mb.rss - m1.rss) / rooms / KIB), fromMid, fmt((mb.heapUsed - m1.heapUsed) / rooms / KIB), fmt((m2.heapUsed - m1.heapUsed) / rooms / KIB), fmt(redisPerRoom, 0), fmt(subsPerRoom, 2)];
     });
   }));
   for (const run of runs) {
