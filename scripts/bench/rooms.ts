@@ -6,7 +6,8 @@
  * A, heard by that room's only socket, on instance B. Per phase: Redis CPU per roll (INFO cpu,
  * net of an idle window just before) and command time per roll and per publish (INFO commandstats,
  * CONFIG RESETSTAT first), delivery p50/p99 from the POST to that socket, lost and duplicated;
- * memory per idle live room on each instance and in Redis. Each adapter of BENCH_ADAPTERS
+ * memory per idle live room on each instance (against the 10-room phase, and in rss also from a
+ * third of the rooms on the way up) and in Redis. Each adapter of BENCH_ADAPTERS
  * (REDIS_PUBSUB values, default "classic,sharded") runs the same phases in the same run, on fresh
  * instances, and the report gives the ratios of the many-rooms phase to the two 10-room phases
  * around it, against the targets (within 1.3x; 0 lost, 0 duplicated).
