@@ -131,7 +131,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     }
     // Before any adapter exists: REDIS_PUBSUB=sharded on a Redis < 7 stops start-up here.
     try {
-      pubsub = await detectPubSub(redis, config.redisPubsub, logger);
+      pubsub = await detectPubSub(redis, config.redisPubsub, logger, adapterKeyOf(config));
     } catch (err) {
       for (const client of [redis, pub, sub]) client.disconnect();
       await database.close();

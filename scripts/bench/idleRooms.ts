@@ -10,10 +10,13 @@
  *     namespace and its subscriptions must go).
  * Per live room, against the same instance's idle state: heap and rss (after full collections), the
  * pub/sub subscriptions its subscriber connection holds (CLIENT LIST sub/psub/ssub) and Redis's
- * used_memory; the room's own heap (minus the baseline's socket); ratios sharded / classic.
+ * used_memory; the room's own heap (minus the baseline's socket); ratios sharded / classic. And
+ * Redis's CPU per publish of a room event (commandstats), with one room live and with all: what the
+ * classic adapter's pattern subscriptions make grow (bench:rooms measures it end to end, two instances).
  *
  *   npm run bench:idle-rooms
- *   env: ROOMS (3000), BENCH_DATABASE_URL
+ *   env: ROOMS (3000), BENCH_DATABASE_URL, IDLE_ROOMS_SHARDED_FIRST=1 (measure sharded before classic),
+ *        IDLE_ROOMS_PROBES (2000 publishes for the CPU per publish)
  */
 import { Redis } from 'ioredis';
 import { freePort, killRedis, startRedis } from '../../test/helpers/redisServer';
@@ -24,6 +27,7 @@ import { connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 import { io } from 'socket.io-client';
+import { wireFor } from '../../src/realtime/wire';
 
 const ROOMS = Number(process.env.ROOMS || 3000);
 const cores = planCores();
@@ -102,6 +106,29 @@ interface Run {
   loaded: Sample;
   /** After they left (rooms only): what stays behind. */
   left: Sample | null;
+  /** Redis CPU per publish of a room event (commandstats), with one room live and with all (room runs). */
+  publishUs: { one: number; live: number } | null;
+}
+
+const PROBES = Number(process.env.IDLE_ROOMS_PROBES || 2000);
+
+/**
+ * Redis CPU per publish (INFO commandstats usec_per_call of PUBLISH or SPUBLISH) of PROBES room events
+ * written as the broadcaster writes them (wire.ts) to the room `slug`: the cost that the classic
+ * adapter's pattern subscriptions make grow with the live rooms. The one socket of that room receives
+ * them (a small event it ignores).
+ */
+async function publishCost(redis: Redis, mode: 'sharded' | 'classic', slug: string): Promise<number> {
+  const wire = wireFor(mode, 'dice');
+  const { channel, message } = wire.encodeFor({ namespace: `/room/${slug}`, to: ['members'] }, 'BenchProbeEvent', { data: { probe: 'x'.repeat(200) } });
+  await redis.call('CONFIG', 'RESETSTAT');
+  for (let sent = 0; sent < PROBES; sent += 100) {
+    const pipeline = redis.pipeline();
+    for (let i = 0; i < 100; i++) pipeline[wire.command](channel, message);
+    await pipeline.exec();
+  }
+  const stats = await redis.info('commandstats');
+  return Number(new RegExp(`^cmdstat_${wire.command}:calls=\\d+,usec=\\d+,usec_per_call=([\\d.]+)`, 'm').exec(stats)?.[1] ?? NaN);
 }
 
 /**
@@ -126,8 +153,17 @@ async function measure(label: string, mode: 'sharded' | 'classic', on: 'rooms' |
     await until(async () => (await server.ask<Memory>({ cmd: 'memory' })).namespaces === 0, 'the warm-up room to close');
     const before = await sample(server, redis);
 
-    sockets = await inBatches(users, 50, (u, i) => (on === 'rooms' ? connectRoom(url, slugs[i]!, u.key, { timeoutMs: 60_000 }) : connectUser(url, u.key)));
+    // Rooms: room 0 first, alone live, for the CPU per publish with one live room; then the others.
+    let oneRoomUs = NaN;
+    if (on === 'rooms') {
+      sockets = [await connectRoom(url, slugs[0]!, users[0]!.key)];
+      await sleep(500);
+      oneRoomUs = await publishCost(redis, mode, slugs[0]!);
+    }
+    const first = sockets.length;
+    sockets.push(...(await inBatches(users.slice(first), 50, (u, i) => (on === 'rooms' ? connectRoom(url, slugs[i + first]!, u.key, { timeoutMs: 60_000 }) : connectUser(url, u.key)))));
     const loaded = await sample(server, redis);
+    const liveUs = on === 'rooms' ? await publishCost(redis, mode, slugs[0]!) : NaN;
     closeSockets();
     let left: Sample | null = null;
     if (on === 'rooms') {
@@ -136,7 +172,7 @@ async function measure(label: string, mode: 'sharded' | 'classic', on: 'rooms' |
     }
     await server.stop();
     children = [];
-    return { label, before, loaded, left };
+    return { label, before, loaded, left, publishUs: on === 'rooms' ? { one: oneRoomUs, live: liveUs } : null };
   } finally {
     redis.disconnect();
     await killRedis(redisChild!);
@@ -165,16 +201,22 @@ try {
   redisChild = null;
 
   const runs: Run[] = [];
-  for (const [label, mode, on] of [
+  const plan = [
     ['baseline: a socket on /user, no room', 'sharded', 'user'],
     ['classic (REDIS_PUBSUB=classic)', 'classic', 'rooms'],
     ['sharded (REDIS_PUBSUB=sharded)', 'sharded', 'rooms'],
-  ] as const) {
+  ] as const;
+  // IDLE_ROOMS_SHARDED_FIRST=1 swaps the two fabrics, to see whether a figure follows the fabric or the order.
+  const order = process.env.IDLE_ROOMS_SHARDED_FIRST === '1' ? [0, 2, 1] : [0, 1, 2];
+  const byIndex = new Map<number, Run>();
+  for (const i of order) {
+    const [label, mode, on] = plan[i]!;
     t0 = Date.now();
-    runs.push(await measure(label, mode, on, users, slugs));
+    byIndex.set(i, await measure(label, mode, on, users, slugs));
     console.log(`${label}: measured in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const [baseline, classic, sharded] = runs as [Run, Run, Run];
+  const [baseline, classic, sharded] = [0, 1, 2].map((i) => byIndex.get(i)!) as [Run, Run, Run];
+  runs.push(baseline, classic, sharded);
 
   const subsOf = (s: Sample) => s.sub + s.psub + s.ssub;
   const per = (run: Run) => ({
@@ -202,6 +244,8 @@ try {
     [sharded.label, kib(s.heap), kib(s.rss), kib(s.heap - base.heap), fmt(s.subs, 2), kib(s.redis)],
     ['sharded / classic', ratio(s.heap, c.heap), ratio(s.rss, c.rss), ratio(s.heap - base.heap, c.heap - base.heap), ratio(s.subs, c.subs), ratio(s.redis, c.redis)],
   ]);
+  printTable(`Redis CPU per publish of a room event (INFO commandstats, ${PROBES} publishes), one instance`, ['run', '1 live room (µs)', `${ROOMS} live rooms (µs)`, `${ROOMS} rooms / 1 room`], [classic, sharded].map((run) => [run.label, fmt(run.publishUs!.one, 2), fmt(run.publishUs!.live, 2), ratio(run.publishUs!.live, run.publishUs!.one)]));
+  console.log(`at ${ROOMS} live rooms, Redis CPU per publish: classic / sharded ${ratio(classic.publishUs!.live, sharded.publishUs!.live)}`);
   for (const run of [classic, sharded]) {
     console.log(`${run.label}: after the sockets left, ${run.left!.namespaces} room namespaces and ${subsOf(run.left!) - subsOf(run.before)} subscriptions more than before remain; heap ${fmt((run.left!.heapUsed - run.before.heapUsed) / 1048576, 2)} MiB above before`);
   }

@@ -59,8 +59,22 @@ export function choosePubSub(setting: PubSubSetting, version: string | null): Pu
   return { mode: 'classic', warning: `${seen} has no sharded pub/sub, so this instance runs on the classic adapter: ${CLASSIC_CEILING}` };
 }
 
-/** Ask the server its version, choose, and log the warning once. */
-export async function detectPubSub(client: Redis, setting: PubSubSetting, logger: Logger): Promise<PubSubMode> {
+/**
+ * Instances of this deployment already running on the other fabric, seen by the channel every
+ * instance subscribes for the root namespace `/`: the classic adapter's `${key}-request#/#`, the
+ * sharded adapter's `${key}#/#`. They and this one would not hear each other's room events.
+ */
+async function peersOnOtherFabric(client: Redis, mode: PubSubMode, key: string, canShard: boolean): Promise<number> {
+  if (mode === 'sharded') return ((await client.call('PUBSUB', 'NUMSUB', `${key}-request#/#`)) as [string, number])[1];
+  if (!canShard) return 0;
+  return ((await client.call('PUBSUB', 'SHARDNUMSUB', `${key}#/#`)) as [string, number])[1];
+}
+
+/**
+ * Ask the server its version, choose, and log the warning once. `key` is the adapter's channel
+ * prefix: instances of the deployment found on the other fabric are warned about too.
+ */
+export async function detectPubSub(client: Redis, setting: PubSubSetting, logger: Logger, key: string): Promise<PubSubMode> {
   let version: string | null = null;
   try {
     version = redisVersionFrom(await client.info('server'));
@@ -71,5 +85,10 @@ export async function detectPubSub(client: Redis, setting: PubSubSetting, logger
   const choice = choosePubSub(setting, version);
   if (choice.warning) logger.warn({ redisVersion: version, pubsub: choice.mode }, choice.warning);
   else logger.info({ redisVersion: version, pubsub: choice.mode }, 'realtime fabric: Redis sharded pub/sub');
+  const peers = await peersOnOtherFabric(client, choice.mode, key, (majorOf(version) ?? 0) >= SHARDED_SINCE_MAJOR).catch(() => 0);
+  if (peers > 0) {
+    const other = choice.mode === 'sharded' ? 'classic' : 'sharded';
+    logger.warn({ pubsub: choice.mode, peers }, `${peers} instance(s) of this deployment run on ${other} pub/sub: they and this one (${choice.mode}) do not hear each other's room events. Run every instance with the same REDIS_PUBSUB (docs/realtime.md, The pub/sub fabric).`);
+  }
   return choice.mode;
 }

@@ -6,7 +6,9 @@ import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 // REDIS_PUBSUB=classic on the shared Redis 7: each instance says once what that costs, and the
 // instances still act as one (the broadcaster writes the classic adapter's format through
 // @socket.io/redis-emitter). The choice itself on old versions: test/lib/pubsubMode.test.ts.
-const cluster = useCluster(test, 2, { REDIS_PUBSUB: 'classic' });
+// A prefix of its own: other test files' instances on the shared Redis (sharded) are not its peers.
+const ENV = { REDIS_PUBSUB: 'classic', REDIS_PREFIX: 'classic-test:' };
+const cluster = useCluster(test, 2, ENV);
 const A = () => cluster.current.instances[0]!;
 const B = () => cluster.current.instances[1]!;
 
@@ -18,7 +20,7 @@ const lines = (output: string) => output.split('\n').filter((l) => l.startsWith(
 test('each instance logs one warning naming the classic ceiling, and nothing about sharded pub/sub', (t) => {
   for (const instance of [A(), B()]) {
     const logged = lines(instance.output());
-    const ceiling = logged.filter((l) => l.msg.includes('classic'));
+    const ceiling = logged.filter((l) => l.msg.includes('x136'));
     t.is(ceiling.length, 1, instance.output().slice(0, 2000));
     t.is(ceiling[0]!.level, 40, 'a warning');
     t.is(ceiling[0]!.pubsub, 'classic');
@@ -45,7 +47,7 @@ test('rolls, presence and kicks cross the two instances over classic pub/sub onl
   const redis = redisClient();
   t.teardown(() => redis.disconnect());
   const channels = await subscribedChannels(redis, `*#/room/${slug}#*`);
-  t.true(channels.includes(`dice-request#/room/${slug}#`), channels.join(', '));
+  t.true(channels.includes(`classic-test-request#/room/${slug}#`), channels.join(', '));
   t.deepEqual(await redis.call('PUBSUB', 'SHARDCHANNELS', `*#/room/${slug}#*`), [], 'no shard channel');
 
   // A kick made on A (the emitter's disconnect request) drops the socket on B.
@@ -53,4 +55,12 @@ test('rolls, presence and kicks cross the two instances over classic pub/sub onl
   const dropped = onB.waitForDisconnect();
   t.is((await owner.api.delete(`/room/${slug}/participant/${participantId}`)).status, 204);
   t.is(await dropped, 'io server disconnect');
+});
+
+test('an instance started on the other fabric beside them (REDIS_PUBSUB=auto on Redis 7: sharded) says they do not hear each other', async (t) => {
+  const odd = await cluster.current.add({ REDIS_PUBSUB: 'auto' });
+  const warned = lines(odd.output()).filter((l) => l.level === 40 && /instance\(s\) of this deployment run on classic pub\/sub: they and this one \(sharded\) do not hear each other/.test(l.msg));
+  t.is(warned.length, 1, odd.output().slice(0, 3000));
+  t.true((warned[0] as unknown as { peers: number }).peers >= 2, 'A and B');
+  for (const instance of [A(), B()]) t.false(instance.output().includes('do not hear each other'), 'the classic pair saw no sharded peer when it started');
 });
