@@ -62,7 +62,7 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       const told = config.redisUrl ? await publishControlOnce(config.redisUrl, config.redisPrefix, { type: 'invalidate', keys: keyIds }, { type: 'revoke_keys', keyIds }) : false;
       const sockets = told
         ? 'Their open sockets are being dropped on every instance.'
-        : `Instances refuse them within CACHE_TTL_MS (${config.cacheTtlMs} ms) and drop their open sockets within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms)${config.redisUrl ? ': Redis could not be reached to tell the instances now' : ''}.`;
+        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms), and a server that cached the keys refuses them within CACHE_TTL_MS (${config.cacheTtlMs} ms)${config.redisUrl ? ': Redis could not be reached to tell the instances now' : ''}.`;
       return `Revoked ${keyIds.length} key(s). ${sockets}`;
     }
     default:
