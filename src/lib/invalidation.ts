@@ -56,9 +56,15 @@ export function applyInvalidation(invalidation: Invalidation): void {
   for (const apply of appliers) apply(invalidation);
 }
 
-/** How invalidations reach the other instances (null: there are none). Must not reject. */
-export function setInvalidationTransport(next: Transport | null): void {
+/**
+ * How invalidations reach the other instances (none until set). Must not reject. Answers the function
+ * that removes it again (and only it: a process running two servers, as some tests do, keeps the other's).
+ */
+export function setInvalidationTransport(next: Transport): () => void {
   transport = next;
+  return () => {
+    if (transport === next) transport = null;
+  };
 }
 
 /**

@@ -40,13 +40,13 @@ export function relayInvalidations(pub: Redis, sub: Redis, channel: string, log:
   };
   // Registered after the first connections (startServer awaits them): every 'ready' is a reconnection.
   const onSubReady = () => applyInvalidation({ all: true });
-  setInvalidationTransport(send);
+  const removeTransport = setInvalidationTransport(send);
   sub.on('message', onMessage);
   sub.on('ready', onSubReady);
   pub.on('ready', catchUp);
   void sub.subscribe(channel).catch(() => undefined);
   return () => {
-    setInvalidationTransport(null);
+    removeTransport();
     sub.off('message', onMessage);
     sub.off('ready', onSubReady);
     pub.off('ready', catchUp);
