@@ -56,13 +56,15 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       if (!a) throw new UsageError('A KEY_PREFIX (as key:list shows it) or a whole key is required.');
       const keyIds = await revokeApiKeyIds(a);
       if (!keyIds.length) throw new UsageError(`No live key matches "${a}".`);
-      // Open sockets opened with these keys: every instance drops them at once when told through
-      // Redis; otherwise each finds out at its next re-validation (REALTIME_REVALIDATE_MS).
+      // The CLI has no cache of its own, but every instance may hold these keys in its key cache, and
+      // their open sockets: both are told through Redis, the cache first (lib/invalidation.ts), so
+      // that a socket dropped for the revocation cannot reconnect on a cached key. Without Redis each
+      // instance finds out at its next re-validation (sockets) and when its cached entries expire.
       const redis = redisTargetOf(config);
-      const told = redis ? await publishControlOnce(redis, config.redisPrefix, { type: 'revoke_keys', keyIds }) : false;
+      const told = redis ? await publishControlOnce(redis, config.redisPrefix, { type: 'invalidate', keys: keyIds }, { type: 'revoke_keys', keyIds }) : false;
       const sockets = told
         ? 'Their open sockets are being dropped on every instance.'
-        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms)${redis ? ': Redis could not be reached to tell the instances now' : ''}.`;
+        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms), and a server that cached the keys refuses them within CACHE_TTL_MS (${config.cacheTtlMs} ms)${redis ? ': Redis could not be reached to tell the instances now' : ''}.`;
       return `Revoked ${keyIds.length} key(s). ${sockets}`;
     }
     default:

@@ -21,11 +21,14 @@ import { themePublicRoutes } from './themes/publicRoutes';
 import { themePreviewPageRoutes } from './themes/preview/routes';
 import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
+import { configureCaches } from './lib/invalidation';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // The hot paths' in-process caches (lib/invalidation.ts): their TTL bounds a lost push.
+  configureCaches({ ttlMs: deps.config.cacheTtlMs });
   // Exactly the proxies in front of us (TRUST_PROXY). req.ip is computed by the same function as the
   // Socket.IO handshakes' address, so both count one client under one address (http/clientAddress.ts).
   const trust = compileTrust(deps.config.trustProxy);

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
 import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './http/origin';
 import { generateSecret } from './realtime/pusher/signature';
+import { MAX_CACHE_TTL_MS } from './lib/invalidation';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -67,6 +68,12 @@ export interface Config {
    * it they are dropped and their rooms resynced (src/realtime/redisBroadcaster.ts).
    */
   realtimeMaxKeptBlocks: number;
+  /**
+   * How long an entry of the in-process caches (API key -> user, a room as rolls see it, dice-box
+   * pins) lives: the bound on a stale answer when an invalidation push is lost (lib/invalidation.ts).
+   * 0 turns the caches off.
+   */
+  cacheTtlMs: number;
   /** Origins whose pages may call the REST API (CORS); null: any origin. */
   corsOrigins: readonly string[] | null;
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
@@ -194,6 +201,7 @@ const schema = Joi.object({
     }),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
   REALTIME_MAX_KEPT_BLOCKS: Joi.number().integer().min(0).max(1_000_000).default(5000),
+  CACHE_TTL_MS: Joi.number().integer().min(0).max(MAX_CACHE_TTL_MS).default(5000),
   CORS_ORIGINS: Joi.string()
     .empty('')
     .default(null)
@@ -279,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
     realtimeMaxKeptBlocks: value.REALTIME_MAX_KEPT_BLOCKS,
+    cacheTtlMs: value.CACHE_TTL_MS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,

@@ -1,5 +1,6 @@
 import { Cluster, Redis } from 'ioredis';
-import type { RedisTarget } from '../lib/redis';
+import type { Invalidation } from '../lib/invalidation';
+import { masterOf, type RedisTarget } from '../lib/redis';
 
 /**
  * The control channel: what one process tells every instance about its sockets, beside the
@@ -8,10 +9,13 @@ import type { RedisTarget } from '../lib/redis';
  * - `revoke_keys`: drop the sockets opened with these API keys (the CLI's key:revoke sends it);
  * - `resync`: an instance could not publish some events of these namespaces (all when null);
  *   sockets connected before `before` (epoch ms) may have missed them and are resynced;
- * - `revalidate`: re-check every socket against the database now.
+ * - `revalidate`: re-check every socket against the database now;
+ * - `invalidate`: drop what the in-process caches hold of these keys, users, rooms, dice boxes
+ *   (lib/invalidation.ts; realtime/invalidations.ts applies it).
  */
 export type ControlMessage =
   | { type: 'revoke_keys'; keyIds: number[] }
+  | ({ type: 'invalidate' } & Invalidation)
   | { type: 'resync'; namespaces: string[] | null; before: number }
   | { type: 'revalidate' };
 
@@ -32,19 +36,41 @@ export function parseControl(text: string): ControlMessage | null {
   const ids = (v: unknown) => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
   if (m.type === 'revoke_keys' && ids(m.keyIds)) return { type: 'revoke_keys', keyIds: m.keyIds as number[] };
   if (m.type === 'revalidate') return { type: 'revalidate' };
+  if (m.type === 'invalidate') return parseInvalidation(m);
   if (m.type === 'resync' && typeof m.before === 'number' && (m.namespaces === null || (Array.isArray(m.namespaces) && m.namespaces.every((n) => typeof n === 'string')))) {
     return { type: 'resync', namespaces: m.namespaces as string[] | null, before: m.before };
   }
   return null;
 }
 
+/** Ids lists are bounded (a message is read by every instance); anything malformed is dropped whole. */
+const MAX_IDS = 10_000;
+
+function parseInvalidation(m: Record<string, unknown>): ControlMessage | null {
+  const out: { type: 'invalidate' } & Invalidation = { type: 'invalidate' };
+  for (const field of ['keys', 'users', 'rooms', 'diceBoxes'] as const) {
+    const v = m[field];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.length > MAX_IDS || !v.every((x) => Number.isSafeInteger(x))) return null;
+    out[field] = v as number[];
+  }
+  for (const flag of ['allDiceBoxes', 'all'] as const) {
+    const v = m[flag];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') return null;
+    out[flag] = v;
+  }
+  return out;
+}
+
 /**
- * Publish one control message from a process that has no Redis connection of its own (the CLI):
- * connect, publish, quit, failing within a few seconds rather than retrying. Answers false when Redis
- * (or, on a cluster, every seed node) could not be reached: the instances' periodic re-validation
- * then catches what this would have told. On a cluster PUBLISH reaches every node's subscribers.
+ * Publish control messages, in order, from a process that has no Redis connection of its own (the
+ * CLI): connect, publish, quit, failing within a few seconds rather than retrying. Answers false when
+ * Redis (or, on a cluster, every seed node) could not be reached: the instances' periodic
+ * re-validation then catches what this would have told. On a cluster PUBLISH reaches every node's
+ * subscribers; all of them go through one node (that of the channel's slot), so they keep their order.
  */
-export async function publishControlOnce(target: RedisTarget | string, redisPrefix: string, message: ControlMessage): Promise<boolean> {
+export async function publishControlOnce(target: RedisTarget | string, redisPrefix: string, ...messages: ControlMessage[]): Promise<boolean> {
   const where: RedisTarget = typeof target === 'string' ? { url: target } : target;
   const once = { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000 } as const;
   const client =
@@ -59,7 +85,9 @@ export async function publishControlOnce(target: RedisTarget | string, redisPref
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.publish(controlChannel(redisPrefix), JSON.stringify(message));
+    const channel = controlChannel(redisPrefix);
+    const node = masterOf(client, channel);
+    for (const message of messages) await node.publish(channel, JSON.stringify(message));
     return true;
   } catch {
     return false;

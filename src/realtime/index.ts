@@ -14,6 +14,7 @@ import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type Redis
 import { createRollFeed, replayMissed } from './rollFeed';
 import { AccessGuard } from './access';
 import { controlChannel, parseControl, type ControlMessage } from './control';
+import { relayInvalidations } from './invalidations';
 import type { Logger } from '../logger';
 import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 import { PusherGateway } from './pusher/gateway';
@@ -90,6 +91,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   });
 
   const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options, pusher);
+  // The in-process caches' invalidations travel the same control channel (lib/invalidation.ts).
+  const stopRelay = clustered && options.sub ? relayInvalidations(options.pub!, options.sub, controlChannel(deps.config.redisPrefix), log) : () => undefined;
 
   let closing: Promise<void> | null = null;
   return {
@@ -102,6 +105,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
         await pusher?.close();
         unsubscribe();
         stopGuard();
+        stopRelay();
         await fanout.drain();
         redisBroadcaster?.close();
         await stopPresence();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors';
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { assertAssetRoom } from '../users/quotas';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { sniffImageType, type ImageType } from './image';
@@ -44,6 +44,6 @@ export async function setRoomBackground(room: RoomRecord, user: { id: number }, 
     await changeRoom(tx, current, { bgFilePath: url }, true);
   });
   const fresh = await rereadRoom(room.id);
-  publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
 }

@@ -1,4 +1,4 @@
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { requireRoomBySlug } from './access';
 import { authorizeRoomOwner } from './policy';
 import { removeBackground, softDeleteRoom, withRoomLocked } from './store/write';
@@ -13,5 +13,5 @@ export async function deleteRoom(slug: string, user: { id: number }): Promise<vo
     await removeBackground(tx, room.id);
     await softDeleteRoom(tx, room.id);
   });
-  publish({ type: 'room.deleted', roomId: room.id, slug: room.slug });
+  await announce({ rooms: [room.id] }, { type: 'room.deleted', roomId: room.id, slug: room.slug });
 }

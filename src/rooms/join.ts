@@ -1,6 +1,6 @@
 import { UniqueViolationError } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors';
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { nameKey, uniqueDisplayName } from '../lib/displayName';
 import { assertCanJoinRoom } from '../users/quotas';
 import { requireRoomId, rereadRoom } from './access';
@@ -48,6 +48,6 @@ export async function joinRoom(slug: string, user: RoomActor, passcode?: string 
     }
   }
   const room = await rereadRoom(roomId);
-  publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
+  await announce({ rooms: [room.id] }, { type: 'room.updated', roomId: room.id, slug: room.slug });
   return room;
 }

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { displayNameProblem, nameKey, normalizeDisplayName } from '../lib/displayName';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { USERNAME_MAX } from './create';
@@ -53,7 +53,7 @@ export async function updateParticipant(slug: string, participantId: number, use
     return changeParticipant(tx, row, values);
   });
   const fresh = await rereadRoom(room.id);
-  if (changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  if (changed) await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
   return fresh;
 }
 
@@ -75,6 +75,10 @@ export async function removeParticipant(slug: string, participantId: number, use
   const participant = participantOf(room, participantId, user, 'remove');
   authorizeParticipantChange(room, participant, user, 'remove');
   await withRoomLocked(room.id, (_current, tx) => deleteParticipant(tx, room.id, participant.id));
-  publish({ type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] });
-  publish({ type: 'room.updated', roomId: room.id, slug: room.slug });
+  // Every instance's room cache forgets the seat before this answers: the removed user can no longer roll there.
+  await announce(
+    { rooms: [room.id] },
+    { type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] },
+    { type: 'room.updated', roomId: room.id, slug: room.slug },
+  );
 }

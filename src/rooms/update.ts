@@ -1,5 +1,6 @@
 import { UnprocessableError } from '../errors';
-import { publish } from '../events/bus';
+import type { DomainEvent } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { generatePasscode } from './codes';
 import type { RoomInput } from './create';
@@ -47,7 +48,9 @@ export async function updateRoom(slug: string, user: { id: number }, input: Room
     return { changed, revoke };
   });
   const fresh = await rereadRoom(room.id);
-  if (outcome?.revoke) publish({ type: 'room.access_revoked', roomId: fresh.id, slug: fresh.slug, allButOwner: true });
-  if (outcome?.changed) publish({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  const events: DomainEvent[] = [];
+  if (outcome?.revoke) events.push({ type: 'room.access_revoked', roomId: fresh.id, slug: fresh.slug, allButOwner: true });
+  if (outcome?.changed) events.push({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  if (events.length) await announce({ rooms: [fresh.id] }, ...events);
   return fresh;
 }

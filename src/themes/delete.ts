@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors';
 import type { UserRecord } from '../users/store';
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
+import { DEFAULT_THEME_ID } from './defaultTheme';
 import { authorizeThemeOwner } from './policy';
 import { diceBoxHolders, removeFromEveryDiceBox } from './store/diceBox';
 import { deleteShareRequestsOfTheme, recordRevocations, shareCodesOfTheme } from './store/shareRequests';
@@ -23,5 +24,6 @@ export async function deleteTheme(user: Pick<UserRecord, 'id'>, slug: string): P
     await deleteThemeVersions(versions.map((v) => v.id), transaction);
     return users;
   });
-  for (const userId of holders) publish({ type: 'dicebox.deleted', userId, themeSlug: slug });
+  const events = holders.map((userId) => ({ type: 'dicebox.deleted' as const, userId, themeSlug: slug }));
+  await announce(slug === DEFAULT_THEME_ID ? { allDiceBoxes: true } : { diceBoxes: holders }, ...events);
 }

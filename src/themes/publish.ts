@@ -5,7 +5,7 @@ import { ConflictError, UnprocessableError, ValidationError, type ErrorDetail } 
 import type { UserRecord } from '../users/store';
 import { UniqueViolationError } from '../db/errors';
 import { authorizeThemeOwner, canExtend, ownsTheme } from './policy';
-import { publish } from '../events/bus';
+import { announce } from '../lib/invalidation';
 import { checkAssets, type UploadedFile } from './manifest/assets';
 import { DEFAULT_THEME_ID } from './defaultTheme';
 import { assetNames } from './manifest/files';
@@ -115,7 +115,8 @@ export async function createTheme(user: UserRecord, upload: ThemeUpload): Promis
     if (err instanceof UniqueViolationError) throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');
     throw err;
   });
-  publish({ type: 'dicebox.created', userId: user.id, themeId: created.id });
+  // The owner's box now pins this version (and every box holds the built-in theme): roll paths' pins everywhere.
+  await announce(input.id === DEFAULT_THEME_ID ? { allDiceBoxes: true } : { diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: created.id });
   // Answer what was written (a later read could already find it deleted).
   return { ...created, user };
 }

@@ -8,7 +8,9 @@ import { isPhysicalType, normalizeDice, PLAIN_FACES } from './manifest/dice';
 import type { StoredManifest } from './manifest/manifest';
 import { manifestOf } from './manifest/stored';
 import { rollableVersions, type ThemeVersionKey } from './policy';
-import { manifestsOf, rollableCandidates } from './store/themes';
+import { manifestsOf, rollableCandidates, type RollableCandidate } from './store/themes';
+import { BoundedCache } from '../lib/cache';
+import { cacheTtlMs, onInvalidation } from '../lib/invalidation';
 
 export type { ThemeVersionKey } from './policy';
 
@@ -18,16 +20,52 @@ export interface RollableTheme extends ThemeVersionKey {
 }
 
 /**
+ * Dice-box pins, in process: per user, the version its box holds of each theme id asked for (null: not
+ * in the box), and the built-in theme's versions. Pushed invalidation (lib/invalidation.ts): a change
+ * to a user's box (`diceBoxes`), a version of the built-in theme published or deleted (`allDiceBoxes`).
+ */
+const pinsByUser = new BoundedCache<number, ReadonlyMap<string, RollableCandidate | null>>({ maxWeight: 10_000, ttlMs: cacheTtlMs });
+const builtInVersions = new BoundedCache<string, readonly RollableCandidate[]>({ maxWeight: 1, ttlMs: cacheTtlMs });
+
+onInvalidation((inv) => {
+  if (inv.all || inv.allDiceBoxes) {
+    pinsByUser.clear();
+    builtInVersions.clear();
+    return;
+  }
+  for (const userId of inv.diceBoxes ?? []) pinsByUser.delete(userId);
+});
+
+/** The candidates rollableVersions() chooses among (store/themes.ts rollableCandidates), from the caches above when they hold them all. */
+async function candidatesFor(userId: number, wanted: string[], builtIn: string | null): Promise<RollableCandidate[]> {
+  const pins = pinsByUser.get(userId);
+  const builtIns = builtIn !== null ? builtInVersions.get(builtIn) : undefined;
+  if (pins && wanted.every((slug) => pins.has(slug)) && (builtIn === null || builtIns)) {
+    const out = wanted.flatMap((slug) => pins.get(slug) ?? []);
+    return builtIns ? [...out, ...builtIns] : out;
+  }
+  const [pinsTicket, builtInTicket] = [pinsByUser.ticket(), builtInVersions.ticket()];
+  const rows = await rollableCandidates(userId, wanted, builtIn);
+  // A user asking for ever new theme ids must not grow its entry without bound: start afresh past a few dozen.
+  const known = new Map(pins && pins.size < 64 ? pins : []);
+  for (const slug of wanted) known.set(slug, rows.find((r) => r.boxed && r.slug === slug) ?? null);
+  pinsByUser.set(userId, known, pinsTicket);
+  if (builtIn !== null) builtInVersions.set(builtIn, rows.filter((r) => !r.boxed), builtInTicket);
+  return rows;
+}
+
+/**
  * The theme versions `userId` may roll with, by slug, among `slugs`: the version pinned in the user's
- * dice box, and the built-in theme's latest version for everyone. One query names the versions; a version's dice are
- * cached (versions never change), so manifests are read only for versions not seen before.
+ * dice box, and the built-in theme's latest version for everyone. The pins come from the cache above,
+ * else one query names the versions; a version's dice are cached (versions never change), so manifests
+ * are read only for versions not seen before.
  */
 export async function findRollableThemeVersions(userId: number, slugs: readonly string[]): Promise<Map<string, RollableTheme>> {
   const wanted = [...new Set(slugs)];
   const out = new Map<string, RollableTheme>();
   if (!wanted.length) return out;
   const builtIn = wanted.includes(DEFAULT_THEME_ID) ? DEFAULT_THEME_ID : null;
-  const versions = rollableVersions(await rollableCandidates(userId, wanted, builtIn), DEFAULT_THEME_ID);
+  const versions = rollableVersions(await candidatesFor(userId, wanted, builtIn), DEFAULT_THEME_ID);
   // Taken now, not looked up again after the await: the bounded cache may drop an entry meanwhile.
   const diceOf = new Map<ThemeVersionKey, ReadonlyMap<string, DieDefinition | null>>();
   const unseen: ThemeVersionKey[] = [];

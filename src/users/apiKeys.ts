@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../errors';
-import { publish } from '../events/bus';
+import { BoundedCache } from '../lib/cache';
+import { announce, cacheTtlMs, onInvalidation } from '../lib/invalidation';
 import { QuotaExceededError } from './quotas';
 import {
   countLiveKeys,
@@ -38,18 +39,42 @@ export interface Authenticated {
 }
 
 /**
+ * Live keys recently authenticated, by hash (never the key itself): every authenticated request asks.
+ * Pushed invalidation (lib/invalidation.ts): a revocation drops its keys, a user's change their keys.
+ * Unknown and revoked keys are not cached (they are read each time, and counted as failures).
+ */
+const liveKeys = new BoundedCache<string, Authenticated>({ maxWeight: 20_000, ttlMs: cacheTtlMs });
+
+onInvalidation((inv) => {
+  if (inv.all) return liveKeys.clear();
+  if (inv.keys?.length) {
+    const keys = new Set(inv.keys);
+    liveKeys.deleteWhere((a) => keys.has(a.apiKeyId));
+  }
+  if (inv.users?.length) {
+    const users = new Set(inv.users);
+    liveKeys.deleteWhere((a) => users.has(a.user.id));
+  }
+});
+
+/**
  * The key's user, or null for an unknown, malformed or revoked key. Every authenticated request runs
- * this: one query (users/store.ts), the user read from the same row.
+ * this: from the cache above, else one query (users/store.ts), the user read from the same row.
  */
 export async function authenticate(key: string): Promise<Authenticated | null> {
   if (key.length > 200) return null;
   const hash = hashKey(key);
+  const cached = liveKeys.get(hash);
+  if (cached) return cached;
+  const ticket = liveKeys.ticket();
   const found = await findKeyByHash(hash);
   // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
   // check does not depend on the database's collation.
   if (!found || found.revoked) return null;
   if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return { user: found.user, apiKeyId: found.keyId };
+  const authenticated = { user: found.user, apiKeyId: found.keyId };
+  liveKeys.set(hash, authenticated, ticket);
+  return authenticated;
 }
 
 /** Whose keys a revocation may touch: the CLI revokes any; a user through the API only their own, never their last. */
@@ -77,9 +102,10 @@ export async function revokeApiKeyIds(prefixOrKey: string, scope: RevocationScop
     await revokeKeys(ids, transaction);
     return ids;
   });
-  // After the commit: this process's realtime layer drops the keys' sockets (the CLI, which has
-  // none, tells the instances through Redis: scripts/cli.ts).
-  if (keyIds.length) publish({ type: 'keys.revoked', keyIds });
+  // After the commit, before the answer: every instance's key cache drops them (the CLI has no
+  // transport: it publishes the same invalidation itself, scripts/cli.ts), and this process's realtime
+  // layer drops the keys' sockets.
+  if (keyIds.length) await announce({ keys: keyIds }, { type: 'keys.revoked', keyIds });
   return keyIds;
 }
 

@@ -2,6 +2,7 @@ import { ConflictError, ValidationError } from '../errors';
 import { UniqueViolationError } from '../db/errors';
 import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 import { USER_NAME_MAX } from './create';
+import { invalidate } from '../lib/invalidation';
 import { inTransaction, lockRenames, updateUser, usernameTakenByOther, type UserRecord } from './store';
 
 export interface UserChanges {
@@ -29,7 +30,7 @@ export async function updateOwnUser(user: UserRecord, changes: UserChanges): Pro
   if (problem !== null) throw new ValidationError([{ path: 'name', message: `name ${problem}` }]);
   const fields = { ...(name !== undefined ? { name } : {}), ...(username !== undefined ? { username } : {}) };
   try {
-    return await inTransaction(async (transaction) => {
+    const updated = await inTransaction(async (transaction) => {
       if (username !== undefined && username !== user.username) {
         // The unique index is case-sensitive: renames check case-insensitively one at a time.
         await lockRenames(transaction);
@@ -37,6 +38,9 @@ export async function updateOwnUser(user: UserRecord, changes: UserChanges): Pro
       }
       return updateUser(user, fields, transaction);
     });
+    // The user rides in cached keys and rooms (their name on rolls): drop them everywhere before answering.
+    await invalidate({ users: [user.id] });
+    return updated;
   } catch (err) {
     // A guest or an operator's CLI creating that exact name at the same moment: the unique index settles it.
     if (err instanceof UniqueViolationError && username !== undefined) throw taken(username);

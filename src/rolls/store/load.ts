@@ -1,6 +1,7 @@
 import { db } from '../../db';
 import { placeholders, type Query } from '../../db/sql';
 import { readRollRooms } from '../../rooms/store/forRolls';
+import { forRoll, wholeLiveRoomBySlug, wholeRoomById } from '../../rooms/rollRoomCache';
 import { toUser, userColumns } from '../../users/store';
 import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
@@ -35,8 +36,9 @@ export async function loadRolls(ids: readonly number[], options: LoadOptions = {
 
 /**
  * The roll with this uuid, fully loaded, or null (also for strings that are not uuids). GET /roll/{uuid}:
- * the roll, its values and its room are asked for side by side, each by the uuid, so the answer takes
- * one round trip to the database (a whispered roll's whispers, a second).
+ * the roll and its values are asked for side by side, each by the uuid; its room comes from the
+ * in-process room cache (rooms/rollRoomCache.ts), so the answer usually takes one round trip to the
+ * database (a whispered roll's whispers, or a room not cached, a second).
  */
 export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<RollRecord | null> {
   if (!isUuid(uuid)) return null;
@@ -46,23 +48,19 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
     return roll ?? null;
   }
   const query = db().sql.query;
-  const [rows, valueRows, rooms] = await Promise.all([
+  const [rows, valueRows] = await Promise.all([
     query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key),
     query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id = (SELECT id FROM rolls WHERE uuid = $1) ORDER BY v.position`, key),
-    readRollRooms(query, {
-      rooms: 'r.id = (SELECT room_id FROM rolls WHERE uuid = $1)',
-      involved: 'p.user_id = (SELECT user_id FROM rolls WHERE uuid = $1) OR p.id IN (SELECT w.participant_id FROM roll_whispers w JOIN rolls r ON r.id = w.roll_id WHERE r.uuid = $1)',
-      params: key,
-      roomParams: 1,
-      oneRoom: true,
-    }),
   ]);
   const row = rows[0];
   if (!row) return null;
   const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
   roll.values = valueRows.map(toRollValue);
-  roll.room = roll.roomId != null ? (rooms.find((r) => r.id === roll.roomId) ?? null) : null;
-  const whispers = roll.isWhispered ? await readWhispers([roll.id], query) : [];
+  const [room, whispers] = await Promise.all([
+    roll.roomId != null ? wholeRoomById(query, roll.roomId) : Promise.resolve(null),
+    roll.isWhispered ? readWhispers([roll.id], query) : Promise.resolve([]),
+  ]);
+  roll.room = room ? forRoll(room, [roll.userId], whispers.map((w) => w.participantId)) : null;
   const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
   roll.whispers = whispers.map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   return roll;
@@ -141,18 +139,11 @@ async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRec
 
 /**
  * The live room with this slug as a roll by `userId` (whispering to participants `whisperIds`) embeds
- * it (readRollRooms); null when there is none.
+ * it (readRollRooms), from the in-process room cache (rooms/rollRoomCache.ts); null when there is none.
  */
 export async function loadRollRoomBySlug(slug: string, userId: number, whisperIds: readonly number[] = []): Promise<RoomRecord | null> {
-  const ids = whisperIds.length ? whisperIds : [0];
-  const [room] = await readRollRooms(db().sql.query, {
-    rooms: 'r.slug = $1 AND r.deleted_at IS NULL',
-    involved: `p.user_id = $2 OR p.id IN (${placeholders(ids.length, 3)})`,
-    params: [slug, userId, ...ids],
-    roomParams: 1,
-    oneRoom: true,
-  });
-  return room ?? null;
+  const room = await wholeLiveRoomBySlug(db().sql.query, slug);
+  return room ? forRoll(room, [userId], whisperIds) : null;
 }
 
 function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {

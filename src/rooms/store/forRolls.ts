@@ -73,3 +73,31 @@ export async function readRollRooms(query: Query, where: RollRoomsWhere, sequent
   for (const m of memberRows) rooms.get(Number(m.roomId))?.memberUserIds.add(Number(m.userId));
   return [...rooms.values()];
 }
+
+/**
+ * One room with its owner and every participant (with their users), for the in-process room cache
+ * (rooms/rollRoomCache.ts): read once, then each roll takes the participants it involves from it.
+ * `where` is a condition on `rooms r` over `params`. One statement; the member ids are the
+ * participants'.
+ */
+export async function readWholeRollRoom(query: Query, where: string, params: readonly unknown[]): Promise<RoomRecord | null> {
+  const rows = await query(
+    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
+       FROM rooms r
+       JOIN users o ON o.id = r.user_id
+       LEFT JOIN participants p ON p.room_id = r.id
+       LEFT JOIN users pu ON pu.id = p.user_id
+      WHERE ${where}
+      ORDER BY r.id, p.position, p.id`,
+    params,
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const room: RoomRecord = { ...toRoom(first), user: toUser(first, 'o_'), participants: [] };
+  for (const row of rows) {
+    if (Number(row.id) !== room.id) break;
+    if (row.p_id !== null && row.p_id !== undefined) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
+  }
+  room.memberUserIds = new Set(room.participants!.map((p) => p.userId));
+  return room;
+}

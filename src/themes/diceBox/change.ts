@@ -1,7 +1,7 @@
 /** Changing a user's dice box: upgrading an entry to the theme's latest version, taking one out. */
 import { ForbiddenError } from '../../errors';
 import type { UserRecord } from '../../users/store';
-import { publish } from '../../events/bus';
+import { announce } from '../../lib/invalidation';
 import { DEFAULT_THEME_ID } from '../defaultTheme';
 import { findDiceBoxItem, pointDiceBoxItemAt, removeFromDiceBox as removeEntry } from '../store/diceBox';
 import { findLatestTheme, withThemeLocked } from '../store/themes';
@@ -20,7 +20,7 @@ export async function upgradeDiceBoxTheme(user: Pick<UserRecord, 'id'>, slug: st
     await pointDiceBoxItemAt(item.id, latest.id, transaction);
     return { theme: latest, changed: true };
   });
-  if (result.changed) publish({ type: 'dicebox.created', userId: user.id, themeId: result.theme.id });
+  if (result.changed) await announce({ diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: result.theme.id });
   return result.theme;
 }
 
@@ -28,5 +28,5 @@ export async function upgradeDiceBoxTheme(user: Pick<UserRecord, 'id'>, slug: st
 export async function removeFromDiceBox(user: Pick<UserRecord, 'id'>, slug: string): Promise<void> {
   if (slug === DEFAULT_THEME_ID) throw new ForbiddenError('The built-in theme is always in your dice box: it cannot be removed.');
   if (!(await removeEntry(user.id, slug))) throw notInBox(slug);
-  publish({ type: 'dicebox.deleted', userId: user.id, themeSlug: slug });
+  await announce({ diceBoxes: [user.id] }, { type: 'dicebox.deleted', userId: user.id, themeSlug: slug });
 }

@@ -2,7 +2,7 @@
 import { ConflictError, GoneError, NotFoundError } from '../../errors';
 import { UniqueViolationError } from '../../db/errors';
 import type { UserRecord } from '../../users/store';
-import { publish } from '../../events/bus';
+import { announce } from '../../lib/invalidation';
 import { shareRequestState } from './policy';
 import { loaded, type LoadedShareRequest } from './share';
 import { addToDiceBox, isInDiceBox } from '../store/diceBox';
@@ -59,7 +59,7 @@ export async function acceptShareRequest(user: Pick<UserRecord, 'id'>, code: str
     if (!(await countShareUse(request.id, now, transaction))) throw new GoneError('This share link has just been used up: ask for a new one.');
     return theme;
   });
-  publish({ type: 'dicebox.created', userId: user.id, themeId: accepted.id });
+  await announce({ diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: accepted.id });
   // Answer what was added, as read inside the transaction (a later read could find it deleted already).
   return accepted;
 }

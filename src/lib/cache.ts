@@ -1,0 +1,97 @@
+/**
+ * A bounded in-process cache with a time to live, for the hot paths' reads (API key -> user, a room
+ * as rolls embed it, dice-box pins). Every cache of this kind is invalidated by pushes
+ * (lib/invalidation.ts); the TTL only bounds how long an answer can outlive a push that was lost.
+ *
+ * - Bounded: least recently used entries go first once the entries' total weight passes `maxWeight`
+ *   (a weight per entry: a room of 1,000 participants weighs more than a key).
+ * - Fills are guarded against invalidations that happen while the database is being read: take a
+ *   `ticket()` before the read and give it to `set()`; if any invalidation touched the cache in
+ *   between, the value (possibly read before the change committed) is not kept. Without this, a
+ *   read that started before a revocation and finished after its push would cache the revoked key
+ *   until the TTL.
+ */
+export interface BoundedCacheOptions<V> {
+  /** Largest total weight held (entries, when `weigh` is not given). */
+  maxWeight: number;
+  /** An entry's weight (at least 1). */
+  weigh?: (value: V) => number;
+  /** Milliseconds an entry lives; read on every set (0: nothing is kept). */
+  ttlMs: () => number;
+}
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+  weight: number;
+}
+
+export class BoundedCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+  private weight = 0;
+  private epoch = 0;
+
+  constructor(private readonly options: BoundedCacheOptions<V>) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The live value of `key`, or undefined (expired entries are dropped here). */
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.drop(key, entry);
+      return undefined;
+    }
+    // Most recently used last: Map keeps insertion order, so re-inserting moves it to the end.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Take before reading what will be `set`: a later invalidation voids the fill. */
+  ticket(): number {
+    return this.epoch;
+  }
+
+  /** Keep `value` unless an invalidation came since `ticket` was taken (or caching is off). */
+  set(key: K, value: V, ticket: number): void {
+    const ttl = this.options.ttlMs();
+    if (ttl <= 0 || ticket !== this.epoch) return;
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    const weight = Math.max(1, this.options.weigh?.(value) ?? 1);
+    if (weight > this.options.maxWeight) return;
+    this.entries.set(key, { value, expiresAt: Date.now() + ttl, weight });
+    this.weight += weight;
+    for (const [k, e] of this.entries) {
+      if (this.weight <= this.options.maxWeight) break;
+      this.drop(k, e);
+    }
+  }
+
+  delete(key: K): void {
+    this.epoch++;
+    const entry = this.entries.get(key);
+    if (entry) this.drop(key, entry);
+  }
+
+  /** Drop every entry `matches` names (invalidations by something other than the key: a user, a room id). */
+  deleteWhere(matches: (value: V, key: K) => boolean): void {
+    this.epoch++;
+    for (const [k, e] of this.entries) if (matches(e.value, k)) this.drop(k, e);
+  }
+
+  clear(): void {
+    this.epoch++;
+    this.entries.clear();
+    this.weight = 0;
+  }
+
+  private drop(key: K, entry: Entry<V>): void {
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+}

@@ -1,0 +1,71 @@
+import test from 'ava';
+import { BoundedCache } from '../../src/lib/cache';
+import { parseControl } from '../../src/realtime/control';
+
+/**
+ * The bounded cache under the hot paths' caches (src/lib/cache.ts) and the control channel's
+ * `invalidate` message (src/realtime/control.ts). What the caches mean end to end is tested through
+ * the API: test/api/caches.test.ts (one process), test/cluster/caches.test.ts (instances).
+ */
+const cache = <V>(maxWeight: number, ttlMs = 60_000, weigh?: (v: V) => number) => new BoundedCache<string, V>({ maxWeight, ttlMs: () => ttlMs, weigh });
+
+test('bounded: the least recently used entries go first once the total weight passes the bound', (t) => {
+  const c = cache<number>(3);
+  for (const k of ['a', 'b', 'c']) c.set(k, 1, c.ticket());
+  t.is(c.get('a'), 1, 'a used: b is now the least recently used');
+  c.set('d', 1, c.ticket());
+  t.deepEqual(['a', 'b', 'c', 'd'].map((k) => c.get(k)), [1, undefined, 1, 1]);
+  t.is(c.size, 3);
+
+  const rooms = cache<{ participants: number }>(10, 60_000, (r) => 1 + r.participants);
+  rooms.set('small', { participants: 2 }, rooms.ticket());
+  rooms.set('big', { participants: 6 }, rooms.ticket());
+  rooms.set('other', { participants: 2 }, rooms.ticket());
+  t.is(rooms.get('small'), undefined, 'weights count: 3 + 7 + 3 is over 10, the oldest went');
+  rooms.set('huge', { participants: 20 }, rooms.ticket());
+  t.is(rooms.get('huge'), undefined, 'an entry heavier than the whole bound is not kept');
+  t.truthy(rooms.get('big'));
+});
+
+test('a fill that started before an invalidation is not kept; one after it is', (t) => {
+  const c = cache<string>(10);
+  const before = c.ticket();
+  c.delete('key');
+  c.set('key', 'read before the change', before);
+  t.is(c.get('key'), undefined);
+  const early = c.ticket();
+  c.deleteWhere(() => false);
+  c.set('key', 'stale', early);
+  t.is(c.get('key'), undefined, 'any invalidation voids fills in flight, whatever it matched');
+  c.set('key', 'fresh', c.ticket());
+  t.is(c.get('key'), 'fresh');
+  c.clear();
+  t.is(c.get('key'), undefined);
+});
+
+test('entries expire after the TTL; a TTL of 0 keeps nothing', async (t) => {
+  const c = cache<string>(10, 50);
+  c.set('k', 'v', c.ticket());
+  t.is(c.get('k'), 'v');
+  await new Promise((r) => setTimeout(r, 80));
+  t.is(c.get('k'), undefined);
+  const off = cache<string>(10, 0);
+  off.set('k', 'v', off.ticket());
+  t.is(off.get('k'), undefined);
+});
+
+test('the control channel\'s invalidate message is parsed defensively', (t) => {
+  t.deepEqual(parseControl(JSON.stringify({ type: 'invalidate', keys: [1, 2], rooms: [3], users: [], diceBoxes: [4], allDiceBoxes: true })), {
+    type: 'invalidate',
+    keys: [1, 2],
+    rooms: [3],
+    users: [],
+    diceBoxes: [4],
+    allDiceBoxes: true,
+  });
+  t.deepEqual(parseControl(JSON.stringify({ type: 'invalidate', all: true, extra: 'ignored' })), { type: 'invalidate', all: true });
+  for (const bad of [{ keys: ['1'] }, { rooms: 3 }, { users: [1.5] }, { all: 'yes' }, { diceBoxes: Array(10_001).fill(1) }]) {
+    t.is(parseControl(JSON.stringify({ type: 'invalidate', ...bad })), null, JSON.stringify(bad).slice(0, 40));
+  }
+  t.is(parseControl('{"type": "invalidate", "keys": [1]'), null, 'not JSON');
+});
