@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
-import { publishOf } from '../lib/redis';
+import { publishOf, type RedisClient as Redis } from '../lib/redis';
 import { applyInvalidation, setInvalidationTransport, type Invalidation } from '../lib/invalidation';
 import { parseControl } from './control';
 
