@@ -90,11 +90,17 @@ export function plainNumber(v: unknown, path: string, what: string): number {
 }
 
 /**
- * Plans of frozen operator objects (rollEquation's parse cache hands out the same frozen object for the
- * same equation), per layout: a plan is only read once compiled, and a frozen object cannot change under
- * it. Objects from requests are not frozen and compile every time.
+ * Plans of the parse cache's operator objects (rollEquation hands out the same deep-frozen object for the
+ * same equation), per layout of dice: a plan is only read once compiled, and such an object cannot change
+ * under it. Any other object (a request's) compiles every time.
  */
-const frozenPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+const immutable = new WeakSet<OperatorInput>();
+const cachedPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+
+/** Marks a deep-frozen operator object whose plan may be compiled once per layout (index.ts's parse cache). */
+export function markImmutable(operator: OperatorInput): void {
+  immutable.add(operator);
+}
 
 function sameLayout(a: number[], b: number[]): boolean {
   if (a.length !== b.length) return false;
@@ -107,11 +113,11 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DiceError('invalid_operator', 'operator', 'operator must be an object such as {"k": "h1"}.');
   }
-  if (!Object.isFrozen(input)) return compile(input, layout);
-  const hit = frozenPlans.get(input);
+  if (!immutable.has(input)) return compile(input, layout);
+  const hit = cachedPlans.get(input);
   if (hit !== undefined && sameLayout(hit.unitOfDie, layout.unitOfDie)) return hit.plan;
   const plan = compile(input, layout);
-  frozenPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
+  cachedPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
   return plan;
 }
 

@@ -232,12 +232,14 @@ test('what a viewer may not see counts nothing: a hidden die of a kept part, a c
   }
 });
 
-test('a frozen operator object (the parse cache\'s) is compiled once per layout of dice, never served to another layout', (t) => {
-  const op = Object.freeze({ groups: Object.freeze([Object.freeze({ parts: Object.freeze([Object.freeze([0]), Object.freeze([1])]), k: 'h1' })]) }) as unknown as OperatorInput;
-  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(2, 5)).total, 5);
-  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(6, 1)).total, 6);
-  // The same object over a d100 pair and a d6: a new layout, checked anew (a d100 split across parts).
+test('an equation\'s operator is compiled once per layout of dice, never served to another layout', (t) => {
+  // The parse cache's object for this equation, handed to rollDice with other dice.
+  const op = rollEquation('{1d6, 1d6}kh1', T, resolve, faces(2, 5)).operator!;
+  t.is(rollEquation('{1d6, 1d6}kh1', T, resolve, faces(6, 1)).total, 6);
+  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(3, 4)).total, 4);
+  // The same object over a d100 pair: a new layout, checked anew (a d100 split across parts).
   const e = t.throws(() => rollDice(dice('d10x', 'd10'), op, resolve, faces()), { instanceOf: DiceError })!;
   t.regex(e.message, /one d100/);
-  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(3, 4)).total, 4);
+  t.is(rollDice(dice('d6', 'd6'), op, resolve, faces(1, 2)).total, 2);
+  t.true(Object.isFrozen(op));
 });
