@@ -268,17 +268,21 @@ function unitsOf(indices: unknown, layout: Layout, path: string): number[] {
   if (!Array.isArray(indices) || indices.length === 0) {
     throw new DiceError('invalid_operator', path, `${path} must list the indices of dice it applies to, such as [0, 1].`);
   }
-  const seen = new Set<number>();
+  // Lists usually come in ascending order (parsed equations always do): then no set and no sort.
+  const out: number[] = [];
+  let ascending = true;
   for (let j = 0; j < indices.length; j++) {
     const i: unknown = indices[j];
-    const where = `${path}[${j}]`;
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= layout.unitOfDie.length) {
-      throw new DiceError('invalid_operator', where,
+      throw new DiceError('invalid_operator', `${path}[${j}]`,
         `${String(i)} is not the index of a die in this roll (0 to ${layout.unitOfDie.length - 1}).`);
     }
     const u = layout.unitOfDie[i]!;
-    if (u === -1) throw new DiceError('invalid_operator', where, `dice[${i}] is a modifier; operators act on dice.`);
-    seen.add(u); // either die of a d100 pair names the pair
+    if (u === -1) throw new DiceError('invalid_operator', `${path}[${j}]`, `dice[${i}] is a modifier; operators act on dice.`);
+    const last = out.length === 0 ? -1 : out[out.length - 1]!;
+    if (u === last) continue; // either die of a d100 pair names the pair
+    if (u < last) ascending = false;
+    out.push(u);
   }
-  return [...seen].sort((a, b) => a - b);
+  return ascending ? out : [...new Set(out)].sort((a, b) => a - b);
 }
