@@ -64,19 +64,22 @@ export function compileGroups(val: unknown, layout: Layout, path: string): Group
     const parts: number[][] = [];
     for (let p = 0; p < rawParts.length; p++) {
       const list: unknown = rawParts[p];
-      const pPath = `${gPath}.parts[${p}]`;
-      if (!Array.isArray(list) || list.length === 0) refuse(pPath, `${pPath} must list the indices of its dice (and modifiers), such as [0, 1].`);
+      // Paths are written only for a refusal: this runs on every roll with groups.
+      const pPath = (): string => `${gPath}.parts[${p}]`;
+      if (!Array.isArray(list) || list.length === 0) refuse(pPath(), `${pPath()} must list the indices of its dice (and modifiers), such as [0, 1].`);
       const part: number[] = [];
       for (let j = 0; j < list.length; j++) {
         const i: unknown = list[j];
         if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n) {
-          refuse(`${pPath}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
+          refuse(`${pPath()}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
         }
-        if (partOfDie[i] !== -1) refuse(`${pPath}[${j}]`, `dice[${i}] is already in a group part; a die belongs to one part at most.`);
+        if (partOfDie[i] !== -1) refuse(`${pPath()}[${j}]`, `dice[${i}] is already in a group part; a die belongs to one part at most.`);
         partOfDie[i] = partId;
         part.push(i);
       }
-      parts.push(part.sort((a, b) => a - b));
+      let sorted = true;
+      for (let k = 1; k < part.length; k++) if (part[k - 1]! > part[k]!) sorted = false;
+      parts.push(sorted ? part : part.sort((a, b) => a - b));
       partId++;
     }
     const steps: GroupStep[] = [];
@@ -135,16 +138,20 @@ export function checkSetsInParts(plan: Plan, layout: Layout): void {
   const byDie = partIds(plan.groups, layout.unitOfDie.length);
   const partOfUnit = new Array<number>(layout.unitCount).fill(-1);
   for (let i = 0; i < byDie.length; i++) if (layout.unitOfDie[i]! >= 0) partOfUnit[layout.unitOfDie[i]!] = byDie[i]!;
-  const poolParts = new Set<number>();
-  let id = 0;
-  for (const g of plan.groups) for (let p = 0; p < g.parts.length; p++, id++) if (isPoolGroup(g)) poolParts.add(id);
-  for (const step of plan.steps) {
-    const set = plan.sets[step.set]!;
+  // Each set once: the part all of its units are in (-2 when they are not all in one).
+  const partOfSet = plan.sets.map((set) => {
     const part = partOfUnit[set[0]!]!;
-    if (set.some((u) => partOfUnit[u] !== part)) {
+    for (const u of set) if (partOfUnit[u] !== part) return -2;
+    return part;
+  });
+  const poolParts: boolean[] = [];
+  for (const g of plan.groups) for (let p = 0; p < g.parts.length; p++) poolParts.push(isPoolGroup(g));
+  for (const step of plan.steps) {
+    const part = partOfSet[step.set]!;
+    if (part === -2) {
       refuse(step.path, `${step.path} applies to dice of different group parts; a dice operator acts inside one part.`);
     }
-    if ((step.code === 'success' || step.code === 'failure') && poolParts.has(part)) {
+    if ((step.code === 'success' || step.code === 'failure') && part >= 0 && poolParts[part]) {
       refuse(step.path, `${step.path} counts successes inside a group that counts successes of its parts; use one of the two.`);
     }
   }

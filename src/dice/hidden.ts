@@ -5,6 +5,7 @@
  */
 import type { RoundMode } from './plan';
 import { appendModifiers, applyScaling, scalingAffixes, type Scaling } from './scaling';
+import { withoutHiddenGroupMods } from './hiddenGroups';
 import { groupsOf, poolPartsOf, tally } from './tally';
 
 /** A stored die as these functions read it (the rolls store's value records have this shape). */
@@ -74,13 +75,19 @@ export function poolCounts(
  * only a modifier's number can give a hidden value away. The engine writes modifiers last, in request
  * order, inside the `*` `/` and `round` wrapping (equation.ts): peel the wrapping, cut the modifier
  * suffix, write the visible ones back. Should the shape ever differ from that, the viewer gets an empty
- * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape), as does a viewer of a
- * roll group with a hidden modifier inside its braces.
+ * equation rather than the secret (test/api/rolls.privacy.test.ts pins the shape). A roll group's hidden
+ * modifiers, written inside its braces, are taken out first (hiddenGroups.ts), under the same rule.
  */
-export function viewerEquation(equation: string, operator: Record<string, unknown> | null, values: readonly ViewerDie[]): string {
-  const inGroups = new Set(groupsOf(operator).flatMap((g) => g.parts.flat()));
-  // A roll group's modifiers are written inside its braces; one hidden there leaves the equation unsaid.
-  if (values.some((v) => v.type === 'mod' && v.isHidden && inGroups.has(v.dieIndex))) return '';
+export function viewerEquation(stored: string, operator: Record<string, unknown> | null, values: readonly ViewerDie[]): string {
+  const groups = groupsOf(operator);
+  const inGroups = new Set(groups.flatMap((g) => g.parts.flat()));
+  let equation = stored;
+  // A roll group's modifiers are written inside its braces (hiddenGroups.ts takes the hidden ones out).
+  if (values.some((v) => v.type === 'mod' && v.isHidden && inGroups.has(v.dieIndex))) {
+    const cut = withoutHiddenGroupMods(stored, groups, values);
+    if (cut === null) return '';
+    equation = cut;
+  }
   const mods = values.filter((v) => v.type === 'mod' && !inGroups.has(v.dieIndex)).sort((a, b) => a.dieIndex - b.dieIndex);
   if (!mods.some((m) => m.isHidden)) return equation;
   const { prefix, suffix } = scalingAffixes(scalingOf(operator));

@@ -69,6 +69,7 @@ export type {
 import { rollDice } from './engine';
 import { DiceError } from './errors';
 import { parseEquation, type ParsedEquation } from './parse';
+import { markImmutable } from './plan';
 import { defaultRng } from './random';
 import type { DieRequest, Resolve, Rng, RollResult } from './types';
 
@@ -81,6 +82,7 @@ function parseCached(equation: string): ParsedEquation {
   let parsed = parsedCache.get(equation);
   if (parsed === undefined) {
     parsed = deepFreeze(parseEquation(equation));
+    if (parsed.operator !== undefined) markImmutable(parsed.operator);
     if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
     parsedCache.set(equation, parsed);
   }

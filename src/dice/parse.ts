@@ -306,7 +306,7 @@ class Parser {
       const code = isD ? 'p' : this.opCode();
       if (code === null) return ops;
       this.pos += code === 'success' ? 0 : code === 'failure' ? 1 : code.length;
-      const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(code);
+      const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(isD ? 'd' : code);
       const key = code === 'p' && afterGroup ? (isD ? 'd' : 'p') : undefined;
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code && last.key === key) last.sels.push(sel); // d20: kh1kl1 is one keep

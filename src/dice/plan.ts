@@ -90,11 +90,17 @@ export function plainNumber(v: unknown, path: string, what: string): number {
 }
 
 /**
- * Plans of frozen operator objects (rollEquation's parse cache hands out the same frozen object for the
- * same equation), per layout: a plan is only read once compiled, and a frozen object cannot change under
- * it. Objects from requests are not frozen and compile every time.
+ * Plans of the parse cache's operator objects (rollEquation hands out the same deep-frozen object for the
+ * same equation), per layout of dice: a plan is only read once compiled, and such an object cannot change
+ * under it. Any other object (a request's) compiles every time.
  */
-const frozenPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+const immutable = new WeakSet<OperatorInput>();
+const cachedPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+
+/** Marks a deep-frozen operator object whose plan may be compiled once per layout (index.ts's parse cache). */
+export function markImmutable(operator: OperatorInput): void {
+  immutable.add(operator);
+}
 
 function sameLayout(a: number[], b: number[]): boolean {
   if (a.length !== b.length) return false;
@@ -107,11 +113,11 @@ export function compilePlan(input: OperatorInput | null | undefined, layout: Lay
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DiceError('invalid_operator', 'operator', 'operator must be an object such as {"k": "h1"}.');
   }
-  if (!Object.isFrozen(input)) return compile(input, layout);
-  const hit = frozenPlans.get(input);
+  if (!immutable.has(input)) return compile(input, layout);
+  const hit = cachedPlans.get(input);
   if (hit !== undefined && sameLayout(hit.unitOfDie, layout.unitOfDie)) return hit.plan;
   const plan = compile(input, layout);
-  frozenPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
+  cachedPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
   return plan;
 }
 
@@ -262,17 +268,21 @@ function unitsOf(indices: unknown, layout: Layout, path: string): number[] {
   if (!Array.isArray(indices) || indices.length === 0) {
     throw new DiceError('invalid_operator', path, `${path} must list the indices of dice it applies to, such as [0, 1].`);
   }
-  const seen = new Set<number>();
+  // Lists usually come in ascending order (parsed equations always do): then no set and no sort.
+  const out: number[] = [];
+  let ascending = true;
   for (let j = 0; j < indices.length; j++) {
     const i: unknown = indices[j];
-    const where = `${path}[${j}]`;
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= layout.unitOfDie.length) {
-      throw new DiceError('invalid_operator', where,
+      throw new DiceError('invalid_operator', `${path}[${j}]`,
         `${String(i)} is not the index of a die in this roll (0 to ${layout.unitOfDie.length - 1}).`);
     }
     const u = layout.unitOfDie[i]!;
-    if (u === -1) throw new DiceError('invalid_operator', where, `dice[${i}] is a modifier; operators act on dice.`);
-    seen.add(u); // either die of a d100 pair names the pair
+    if (u === -1) throw new DiceError('invalid_operator', `${path}[${j}]`, `dice[${i}] is a modifier; operators act on dice.`);
+    const last = out.length === 0 ? -1 : out[out.length - 1]!;
+    if (u === last) continue; // either die of a d100 pair names the pair
+    if (u < last) ascending = false;
+    out.push(u);
   }
-  return [...seen].sort((a, b) => a - b);
+  return ascending ? out : [...new Set(out)].sort((a, b) => a - b);
 }

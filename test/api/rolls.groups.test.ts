@@ -100,10 +100,10 @@ test('a hidden die counts for nobody but its roller: not in a kept part\'s total
   const seenPool = (await bystander.api.get(`/roll/${pool.uuid}`)).body.data as GroupRoll;
   t.deepEqual([seenPool.total_value, seenPool.success_count, seenPool.failure_count], [1, 1, 0]);
   t.deepEqual(seenPool.values.map((v) => v.is_success), [true, false, true, true]);
-  // A hidden modifier inside the braces: the bystander is shown no equation rather than its number.
+  // A hidden modifier inside the braces: the bystander's equation leaves it out, as outside groups.
   const mod = await rollOk(roller, { room: slug, dice: [six(3), d('mod', { value: 7, is_hidden: true }), six(2)], operator: { groups: [{ parts: [[0, 1], [2]], k: 'h1' }] } });
   t.is(mod.equation, '{1d6+7, 1d6}kh1');
   const seenMod = (await bystander.api.get(`/roll/${mod.uuid}`)).body.data as GroupRoll;
-  t.is(seenMod.equation, '');
+  t.is(seenMod.equation, '{1d6, 1d6}kh1');
   t.is(seenMod.total_value, 3);
 });
