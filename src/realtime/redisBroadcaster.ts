@@ -147,7 +147,13 @@ export class RedisBroadcaster implements Broadcaster {
   }
 
   private send(block: Block) {
-    if (this.pending.length) return this.keep(block);
+    if (this.pending.length) {
+      // Queued behind blocks Redis has not taken: it cannot travel now either, so what must happen
+      // here at once when it cannot (a kick's local eviction) happens now, not when it reaches the
+      // head of the queue (CI caught a kick queued behind its room's participant event, never applied).
+      this.fail(block);
+      return this.keep(block);
+    }
     void this.attempt(block).then((sent) => {
       if (!sent) this.keep(block);
     });
@@ -169,12 +175,16 @@ export class RedisBroadcaster implements Broadcaster {
       if (!this.failing) this.logger.warn({ err: (err as Error).message }, 'realtime publish failed: Redis unreachable; keeping the events to send again');
       this.failing = true;
       this.lastFailureAt = Date.now();
-      if (!block.failed) {
-        block.failed = true;
-        for (const fallback of block.fallbacks) fallback();
-      }
+      this.fail(block);
       return false;
     }
+  }
+
+  /** Run the block's fallbacks, once: it could not be sent. */
+  private fail(block: Block) {
+    if (block.failed) return;
+    block.failed = true;
+    for (const fallback of block.fallbacks) fallback();
   }
 
   /** Keep `block` for sending again, in the order blocks were made. */

@@ -346,6 +346,10 @@ test.serial('an instance cut off alone from Redis drops its own evicted sockets 
   const onD = await inRoom(D, slug, player.key);
 
   await proxy.cut();
+  // A roll first: its event cannot reach Redis either and is kept, so the kick is queued behind it
+  // (the kick must still drop the local socket at once, not when the queue reaches it).
+  t.is((await D.api.as(owner.key).post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).status, 201);
+  await new Promise((resolve) => setTimeout(resolve, 300));
   const dropped = droppedAt(onD);
   const removedAt = Date.now();
   t.is((await D.api.as(owner.key).delete(`/room/${slug}/participant/${seatId}`)).status, 204);
