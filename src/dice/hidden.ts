@@ -6,17 +6,11 @@
 import type { RoundMode } from './plan';
 import { appendModifiers, applyScaling, scalingAffixes, type Scaling } from './scaling';
 import { withoutHiddenGroupMods } from './hiddenGroups';
-import { groupsOf, poolPartsOf, tally } from './tally';
+import { groupsOf, poolPartsOf, tally, type TallyValue } from './tally';
 
 /** A stored die as these functions read it (the rolls store's value records have this shape). */
-export interface ViewerDie {
+export interface ViewerDie extends TallyValue {
   type: string;
-  dieIndex: number;
-  isHidden: boolean;
-  isDropped: boolean;
-  isSuccess: boolean;
-  isFailure: boolean;
-  numericValue: number | null | undefined;
 }
 
 /** The `*`, `/` and `round` of a stored operator (validated by the engine when the roll was made). */
