@@ -4,11 +4,11 @@
  * models, sizes; the same stage). No throw: a die resting on a face is only a turn, so the preview is
  * still, and it renders only when the canvas changes size.
  */
-import { Color, Group, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
+import { Group, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { faceNormal } from './shapes';
-import { softwareGl, Stage } from './stage';
+import { createRenderer, Stage } from './stage';
 import type { ThemeAssets } from './themes';
 
 interface ShelfDie {
@@ -33,14 +33,8 @@ export class DiceShelf {
 
   /** A shelf on `canvas`, or null when this browser has no WebGL (the page's list still shows every face). */
   static create(canvas: HTMLCanvasElement): DiceShelf | null {
-    let renderer: WebGLRenderer;
-    try {
-      renderer = new WebGLRenderer({ canvas, antialias: !softwareGl(), alpha: true, preserveDrawingBuffer: true });
-    } catch {
-      return null;
-    }
-    renderer.setClearColor(new Color(0x000000), 0);
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    const renderer = createRenderer(canvas);
+    if (!renderer) return null;
     return new DiceShelf(renderer, canvas);
   }
 

@@ -4,7 +4,7 @@
  * background image, and the soft shadow texture under the dice.
  */
 import {
-  AmbientLight, CanvasTexture, DirectionalLight, Mesh, MeshBasicMaterial, PerspectiveCamera, PlaneGeometry, Scene, SRGBColorSpace, Texture, Vector3,
+  AmbientLight, CanvasTexture, Color, DirectionalLight, Mesh, MeshBasicMaterial, PerspectiveCamera, PlaneGeometry, Scene, SRGBColorSpace, Texture, Vector3, WebGLRenderer,
 } from 'three';
 import { TABLE } from './physics';
 
@@ -127,4 +127,20 @@ export function softwareGl(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A transparent WebGL renderer on `canvas` (the table's and the theme shelf's), or null when this
+ * browser has no WebGL: callers then leave the 3D view out and their lists show every value.
+ */
+export function createRenderer(canvas: HTMLCanvasElement): WebGLRenderer | null {
+  let renderer: WebGLRenderer;
+  try {
+    renderer = new WebGLRenderer({ canvas, antialias: !softwareGl(), alpha: true, preserveDrawingBuffer: true });
+  } catch {
+    return null;
+  }
+  renderer.setClearColor(new Color(0x000000), 0);
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  return renderer;
 }

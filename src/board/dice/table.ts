@@ -3,13 +3,13 @@
  * each die turned so the face of the value the server rolled lies up. The latest roll stays on the
  * table; a new one takes its place. The render loop runs only while something moves.
  */
-import { Color, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
+import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { faceTurn, faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
-import { softwareGl, Stage } from './stage';
+import { createRenderer, Stage } from './stage';
 import { slowTheme, themeAssets } from './themes';
 
 export interface DieView {
@@ -76,14 +76,8 @@ export class DiceTable {
 
   /** A table on `canvas`, or null when this browser has no WebGL (the list still shows every value). */
   static create(canvas: HTMLCanvasElement, overlay: boolean): DiceTable | null {
-    let renderer: WebGLRenderer;
-    try {
-      renderer = new WebGLRenderer({ canvas, antialias: !softwareGl(), alpha: true, preserveDrawingBuffer: true });
-    } catch {
-      return null;
-    }
-    renderer.setClearColor(new Color(0x000000), 0);
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    const renderer = createRenderer(canvas);
+    if (!renderer) return null;
     return new DiceTable(renderer, canvas, overlay);
   }
 
