@@ -3,7 +3,7 @@
  * one instance on PostgreSQL (+ Redis, the production shape), beside a bare Express route that writes
  * the same rows with one `pg` transaction, measured in the same run on the same database.
  *
- *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll]
+ *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll|get]
  *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
  *   BENCH_METRICS=on: the service with Prometheus metrics on (METRICS_TOKEN); BENCH_METRICS=compare: only
  *   the metrics' cost, off and on side by side in alternating rounds (lib/metricsOverhead.ts)
@@ -31,7 +31,7 @@ import { fmt, printTable } from './lib/table';
 const args = new Set(process.argv.slice(2));
 const useRedis = !args.has('--no-redis');
 const cpuProf = args.has('--cpu-prof');
-/** --only=roll measures POST /roll alone (for profiling). */
+/** --only=roll measures POST /roll alone, --only=get GET /roll/{uuid} alone (for profiling). */
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 /** Saturation runs per target and side, alternating baseline and service (BENCH_ROUNDS). */
@@ -144,13 +144,14 @@ try {
   // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
   if (!only) await measure('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
   if (rollsAvailable) {
-    await measure(
+    if (only === 'get') for (let i = 0; i < 500; i++) await roller.api.post('/roll', JSON.parse(ROLL_BODY(slug)));
+    else await measure(
       'POST /roll',
       (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }),
       (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) }),
     );
     uuids = await latestRollUuids(database.url);
-    if (!only) await measure('GET /roll/{uuid}', (u) => getRoll(u, authHeaders), (u) => getRoll(u, json));
+    if (!only || only === 'get') await measure('GET /roll/{uuid}', (u) => getRoll(u, authHeaders), (u) => getRoll(u, json));
   }
   // Database work per request, counted by PostgreSQL itself over 100 sequential requests.
   const statements: Record<string, QueryCount> = {};
@@ -179,7 +180,7 @@ try {
     const b = baseRuns[name];
     if (r && b) console.log(`${name}: service vs baseline round by round: ${r.maxes.map((m, i) => `${fmt(m.rps, 0)} / ${fmt(b.maxes[i]!.rps, 0)} = ${ratio(m.rps, b.maxes[i]!.rps)}`).join(', ')}`);
   }
-  if (rollsAvailable) {
+  if (rollsAvailable && realRuns['POST /roll']) {
     const r = realRuns['POST /roll']!;
     const b = baseRuns['POST /roll']!;
     const share = r.max.rps / b.max.rps;
