@@ -3,7 +3,7 @@ import { placeholders, type Query } from '../../db/sql';
 import { readRollRooms } from '../../rooms/store/forRolls';
 import { forRoll, wholeLiveRoomBySlug, wholeRoomById } from '../../rooms/rollRoomCache';
 import { toUser, userColumns } from '../../users/store';
-import { rollColumns, rollValueColumns, toRoll, toRollValue, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
+import { rollColumns, rollValueColumns, rollValuesJson, toRoll, toRollValue, toRollValuesFromJson, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
@@ -47,15 +47,13 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
     const [roll] = await loadWhere('r.uuid = $1', key, options);
     return roll ?? null;
   }
-  const query = db().sql.query;
-  const [rows, valueRows] = await Promise.all([
-    query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')} FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key),
-    query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id = (SELECT id FROM rolls WHERE uuid = $1) ORDER BY v.position`, key),
-  ]);
+  const { sql, dialect } = db();
+  const query = sql.query;
+  const rows = await query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')}, ${rollValuesJson(dialect, 'r')} AS "valuesJson" FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key);
   const row = rows[0];
   if (!row) return null;
   const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
-  roll.values = valueRows.map(toRollValue);
+  roll.values = toRollValuesFromJson(row.valuesJson);
   const [room, whispers] = await Promise.all([
     roll.roomId != null ? wholeRoomById(query, roll.roomId) : Promise.resolve(null),
     roll.isWhispered ? readWhispers([roll.id], query) : Promise.resolve([]),

@@ -75,6 +75,42 @@ const VALUE = [
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
 export const rollValueColumns = (alias: string, prefix = '') => columns(alias, prefix, VALUE);
 
+/** Columns of roll_values stored as JSON: inside a JSON array they travel as their text, as asJson() reads them. */
+const VALUE_JSON_COLUMNS = new Set(['valueToDisplay', 'meta']);
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const valueArrays = new Map<string, string>();
+
+/**
+ * A scalar subquery answering the values of roll `rollAlias` as the text of one JSON array of arrays
+ * (VALUE's order), so that a roll and its values come back in one statement (GET /roll/{uuid}: one
+ * round trip to the database instead of two; the driver's cost per statement is most of that path's
+ * CPU, docs/performance.md). Order is not asked of the aggregate (SQLite's has none): toRollValuesFromJson
+ * sorts by position.
+ */
+export function rollValuesJson(dialect: 'postgres' | 'sqlite', rollAlias: string): string {
+  const key = `${dialect}|${rollAlias}`;
+  let text = valueArrays.get(key);
+  if (text === undefined) {
+    const [agg, array] = dialect === 'postgres' ? ['json_agg', 'json_build_array'] : ['json_group_array', 'json_array'];
+    const fields = VALUE.map((n) => (VALUE_JSON_COLUMNS.has(n) ? `CAST(jv.${snake(n)} AS TEXT)` : `jv.${snake(n)}`)).join(', ');
+    text = `(SELECT CAST(${agg}(${array}(${fields})) AS TEXT) FROM roll_values jv WHERE jv.roll_id = ${rollAlias}.id)`;
+    valueArrays.set(key, text);
+  }
+  return text;
+}
+
+/** The values rollValuesJson() answered (null: none), as records in position order. */
+export function toRollValuesFromJson(text: unknown): RollValueRecord[] {
+  if (text === null || text === undefined) return [];
+  const rows = JSON.parse(text as string) as unknown[][];
+  const values = rows.map((fields) => {
+    const row: Row = {};
+    for (let i = 0; i < VALUE.length; i++) row[VALUE[i]!] = fields[i];
+    return toRollValue(row);
+  });
+  return values.sort((a, b) => a.position - b.position);
+}
+
 export function toRoll(row: Row): RollRecord {
   return {
     id: num(row.id),
