@@ -1,0 +1,126 @@
+import type { ChildProcess } from 'node:child_process';
+import test from 'ava';
+import { Redis } from 'ioredis';
+import type { TestDatabase } from '../helpers/env';
+import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
+import { request, type HttpResponse } from '../helpers/http';
+import { killRedis } from '../helpers/redisServer';
+import { eventually } from './support';
+
+// Rate-limit leases (src/http/rateLimitLeases.ts): two instances sharing a Redis of this test's own
+// (its INFO commandstats count only theirs) reserve a key's points in blocks and spend them locally.
+// The deployment-wide limit is never passed, at most the documented bound goes unused, and Redis
+// sees far fewer commands than requests. Each test uses its own keys, so their windows are apart.
+const LIMIT = 200;
+const INSTANCES = 2;
+/** docs/reliability.md, "Leases": at most (instances - 1) x (largest block - 1) points unspent elsewhere at a refusal. */
+const LARGEST_BLOCK = Math.min(64, Math.floor(LIMIT / 8));
+const BOUND = (INSTANCES - 1) * (LARGEST_BLOCK - 1);
+
+let redis: ChildProcess;
+let redisPort: number;
+let database: TestDatabase;
+let client: Redis;
+const instances: ClusterInstance[] = [];
+
+test.before(async () => {
+  let env: Record<string, string>;
+  ({ redis, port: redisPort, database, env } = await ownRedisSetup({ RATE_LIMIT_PER_MINUTE: String(LIMIT) }));
+  for (let i = 0; i < INSTANCES; i++) instances.push(await spawnServer(env));
+  client = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 0, lazyConnect: true });
+  client.on('error', () => undefined);
+  await client.connect();
+});
+
+test.after.always(async () => {
+  client?.disconnect();
+  await Promise.allSettled(instances.map((i) => i.stop('SIGKILL')));
+  redis?.kill('SIGKILL');
+  await database?.drop();
+});
+
+async function newKey(): Promise<string> {
+  const res = await request(`${instances[0]!.url}/api/1.0/user`, 'POST');
+  if (res.status !== 201) throw new Error(`guest creation failed: ${res.status} ${res.text}`);
+  return res.body.data as string;
+}
+
+/** `total` GET /user with `key`, `inFlight` at a time, spread over the instances in turn (as a load balancer does). */
+async function burst(key: string, total: number, inFlight: number, over = instances): Promise<HttpResponse[]> {
+  const answers: HttpResponse[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        const i = next++;
+        answers.push(await request(`${over[i % over.length]!.url}/api/1.0/user`, 'GET', { key }));
+      }
+    }),
+  );
+  return answers;
+}
+
+/** The rate-limit script's runs so far (rate-limiter-flexible's one Lua script, sent as EVALSHA). */
+async function scriptCalls(): Promise<number> {
+  const stats = await client.info('commandstats');
+  let calls = 0;
+  for (const m of stats.matchAll(/cmdstat_(?:eval|evalsha):calls=(\d+)/g)) calls += Number(m[1]);
+  return calls;
+}
+
+test.serial('many concurrent requests over two instances: never more than the limit admitted, at most the bound left unused', async (t) => {
+  const key = await newKey();
+  const answers = await burst(key, LIMIT * 2, 40);
+  const admitted = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status === 429);
+  t.log(`${admitted.length} admitted of ${answers.length} (limit ${LIMIT}, bound ${BOUND})`);
+  t.is(admitted.length + refused.length, answers.length, 'every answer a 200 or a 429');
+  t.true(admitted.length <= LIMIT, `${admitted.length} admitted: never more than the limit across instances`);
+  t.true(admitted.length >= LIMIT - BOUND, `${admitted.length} admitted: at least the limit minus the bound (${BOUND})`);
+  for (const res of refused) {
+    const retryAfter = Number(res.headers.get('retry-after'));
+    t.true(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} within the window`);
+    t.is(res.headers.get('ratelimit-remaining'), '0');
+    t.is(res.body.data.code, 'rate_limited');
+  }
+  for (const res of admitted) {
+    const remaining = Number(res.headers.get('ratelimit-remaining'));
+    t.true(remaining >= 0 && remaining < LIMIT, `RateLimit-Remaining ${remaining}`);
+  }
+  const [counter] = await client.keys('*ratelimit:key:*');
+  t.true(Number(await client.get(counter!)) >= LIMIT, 'the shared counter reached the limit');
+});
+
+test.serial('with leases Redis runs the rate-limit script far fewer times than there are requests', async (t) => {
+  const REQUESTS = LIMIT / 2; // within the limit: every request admitted
+  const key = await newKey();
+  const before = await scriptCalls();
+  const answers = await burst(key, REQUESTS, 20);
+  const calls = (await scriptCalls()) - before;
+  t.log(`${calls} rate-limit scripts run in Redis for ${REQUESTS} requests over ${INSTANCES} instances`);
+  t.true(answers.every((a) => a.status === 200), 'all within the limit');
+  // Per request, as without leases, would be REQUESTS scripts; with blocks of up to 25, a handful.
+  t.true(calls <= REQUESTS / 5, `${calls} scripts for ${REQUESTS} requests`);
+  t.true(calls >= 1, 'counted in Redis all the same');
+});
+
+test.serial('Redis gone: each instance counts every request in memory, the leases it held are not spent', async (t) => {
+  const key = await newKey();
+  // A lease on each instance, then Redis goes.
+  t.true((await burst(key, 4, 1)).every((a) => a.status === 200));
+  await killRedis(redis);
+  const [one] = instances;
+  // Until its Redis client sees the connection gone the instance rightly spends what it reserved;
+  // from then on (its readiness says so) every request is counted in memory.
+  const noticed = await eventually(async () => (await request(`${one!.url}/readyz`, 'GET')).status === 503, 10_000, 100);
+  t.true(noticed, 'the instance reports Redis unreachable');
+  const answers = await burst(key, LIMIT + 20, 10, [one!]);
+  const admitted = answers.filter((a) => a.status === 200).length;
+  t.log(`${admitted} admitted by one instance with Redis gone (limit ${LIMIT})`);
+  // A fresh window in memory: the whole limit on this instance, and not one more (its Redis lease is left alone).
+  t.is(admitted, LIMIT);
+  const refused = answers.filter((a) => a.status === 429);
+  t.is(refused.length, 20);
+  for (const res of refused) t.true(Number(res.headers.get('retry-after')) >= 1);
+  t.regex(one!.output(), /rate limit store unavailable, counting in this instance's memory/);
+});
