@@ -79,6 +79,33 @@ test.serial('with leases Redis runs the rate-limit script far fewer times than t
   t.true(calls >= 1, 'counted in Redis all the same');
 });
 
+test.serial('a flood of distinct keys: the leases kept stay bounded, every hit still counted', async (t) => {
+  const { createRedis } = await import('../../src/lib/redis');
+  const { createLogger } = await import('../../src/logger');
+  const { RedisRateLimitStore } = await import('../../src/http/rateLimit');
+  const redisClient = createRedis(`redis://127.0.0.1:${redisPort}`, createLogger('silent'), 'test');
+  await redisClient.connect();
+  t.teardown(() => redisClient.disconnect());
+  const store = new RedisRateLimitStore(redisClient, 'flood:', createLogger('silent'), 64);
+  const KEYS = 12_000; // past the 10,000 leases kept
+  let next = 0;
+  let admitted = 0;
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < KEYS) {
+        const { count } = await store.hit(`flood:${next++}`, 60_000, 1000);
+        if (count === 1) admitted += 1;
+      }
+    }),
+  );
+  t.log(`${store.leaseCount} leases kept after ${KEYS} keys`);
+  t.is(admitted, KEYS, 'each key\'s first hit is its first point');
+  t.true(store.leaseCount <= 10_000, `${store.leaseCount} leases kept`);
+  // A key whose lease was let go still counts on from Redis: its unspent points are not handed out twice.
+  const again = await store.hit('flood:0', 60_000, 1000);
+  t.true(again.count >= 2, `flood:0 counts on (${again.count})`);
+});
+
 test.serial('Redis gone: each instance counts every request in memory, the leases it held are not spent', async (t) => {
   const key = await newKey();
   // A lease on each instance, then Redis goes.
