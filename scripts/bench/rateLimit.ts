@@ -8,10 +8,12 @@
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 (default) or BENCH_REDIS_CLUSTER_NODES=host:port,...; BENCH_ROUNDS (5)
  *
  * Two loads, 50 hits in flight (as concurrent requests would be):
- * - far from the limit: 1,000 keys, a limit none reaches (an API key's everyday traffic);
- * - through the limit: 10 keys with a limit of 1,200 a window, 20% more hits than the 10 budgets hold,
- *   each round in fresh windows (keys spending their whole budget, then refused).
- * Prints hits per second, Redis commands per hit (INFO commandstats, every command), Redis's own CPU
+ * - far from the limit: 100 keys, a limit none reaches (an API key's everyday traffic), 100 hits per key;
+ * - through the limit: 10 keys with a limit of 1,200 a window, 20% more hits than the 10 budgets hold
+ *   (keys spending their whole budget, then refused).
+ * Each round counts in fresh windows (new keys), so leases start from nothing every round.
+ * Prints hits per second, round trips per hit (scripts run: EVALSHA/EVAL calls), Redis commands per hit
+ * (INFO commandstats, the scripts' own commands included), Redis's own CPU
  * per hit (µs), this process's CPU per hit (µs: what the server spends in the limiter, Redis client
  * included) and the admitted hits, with ratios to the baseline. Use a Redis of its own (commandstats
  * count everyone's commands).
@@ -33,7 +35,7 @@ interface Load {
   hits: number;
 }
 const LOADS: Load[] = [
-  { name: 'far from the limit', keys: 1000, limit: 1_000_000, hits: HITS },
+  { name: 'far from the limit', keys: 100, limit: 1_000_000, hits: HITS },
   { name: 'through the limit', keys: 10, limit: 1200, hits: Math.round(10 * 1200 * 1.2) },
 ];
 
@@ -78,19 +80,21 @@ async function run(store: Store, load: Load, tag: string): Promise<{ rate: numbe
 }
 
 /** Commands Redis ran so far and the CPU (µs) they took, over every master (our own INFO calls left out). */
-async function redisStats(client: RedisClient): Promise<{ calls: number; micros: number }> {
+async function redisStats(client: RedisClient): Promise<{ scripts: number; calls: number; micros: number }> {
   const nodes: Redis[] = isCluster(client) ? client.nodes('master') : [client as Redis];
+  let scripts = 0;
   let calls = 0;
   let micros = 0;
   for (const node of nodes) {
     const stats = await node.info('commandstats');
     for (const m of stats.matchAll(/cmdstat_([a-z|]+):calls=(\d+),usec=(\d+)/g)) {
       if (m[1] === 'info') continue;
+      if (m[1] === 'eval' || m[1] === 'evalsha') scripts += Number(m[2]);
       calls += Number(m[2]);
       micros += Number(m[3]);
     }
   }
-  return { calls, micros };
+  return { scripts, calls, micros };
 }
 
 async function main() {
@@ -108,21 +112,21 @@ async function main() {
   ];
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   console.log(`${'url' in target ? 'one Redis' : 'Redis Cluster'}: ${IN_FLIGHT} in flight, median of ${ROUNDS} rounds`);
-  for (const load of LOADS) {
-    type Row = { rates: number[]; commands: number[]; redisMicros: number[]; cpuMicros: number[]; admitted: number[] };
-    const results = new Map<string, Row>(stores.map(([name]) => [name, { rates: [], commands: [], redisMicros: [], cpuMicros: [], admitted: [] }]));
+  for (const [l, load] of LOADS.entries()) {
+    type Row = { rates: number[]; trips: number[]; commands: number[]; redisMicros: number[]; cpuMicros: number[]; admitted: number[] };
+    const results = new Map<string, Row>(stores.map(([name]) => [name, { rates: [], trips: [], commands: [], redisMicros: [], cpuMicros: [], admitted: [] }]));
     // Warm-up (scripts loaded, connections open), then alternating rounds.
-    for (const [, store] of stores) await run(store, { ...load, hits: Math.min(load.hits, 2000) }, 'warm');
+    for (const [, store] of stores) await run(store, { ...load, hits: Math.min(load.hits, 2000) }, `l${l}warm`);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, store] of stores) {
         const before = await redisStats(redis);
         const cpu = process.cpuUsage();
-        // Far from the limit the keys stay (leases warm, as for a key in use); through it, fresh windows.
-        const { rate, admitted } = await run(store, load, load.limit < 1_000_000 ? `r${round}` : 'steady');
+        const { rate, admitted } = await run(store, load, `l${l}r${round}`);
         const used = process.cpuUsage(cpu);
         const after = await redisStats(redis);
         const row = results.get(name)!;
         row.rates.push(rate);
+        row.trips.push((after.scripts - before.scripts) / load.hits);
         row.commands.push((after.calls - before.calls) / load.hits);
         row.redisMicros.push((after.micros - before.micros) / load.hits);
         row.cpuMicros.push((used.user + used.system) / load.hits);
@@ -132,15 +136,16 @@ async function main() {
     const base = results.get(stores[0]![0])!;
     const ratio = (x: number, b: number) => (b > 0 ? (x / b).toFixed(2) : '-').padStart(6);
     console.log(`\n${load.name}: ${load.hits} hits per round over ${load.keys} keys, limit ${load.limit} per key and window`);
-    console.log('store'.padEnd(24), 'hits/s'.padStart(8), 'ratio', 'cmds/hit'.padStart(9), 'ratio', 'Redis µs/hit'.padStart(13), 'ratio', 'CPU µs/hit'.padStart(11), 'ratio', 'admitted'.padStart(9));
+    console.log('store'.padEnd(24), 'hits/s'.padStart(8), 'ratio', 'trips/hit'.padStart(9), 'ratio', 'cmds/hit'.padStart(9), 'Redis µs/hit'.padStart(13), 'ratio', 'CPU µs/hit'.padStart(11), 'ratio', 'admitted'.padStart(9));
     for (const [name] of stores) {
       const r = results.get(name)!;
       console.log(
         name.padEnd(24),
         median(r.rates).toFixed(0).padStart(8),
         ratio(median(r.rates), median(base.rates)),
+        median(r.trips).toFixed(3).padStart(9),
+        ratio(median(r.trips), median(base.trips)),
         median(r.commands).toFixed(3).padStart(9),
-        ratio(median(r.commands), median(base.commands)),
         median(r.redisMicros).toFixed(2).padStart(13),
         ratio(median(r.redisMicros), median(base.redisMicros)),
         median(r.cpuMicros).toFixed(1).padStart(11),

@@ -18,6 +18,11 @@
  *   leases (small limits, RATE_LIMIT_LEASE_MAX=1).
  * - Concurrent hits of one key share the reservation in flight; single-point hits (B = 1) go side by
  *   side, as they did before leases.
+ * - Once this instance has seen the window counted past the limit, its further hits in that window are
+ *   refused here without a round trip (they are no longer added to the counter: places past the limit
+ *   admit no one). A give-back on another instance (a right passcode, `unhit`) is then only seen at
+ *   the next window: refusing a little early, never admitting too much. (Not with maxBlock 1, which
+ *   counts every hit in Redis, refused ones included, exactly as before leases.)
  * - A lease ends with its window: the reservation's answer says how long the counter lives, measured
  *   from before the command was sent, so the lease never outlives the window it was counted in.
  */
@@ -91,9 +96,14 @@ export class LeaseTable {
         this.leases.delete(key);
         lease = undefined;
       }
-      if (lease && lease.left > 0 && this.counter.reachable()) {
-        lease.left -= 1;
-        return { count: lease.top - lease.left, resetMs: lease.windowEnd - now };
+      if (lease && this.counter.reachable()) {
+        if (lease.left > 0) {
+          lease.left -= 1;
+          return { count: lease.top - lease.left, resetMs: lease.windowEnd - now };
+        }
+        // This window was seen counted past the limit: every place in it is taken, and nothing but a
+        // give-back (unhit) frees one, so the hit is refused here, without a round trip.
+        if (lease.seen > limit && this.maxBlock > 1) return { count: lease.seen + 1, resetMs: lease.windowEnd - now };
       }
       const block = this.blockFor(lease, limit);
       if (block === 1) return this.single(key, windowMs);

@@ -79,6 +79,19 @@ test.serial('with leases Redis runs the rate-limit script far fewer times than t
   t.true(calls >= 1, 'counted in Redis all the same');
 });
 
+test.serial('a key past its limit: the refusals after the first on each instance cost no round trip', async (t) => {
+  const key = await newKey();
+  const before = await scriptCalls();
+  const answers = await burst(key, LIMIT * 3, 20);
+  const calls = (await scriptCalls()) - before;
+  const refused = answers.filter((a) => a.status === 429);
+  t.log(`${calls} rate-limit scripts for ${answers.length} requests, ${refused.length} refused`);
+  t.true(refused.length >= LIMIT * 2, 'the limit held');
+  // Counting each refusal in Redis (as per-request counting does) would be at least the refusals' number.
+  t.true(calls < refused.length / 4, `${calls} scripts for ${refused.length} refusals`);
+  for (const res of refused) t.true(Number(res.headers.get('retry-after')) >= 1);
+});
+
 test.serial('a flood of distinct keys: the leases kept stay bounded, every hit still counted', async (t) => {
   const { createRedis } = await import('../../src/lib/redis');
   const { createLogger } = await import('../../src/logger');
