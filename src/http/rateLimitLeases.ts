@@ -77,7 +77,7 @@ export class LeaseTable {
   }
 
   /** The block a reservation for `lease` would take now. */
-  blockFor(lease: Lease | undefined, limit: number): number {
+  private blockFor(lease: Lease | undefined, limit: number): number {
     if (this.maxBlock <= 1 || !this.counter.reachable()) return 1;
     const remaining = limit - (lease ? lease.seen : 0);
     return Math.max(1, Math.min(this.maxBlock, Math.floor(remaining / SHARE)));
