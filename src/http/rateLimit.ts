@@ -74,6 +74,9 @@ class InsuranceLimiter extends RateLimiterMemory {
   }
 }
 
+/** Take one point back from a counter that still exists (its window has not ended). */
+const DECREMENT_IF_LIVE = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return false";
+
 /** RATE_LIMIT_LEASE_MAX when not configured: blocks of up to 64 points (src/http/rateLimitLeases.ts). */
 export const DEFAULT_LEASE_MAX = 64;
 
@@ -160,11 +163,14 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async unhit(key: string) {
     if (this.leases.unhit(key)) return;
-    const res = await this.limiter.reward(key, 1);
-    this.fromRedis(res);
-    // The window had expired meanwhile: the reward opened a new one at -1 (a free hit). Drop it, so
-    // that only a live window is given back (the next hit opens a fresh one).
-    if (res.consumedPoints < 0) await this.limiter.delete(key);
+    if (this.outage || this.redis.status !== 'ready') {
+      await this.insurance.reward(key, 1, {});
+      return;
+    }
+    // Only a live window is given back, in one script: a reward on an expired window would open a new
+    // one at -1 (a free hit), and deleting that afterwards could take another instance's fresh
+    // reservation with it (its lease would then count in no window).
+    await this.redis.eval(DECREMENT_IF_LIVE, 1, this.limiter.getKey(key)).catch(() => this.insurance.reward(key, 1, {}));
   }
 }
 
