@@ -43,6 +43,11 @@ export interface Config {
   allowedHosts: readonly string[];
   /** Requests per key (or per address when unauthenticated) per rate window. */
   rateLimitPerMinute: number;
+  /**
+   * The largest block of points one instance reserves at once in the shared (Redis) rate-limit counter
+   * and spends locally (src/http/rateLimitLeases.ts); 1 counts every request in Redis.
+   */
+  rateLimitLeaseMax: number;
   /** Guest accounts one client address may create per hour. */
   guestsPerHour: number;
   /** Unknown or revoked keys one client address may present per minute before answers turn to 429. */
@@ -181,6 +186,7 @@ const schema = Joi.object({
     .empty('')
     .default([...DEFAULT_ALLOWED_HOSTS]),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(1200),
+  RATE_LIMIT_LEASE_MAX: Joi.number().integer().min(1).max(10_000).default(64),
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
   AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
   PASSCODE_FAILURES_PER_HOUR: Joi.number().integer().min(1).default(20),
@@ -277,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     allowedHosts: Object.freeze([...(value.ALLOWED_HOSTS as string[])]),
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,
+    rateLimitLeaseMax: value.RATE_LIMIT_LEASE_MAX,
     guestsPerHour: value.GUESTS_PER_HOUR,
     authFailuresPerMinute: value.AUTH_FAILURES_PER_MINUTE,
     passcodeFailuresPerHour: value.PASSCODE_FAILURES_PER_HOUR,

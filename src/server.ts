@@ -134,7 +134,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     config,
     logger,
     redis,
-    rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix, logger) : new MemoryRateLimitStore(),
+    rateLimitStore: redis ? new RedisRateLimitStore(redis, config.redisPrefix, logger, config.rateLimitLeaseMax) : new MemoryRateLimitStore(),
     metrics: metricsEnabled(config) ? new Metrics() : null,
   };
   const app = createApp(deps);

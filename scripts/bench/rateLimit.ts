@@ -1,13 +1,22 @@
 /**
- * The Redis rate-limit store (rate-limiter-flexible, src/http/rateLimit.ts) against the project's own
- * script it replaced (kept here as the baseline: INCR, PEXPIRE on the first hit, PTTL, one EVALSHA),
- * same Redis, same process, same keys, in alternating rounds.
+ * The Redis rate-limit store (src/http/rateLimit.ts): counting every hit in Redis (rate-limiter-flexible,
+ * RATE_LIMIT_LEASE_MAX=1, as before leases) against leases (blocks reserved in Redis and spent in this
+ * process, RATE_LIMIT_LEASE_MAX=64), with the project's own script it once replaced as the baseline
+ * (INCR, PEXPIRE on the first hit, PTTL, one EVALSHA): same Redis, same process, in alternating rounds.
  *
  *   npx tsx scripts/bench/rateLimit.ts [hits per round, default 20000]
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 (default) or BENCH_REDIS_CLUSTER_NODES=host:port,...; BENCH_ROUNDS (5)
  *
- * Prints hits per second (50 in flight, as concurrent requests would be) and the ratio to the
- * baseline, plus Redis's own CPU per hit when the server reports it (INFO commandstats).
+ * Two loads, 50 hits in flight (as concurrent requests would be):
+ * - far from the limit: 100 keys, a limit none reaches (an API key's everyday traffic), 100 hits per key;
+ * - through the limit: 10 keys with a limit of 1,200 a window, 20% more hits than the 10 budgets hold
+ *   (keys spending their whole budget, then refused).
+ * Each round counts in fresh windows (new keys), so leases start from nothing every round.
+ * Prints hits per second, round trips per hit (scripts run: EVALSHA/EVAL calls), Redis commands per hit
+ * (INFO commandstats, the scripts' own commands included), Redis's own CPU
+ * per hit (µs), this process's CPU per hit (µs: what the server spends in the limiter, Redis client
+ * included) and the admitted hits, with ratios to the baseline. Use a Redis of its own (commandstats
+ * count everyone's commands).
  */
 import { Redis } from 'ioredis';
 import { createRedis, isCluster, type RedisClient, type RedisTarget } from '../../src/lib/redis';
@@ -17,7 +26,18 @@ import { createLogger } from '../../src/logger';
 const HITS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const KEYS = 1000;
+
+interface Load {
+  name: string;
+  keys: number;
+  limit: number;
+  /** Hits per round; the through-the-limit load is sized by its budgets. */
+  hits: number;
+}
+const LOADS: Load[] = [
+  { name: 'far from the limit', keys: 100, limit: 1_000_000, hits: HITS },
+  { name: 'through the limit', keys: 10, limit: 1200, hits: Math.round(10 * 1200 * 1.2) },
+];
 
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
@@ -27,7 +47,7 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}`;
 
 interface Store {
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  hit(key: string, windowMs: number, limit: number): Promise<{ count: number; resetMs: number }>;
 }
 
 /** The store as it was before issue 22. */
@@ -42,29 +62,39 @@ function baselineStore(redis: RedisClient, prefix: string): Store {
   };
 }
 
-async function run(store: Store, hits: number): Promise<number> {
+/** One round: hits per second and how many were admitted. `tag` gives the round keys (and windows) of its own. */
+async function run(store: Store, load: Load, tag: string): Promise<{ rate: number; admitted: number }> {
   let next = 0;
+  let admitted = 0;
   const start = performance.now();
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < hits) {
+      while (next < load.hits) {
         const i = next++;
-        await store.hit(`key:${i % KEYS}`, 60_000);
+        const { count } = await store.hit(`key:${tag}:${i % load.keys}`, 60_000, load.limit);
+        if (count <= load.limit) admitted += 1;
       }
     }),
   );
-  return hits / ((performance.now() - start) / 1000);
+  return { rate: load.hits / ((performance.now() - start) / 1000), admitted };
 }
 
-/** Redis CPU (µs) spent in EVAL/EVALSHA so far, over every master. */
-async function redisScriptMicros(client: RedisClient): Promise<number> {
+/** Commands Redis ran so far and the CPU (µs) they took, over every master (our own INFO calls left out). */
+async function redisStats(client: RedisClient): Promise<{ scripts: number; calls: number; micros: number }> {
   const nodes: Redis[] = isCluster(client) ? client.nodes('master') : [client as Redis];
-  let total = 0;
+  let scripts = 0;
+  let calls = 0;
+  let micros = 0;
   for (const node of nodes) {
     const stats = await node.info('commandstats');
-    for (const m of stats.matchAll(/cmdstat_(?:eval|evalsha):calls=\d+,usec=(\d+)/g)) total += Number(m[1]);
+    for (const m of stats.matchAll(/cmdstat_([a-z|]+):calls=(\d+),usec=(\d+)/g)) {
+      if (m[1] === 'info') continue;
+      if (m[1] === 'eval' || m[1] === 'evalsha') scripts += Number(m[2]);
+      calls += Number(m[2]);
+      micros += Number(m[3]);
+    }
   }
-  return total;
+  return { scripts, calls, micros };
 }
 
 async function main() {
@@ -77,33 +107,52 @@ async function main() {
   const prefix = `bench${process.pid}:`;
   const stores: Array<[string, Store]> = [
     ['own script (baseline)', baselineStore(redis, `${prefix}a:`)],
-    ['rate-limiter-flexible', new RedisRateLimitStore(redis, `${prefix}b:`, logger)],
+    ['per hit (lease max 1)', new RedisRateLimitStore(redis, `${prefix}b:`, logger, 1)],
+    ['leases (lease max 64)', new RedisRateLimitStore(redis, `${prefix}c:`, logger, 64)],
   ];
-  const results = new Map<string, { rates: number[]; micros: number[] }>(stores.map(([name]) => [name, { rates: [], micros: [] }]));
-  // Warm-up (scripts loaded, connections open), then alternating rounds.
-  for (const [, store] of stores) await run(store, 2000);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, store] of stores) {
-      const before = await redisScriptMicros(redis);
-      const rate = await run(store, HITS);
-      const micros = ((await redisScriptMicros(redis)) - before) / HITS;
-      results.get(name)!.rates.push(rate);
-      results.get(name)!.micros.push(micros);
-    }
-  }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  const base = results.get(stores[0]![0])!;
-  console.log(`${'url' in target ? 'one Redis' : 'Redis Cluster'}: ${HITS} hits per round, ${IN_FLIGHT} in flight, ${KEYS} keys, median of ${ROUNDS} rounds`);
-  console.log('store'.padEnd(24), 'hits/s'.padStart(9), 'ratio'.padStart(7), 'Redis µs/hit'.padStart(13), 'ratio'.padStart(7));
-  for (const [name] of stores) {
-    const r = results.get(name)!;
-    console.log(
-      name.padEnd(24),
-      median(r.rates).toFixed(0).padStart(9),
-      (median(r.rates) / median(base.rates)).toFixed(2).padStart(7),
-      median(r.micros).toFixed(2).padStart(13),
-      (median(r.micros) / median(base.micros)).toFixed(2).padStart(7),
-    );
+  console.log(`${'url' in target ? 'one Redis' : 'Redis Cluster'}: ${IN_FLIGHT} in flight, median of ${ROUNDS} rounds`);
+  for (const [l, load] of LOADS.entries()) {
+    type Row = { rates: number[]; trips: number[]; commands: number[]; redisMicros: number[]; cpuMicros: number[]; admitted: number[] };
+    const results = new Map<string, Row>(stores.map(([name]) => [name, { rates: [], trips: [], commands: [], redisMicros: [], cpuMicros: [], admitted: [] }]));
+    // Warm-up (scripts loaded, connections open), then alternating rounds.
+    for (const [, store] of stores) await run(store, { ...load, hits: Math.min(load.hits, 2000) }, `l${l}warm`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, store] of stores) {
+        const before = await redisStats(redis);
+        const cpu = process.cpuUsage();
+        const { rate, admitted } = await run(store, load, `l${l}r${round}`);
+        const used = process.cpuUsage(cpu);
+        const after = await redisStats(redis);
+        const row = results.get(name)!;
+        row.rates.push(rate);
+        row.trips.push((after.scripts - before.scripts) / load.hits);
+        row.commands.push((after.calls - before.calls) / load.hits);
+        row.redisMicros.push((after.micros - before.micros) / load.hits);
+        row.cpuMicros.push((used.user + used.system) / load.hits);
+        row.admitted.push(admitted);
+      }
+    }
+    const base = results.get(stores[0]![0])!;
+    const ratio = (x: number, b: number) => (b > 0 ? (x / b).toFixed(2) : '-').padStart(6);
+    console.log(`\n${load.name}: ${load.hits} hits per round over ${load.keys} keys, limit ${load.limit} per key and window`);
+    console.log('store'.padEnd(24), 'hits/s'.padStart(8), 'ratio', 'trips/hit'.padStart(9), 'ratio', 'cmds/hit'.padStart(9), 'Redis µs/hit'.padStart(13), 'ratio', 'CPU µs/hit'.padStart(11), 'ratio', 'admitted'.padStart(9));
+    for (const [name] of stores) {
+      const r = results.get(name)!;
+      console.log(
+        name.padEnd(24),
+        median(r.rates).toFixed(0).padStart(8),
+        ratio(median(r.rates), median(base.rates)),
+        median(r.trips).toFixed(3).padStart(9),
+        ratio(median(r.trips), median(base.trips)),
+        median(r.commands).toFixed(3).padStart(9),
+        median(r.redisMicros).toFixed(2).padStart(13),
+        ratio(median(r.redisMicros), median(base.redisMicros)),
+        median(r.cpuMicros).toFixed(1).padStart(11),
+        ratio(median(r.cpuMicros), median(base.cpuMicros)),
+        String(median(r.admitted)).padStart(9),
+      );
+    }
   }
   // Clean up this run's counters.
   const nodes: Redis[] = isCluster(redis) ? redis.nodes('master') : [redis as Redis];

@@ -27,7 +27,7 @@ export function passcodeAttempts(deps: Pick<AppDeps, 'config' | 'logger' | 'rate
   return async (userId, slug, passcode, run) => {
     if (!passcode) return run();
     const key = `passcode:${userId}:${slug}`;
-    const counted = await store.hit(key, HOUR_MS);
+    const counted = await store.hit(key, HOUR_MS, limit);
     if (counted && counted.count > limit) throw new RateLimitError(Math.max(1, Math.ceil(counted.resetMs / 1000)));
     let wrong = false;
     try {

@@ -3,19 +3,24 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-l
 import type { RedisClient } from '../lib/redis';
 import { RateLimitError } from '../errors';
 import type { Logger } from '../logger';
+import { LeaseTable } from './rateLimitLeases';
 
 /** Counts hits in fixed windows. Shared through Redis when several instances run. */
 export interface RateLimitStore {
-  /** Count one hit for `key` in the current window; answers the count so far and ms until the window resets. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
-  /** Take one hit of the current window back (a counted attempt turned out not to be a failure). */
+  /**
+   * Count one hit for `key` in the current window; answers the count so far (this hit's place in the
+   * window: over `limit` means refused) and ms until the window resets. `limit` lets a shared store
+   * reserve points in blocks (leases) without ever admitting more than it across instances.
+   */
+  hit(key: string, windowMs: number, limit: number): Promise<{ count: number; resetMs: number }>;
+  /** Take one admitted hit of the current window back (a counted attempt turned out not to be a failure). */
   unhit(key: string): Promise<void>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private windows = new Map<string, { count: number; resetAt: number }>();
 
-  async hit(key: string, windowMs: number) {
+  async hit(key: string, windowMs: number, _limit: number) {
     const now = Date.now();
     let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
@@ -36,6 +41,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
   }
 }
+
+/** rate-limiter-flexible's windows are whole seconds. */
+const seconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
 
 /** Points no window reaches: the limiters only count, each caller compares with its own limit. */
 const UNBOUNDED = 2 ** 31 - 1;
@@ -66,6 +74,12 @@ class InsuranceLimiter extends RateLimiterMemory {
   }
 }
 
+/** Take one point back from a counter that still exists (its window has not ended). */
+const DECREMENT_IF_LIVE = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return false";
+
+/** RATE_LIMIT_LEASE_MAX when not configured: blocks of up to 64 points (src/http/rateLimitLeases.ts). */
+export const DEFAULT_LEASE_MAX = 64;
+
 /**
  * Fixed windows in Redis through `rate-limiter-flexible` (one key per counter, `<prefix>ratelimit:<name>:<who>`,
  * counted by one Lua script of one key: cluster-safe). While Redis is away, or not ready, each
@@ -73,18 +87,35 @@ class InsuranceLimiter extends RateLimiterMemory {
  * of for the whole deployment, and the requests are not held waiting for a reconnection. The outage
  * is logged twice: a warning when the first hit goes to memory, and, at the first hit Redis answers
  * again, how many were counted in memory and for how long.
+ *
+ * Points are reserved in blocks and spent in this process (leases, src/http/rateLimitLeases.ts), so
+ * that most hits send no command at all; `leaseMax` 1 counts every hit in Redis. Leases are spent
+ * only while Redis is connected and no outage is under way: during one every hit is counted in
+ * memory, as before.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly limiter: RateLimiterRedis;
   private readonly insurance: InsuranceLimiter;
+  private readonly leases: LeaseTable;
   private outage: { since: number; inMemory: number } | null = null;
 
   /** `prefix` (REDIS_PREFIX) starts every key, so that deployments sharing one Redis database keep their own counters. */
   constructor(
-    redis: RedisClient,
+    private readonly redis: RedisClient,
     prefix: string,
     private readonly logger: Logger,
+    leaseMax = DEFAULT_LEASE_MAX,
   ) {
+    this.leases = new LeaseTable(
+      {
+        add: (key, points, windowMs) => this.add(key, points, windowMs),
+        giveBackInMemory: async (key, points, windowMs) => {
+          if (points > 0) await this.insurance.reward(key, points, { customDuration: seconds(windowMs) });
+        },
+        reachable: () => this.outage === null && this.redis.status === 'ready',
+      },
+      leaseMax,
+    );
     this.insurance = new InsuranceLimiter(() => this.insured());
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
@@ -114,24 +145,38 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.outage = null;
   }
 
-  async hit(key: string, windowMs: number) {
-    const res = await this.limiter.consume(key, 1, { customDuration: Math.max(1, Math.ceil(windowMs / 1000)) });
+  /** Leases held now (tests: the map stays bounded). */
+  get leaseCount(): number {
+    return this.leases.size;
+  }
+
+  /** Add points to the counter: Redis's, or the insurance's in memory while Redis is away. */
+  private async add(key: string, points: number, windowMs: number) {
+    const res = await this.limiter.consume(key, points, { customDuration: seconds(windowMs) });
     this.fromRedis(res);
-    return { count: res.consumedPoints, resetMs: Math.max(0, res.msBeforeNext) };
+    return { count: res.consumedPoints, resetMs: Math.max(0, res.msBeforeNext), insured: this.insurance.answered.has(res) };
+  }
+
+  async hit(key: string, windowMs: number, limit: number) {
+    return this.leases.hit(key, windowMs, limit);
   }
 
   async unhit(key: string) {
-    const res = await this.limiter.reward(key, 1);
-    this.fromRedis(res);
-    // The window had expired meanwhile: the reward opened a new one at -1 (a free hit). Drop it, so
-    // that only a live window is given back (the next hit opens a fresh one).
-    if (res.consumedPoints < 0) await this.limiter.delete(key);
+    if (this.leases.unhit(key)) return;
+    if (this.outage || this.redis.status !== 'ready') {
+      await this.insurance.reward(key, 1, {});
+      return;
+    }
+    // Only a live window is given back, in one script: a reward on an expired window would open a new
+    // one at -1 (a free hit), and deleting that afterwards could take another instance's fresh
+    // reservation with it (its lease would then count in no window).
+    await this.redis.eval(DECREMENT_IF_LIVE, 1, this.limiter.getKey(key)).catch(() => this.insurance.reward(key, 1, {}));
   }
 }
 
 /** A store that answers `null` instead of failing: the caller lets the request through unlimited. */
 export interface FailOpenStore {
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number } | null>;
+  hit(key: string, windowMs: number, limit: number): Promise<{ count: number; resetMs: number } | null>;
   /** Best effort: a failure is ignored (the window expires anyway). */
   unhit(key: string): Promise<void>;
 }
@@ -152,10 +197,10 @@ export function failOpen(store: RateLimitStore, logger: Logger): FailOpenStore {
   if (wrapped) return wrapped;
   let outage: { since: number; unlimited: number } | null = null;
   wrapped = {
-    async hit(key, windowMs) {
+    async hit(key, windowMs, limit) {
       let result: { count: number; resetMs: number };
       try {
-        result = await store.hit(key, windowMs);
+        result = await store.hit(key, windowMs, limit);
       } catch (err) {
         if (outage) outage.unlimited += 1;
         else {
@@ -193,7 +238,7 @@ export interface RateLimitRule {
 export function rateLimit(store: RateLimitStore, rule: RateLimitRule, logger: Logger): RequestHandler {
   const limiter = failOpen(store, logger);
   return async (req, res, next) => {
-    const result = await limiter.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs);
+    const result = await limiter.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs, rule.limit);
     if (!result) return next();
     const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(rule.limit));

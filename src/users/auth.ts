@@ -42,7 +42,7 @@ export function auth(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimitStore'>
       req.apiKeyId = found.apiKeyId;
       return next();
     }
-    const counted = await failures.hit(`authfail:${req.ip ?? 'unknown'}`, 60_000);
+    const counted = await failures.hit(`authfail:${req.ip ?? 'unknown'}`, 60_000, limit);
     if (counted && counted.count > limit) return next(new RateLimitError(Math.max(1, Math.ceil(counted.resetMs / 1000))));
     next(new UnauthorizedError('The API key is unknown or has been revoked.'));
   };

@@ -18,7 +18,10 @@ if (!onCluster) test('Redis Cluster tests: skipped, TEST_REDIS_CLUSTER_NODES is 
 
 const LIMIT = 40;
 const prefix = `rc${randomBytes(4).toString('hex')}:`;
-const cluster = onCluster ? useCluster(test, 2, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), REALTIME_REVALIDATE_MS: '3600000' }) : null;
+// RATE_LIMIT_LEASE_MAX=1: every request counted in the cluster, so the two instances' RateLimit-Remaining
+// count down one window request by request (with leases, each spends its own block: the limit holds,
+// test/cluster/rateLimit.leases.test.ts, but the countdown interleaves).
+const cluster = onCluster ? useCluster(test, 2, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_LEASE_MAX: '1', REALTIME_REVALIDATE_MS: '3600000' }) : null;
 const A = () => cluster!.current.instances[0]!;
 const B = () => cluster!.current.instances[1]!;
 

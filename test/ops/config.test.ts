@@ -97,3 +97,12 @@ test('an unreachable Redis Cluster stops start-up with a clear sentence naming R
   t.regex(stderr, /^Cannot start: Cannot reach the Redis Cluster at REDIS_CLUSTER_NODES \(127\.0\.0\.1:1,127\.0\.0\.1:2\)/m);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');
 });
+
+test('RATE_LIMIT_LEASE_MAX: 64 by default, 1 turns leases off, 0 or a fraction is refused', (t) => {
+  t.is(loadConfig({}).rateLimitLeaseMax, 64);
+  t.is(loadConfig({ RATE_LIMIT_LEASE_MAX: '1' }).rateLimitLeaseMax, 1);
+  for (const bad of ['0', '1.5', 'many']) {
+    const error = t.throws(() => loadConfig({ RATE_LIMIT_LEASE_MAX: bad }), { instanceOf: ConfigError });
+    t.regex(error!.message, /RATE_LIMIT_LEASE_MAX is invalid/);
+  }
+});

@@ -89,7 +89,7 @@ export class PusherGateway {
     if (!limit) return false;
     try {
       const address = clientAddress(req.socket.remoteAddress ?? 'unknown', req.headers['x-forwarded-for'], limit.trust);
-      const { count } = await limit.store.hit(`socket:${address}`, 60_000);
+      const { count } = await limit.store.hit(`socket:${address}`, 60_000, limit.perMinute);
       return count > limit.perMinute;
     } catch {
       return false; // a failing store lets connections through, as for Socket.IO handshakes
