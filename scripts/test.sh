@@ -29,15 +29,8 @@ run_ava() { # label, env..., -- patterns...
   if [ "$rc" -ne 0 ]; then status=1; [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
 }
 
-# TYPECHECK_DONE=passed|failed: the caller ran it already (.ci/run, during npm rebuild).
-case "${TYPECHECK_DONE:-}" in
-  passed) echo "=== type check: passed (run before) ===" ;;
-  failed) echo "=== type check: failed (run before) ==="; status=1; failed=$((failed + 1)) ;;
-  *)
-    echo "=== type check ==="
-    if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
-    ;;
-esac
+echo "=== type check ==="
+if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
 
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
