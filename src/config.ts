@@ -61,6 +61,11 @@ export interface Config {
   /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
   socketBytesPerSecond: number;
   shutdownTimeoutMs: number;
+  /**
+   * How long an idle keep-alive connection stays open (src/lib/httpKeepAlive.ts): longer than any load
+   * balancer in front keeps one, so that it is always the balancer that closes an idle connection.
+   */
+  httpKeepAliveTimeoutMs: number;
   /** Which proxies in front of the service may say who the client is (http/clientAddress.ts). */
   trustProxy: TrustProxy;
   /**
@@ -194,6 +199,9 @@ const schema = Joi.object({
   SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
   SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
+  // Whole seconds from 1 s: Node advertises `Keep-Alive: timeout=<seconds, rounded down>`, and a client
+  // told 0 does not reuse the connection. Up to an hour (GCP's load balancer keeps 600 s).
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).max(3_600_000).default(65_000),
   // A hop count or the proxies' addresses; `true` (trust every hop) is refused with a sentence saying why.
   TRUST_PROXY: Joi.string()
     .empty('')
@@ -291,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     socketMaxPacketBytes: value.SOCKET_MAX_PACKET_BYTES,
     socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
     realtimeMaxKeptBlocks: value.REALTIME_MAX_KEPT_BLOCKS,

@@ -19,6 +19,7 @@ import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
 import { listenMetrics, type MetricsListener } from './metrics/listener';
+import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -139,8 +140,9 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   };
   const app = createApp(deps);
   const server = http.createServer(app);
-  // Keep-alive sockets must not hold shutdown hostage: close idle ones when asked.
-  server.keepAliveTimeout = 5000;
+  // Longer than a load balancer keeps an idle connection (HTTP_KEEP_ALIVE_TIMEOUT_MS, 65 s): the
+  // balancer closes first, never the app under a request it is sending. Shutdown closes them (drain below).
+  applyKeepAliveTimeout(server, config.httpKeepAliveTimeoutMs);
   if (pub && sub) guardAdapterClients(pub, sub, logger, deps.metrics ? () => deps.metrics!.redisPublishFailures.inc() : undefined);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
@@ -155,6 +157,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub, pubsub);
   const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), pubsub, httpServer: server });
+  const drain = drainOnClose(server);
   if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
@@ -168,7 +171,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let metricsListener: MetricsListener | null = null;
   if (deps.metrics && config.metricsPort !== null) {
     try {
-      metricsListener = await listenMetrics(deps.metrics, config.metricsPort, config.host, logger);
+      metricsListener = await listenMetrics(deps.metrics, { port: config.metricsPort, host: config.host, keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs }, logger);
     } catch (err) {
       server.close();
       throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`);
@@ -179,7 +182,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   const close = () =>
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Idle keep-alive connections close now, busy ones once answered: shutdown never waits for the keep-alive timeout.
+      drain.start();
       // Pusher clients first: told 4200, they reconnect to another instance while this one drains.
       await realtime.pusher?.close();
       io.close();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger';
 import type { Metrics } from './index';
+import { applyKeepAliveTimeout } from '../lib/httpKeepAlive';
 
 export interface MetricsListener {
   url: string;
@@ -23,7 +24,7 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
  * METRICS_PORT: GET /metrics on a listener of its own, without a token (the port is meant to be
  * reachable from the Prometheus network only). Plain node:http: nothing of the API is served here.
  */
-export async function listenMetrics(metrics: Metrics, port: number, host: string, logger: Logger): Promise<MetricsListener> {
+export async function listenMetrics(metrics: Metrics, { port, host, keepAliveTimeoutMs }: { port: number; host: string; keepAliveTimeoutMs: number }, logger: Logger): Promise<MetricsListener> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -40,7 +41,8 @@ export async function listenMetrics(metrics: Metrics, port: number, host: string
       },
     );
   });
-  server.keepAliveTimeout = 5000;
+  // The same keep-alive timeout as the API's (HTTP_KEEP_ALIVE_TIMEOUT_MS): a scraper behind a proxy pools too.
+  applyKeepAliveTimeout(server, keepAliveTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -7,10 +7,10 @@
  *   npx tsx test/helpers/openapi.ts check test-artifacts/openapi-responses
  *
  * It wraps `http.createServer` (src/server.ts calls it through the default export), so each server the
- * process creates gets the recorder of test/helpers/openapi.ts.
+ * process creates gets the recorder (test/openapi/recorder.ts: light, since every test process loads it).
  */
 import http from 'node:http';
-import { recordResponsesToDir } from '../helpers/openapi';
+import { recordResponsesToDir } from './recorder';
 
 const dir = process.env.OPENAPI_RECORD_DIR;
 if (dir) {
