@@ -10,6 +10,9 @@
  *   between, the value (possibly read before the change committed) is not kept. Without this, a
  *   read that started before a revocation and finished after its push would cache the revoked key
  *   until the TTL.
+ * - Concurrent misses of one key share one read (`getOrLoad`): when a hot entry expires under load,
+ *   one query refills it, instead of one per request in flight queueing on the database pool (that
+ *   herd, every TTL, was most of `GET /roll/{uuid}`'s tail latency: docs/performance.md).
  */
 export interface BoundedCacheOptions<V> {
   /** Largest total weight held (entries, when `weigh` is not given). */
@@ -28,6 +31,8 @@ interface Entry<V> {
 
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
+  /** Reads in progress, by key; forgotten at every invalidation, so no one joins a read older than a change. */
+  private readonly loading = new Map<K, Promise<V | null>>();
   private weight = 0;
   private epoch = 0;
 
@@ -49,6 +54,28 @@ export class BoundedCache<K, V> {
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.value;
+  }
+
+  /**
+   * The live value of `key`, else what `load` reads (null: nothing to keep, answered as null). A request
+   * that misses while a read of the same key is in progress, with no invalidation since it began, waits
+   * for that read instead of starting its own; after an invalidation, the next miss reads afresh.
+   */
+  getOrLoad(key: K, load: () => Promise<V | null>): Promise<V | null> {
+    const cached = this.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    const inProgress = this.loading.get(key);
+    if (inProgress) return inProgress;
+    const ticket = this.epoch;
+    const read: Promise<V | null> = (async () => {
+      const value = await load();
+      if (value !== null) this.set(key, value, ticket);
+      return value;
+    })().finally(() => {
+      if (this.loading.get(key) === read) this.loading.delete(key);
+    });
+    this.loading.set(key, read);
+    return read;
   }
 
   /** Take before reading what will be `set`: a later invalidation voids the fill. */
@@ -74,6 +101,7 @@ export class BoundedCache<K, V> {
 
   delete(key: K): void {
     this.epoch++;
+    this.loading.clear();
     const entry = this.entries.get(key);
     if (entry) this.drop(key, entry);
   }
@@ -81,11 +109,13 @@ export class BoundedCache<K, V> {
   /** Drop every entry `matches` names (invalidations by something other than the key: a user, a room id). */
   deleteWhere(matches: (value: V, key: K) => boolean): void {
     this.epoch++;
+    this.loading.clear();
     for (const [k, e] of this.entries) if (matches(e.value, k)) this.drop(k, e);
   }
 
   clear(): void {
     this.epoch++;
+    this.loading.clear();
     this.entries.clear();
     this.weight = 0;
   }

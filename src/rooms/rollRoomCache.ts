@@ -36,23 +36,13 @@ onInvalidation((inv) => {
 });
 
 /** The live (not deleted) room with this slug, whole, or null. */
-export async function wholeLiveRoomBySlug(query: Query, slug: string): Promise<RoomRecord | null> {
-  const cached = liveBySlug.get(slug);
-  if (cached) return cached;
-  const ticket = liveBySlug.ticket();
-  const room = await readWholeRollRoom(query, 'r.slug = $1 AND r.deleted_at IS NULL', [slug]);
-  if (room) liveBySlug.set(slug, room, ticket);
-  return room;
+export function wholeLiveRoomBySlug(query: Query, slug: string): Promise<RoomRecord | null> {
+  return liveBySlug.getOrLoad(slug, () => readWholeRollRoom(query, 'r.slug = $1 AND r.deleted_at IS NULL', [slug]));
 }
 
 /** The room with this id (deleted or not), whole, or null. */
-export async function wholeRoomById(query: Query, id: number): Promise<RoomRecord | null> {
-  const cached = byId.get(id);
-  if (cached) return cached;
-  const ticket = byId.ticket();
-  const room = await readWholeRollRoom(query, 'r.id = $1', [id]);
-  if (room) byId.set(id, room, ticket);
-  return room;
+export function wholeRoomById(query: Query, id: number): Promise<RoomRecord | null> {
+  return byId.getOrLoad(id, () => readWholeRollRoom(query, 'r.id = $1', [id]));
 }
 
 /**

@@ -64,17 +64,14 @@ onInvalidation((inv) => {
 export async function authenticate(key: string): Promise<Authenticated | null> {
   if (key.length > 200) return null;
   const hash = hashKey(key);
-  const cached = liveKeys.get(hash);
-  if (cached) return cached;
-  const ticket = liveKeys.ticket();
-  const found = await findKeyByHash(hash);
-  // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
-  // check does not depend on the database's collation.
-  if (!found || found.revoked) return null;
-  if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  const authenticated = { user: found.user, apiKeyId: found.keyId };
-  liveKeys.set(hash, authenticated, ticket);
-  return authenticated;
+  return liveKeys.getOrLoad(hash, async () => {
+    const found = await findKeyByHash(hash);
+    // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
+    // check does not depend on the database's collation.
+    if (!found || found.revoked) return null;
+    if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+    return { user: found.user, apiKeyId: found.keyId };
+  });
 }
 
 /** Whose keys a revocation may touch: the CLI revokes any; a user through the API only their own, never their last. */

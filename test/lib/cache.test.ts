@@ -69,3 +69,60 @@ test('the control channel\'s invalidate message is parsed defensively', (t) => {
   }
   t.is(parseControl('{"type": "invalidate", "keys": [1]'), null, 'not JSON');
 });
+
+/** A read the test settles by hand, counting how many were started. */
+function gate<V>() {
+  const reads: Array<(v: V | null) => void> = [];
+  const load = () => new Promise<V | null>((resolve) => reads.push(resolve));
+  return { reads, load };
+}
+
+test('getOrLoad: concurrent misses of one key share one read; the value is kept; null is answered, not kept', async (t) => {
+  const c = cache<string>(10);
+  const g = gate<string>();
+  const answers = Promise.all([c.getOrLoad('k', g.load), c.getOrLoad('k', g.load), c.getOrLoad('k', g.load)]);
+  t.is(g.reads.length, 1, 'three misses at once: one read');
+  g.reads[0]!('v1');
+  t.deepEqual(await answers, ['v1', 'v1', 'v1']);
+  t.is(await c.getOrLoad('k', g.load), 'v1', 'kept: no second read');
+  t.is(g.reads.length, 1);
+
+  const unknown = Promise.all([c.getOrLoad('none', g.load), c.getOrLoad('none', g.load)]);
+  t.is(g.reads.length, 2, 'one read for both');
+  g.reads[1]!(null);
+  t.deepEqual(await unknown, [null, null]);
+  const again = c.getOrLoad('none', g.load);
+  t.is(g.reads.length, 3, 'null was not kept: the next miss reads again');
+  g.reads[2]!(null);
+  await again;
+});
+
+test('getOrLoad: a miss after an invalidation does not join a read begun before it, and that read is not kept', async (t) => {
+  const c = cache<string>(10);
+  const g = gate<string>();
+  const before = c.getOrLoad('key', g.load);
+  c.delete('key'); // a revocation pushed while the first read is in the database
+  const after = c.getOrLoad('key', g.load);
+  t.is(g.reads.length, 2, 'the miss after the invalidation reads afresh');
+  g.reads[0]!('stale');
+  g.reads[1]!(null);
+  t.is(await before, 'stale', 'the request that began before the change gets what it read');
+  t.is(await after, null, 'the one after it, what is true now');
+  const third = c.getOrLoad('key', g.load);
+  t.is(g.reads.length, 3, 'the stale read was not kept');
+  g.reads[2]!(null);
+  await third;
+});
+
+test('getOrLoad: a read that fails fails every request that shared it, and the next miss reads again', async (t) => {
+  const c = cache<string>(10);
+  let calls = 0;
+  const failing = async () => {
+    calls++;
+    throw new Error('database unavailable');
+  };
+  const shared = [c.getOrLoad('k', failing), c.getOrLoad('k', failing)];
+  for (const p of shared) await t.throwsAsync(p, { message: 'database unavailable' });
+  t.is(calls, 1);
+  t.is(await c.getOrLoad('k', async () => 'ok'), 'ok', 'nothing left in progress after the failure');
+});
