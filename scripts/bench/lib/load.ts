@@ -55,6 +55,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   const latencies: number[] = [];
   const statuses = new Map<string, number>();
   let failures = 0;
+  const slow: Array<[number, number]> = [];
   const inFlight = new Set<Promise<void>>();
   const start = performance.now();
   const total = Math.round(perSecond * HALF_SECONDS);
@@ -66,6 +67,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (ok) latencies.push(performance.now() - due);
         else failures++;
+        if (ok && TRACE_SLOW_MS && performance.now() - due > TRACE_SLOW_MS) slow.push([Math.round(due - start), Math.round(performance.now() - due)]);
         resolve();
       };
       const req = http.request(url, { method, headers, agent, timeout: 10_000 }, (res) => {
@@ -88,6 +90,15 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   await Promise.all(inFlight);
   agent.destroy();
   const { p50, p99 } = summarize(latencies);
+  if (TRACE_SLOW_MS) {
+    // Slow requests by the 100 ms in which they were due: a stall of the server shows as one cluster.
+    const buckets = new Map<number, { n: number; max: number }>();
+    for (const [at, ms] of slow) {
+      const b = buckets.get(Math.floor(at / 100)) ?? { n: 0, max: 0 };
+      buckets.set(Math.floor(at / 100), { n: b.n + 1, max: Math.max(b.max, ms) });
+    }
+    console.log(`${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`);
+  }
   return {
     label,
     rps: latencies.length / ((performance.now() - start) / 1000),
@@ -104,6 +115,9 @@ export async function atRate(label: string, rate: number, options: Options): Pro
  * at ~180 req/s is the 18th slowest request, which one stall of a shared machine decides by itself.
  */
 export const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS || SECONDS * 2);
+
+/** BENCH_TRACE_SLOW_MS: print when (ms after the open-loop run's start) requests slower than this were due: stalls show as clusters. */
+const TRACE_SLOW_MS = Number(process.env.BENCH_TRACE_SLOW_MS || 0);
 
 /** At most this many connections the open-loop generator opens (requests wait for one beyond that, counted). */
 const OPEN_LOOP_SOCKETS = 256;
