@@ -138,7 +138,10 @@ try {
       baseRuns[name] = { max, maxes: baseMaxes, half: await atRate(name, max.rps / 2, baseline(bareUrl)) };
     }
     const max = mean(realMaxes);
+    await real.ask({ cmd: 'pauses' }); // from here: what the open-loop run below meets
     realRuns[name] = { max, maxes: realMaxes, half: await atRate(name, max.rps / 2, service(url)) };
+    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; loopDelayMs: { p99: number; max: number } }>({ cmd: 'pauses' });
+    console.log(`${name}, service at half rate: event-loop delay p99 ${pauses.loopDelayMs.p99} ms, max ${pauses.loopDelayMs.max} ms; garbage collections ${Object.entries(pauses.gc).map(([k, g]) => `${k} ${g.n}x, ${g.totalMs} ms in all, longest ${g.maxMs} ms`).join('; ')}`);
   };
 
   // The same authenticated route, no database write: what auth + rate limit + Express cost alone.

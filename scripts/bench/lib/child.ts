@@ -36,3 +36,32 @@ export function answerProfiling(): void {
     }
   });
 }
+
+/**
+ * IPC `{cmd: 'pauses'}`: the garbage collections and event-loop delay since the last such question
+ * (perf_hooks): what a stall of the server seen by the load generator was made of.
+ */
+export async function answerPauses(): Promise<void> {
+  const { PerformanceObserver, monitorEventLoopDelay, constants } = await import('node:perf_hooks');
+  const kinds: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb' };
+  let gcs: Record<string, { n: number; totalMs: number; maxMs: number }> = {};
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = kinds[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+      const g = (gcs[kind] ??= { n: 0, totalMs: 0, maxMs: 0 });
+      g.n += 1;
+      g.totalMs += e.duration;
+      g.maxMs = Math.max(g.maxMs, e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  process.on('message', (m: { id?: number; cmd?: string }) => {
+    if (m.cmd !== 'pauses' || typeof m.id !== 'number') return;
+    const round = (x: number) => Math.round(x * 10) / 10;
+    const gc = Object.fromEntries(Object.entries(gcs).map(([k, g]) => [k, { n: g.n, totalMs: round(g.totalMs), maxMs: round(g.maxMs) }]));
+    process.send?.({ id: m.id, gc, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) } });
+    gcs = {};
+    loop.reset();
+  });
+}

@@ -8,12 +8,13 @@ import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { startServer } from '../../../src/server';
 import { roomNamespaceCount } from '../../../src/realtime/namespaces';
-import { answerMemory, answerProfiling } from './child';
+import { answerMemory, answerPauses, answerProfiling } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
 answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0, namespaces: roomNamespaceCount(server.io) }));
 answerProfiling();
+await answerPauses();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
 const stop = async (why: string) => {
