@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { redisClient, redisKeys, useCluster } from '../helpers/cluster';
-import { request, type HttpResponse } from '../helpers/http';
+import { burstOfUserReads, request, type HttpResponse } from '../helpers/http';
 
 // Rate-limit leases (src/http/rateLimitLeases.ts) across two instances on the pass's Redis (one
 // server, or the Redis Cluster): many concurrent requests of one key, spread over both, never get
@@ -15,21 +15,7 @@ const prefix = `rl${randomBytes(4).toString('hex')}:`;
 const PASSCODE_LIMIT = 40;
 const cluster = useCluster(test, INSTANCES, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), PASSCODE_FAILURES_PER_HOUR: String(PASSCODE_LIMIT) });
 
-/** `total` GET /user with `key`, `inFlight` at a time, over the instances in turn (as a load balancer does). */
-async function burst(key: string, total: number, inFlight: number): Promise<HttpResponse[]> {
-  const { instances } = cluster.current;
-  const answers: HttpResponse[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < total) {
-        const i = next++;
-        answers.push(await request(`${instances[i % instances.length]!.url}/api/1.0/user`, 'GET', { key }));
-      }
-    }),
-  );
-  return answers;
-}
+const burst = (key: string, total: number, inFlight: number) => burstOfUserReads(cluster.current.instances.map((i) => i.url), key, total, inFlight);
 
 test.serial('many concurrent requests over two instances: never more than the limit admitted, at most the bound left unused', async (t) => {
   const { key } = await cluster.current.newUser(0);

@@ -3,7 +3,7 @@ import test from 'ava';
 import { Redis } from 'ioredis';
 import type { TestDatabase } from '../helpers/env';
 import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
-import { request, type HttpResponse } from '../helpers/http';
+import { burstOfUserReads, request, type HttpResponse } from '../helpers/http';
 import { killRedis } from '../helpers/redisServer';
 import { eventually } from './support';
 
@@ -43,20 +43,7 @@ async function newKey(): Promise<string> {
   return res.body.data as string;
 }
 
-/** `total` GET /user with `key`, `inFlight` at a time, spread over the instances in turn (as a load balancer does). */
-async function burst(key: string, total: number, inFlight: number, over = instances): Promise<HttpResponse[]> {
-  const answers: HttpResponse[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < total) {
-        const i = next++;
-        answers.push(await request(`${over[i % over.length]!.url}/api/1.0/user`, 'GET', { key }));
-      }
-    }),
-  );
-  return answers;
-}
+const burst = (key: string, total: number, inFlight: number, over = instances) => burstOfUserReads(over.map((i) => i.url), key, total, inFlight);
 
 /** The rate-limit script's runs so far (rate-limiter-flexible's one Lua script, sent as EVALSHA). */
 async function scriptCalls(): Promise<number> {

@@ -66,3 +66,18 @@ export async function newGuest(api: Api) {
   const me = await api.as(key).get('/user');
   return { key, api: api.as(key), user: me.body.data };
 }
+
+/** `total` GET /api/1.0/user with `key`, `inFlight` at a time, over the instances at `bases` in turn (as a load balancer does). */
+export async function burstOfUserReads(bases: readonly string[], key: string, total: number, inFlight: number): Promise<HttpResponse[]> {
+  const answers: HttpResponse[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        const i = next++;
+        answers.push(await request(`${bases[i % bases.length]!}/api/1.0/user`, 'GET', { key }));
+      }
+    }),
+  );
+  return answers;
+}
