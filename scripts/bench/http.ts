@@ -3,7 +3,7 @@
  * one instance on PostgreSQL (+ Redis, the production shape), beside a bare Express route that writes
  * the same rows with one `pg` transaction, measured in the same run on the same database.
  *
- *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --only=roll|get]
+ *   npm run bench:http [-- --no-redis] [-- --cpu-prof] [-- --heap-prof[=promoted]] [-- --only=roll|get]
  *   env: BENCH_SECONDS (10), BENCH_HALF_SECONDS (20: the open-loop runs at half rate), BENCH_ROUNDS (2), BENCH_CONNECTIONS (32), BENCH_DATABASE_URL, BENCH_REDIS_URL, BENCH_LOG_LEVEL (warn)
  *   BENCH_METRICS=on: the service with Prometheus metrics on (METRICS_TOKEN); BENCH_METRICS=compare: only
  *   the metrics' cost, off and on side by side in alternating rounds (lib/metricsOverhead.ts)
@@ -21,7 +21,7 @@ import pg from 'pg';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { compareMetrics } from './lib/metricsOverhead';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
-import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, SECONDS, type LoadResult } from './lib/load';
+import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, printServerSlow, SECONDS, TRACE_SLOW_MS, type LoadResult } from './lib/load';
 import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
 import { perRequest, type QueryCount } from './lib/querycount';
 import { connectRoom, type Listener } from './lib/sockets';
@@ -31,8 +31,12 @@ import { fmt, printTable } from './lib/table';
 const args = new Set(process.argv.slice(2));
 const useRedis = !args.has('--no-redis');
 const cpuProf = args.has('--cpu-prof');
+/** --heap-prof: sample the service's allocations during its first saturation run of each target (lib/heapProfile.ts reads it); --heap-prof=promoted: only what outlived the young generation. */
+const heapProf = args.has('--heap-prof') || args.has('--heap-prof=promoted');
 /** --only=roll measures POST /roll alone, --only=get GET /roll/{uuid} alone (for profiling). */
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
+/** BENCH_SERVER_NODE_ARGS: node flags for both servers, the service and the baseline alike (e.g. V8 GC flags). */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 /** Saturation runs per target and side, alternating baseline and service (BENCH_ROUNDS). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 2));
@@ -79,6 +83,7 @@ try {
   // --- the real server -------------------------------------------------------------------------
   const real = spawnTs('scripts/bench/lib/serve.ts', {
     cores: cores.server,
+    nodeArgs: SERVER_NODE_ARGS,
     env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '', ...(process.env.BENCH_METRICS === 'on' ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}) }),
   });
   children.push(real);
@@ -108,6 +113,7 @@ try {
   await ids.end();
   const bare = spawnTs('scripts/bench/lib/bareRollServer.ts', {
     cores: cores.server,
+    nodeArgs: SERVER_NODE_ARGS,
     env: { DATABASE_URL: database.url, BENCH_USER_ID: String(roomId.user_id), BENCH_ROOM_ID: String(roomId.id) },
   });
   children.push(bare);
@@ -129,9 +135,12 @@ try {
       if (baseline) baseMaxes.push(await withCpu(name, 'bare pg baseline', bare.pid, () => maxRate(name, baseline(bareUrl))));
       const profiling = cpuProf && round === 0;
       const file = path.join(root, 'profiles', `http-${name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`);
+      const sampling = heapProf && round === 0;
       if (profiling) await real.ask({ cmd: 'profile-start' });
+      if (sampling) await real.ask({ cmd: 'heap-start', promoted: args.has('--heap-prof=promoted') });
       realMaxes.push(await withCpu(name, 'service', real.pid, () => maxRate(name, service(url))));
       if (profiling) profiles.push((await real.ask<{ file: string }>({ cmd: 'profile-stop', file })).file);
+      if (sampling) profiles.push((await real.ask<{ file: string }>({ cmd: 'heap-stop', file: file.replace(/\.cpuprofile$/, '.heapprofile') })).file);
     }
     if (baseline) {
       const max = mean(baseMaxes);
@@ -139,9 +148,15 @@ try {
     }
     const max = mean(realMaxes);
     await real.ask({ cmd: 'pauses' }); // from here: what the open-loop run below meets
+    if (TRACE_SLOW_MS) await real.ask({ cmd: 'slow-requests' });
     realRuns[name] = { max, maxes: realMaxes, half: await atRate(name, max.rps / 2, service(url)) };
-    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; loopDelayMs: { p99: number; max: number } }>({ cmd: 'pauses' });
+    if (TRACE_SLOW_MS) {
+      const own = await real.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
+      printServerSlow(`${name}, service at half rate`, realRuns[name]!.half.startEpoch!, own.seen, own.slow);
+    }
+    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; loopDelayMs: { p99: number; max: number }; threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null }>({ cmd: 'pauses' });
     console.log(`${name}, service at half rate: event-loop delay p99 ${pauses.loopDelayMs.p99} ms, max ${pauses.loopDelayMs.max} ms; garbage collections ${Object.entries(pauses.gc).map(([k, g]) => `${k} ${g.n}x, ${g.totalMs} ms in all, longest ${g.maxMs} ms`).join('; ')}`);
+    if (pauses.threads) console.log(`${name}, service at half rate: main thread ran ${pauses.threads.mainRanMs} ms and waited ${pauses.threads.mainWaitedMs} ms for its core; the other threads (V8 GC and compiler workers, libuv) ran ${pauses.threads.othersRanMs} ms`);
   };
 
   // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
@@ -207,7 +222,10 @@ try {
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
   console.log(`${loadLine()} after the run`);
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
-  for (const f of profiles) console.log(`CPU profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/profile.ts ${path.relative(root, f)})`);
+  for (const f of profiles) {
+    const heap = f.endsWith('.heapprofile');
+    console.log(`${heap ? 'Allocation' : 'CPU'} profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/${heap ? 'heapProfile' : 'profile'}.ts ${path.relative(root, f)})`);
+  }
 } finally {
   // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.
   await Promise.race([cleanup(), new Promise((r) => setTimeout(r, 30_000))]);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /** IPC answers every benchmark child gives: memory after a full collection (run with --expose-gc). */
 export function answerMemory(extra: () => Record<string, unknown> = () => ({})): void {
   process.on('message', (m: { id?: number; cmd?: string }) => {
@@ -10,7 +11,8 @@ export function answerMemory(extra: () => Record<string, unknown> = () => ({})):
 
 /**
  * IPC `{cmd: 'profile-start'}` / `{cmd: 'profile-stop', file}`: a V8 CPU profile of just the part
- * the benchmark cares about (not start-up), through the inspector, written as a .cpuprofile.
+ * the benchmark cares about (not start-up), through the inspector, written as a .cpuprofile;
+ * `{cmd: 'heap-start'}` / `{cmd: 'heap-stop', file}`: the same for allocations (a .heapprofile).
  */
 export function answerProfiling(): void {
   let session: import('node:inspector').Session | null = null;
@@ -26,6 +28,22 @@ export function answerProfiling(): void {
       await post('Profiler.setSamplingInterval', { interval: 200 });
       await post('Profiler.start');
       process.send?.({ id: m.id });
+    } else if (m.cmd === 'heap-start') {
+      // Allocation sampling (every ~32 KiB allocated). `promoted`: only what outlived the young
+      // generation (whatever the major collections did with it after), the objects that make major
+      // collections come round; otherwise everything allocated.
+      session = new inspector.Session();
+      session.connect();
+      await post('HeapProfiler.enable');
+      await post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !(m as { promoted?: boolean }).promoted });
+      process.send?.({ id: m.id });
+    } else if (m.cmd === 'heap-stop' && session && m.file) {
+      const { profile } = await post<{ profile: unknown }>('HeapProfiler.stopSampling');
+      const fs = await import('node:fs');
+      fs.writeFileSync(m.file, JSON.stringify(profile));
+      session.disconnect();
+      session = null;
+      process.send?.({ id: m.id, file: m.file });
     } else if (m.cmd === 'profile-stop' && session && m.file) {
       const { profile } = await post<{ profile: unknown }>('Profiler.stop');
       const fs = await import('node:fs');
@@ -39,7 +57,10 @@ export function answerProfiling(): void {
 
 /**
  * IPC `{cmd: 'pauses'}`: the garbage collections and event-loop delay since the last such question
- * (perf_hooks): what a stall of the server seen by the load generator was made of.
+ * (perf_hooks): what a stall of the server seen by the load generator was made of. On Linux also the
+ * threads' CPU (/proc/self/task/N/schedstat): how long the main thread ran, how long it was ready to
+ * run but waited for the core, and how long the process's other threads ran (V8's GC and compiler
+ * workers, libuv's pool). Pinned to one core, those threads take turns with the event loop.
  */
 export async function answerPauses(): Promise<void> {
   const { PerformanceObserver, monitorEventLoopDelay, constants } = await import('node:perf_hooks');
@@ -56,12 +77,72 @@ export async function answerPauses(): Promise<void> {
   }).observe({ entryTypes: ['gc'] });
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  let threads0 = threadTimes();
   process.on('message', (m: { id?: number; cmd?: string }) => {
     if (m.cmd !== 'pauses' || typeof m.id !== 'number') return;
     const round = (x: number) => Math.round(x * 10) / 10;
     const gc = Object.fromEntries(Object.entries(gcs).map(([k, g]) => [k, { n: g.n, totalMs: round(g.totalMs), maxMs: round(g.maxMs) }]));
-    process.send?.({ id: m.id, gc, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) } });
+    const threads1 = threadTimes();
+    const t0 = threads0;
+    const threads = threads1 && t0 ? { mainRanMs: round(threads1.mainRan - t0.mainRan), mainWaitedMs: round(threads1.mainWaited - t0.mainWaited), othersRanMs: round(threads1.othersRan - t0.othersRan) } : null;
+    process.send?.({ id: m.id, gc, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
     gcs = {};
     loop.reset();
+    threads0 = threads1;
   });
+}
+
+/**
+ * IPC `{cmd: 'slow-requests', overMs}`: the requests this server took longer than `overMs` to answer
+ * (from the request's first byte parsed to the response's last byte written), since the last such
+ * question, as [epoch ms at arrival, ms taken]. Lined up with the load generator's slow requests (same
+ * clock: performance.timeOrigin + now()), it tells a wait inside the server from one before it.
+ */
+export function answerSlowRequests(server: import('node:http').Server): void {
+  let slow: Array<[number, number]> = [];
+  let seen = 0;
+  server.on('request', (_req, res) => {
+    const t0 = performance.now();
+    seen += 1;
+    res.on('finish', () => {
+      const ms = performance.now() - t0;
+      if (ms > 5) slow.push([performance.timeOrigin + t0, ms]);
+    });
+  });
+  process.on('message', (m: { id?: number; cmd?: string; overMs?: number }) => {
+    if (m.cmd !== 'slow-requests' || typeof m.id !== 'number') return;
+    const over = m.overMs ?? 0;
+    process.send?.({ id: m.id, seen, slow: slow.filter(([, ms]) => ms > over).map(([at, ms]) => [Math.round(at), Math.round(ms * 10) / 10]) });
+    slow = [];
+    seen = 0;
+  });
+}
+
+interface ThreadTimes {
+  mainRan: number;
+  mainWaited: number;
+  othersRan: number;
+}
+
+/** CPU of this process's threads in ms (Linux schedstat: ns on the CPU, ns waiting on a run queue), or null elsewhere. */
+function threadTimes(): ThreadTimes | null {
+  try {
+    const times: ThreadTimes = { mainRan: 0, mainWaited: 0, othersRan: 0 };
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8');
+      } catch {
+        continue; // the thread ended meanwhile
+      }
+      const [ran, waited] = stat.split(' ').map(Number) as [number, number];
+      if (Number(tid) === process.pid) {
+        times.mainRan += ran / 1e6;
+        times.mainWaited += waited / 1e6;
+      } else times.othersRan += ran / 1e6;
+    }
+    return times;
+  } catch {
+    return null;
+  }
 }

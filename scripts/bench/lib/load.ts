@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon, { type Options, type Result } from 'autocannon';
 import { summarize } from './stats';
 
@@ -11,6 +12,8 @@ export interface LoadResult {
   /** Responses that were not 2xx, plus socket errors and timeouts. */
   failures: number;
   statuses: string;
+  /** Epoch ms at which the open-loop run started (for lining its trace up with the server's). */
+  startEpoch?: number;
 }
 
 function toResult(label: string, r: Result): LoadResult {
@@ -58,6 +61,9 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   const slow: Array<[number, number]> = [];
   const inFlight = new Set<Promise<void>>();
   const start = performance.now();
+  // The generator's own pauses: a stall here is charged to the server by the due-time clock.
+  const ownLoop = TRACE_SLOW_MS ? monitorEventLoopDelay({ resolution: 5 }) : null;
+  ownLoop?.enable();
   const total = Math.round(perSecond * HALF_SECONDS);
   let sent = 0;
   const fire = (due: number) => {
@@ -91,6 +97,8 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   agent.destroy();
   const { p50, p99 } = summarize(latencies);
   if (TRACE_SLOW_MS) {
+    ownLoop!.disable();
+    console.log(`${label} at ${Math.round(perSecond)}/s: the load generator's own event-loop delay p99 ${(ownLoop!.percentile(99) / 1e6).toFixed(1)} ms, max ${(ownLoop!.max / 1e6).toFixed(1)} ms`);
     // Slow requests by the 100 ms in which they were due: a stall of the server shows as one cluster.
     const buckets = new Map<number, { n: number; max: number }>();
     for (const [at, ms] of slow) {
@@ -107,8 +115,22 @@ export async function atRate(label: string, rate: number, options: Options): Pro
     requests: latencies.length,
     failures,
     statuses: [...statuses].map(([k, n]) => `${k}:${n}`).join(' '),
+    startEpoch: performance.timeOrigin + start,
   };
 }
+
+/** The server's own slow requests ([epoch ms at arrival, ms taken]) by the 100 ms of the run in which they arrived, printed like atRate's trace. */
+export function printServerSlow(label: string, startEpoch: number, seen: number, slow: Array<[number, number]>): void {
+  const buckets = new Map<number, { n: number; max: number }>();
+  for (const [at, ms] of slow) {
+    const k = Math.floor((at - startEpoch) / 100);
+    const b = buckets.get(k) ?? { n: 0, max: 0 };
+    buckets.set(k, { n: b.n + 1, max: Math.max(b.max, ms) });
+  }
+  console.log(`${label}: ${slow.length} of ${seen} requests took the server itself over ${TRACE_SLOW_MS} ms, by when they arrived (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${Math.round(v.max)}`).join('; ')}`);
+}
+
+export { TRACE_SLOW_MS };
 
 /**
  * How long the open-loop runs last (BENCH_HALF_SECONDS, default twice BENCH_SECONDS): a p99 over 10 s

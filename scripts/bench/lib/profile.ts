@@ -7,6 +7,7 @@
  * src/ function on its stack, which shows what each step of a request costs with all it calls.
  */
 import fs from 'node:fs';
+import { area } from './profileAreas';
 
 interface Node {
   id: number;
@@ -30,17 +31,6 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-
-/** `sequelize`, `src/rolls/create.ts`, `(garbage collector)`, `node:internal/...`. */
-function area(url: string, name: string): string {
-  if (!url) return name.startsWith('(') ? name : '(native)';
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (nm) return nm[1]!;
-  const src = /\/work\/[^/]+\/((?:src|scripts|test)\/.*)$/.exec(url) ?? /((?:src|scripts)\/.*)$/.exec(url);
-  if (src) return src[1]!;
-  if (url.startsWith('node:')) return url.replace(/^node:internal\/(\w+).*/, 'node:$1');
-  return url;
-}
 
 const areas = new Map<string, number>();
 const functions = new Map<string, number>();

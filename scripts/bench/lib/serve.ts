@@ -8,12 +8,14 @@ import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { startServer } from '../../../src/server';
 import { roomNamespaceCount } from '../../../src/realtime/namespaces';
-import { answerMemory, answerPauses, answerProfiling } from './child';
+import { answerMemory, answerPauses, answerProfiling, answerSlowRequests } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
 answerMemory(() => ({ sockets: server.io.engine.clientsCount, pusher: server.realtime.pusher?.size ?? 0, namespaces: roomNamespaceCount(server.io) }));
 answerProfiling();
+// Only when asked: the listener it adds to every request would be the benchmark's own cost otherwise.
+if (process.env.BENCH_TRACE_SLOW_MS) answerSlowRequests(server.http);
 await answerPauses();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
