@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway Redis Cluster of 3 masters on free local ports, for the cluster pass of the tests
-# (scripts/test.sh, .ci/run). No Docker: three `redis-server --cluster-enabled yes` processes and
+# (scripts/test.sh, .ci/run). No Docker: `redis-server --cluster-enabled yes` processes and
 # `redis-cli --cluster create`.
 #
-#   scripts/redis-cluster.sh start DIR   start it, wait for cluster_state:ok, print host:port,host:port,host:port
-#   scripts/redis-cluster.sh stop DIR    stop the three servers and remove DIR
+#   scripts/redis-cluster.sh start DIR   start it, wait for cluster_state:ok, print host:port,... (masters first)
+#   scripts/redis-cluster.sh stop DIR    stop its servers and remove DIR
+#
+# REDIS_CLUSTER_REPLICAS=1 gives each master a replica (6 servers), for the failover test.
 #
 # Everything (node configs, pid files, logs) lives in DIR, so stop can clean up after a crash too.
 set -euo pipefail
@@ -25,9 +27,12 @@ stop_cluster() {
   rm -rf "$dir"
 }
 
-# Three ports whose cluster bus ports (port + 10000) are free as well.
+replicas=${REDIS_CLUSTER_REPLICAS:-0}
+count=$((3 * (1 + replicas)))
+
+# $count ports whose cluster bus ports (port + 10000) are free as well.
 free_ports() {
-  node -e '
+  COUNT=$count node -e '
     const net = require("node:net");
     const free = (port) => new Promise((resolve) => {
       const s = net.createServer();
@@ -36,12 +41,13 @@ free_ports() {
     });
     (async () => {
       const found = [];
-      for (let tries = 0; found.length < 3 && tries < 500; tries++) {
+      const count = Number(process.env.COUNT);
+      for (let tries = 0; found.length < count && tries < 500; tries++) {
         const port = 20000 + Math.floor(Math.random() * 25000);
         if (found.includes(port) || found.includes(port - 10000) || found.includes(port + 10000)) continue;
         if ((await free(port)) && (await free(port + 10000))) found.push(port);
       }
-      if (found.length < 3) process.exit(1);
+      if (found.length < count) process.exit(1);
       console.log(found.join(" "));
     })();'
 }
@@ -65,7 +71,7 @@ case "$action" in
     done
     nodes=()
     for port in "${ports[@]}"; do nodes+=("127.0.0.1:$port"); done
-    if ! redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$dir/create.log" 2>&1; then
+    if ! redis-cli --cluster create "${nodes[@]}" --cluster-replicas "$replicas" --cluster-yes >"$dir/create.log" 2>&1; then
       echo "redis-cli --cluster create failed:" >&2; cat "$dir/create.log" >&2; stop_cluster; exit 1
     fi
     # Every node must agree the cluster is up (slots assigned, gossip done) before a client connects.

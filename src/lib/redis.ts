@@ -57,6 +57,9 @@ function connectionOptions(name: string, options: RedisClientOptions): RedisOpti
   };
 }
 
+/** How often a cluster subscriber re-reads the slot map (docs/realtime.md, "Running on Redis Cluster"). */
+export const SUBSCRIBER_SLOTS_REFRESH_MS = 1000;
+
 /**
  * An ioredis client (a `Redis`, or a `Cluster` for REDIS_CLUSTER_NODES) that fails fast while Redis
  * is away (commands error after one retry instead of queueing without bound), reconnects by itself,
@@ -82,6 +85,11 @@ export function createRedis(target: RedisTarget | string, logger: Logger, name: 
       // A node that restarts on the same address keeps its slots: reconnect to it rather than wait for a MOVED.
       clusterNodeRetryStrategy: retry,
       shardedSubscribers: Boolean(options.shardedSubscriber),
+      // The subscriber sends no keyed command, so no MOVED ever tells it that a slot changed hands:
+      // after a master fails over to its replica, Redis drops the shard subscriptions on the old
+      // master and only a refresh of the slot map makes ioredis SSUBSCRIBE them again on the new one
+      // (test/faults/clusterFailover.test.ts). One CLUSTER SLOTS a second bounds that silence.
+      ...(options.shardedSubscriber ? { slotsRefreshInterval: SUBSCRIBER_SLOTS_REFRESH_MS } : {}),
       // Per-node clients keep their queue (they connect lazily, on a node's first command); failing
       // fast there means no retry: a command queued for a node that went away fails at its first
       // reconnection attempt instead of being sent late.
