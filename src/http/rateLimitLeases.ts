@@ -18,6 +18,11 @@
  *   leases (small limits, RATE_LIMIT_LEASE_MAX=1).
  * - Concurrent hits of one key share the reservation in flight; single-point hits (B = 1) go side by
  *   side, as they did before leases.
+ * - The next block is reserved ahead: when a hit leaves a block-sized lease with a quarter of its
+ *   block or less, one reservation starts in the background, and hits go on spending what is left
+ *   meanwhile. A hot key then never waits for Redis while its points last (a reservation's round trip
+ *   is shorter than a quarter block of hits), at the price of holding up to a quarter block more: the
+ *   bound on points unspent elsewhere becomes (N - 1) x (maxBlock + floor(maxBlock / 4)).
  * - Once this instance has seen the window counted past the limit, its further hits in that window are
  *   refused here without a round trip (they are no longer added to the counter: places past the limit
  *   admit no one). A give-back on another instance (a right passcode, `unhit`) is then only seen at
@@ -55,10 +60,25 @@ interface Lease {
   block: number;
   /** The block reservation in flight, shared by the hits that arrive meanwhile. */
   pending: Promise<void> | null;
+  /** The block reserved ahead, taken up when this one is spent (or when its window ends, if it belongs to the next window). */
+  next: Block | null;
+  /** The reservation ahead in flight (hits wait for it only once this block is spent). */
+  ahead: Promise<void> | null;
 }
+
+/** A reserved block's own part of a lease. */
+type Block = Pick<Lease, 'windowEnd' | 'left' | 'top' | 'seen' | 'block'>;
 
 /** Blocks shrink by this divisor of what is left: near the limit, little is held where it may go unspent. */
 const SHARE = 8;
+/** The next block is reserved once this fraction of a block or less is left (1 / AHEAD). */
+const AHEAD = 4;
+
+/** A block's places are (count - block, count]: the first of them, and how many are at or under the limit (this instance's). */
+function placesOf(count: number, block: number, limit: number): { first: number; usable: number } {
+  const first = count - block + 1;
+  return { first, usable: Math.max(0, Math.min(block, limit - first + 1)) };
+}
 
 export class LeaseTable {
   private readonly leases = new Map<string, Lease>();
@@ -92,14 +112,28 @@ export class LeaseTable {
         continue;
       }
       const now = performance.now();
+      if (lease && (lease.windowEnd <= now || lease.left === 0) && lease.next && lease.next.windowEnd > now) {
+        // This block is spent (or its window over): the one reserved ahead takes over.
+        Object.assign(lease, lease.next);
+        lease.next = null;
+      }
       if (lease && lease.windowEnd <= now) {
+        if (lease.ahead) {
+          await lease.ahead; // it may belong to the window that begins now
+          continue;
+        }
         this.leases.delete(key);
         lease = undefined;
       }
       if (lease && this.counter.reachable()) {
         if (lease.left > 0) {
           lease.left -= 1;
+          if (lease.block > 1 && lease.left <= Math.floor(lease.block / AHEAD) && !lease.ahead && !lease.next) this.reserveAhead(key, windowMs, limit, lease);
           return { count: lease.top - lease.left, resetMs: lease.windowEnd - now };
+        }
+        if (lease.ahead) {
+          await lease.ahead;
+          continue;
         }
         // This window was seen counted past the limit: every place in it is taken, and nothing but a
         // give-back (unhit) frees one, so the hit is refused here, without a round trip.
@@ -133,22 +167,20 @@ export class LeaseTable {
     } else if (lease && !lease.pending && lease.windowEnd > performance.now()) {
       lease.seen = Math.max(lease.seen, res.count);
     } else if (!lease?.pending) {
-      this.place(key, { windowEnd: sent + res.resetMs, left: 0, top: 0, seen: res.count, block: 1, pending: null });
+      this.place(key, { windowEnd: sent + res.resetMs, left: 0, top: 0, seen: res.count, block: 1, pending: null, next: null, ahead: null });
     }
     return { count: res.count, resetMs: res.resetMs };
   }
 
   private async reserve(key: string, windowMs: number, limit: number, block: number, previous: Lease | undefined): Promise<Counted> {
-    const lease: Lease = previous ?? { windowEnd: 0, left: 0, top: 0, seen: 0, block: 1, pending: null };
+    const lease: Lease = previous ?? { windowEnd: 0, left: 0, top: 0, seen: 0, block: 1, pending: null, next: null, ahead: null };
     if (!previous) this.place(key, lease);
     let settle!: () => void;
     lease.pending = new Promise<void>((resolve) => (settle = resolve));
     try {
       const sent = performance.now();
       const res = await this.counter.add(key, block, windowMs);
-      // The block's places are (count - block, count]; those at or under the limit are this instance's.
-      const first = res.count - block + 1;
-      const usable = Math.max(0, Math.min(block, limit - first + 1));
+      const { first, usable } = placesOf(res.count, block, limit);
       if (res.insured) {
         // Redis went away under this reservation: counted in memory, where leases are not kept (the
         // insurance counts each hit, as it did before leases): the rest of the block goes back there.
@@ -168,16 +200,42 @@ export class LeaseTable {
     }
   }
 
+  /**
+   * Reserve the next block while `lease` still has points (not awaited by the hit that starts it). Its
+   * places are kept as reserve() keeps them; if the counter was already past the limit, the lease
+   * learns it (its window is then refused here once its points are spent). A block the insurance
+   * answered (Redis went away meanwhile) goes back to it whole: no hit was counted with it.
+   */
+  private reserveAhead(key: string, windowMs: number, limit: number, lease: Lease): void {
+    const block = this.blockFor(lease, limit);
+    if (block <= 1) return;
+    const sent = performance.now();
+    lease.ahead = this.counter
+      .add(key, block, windowMs)
+      .then(async (res) => {
+        if (res.insured) return this.counter.giveBackInMemory(key, block, windowMs);
+        const windowEnd = sent + res.resetMs;
+        const { first, usable } = placesOf(res.count, block, limit);
+        // Same window as the lease's (the counter's expiry moved by no more than the round trip), or the next one.
+        if (windowEnd < lease.windowEnd + windowMs / 2) lease.seen = Math.max(lease.seen, res.count);
+        if (usable > 0 || windowEnd >= lease.windowEnd + windowMs / 2) lease.next = { windowEnd, left: usable, top: first + usable - 1, seen: res.count, block };
+      })
+      .catch(() => undefined) // the next hit without points reserves on its own, as before
+      .finally(() => {
+        lease.ahead = null;
+      });
+  }
+
   /** Insert, first making room: expired leases go, then (all live) the oldest tenth, whose unspent points go unused. */
   private place(key: string, lease: Lease) {
     if (this.leases.size >= this.maxKeys) {
       const now = performance.now();
-      for (const [k, l] of this.leases) if (!l.pending && l.windowEnd <= now) this.leases.delete(k);
+      for (const [k, l] of this.leases) if (!l.pending && !l.ahead && l.windowEnd <= now) this.leases.delete(k);
       if (this.leases.size >= this.maxKeys) {
         let drop = Math.ceil(this.maxKeys / 10);
         for (const [k, l] of this.leases) {
           if (drop <= 0) break;
-          if (l.pending) continue;
+          if (l.pending || l.ahead) continue;
           this.leases.delete(k);
           drop -= 1;
         }

@@ -106,6 +106,41 @@ test.serial('a flood of distinct keys: the leases kept stay bounded, every hit s
   t.true(again.count >= 2, `flood:0 counts on (${again.count})`);
 });
 
+test.serial('the next block is reserved ahead: while Redis is paused, a hot key spends it without waiting', async (t) => {
+  const { createRedis } = await import('../../src/lib/redis');
+  const { createLogger } = await import('../../src/logger');
+  const { RedisRateLimitStore } = await import('../../src/http/rateLimit');
+  const redisClient = createRedis(`redis://127.0.0.1:${redisPort}`, createLogger('silent'), 'test');
+  await redisClient.connect();
+  t.teardown(() => redisClient.disconnect());
+  const store = new RedisRateLimitStore(redisClient, 'ahead:', createLogger('silent'), 64);
+  const hit = () => store.hit('ahead:key', 60_000, LIMIT);
+  // Blocks (docs/reliability.md, "Leases"): the first is min(64, 200 / 8) = 25 points; the hit that
+  // leaves floor(25 / 4) = 6 of them (the 19th) reserves the next, floor((200 - 25) / 8) = 21 points.
+  const FIRST = 25;
+  const LOW = Math.floor(FIRST / 4);
+  const AHEAD = Math.floor((LIMIT - FIRST) / 8);
+  for (let i = 1; i <= FIRST - LOW; i++) t.is((await hit()).count, i);
+  const [counter] = await client.keys('ahead:*');
+  const counted = async () => Number(await client.get(counter!));
+  for (let i = 0; i < 50 && (await counted()) < FIRST + AHEAD; i++) await new Promise((r) => setTimeout(r, 20));
+  t.is(await counted(), FIRST + AHEAD, 'the block ahead is counted in Redis');
+
+  await client.call('CLIENT', 'PAUSE', '2000', 'ALL');
+  const paused = Date.now();
+  const during: number[] = [];
+  for (;;) {
+    const left = paused + 1500 - Date.now();
+    const answer = await Promise.race([hit(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, left)))]);
+    if (!answer) break;
+    during.push(answer.count);
+  }
+  // Without the block ahead, only the 6 points left would have been spent before Redis answered again.
+  t.deepEqual(during, Array.from({ length: LOW + AHEAD }, (_, i) => FIRST - LOW + 1 + i), 'the rest of the block, then the block reserved ahead, spent while Redis was paused');
+  await new Promise((r) => setTimeout(r, Math.max(0, paused + 2100 - Date.now())));
+  t.true((await hit()).count > FIRST + AHEAD, 'counting goes on once Redis answers');
+});
+
 test.serial('Redis gone: each instance counts every request in memory, the leases it held are not spent', async (t) => {
   const key = await newKey();
   // A lease on each instance, then Redis goes.

@@ -16,42 +16,33 @@ export function answerMemory(extra: () => Record<string, unknown> = () => ({})):
  */
 export function answerProfiling(): void {
   let session: import('node:inspector').Session | null = null;
-  process.on('message', async (m: { id?: number; cmd?: string; file?: string }) => {
+  process.on('message', async (m: { id?: number; cmd?: string; file?: string; promoted?: boolean }) => {
     if (typeof m.id !== 'number') return;
     const inspector = await import('node:inspector');
     const post = <T>(method: string, params: object = {}) =>
       new Promise<T>((resolve, reject) => session!.post(method, params, (err, result) => (err ? reject(err) : resolve(result as T))));
-    if (m.cmd === 'profile-start') {
+    /** Open a session and send these commands, in order. */
+    const start = async (...commands: Array<[string, object?]>) => {
       session = new inspector.Session();
       session.connect();
-      await post('Profiler.enable');
-      await post('Profiler.setSamplingInterval', { interval: 200 });
-      await post('Profiler.start');
+      for (const [method, params] of commands) await post(method, params);
       process.send?.({ id: m.id });
-    } else if (m.cmd === 'heap-start') {
-      // Allocation sampling (every ~32 KiB allocated). `promoted`: only what outlived the young
-      // generation (whatever the major collections did with it after), the objects that make major
-      // collections come round; otherwise everything allocated.
-      session = new inspector.Session();
-      session.connect();
-      await post('HeapProfiler.enable');
-      await post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !(m as { promoted?: boolean }).promoted });
-      process.send?.({ id: m.id });
-    } else if (m.cmd === 'heap-stop' && session && m.file) {
-      const { profile } = await post<{ profile: unknown }>('HeapProfiler.stopSampling');
-      const fs = await import('node:fs');
-      fs.writeFileSync(m.file, JSON.stringify(profile));
-      session.disconnect();
+    };
+    /** Stop with `method`, write the profile it answers to `file`, close the session. */
+    const stop = async (method: string, file: string) => {
+      const { profile } = await post<{ profile: unknown }>(method);
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session!.disconnect();
       session = null;
-      process.send?.({ id: m.id, file: m.file });
-    } else if (m.cmd === 'profile-stop' && session && m.file) {
-      const { profile } = await post<{ profile: unknown }>('Profiler.stop');
-      const fs = await import('node:fs');
-      fs.writeFileSync(m.file, JSON.stringify(profile));
-      session.disconnect();
-      session = null;
-      process.send?.({ id: m.id, file: m.file });
-    }
+      process.send?.({ id: m.id, file });
+    };
+    if (m.cmd === 'profile-start') await start(['Profiler.enable'], ['Profiler.setSamplingInterval', { interval: 200 }], ['Profiler.start']);
+    // Allocation sampling (every ~32 KiB allocated). `promoted`: only what outlived the young
+    // generation (whatever the major collections did with it after), the objects that make major
+    // collections come round; otherwise everything allocated.
+    else if (m.cmd === 'heap-start') await start(['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !m.promoted }]);
+    else if (m.cmd === 'profile-stop' && session && m.file) await stop('Profiler.stop', m.file);
+    else if (m.cmd === 'heap-stop' && session && m.file) await stop('HeapProfiler.stopSampling', m.file);
   });
 }
 

@@ -7,7 +7,7 @@
  *   npx tsx scripts/bench/lib/heapProfile.ts profiles/http-XXX.heapprofile [top=25]
  */
 import fs from 'node:fs';
-import { area } from './profileAreas';
+import { area, printShares, profileArgs } from './profileAreas';
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -15,12 +15,7 @@ interface HeapNode {
   children: HeapNode[];
 }
 
-const file = process.argv[2];
-const top = Number(process.argv[3] ?? 25);
-if (!file) {
-  console.error('usage: heapProfile.ts FILE.heapprofile [top]');
-  process.exit(2);
-}
+const { file, top } = profileArgs('usage: heapProfile.ts FILE.heapprofile [top]');
 const { head, samples } = JSON.parse(fs.readFileSync(file, 'utf8')) as { head: HeapNode; samples: Array<{ size: number }> };
 const areas = new Map<string, number>();
 const functions = new Map<string, number>();
@@ -39,10 +34,7 @@ const walk = (n: HeapNode, stack: string[]) => {
 };
 walk(head, []);
 const total = [...areas.values()].reduce((x, y) => x + y, 0);
-const show = (title: string, m: Map<string, number>) => {
-  console.log(`\n${title}`);
-  for (const [k, b] of [...m].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${((b / total) * 100).toFixed(1).padStart(5)}%  ${(b / 1048576).toFixed(1).padStart(8)} MiB  ${k}`);
-};
+const show = (title: string, m: Map<string, number>) => printShares(title, m, total, top, (b) => `${(b / 1048576).toFixed(1).padStart(8)} MiB`);
 console.log(`${file}: ${(total / 1048576).toFixed(0)} MiB allocated (sampled, ${samples.length} samples)`);
 show('allocated by package / file', areas);
 show('allocated by function (self)', functions);

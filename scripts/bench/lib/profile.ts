@@ -7,7 +7,7 @@
  * src/ function on its stack, which shows what each step of a request costs with all it calls.
  */
 import fs from 'node:fs';
-import { area } from './profileAreas';
+import { area, printShares, profileArgs } from './profileAreas';
 
 interface Node {
   id: number;
@@ -20,12 +20,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const file = process.argv[2];
-const top = Number(process.argv[3] ?? 25);
-if (!file) {
-  console.error('usage: profile.ts FILE.cpuprofile [top]');
-  process.exit(2);
-}
+const { file, top } = profileArgs('usage: profile.ts FILE.cpuprofile [top]');
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
@@ -41,10 +36,7 @@ for (const [id, us] of self) {
   const f = `${n.callFrame.functionName || '(anonymous)'} ${a}:${n.callFrame.lineNumber + 1}`;
   functions.set(f, (functions.get(f) ?? 0) + us);
 }
-const show = (title: string, m: Map<string, number>) => {
-  console.log(`\n${title}`);
-  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
-};
+const show = (title: string, m: Map<string, number>) => printShares(title, m, total, top, (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`);
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`);
 show('self time by package / file', areas);
 show('self time by function', functions);
