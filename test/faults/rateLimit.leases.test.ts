@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import type { TestDatabase } from '../helpers/env';
 import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
@@ -53,6 +53,17 @@ async function scriptCalls(): Promise<number> {
   return calls;
 }
 
+/** The service's Redis rate-limit store (leases of up to 64) on this test's Redis, under `prefix`, outside any instance. */
+async function storeOnOwnRedis(t: ExecutionContext, prefix: string) {
+  const { createRedis } = await import('../../src/lib/redis');
+  const { createLogger } = await import('../../src/logger');
+  const { RedisRateLimitStore } = await import('../../src/http/rateLimit');
+  const redisClient = createRedis(`redis://127.0.0.1:${redisPort}`, createLogger('silent'), 'test');
+  await redisClient.connect();
+  t.teardown(() => redisClient.disconnect());
+  return new RedisRateLimitStore(redisClient, prefix, createLogger('silent'), 64);
+}
+
 test.serial('with leases Redis runs the rate-limit script far fewer times than there are requests', async (t) => {
   const REQUESTS = LIMIT / 2; // within the limit: every request admitted
   const key = await newKey();
@@ -80,13 +91,7 @@ test.serial('a key past its limit: the refusals after the first on each instance
 });
 
 test.serial('a flood of distinct keys: the leases kept stay bounded, every hit still counted', async (t) => {
-  const { createRedis } = await import('../../src/lib/redis');
-  const { createLogger } = await import('../../src/logger');
-  const { RedisRateLimitStore } = await import('../../src/http/rateLimit');
-  const redisClient = createRedis(`redis://127.0.0.1:${redisPort}`, createLogger('silent'), 'test');
-  await redisClient.connect();
-  t.teardown(() => redisClient.disconnect());
-  const store = new RedisRateLimitStore(redisClient, 'flood:', createLogger('silent'), 64);
+  const store = await storeOnOwnRedis(t, 'flood:');
   const KEYS = 12_000; // past the 10,000 leases kept
   let next = 0;
   let admitted = 0;
@@ -107,13 +112,7 @@ test.serial('a flood of distinct keys: the leases kept stay bounded, every hit s
 });
 
 test.serial('the next block is reserved ahead: while Redis is paused, a hot key spends it without waiting', async (t) => {
-  const { createRedis } = await import('../../src/lib/redis');
-  const { createLogger } = await import('../../src/logger');
-  const { RedisRateLimitStore } = await import('../../src/http/rateLimit');
-  const redisClient = createRedis(`redis://127.0.0.1:${redisPort}`, createLogger('silent'), 'test');
-  await redisClient.connect();
-  t.teardown(() => redisClient.disconnect());
-  const store = new RedisRateLimitStore(redisClient, 'ahead:', createLogger('silent'), 64);
+  const store = await storeOnOwnRedis(t, 'ahead:');
   const hit = () => store.hit('ahead:key', 60_000, LIMIT);
   // Blocks (docs/reliability.md, "Leases"): the first is min(64, 200 / 8) = 25 points; the hit that
   // leaves floor(25 / 4) = 6 of them (the 19th) reserves the next, floor((200 - 25) / 8) = 21 points.
