@@ -36,6 +36,17 @@ async function rollSeenBy(owner: User, slug: string, witness: Client): Promise<s
 
 const rollsOf = (c: Client) => c.of('RollCreateEvent').map((p) => p.data.uuid as string);
 
+/**
+ * Watch `c` from before a change that must drop it (so the drop is not missed) and judge after the
+ * change's answer: the socket must be gone within 1 s of that answer. (A clock started before the
+ * request would count the write itself, which a loaded machine makes slow: CI saw it take over 1 s.)
+ */
+function dropWatch(c: Client): () => Promise<string> {
+  const dropped = c.waitForDisconnect(30_000);
+  dropped.catch(() => undefined);
+  return () => Promise.race([dropped, new Promise<string>((resolve) => setTimeout(() => resolve('still connected 1 s after the answer'), 1000))]);
+}
+
 test('revoking a key drops the room and /user sockets opened with it at once; the user\'s other key keeps its own', async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
   const { issueApiKey, revokeApiKeys } = await import('../../src/users/apiKeys');
@@ -48,11 +59,11 @@ test('revoking a key drops the room and /user sockets opened with it at once; th
   clients.push(user, other);
   await other.waitFor('RoomUpdateEvent');
 
-  const droppedRoom = room.waitForDisconnect(1000);
-  const droppedUser = user.waitForDisconnect(1000);
+  const droppedRoom = dropWatch(room);
+  const droppedUser = dropWatch(user);
   t.is(await revokeApiKeys(player.key), 1);
-  t.is(await droppedRoom, 'io server disconnect', 'the room socket went within 1 s');
-  t.is(await droppedUser, 'io server disconnect', 'the /user socket went within 1 s');
+  t.is(await droppedRoom(), 'io server disconnect', 'the room socket went within 1 s');
+  t.is(await droppedUser(), 'io server disconnect', 'the /user socket went within 1 s');
   const after = await rollSeenBy(owner, slug, watcher);
   await other.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
   t.false(rollsOf(room).includes(after), 'the revoked key\'s socket heard nothing more');
@@ -71,9 +82,9 @@ test('DELETE /user/key/{prefix} (a user revoking their own key through the API) 
   clients.push(overlay);
   await overlay.waitFor('RoomUpdateEvent');
 
-  const dropped = overlay.waitForDisconnect(1000);
+  const dropped = dropWatch(overlay);
   t.is((await player.api.delete(`/user/key/${created.body.data.prefix}`)).status, 204);
-  t.is(await dropped, 'io server disconnect', 'the overlay socket went within 1 s');
+  t.is(await dropped(), 'io server disconnect', 'the overlay socket went within 1 s');
   const after = await rollSeenBy(owner, slug, watcher);
   await own.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
   t.false(rollsOf(overlay).includes(after), 'the deleted key\'s socket heard nothing more');
@@ -109,9 +120,9 @@ test('a removed participant is dropped at once and hears nothing more of the roo
   const room = await connect(slug, player);
   const before = await rollSeenBy(owner, slug, watcher);
   await room.waitFor('RollCreateEvent', (p) => p.data.uuid === before);
-  const dropped = room.waitForDisconnect(1000);
+  const dropped = dropWatch(room);
   t.is((await owner.api.delete(`/room/${slug}/participant/${seatId}`)).status, 204);
-  t.is(await dropped, 'io server disconnect', 'gone within 1 s of the 204');
+  t.is(await dropped(), 'io server disconnect', 'gone within 1 s of the 204');
   const after = await rollSeenBy(owner, slug, watcher);
   t.false(rollsOf(room).includes(after));
   t.is((await player.api.get(`/room/${slug}`)).status, 403);
@@ -138,10 +149,10 @@ test('a public room made private drops everyone but the owner at once; they hear
   const { owner, player, slug } = await roomWithPlayer(true);
   const watcher = await connect(slug, owner);
   const room = await connect(slug, player);
-  const dropped = room.waitForDisconnect(1000);
+  const dropped = dropWatch(room);
   const res = await owner.api.patch(`/room/${slug}`, { is_public: false });
   t.is(res.status, 200);
-  t.is(await dropped, 'io server disconnect', 'gone within 1 s of the answer');
+  t.is(await dropped(), 'io server disconnect', 'gone within 1 s of the answer');
   const passcode = res.body.data.passcode as string;
   await watcher.waitFor('RoomUpdateEvent', (p) => p.data.passcode === passcode);
   const after = await rollSeenBy(owner, slug, watcher);
