@@ -96,15 +96,24 @@ async function welcome(ctx: RealtimeContext, socket: Socket): Promise<void> {
     await welcomeInOrder(ctx, socket, hold, told, position);
   } finally {
     const { head, replayed } = position;
-    hold.release((event, payload) => {
-      const { data, seq } = (payload as { data?: { id?: number; uuid?: string }; seq?: unknown } | undefined) ?? {};
+    // What the welcome already gave, however late its live copy comes (welcomeHold.ts LATE_SKIP_MS):
+    // a roll is published after its commit, so one the replay read may reach the socket live after it.
+    const given = (event: string, payload: unknown) => {
+      const { data, seq } = (payload as { data?: { uuid?: string }; seq?: unknown } | undefined) ?? {};
       // Published before the room's seq was read: the welcome's snapshot holds it, and the replay, when
       // one ran, the roll events (without one, a roll of that moment still goes out, late but not lost).
       if (head !== null && typeof seq === 'number' && seq <= head && (replayed !== null || !ROLL_EVENTS.has(event))) return true;
-      if (event === RoomEvents.ParticipantConnect) return data?.id !== undefined && told.has(data.id);
-      if (event === RoomEvents.RollCreate) return data?.uuid !== undefined && replayed !== null && replayed.has(data.uuid);
-      return false;
-    });
+      return event === RoomEvents.RollCreate && data?.uuid !== undefined && replayed !== null && replayed.has(data.uuid);
+    };
+    hold.release((event, payload) => {
+      // Counted online in the welcome's list: not announced again (only while held: a later
+      // ParticipantConnectEvent of the same participant is a new connection).
+      if (event === RoomEvents.ParticipantConnect) {
+        const id = (payload as { data?: { id?: number } } | undefined)?.data?.id;
+        return id !== undefined && told.has(id);
+      }
+      return given(event, payload);
+    }, given);
   }
 }
 

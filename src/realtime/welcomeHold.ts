@@ -31,7 +31,16 @@ interface ClientHold {
   queue: Array<{ packets: unknown; opts: unknown; packet: Packet | undefined }>;
   /** what each namespace welcomed on this connection leaves out of the queue */
   skips: Map<string, (event: string, payload: unknown) => boolean>;
+  /** what each namespace still leaves out after its welcome, until when (performance.now()) */
+  late: Map<string, { skip: (event: string, payload: unknown) => boolean; until: number }>;
 }
+
+/**
+ * How long after a welcome its `late` rule still applies. A roll is published after its commit, so
+ * one committed before the replay's query (and replayed) can reach the socket live after the
+ * welcome, later by the fan-out's own delay (its queue, the room's read, the numbering round trip).
+ */
+export const LATE_SKIP_MS = 30_000;
 
 const HOLD = Symbol('welcomeHold');
 
@@ -40,21 +49,25 @@ type HoldableClient = { writeToEngine: Write; [HOLD]?: ClientHold };
 export interface WelcomeHold {
   /** Run `fn`, whose emits to the socket go out at once (the welcome's own). */
   direct<T>(fn: () => T): T;
-  /** Write what was held, in order, without the packets of this socket's namespace that `skip` names. */
-  release(skip?: (event: string, payload: unknown) => boolean): void;
+  /**
+   * Write what was held, in order, without the packets of this socket's namespace that `skip` names;
+   * for LATE_SKIP_MS after, leave out those `late` names too (a rule that stays true of a packet
+   * however late it comes: a replayed roll's creation, an event older than the welcome's snapshot).
+   */
+  release(skip?: (event: string, payload: unknown) => boolean, late?: (event: string, payload: unknown) => boolean): void;
 }
 
 export function holdLiveEvents(socket: Socket): WelcomeHold {
   const client = socket.client as unknown as HoldableClient;
   let state = client[HOLD];
   if (!state) {
-    const hold: ClientHold = { original: client.writeToEngine, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map() };
+    const hold: ClientHold = { original: client.writeToEngine, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map(), late: new Map() };
     client[HOLD] = state = hold;
     client.writeToEngine = function (packets, opts) {
       const packet = hold.last;
       hold.last = undefined;
       if (hold.holds > 0 && hold.passing === 0) hold.queue.push({ packets, opts, packet });
-      else hold.original.call(this, packets, opts);
+      else if (!lateSkipped(hold, packet)) hold.original.call(this, packets, opts);
     };
   }
   const hold = state;
@@ -76,10 +89,11 @@ export function holdLiveEvents(socket: Socket): WelcomeHold {
         hold.passing--;
       }
     },
-    release(skip) {
+    release(skip, late) {
       if (released) return;
       released = true;
       if (skip) hold.skips.set(socket.nsp.name, skip);
+      if (late) hold.late.set(socket.nsp.name, { skip: late, until: performance.now() + LATE_SKIP_MS });
       hold.holds--;
       if (hold.holds > 0) return;
       const skips = new Map(hold.skips);
@@ -92,6 +106,19 @@ export function holdLiveEvents(socket: Socket): WelcomeHold {
       }
     },
   };
+}
+
+/** Whether a broadcast packet written after its namespace's welcome is one that welcome's `late` rule leaves out. */
+function lateSkipped(hold: ClientHold, packet: Packet | undefined): boolean {
+  if (!hold.late.size || packet?.nsp === undefined) return false;
+  const rule = hold.late.get(packet.nsp);
+  if (!rule) return false;
+  if (rule.until <= performance.now()) {
+    hold.late.delete(packet.nsp);
+    return false;
+  }
+  const [event, payload] = packet.data ?? [];
+  return typeof event === 'string' && rule.skip(event, payload);
 }
 
 /**
