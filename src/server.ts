@@ -20,6 +20,7 @@ import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
 import { listenMetrics, type MetricsListener } from './metrics/listener';
 import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
+import { createAppServer } from './http/appServer';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -139,7 +140,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     metrics: metricsEnabled(config) ? new Metrics() : null,
   };
   const app = createApp(deps);
-  const server = http.createServer(app);
+  const server = createAppServer(app);
   // Longer than a load balancer keeps an idle connection (HTTP_KEEP_ALIVE_TIMEOUT_MS, 65 s): the
   // balancer closes first, never the app under a request it is sending. Shutdown closes them (drain below).
   applyKeepAliveTimeout(server, config.httpKeepAliveTimeoutMs);

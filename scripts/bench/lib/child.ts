@@ -137,3 +137,40 @@ function threadTimes(): ThreadTimes | null {
     return null;
   }
 }
+
+/**
+ * IPC `{cmd: 'old-generation'}`: what reached V8's old generation since the last such question (the
+ * bytes its spaces other than the young one grew by, sampled every 20 ms, drops from major collections
+ * left out), and the garbage collections meanwhile. The old generation's growth per request is what
+ * sets how often major collections come (bench:gc).
+ */
+export async function answerOldGeneration(): Promise<void> {
+  const v8 = await import('node:v8');
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  const young = new Set(['new_space', 'new_large_object_space']);
+  const oldBytes = () => v8.getHeapSpaceStatistics().reduce((s, space) => (young.has(space.space_name) ? s : s + space.space_used_size), 0);
+  let grown = 0;
+  let last = oldBytes();
+  setInterval(() => {
+    const now = oldBytes();
+    if (now > last) grown += now - last;
+    last = now;
+  }, 20).unref();
+  let gcs = { major: 0, majorMs: 0, minor: 0, minorMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const major = (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+      if (major) (gcs.major += 1), (gcs.majorMs += e.duration);
+      else (gcs.minor += 1), (gcs.minorMs += e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('message', (m: { id?: number; cmd?: string }) => {
+    if (m.cmd !== 'old-generation' || typeof m.id !== 'number') return;
+    const now = oldBytes();
+    if (now > last) grown += now - last;
+    last = now;
+    process.send?.({ id: m.id, grownBytes: grown, ...gcs });
+    grown = 0;
+    gcs = { major: 0, majorMs: 0, minor: 0, minorMs: 0 };
+  });
+}

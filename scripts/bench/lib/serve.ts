@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { startServer } from '../../../src/server';
 import { roomNamespaceCount } from '../../../src/realtime/namespaces';
-import { answerMemory, answerPauses, answerProfiling, answerSlowRequests } from './child';
+import { answerMemory, answerOldGeneration, answerPauses, answerProfiling, answerSlowRequests } from './child';
 
 const config = loadConfig();
 const server = await startServer(config, createLogger(config.logLevel));
@@ -17,6 +17,8 @@ answerProfiling();
 // Only when asked: the listener it adds to every request would be the benchmark's own cost otherwise.
 if (process.env.BENCH_TRACE_SLOW_MS) answerSlowRequests(server.http);
 await answerPauses();
+// bench:gc only: its 20 ms sampling is no other benchmark's cost.
+if (process.env.BENCH_OLD_GENERATION === '1') await answerOldGeneration();
 process.send?.({ type: 'ready', url: server.url, pid: process.pid });
 
 const stop = async (why: string) => {
