@@ -59,6 +59,9 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   const statuses = new Map<string, number>();
   let failures = 0;
   const slow: Array<[number, number]> = [];
+  // Traced: when the generator opened its connections (ms into the run), a cost the first requests on each pay.
+  const opened: number[] = [];
+  const known = new WeakSet<object>();
   const inFlight = new Set<Promise<void>>();
   const start = performance.now();
   // The generator's own pauses: a stall here is charged to the server by the due-time clock.
@@ -81,6 +84,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
         res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) < 300));
         res.on('error', () => finish('error', false));
       });
+      if (TRACE_SLOW_MS) req.on('socket', (s) => { if (!known.has(s)) { known.add(s); opened.push(Math.round(performance.now() - start)); } });
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', () => finish('error', false));
       req.end(body);
@@ -105,6 +109,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
       const b = buckets.get(Math.floor(at / 100)) ?? { n: 0, max: 0 };
       buckets.set(Math.floor(at / 100), { n: b.n + 1, max: Math.max(b.max, ms) });
     }
+    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 1000).length} of them in the first second, the last at ${opened.at(-1) ?? 0} ms`);
     console.log(`${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`);
   }
   return {
