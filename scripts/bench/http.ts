@@ -154,8 +154,12 @@ try {
       const own = await real.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
       printServerSlow(`${name}, service at half rate`, realRuns[name]!.half.startEpoch!, own.seen, own.slow);
     }
-    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; loopDelayMs: { p99: number; max: number }; threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null }>({ cmd: 'pauses' });
+    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; timeline: Array<[number, string, number]>; loopDelayMs: { p99: number; max: number }; threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null }>({ cmd: 'pauses' });
     console.log(`${name}, service at half rate: event-loop delay p99 ${pauses.loopDelayMs.p99} ms, max ${pauses.loopDelayMs.max} ms; garbage collections ${Object.entries(pauses.gc).map(([k, g]) => `${k} ${g.n}x, ${g.totalMs} ms in all, longest ${g.maxMs} ms`).join('; ')}`);
+    if (TRACE_SLOW_MS) {
+      const at0 = realRuns[name]!.half.startEpoch!;
+      console.log(`${name}, service at half rate: its collections over 4 ms or not minor (s into the run: kind ms): ${pauses.timeline.filter(([at]) => at >= at0).map(([at, kind, ms]) => `${((at - at0) / 1000).toFixed(2)}: ${kind} ${ms}`).join('; ')}`);
+    }
     if (pauses.threads) console.log(`${name}, service at half rate: main thread ran ${pauses.threads.mainRanMs} ms and waited ${pauses.threads.mainWaitedMs} ms for its core; the other threads (V8 GC and compiler workers, libuv) ran ${pauses.threads.othersRanMs} ms`);
   };
 

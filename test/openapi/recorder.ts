@@ -19,12 +19,18 @@ export interface ResponseRecord {
   source?: string;
 }
 
+/**
+ * Set to true on a server a test builds that is not the service (a bare Express app, say): its
+ * responses are not the API's, so the suite-wide check leaves them out.
+ */
+export const NOT_THE_SERVICE = Symbol.for('openapi.recorder.notTheService');
+
 /** Record every response `server` sends (Socket.IO's own traffic excepted). Answers the list and a stop function. */
 export function recordResponses(server: http.Server, onRecord?: (r: ResponseRecord) => void) {
   const records: ResponseRecord[] = [];
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = req.url ?? '/';
-    if (url.startsWith('/socket.io/')) return;
+    if (url.startsWith('/socket.io/') || (server as unknown as Record<symbol, unknown>)[NOT_THE_SERVICE]) return;
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (...args: any[]) => boolean;
     const end = res.end.bind(res) as (...args: any[]) => http.ServerResponse;

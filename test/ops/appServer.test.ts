@@ -4,6 +4,7 @@ import test from 'ava';
 import express from 'express';
 import { createAppServer } from '../../src/http/appServer';
 import { startTestServer } from '../helpers/server';
+import { NOT_THE_SERVICE } from '../openapi/recorder';
 
 /**
  * src/http/appServer.ts: requests and responses are born with the Express app's prototypes, so
@@ -22,7 +23,9 @@ function watchArrivals(server: http.Server): Array<{ url: string; express: boole
   return seen;
 }
 
+/** Listen on a free port. These small Express apps are not the API: the suite-wide OpenAPI check leaves them out. */
 async function listen(server: http.Server): Promise<string> {
+  (server as unknown as Record<symbol, unknown>)[NOT_THE_SERVICE] = true;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

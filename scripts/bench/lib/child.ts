@@ -57,9 +57,12 @@ export async function answerPauses(): Promise<void> {
   const { PerformanceObserver, monitorEventLoopDelay, constants } = await import('node:perf_hooks');
   const kinds: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb' };
   let gcs: Record<string, { n: number; totalMs: number; maxMs: number }> = {};
+  /** Collections over 4 ms or not minor, as [epoch ms at start, kind, ms]: lined up with a run's slow requests. */
+  let timeline: Array<[number, string, number]> = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = kinds[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+      if (e.duration > 4 || kind !== 'minor') timeline.push([Math.round(performance.timeOrigin + e.startTime), kind, Math.round(e.duration * 10) / 10]);
       const g = (gcs[kind] ??= { n: 0, totalMs: 0, maxMs: 0 });
       g.n += 1;
       g.totalMs += e.duration;
@@ -76,8 +79,9 @@ export async function answerPauses(): Promise<void> {
     const threads1 = threadTimes();
     const t0 = threads0;
     const threads = threads1 && t0 ? { mainRanMs: round(threads1.mainRan - t0.mainRan), mainWaitedMs: round(threads1.mainWaited - t0.mainWaited), othersRanMs: round(threads1.othersRan - t0.othersRan) } : null;
-    process.send?.({ id: m.id, gc, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
+    process.send?.({ id: m.id, gc, timeline, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
     gcs = {};
+    timeline = [];
     loop.reset();
     threads0 = threads1;
   });
