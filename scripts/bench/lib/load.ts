@@ -63,16 +63,22 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   const opened: number[] = [];
   const known = new WeakSet<object>();
   const inFlight = new Set<Promise<void>>();
-  const start = performance.now();
+  // The first HALF_WARMUP_SECONDS run the same schedule unmeasured (connections, the server's
+  // collections after the saturation run just before): the latency at half rate is a steady state's.
+  const warmTotal = Math.round(perSecond * HALF_WARMUP_SECONDS);
+  const warmStart = performance.now();
+  const start = warmStart + (warmTotal * 1000) / perSecond;
   // The generator's own pauses: a stall here is charged to the server by the due-time clock.
   const ownLoop = TRACE_SLOW_MS ? monitorEventLoopDelay({ resolution: 5 }) : null;
   ownLoop?.enable();
-  const total = Math.round(perSecond * HALF_SECONDS);
+  const total = warmTotal + Math.round(perSecond * HALF_SECONDS);
   let sent = 0;
-  const fire = (due: number) => {
+  const fire = (due: number, measured: boolean) => {
+    if (measured && sent === warmTotal + 1) ownLoop?.reset();
     const { url, method, headers, body } = next();
     const done = new Promise<void>((resolve) => {
       const finish = (status: string, ok: boolean) => {
+        if (!measured) return resolve();
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (ok) latencies.push(performance.now() - due);
         else failures++;
@@ -94,8 +100,11 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   };
   while (sent < total) {
     const now = performance.now();
-    while (sent < total && start + (sent * 1000) / perSecond <= now) fire(start + (sent++ * 1000) / perSecond);
-    if (sent < total) await new Promise((r) => setTimeout(r, Math.max(0, start + (sent * 1000) / perSecond - performance.now())));
+    while (sent < total && warmStart + (sent * 1000) / perSecond <= now) {
+      const index = sent++;
+      fire(warmStart + (index * 1000) / perSecond, index >= warmTotal);
+    }
+    if (sent < total) await new Promise((r) => setTimeout(r, Math.max(0, warmStart + (sent * 1000) / perSecond - performance.now())));
   }
   await Promise.all(inFlight);
   agent.destroy();
@@ -109,7 +118,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
       const b = buckets.get(Math.floor(at / 100)) ?? { n: 0, max: 0 };
       buckets.set(Math.floor(at / 100), { n: b.n + 1, max: Math.max(b.max, ms) });
     }
-    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 1000).length} of them in the first second, the last at ${opened.at(-1) ?? 0} ms`);
+    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 0).length} of them in the ${HALF_WARMUP_SECONDS} s warm-up, ${opened.filter((ms) => ms >= 0 && ms < 1000).length} in the measured run's first second, the last at ${opened.at(-1) ?? 0} ms`);
     console.log(`${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`);
   }
   return {
@@ -142,6 +151,9 @@ export { TRACE_SLOW_MS };
  * at ~180 req/s is the 18th slowest request, which one stall of a shared machine decides by itself.
  */
 export const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS || SECONDS * 2);
+
+/** Unmeasured seconds of the open-loop schedule before the measured ones (BENCH_HALF_WARMUP_SECONDS, default 2; 0: none). */
+const HALF_WARMUP_SECONDS = Number(process.env.BENCH_HALF_WARMUP_SECONDS ?? 2);
 
 /** BENCH_TRACE_SLOW_MS: print when (ms after the open-loop run's start) requests slower than this were due: stalls show as clusters. */
 const TRACE_SLOW_MS = Number(process.env.BENCH_TRACE_SLOW_MS || 0);
