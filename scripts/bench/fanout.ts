@@ -123,6 +123,7 @@ try {
     const answeredAt = new Map<string, number>();
     const createdAt = new Map<string, number>();
     const failures: string[] = [];
+    await Promise.all([a.ask({ cmd: 'pauses' }), b.ask({ cmd: 'pauses' })]); // from here: this phase's collections
     const postStart = Date.now();
     await profiled(a, name, () => steady(ROLLS, RATE, async (i) => {
       try {
@@ -142,10 +143,17 @@ try {
     for (const [label, c] of [['A', a], ['B', b]] as const) {
       if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
     }
+    // Each instance's collections during the phase (major ones, and minor ones over 4 ms), by when
+    // they started: lined up with the slowest rolls' created_at, they tell a collection's stall apart.
+    const collections: string[] = [];
+    for (const [label, c] of [['A', a], ['B', b]] as const) {
+      const pauses = await c.ask<{ timeline: Array<[number, string, number]> }>({ cmd: 'pauses' });
+      collections.push(`${label}: ${pauses.timeline.map(([at, kind, ms]) => `${((at - postStart) / 1000).toFixed(2)} s ${kind} ${ms}`).join(', ') || 'none'}`);
+    }
     const delivery = tally(got, uuids, latencies, postedMs);
     const m = summarize(delivery.latencies);
     console.log(`${name}: ${m.count} of ${delivery.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${delivery.lost}, duplicated ${delivery.duplicated}; posting took ${(postedMs / 1000).toFixed(1)} s, ${failures.length} failed posts`);
-    return { delivery, answeredAt, createdAt, failures, settleMs };
+    return { delivery, answeredAt, createdAt, failures, settleMs, postStart, collections };
   };
   const fromCreatedAt = (p: { data: { created_at: string } }) => Date.parse(p.data.created_at);
 
@@ -156,7 +164,7 @@ try {
   sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, fromCreatedAt, got, latencies, i, arrivals));
   let sample: unknown = null;
   sockets[0]!.socket.once('RollCreateEvent', (p: { data: unknown }) => (sample = p.data));
-  const { delivery: service, answeredAt, createdAt, failures, settleMs: serviceSettle } = await rollPhase('rolls', got, latencies);
+  const { delivery: service, answeredAt, createdAt, failures, settleMs: serviceSettle, postStart, collections } = await rollPhase('rolls', got, latencies);
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   for (const s of sockets) s.socket.close();
   sockets = [];
@@ -241,7 +249,8 @@ try {
   const toAnswer = summarize(perRoll.map((r) => r.toAnswer));
   console.log(`per roll, created_at -> the roller's 201 (insert, commit, publish, answer): p50 ${fmt(toAnswer.p50)} ms, p99 ${fmt(toAnswer.p99)} ms, max ${fmt(toAnswer.max)} ms over ${perRoll.length} rolls`);
   const worst = perRoll.sort((x, y) => y.slowest - x.slowest).slice(0, 5);
-  console.log(`the ${worst.length} rolls with the slowest deliveries (slowest delivery from created_at; of it, created_at -> 201): ${worst.map((r) => `${fmt(r.slowest, 0)} ms (${fmt(r.toAnswer, 0)} ms)`).join(', ')}`);
+  console.log(`the ${worst.length} rolls with the slowest deliveries (created_at in s into the phase: slowest delivery from created_at; of it, created_at -> 201): ${worst.map((r) => `${((createdAt.get(r.id)! - postStart) / 1000).toFixed(2)} s: ${fmt(r.slowest, 0)} ms (${fmt(r.toAnswer, 0)} ms)`).join(', ')}`);
+  console.log(`the instances' collections during the phase (s into it, kind, ms; minor ones only over 4 ms): ${collections.join('; ')}`);
   console.log(`lost ${service.lost}, duplicated ${service.duplicated} (must be 0): ${service.lost === 0 && service.duplicated === 0 ? 'ok' : 'FAILED'}`);
   if (pusherRow && p) {
     const pa = afterAnswer(pusherRow.arrivals, pusherRow.answeredAt);
