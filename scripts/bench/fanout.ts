@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
-import { SECONDS } from './lib/load';
+import { SECONDS, TRACE_SLOW_MS } from './lib/load';
 import { loadLine, planCores, pinSelf, root, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
 import { countAll, QUIET_MS, settle as settleUpTo, steady, tally, track, type Delivery } from './lib/delivery';
 import { connectPusherRoom, type PusherListener } from './lib/pusher';
@@ -38,6 +38,12 @@ const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
 const MAX_SETTLE_MS = Number(process.env.FANOUT_MAX_SETTLE_MS || 120_000);
 const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
 const PUSHER = process.env.FANOUT_PUSHER !== '0';
+/**
+ * Rolls (and bare emits) sent on the same schedule before the measured ones, not counted
+ * (FANOUT_WARMUP_ROLLS, default one second's worth): an instance's first rolls compile and cache the
+ * roll path (JIT, caches, prepared statements); the measured p99 is a steady state's.
+ */
+const WARMUP_ROLLS = Number(process.env.FANOUT_WARMUP_ROLLS ?? RATE);
 const PUSHER_JS = Math.min(CLIENTS, Number(process.env.FANOUT_PUSHER_JS ?? 1));
 const settle = (count: () => number) => settleUpTo(count, MAX_SETTLE_MS);
 
@@ -124,6 +130,8 @@ try {
     const createdAt = new Map<string, number>();
     const failures: string[] = [];
     await Promise.all([a.ask({ cmd: 'pauses' }), b.ask({ cmd: 'pauses' })]); // from here: this phase's collections
+    // BENCH_TRACE_SLOW_MS: the instances time their own requests (from the first byte to the last).
+    if (TRACE_SLOW_MS) await Promise.all([a.ask({ cmd: 'slow-requests' }), b.ask({ cmd: 'slow-requests' })]);
     const postStart = Date.now();
     await profiled(a, name, () => steady(ROLLS, RATE, async (i) => {
       try {
@@ -150,6 +158,12 @@ try {
       const pauses = await c.ask<{ timeline: Array<[number, string, number]> }>({ cmd: 'pauses' });
       collections.push(`${label}: ${pauses.timeline.map(([at, kind, ms]) => `${((at - postStart) / 1000).toFixed(2)} s ${kind} ${ms}`).join(', ') || 'none'}`);
     }
+    if (TRACE_SLOW_MS) {
+      for (const [label, c] of [['A', a], ['B', b]] as const) {
+        const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
+        collections.push(`${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms (s into the phase: ms): ${own.slow.map(([at, ms]) => `${((at - postStart) / 1000).toFixed(2)}: ${ms}`).join(', ')}`);
+      }
+    }
     const delivery = tally(got, uuids, latencies, postedMs);
     const m = summarize(delivery.latencies);
     console.log(`${name}: ${m.count} of ${delivery.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${delivery.lost}, duplicated ${delivery.duplicated}; posting took ${(postedMs / 1000).toFixed(1)} s, ${failures.length} failed posts`);
@@ -157,6 +171,11 @@ try {
   };
   const fromCreatedAt = (p: { data: { created_at: string } }) => Date.parse(p.data.created_at);
 
+  if (WARMUP_ROLLS > 0) {
+    await steady(WARMUP_ROLLS, RATE, (i) => roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, body));
+    const warmed = await settle(allEvents);
+    console.log(`warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`);
+  }
   const got: Map<string, number>[] = [];
   const latencies: number[] = [];
   // Each delivery's arrival, to time it also from the roller's 201 (the answer leaves after the commit).
@@ -205,17 +224,22 @@ try {
   sockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? bareUrlB! : bareUrlA!, slug, g.key, { timeoutMs: 60_000 }));
   console.log(`bare: ${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retriedBefore} retried after a reset)`);
   await sleep(1000);
+  const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
+  const emit = (i: number, uuid: string) => (i % 2 ? bareB : bareA).child.send({ cmd: 'emit', namespace: `/room/${slug}`, payload: { ...template, uuid } });
+  if (WARMUP_ROLLS > 0) {
+    await steady(WARMUP_ROLLS, RATE, async (i) => emit(i, `bare-warmup-${i}`));
+    await settle(() => countAll(sockets));
+  }
   const bareGot: Map<string, number>[] = [];
   const bareLatencies: number[] = [];
   sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, (p) => p.sentAt, bareGot, bareLatencies, i));
   const bareIds: string[] = [];
-  const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
   const bareStart = Date.now();
   await steady(ROLLS, RATE, async (i) => {
     const uuid = `bare-${i}`;
     bareIds.push(uuid);
     // Fire and forget: a saturated server must fall behind in what it delivers, not stall the schedule.
-    (i % 2 ? bareB : bareA).child.send({ cmd: 'emit', namespace: `/room/${slug}`, payload: { ...template, uuid } });
+    emit(i, uuid);
   });
   const bareMs = Date.now() - bareStart;
   await settle(() => bareLatencies.length);
