@@ -22,7 +22,6 @@ import pg from 'pg';
 
 const RATE = Number(process.env.GC_RATE || 500);
 const SECONDS = Number(process.env.GC_SECONDS || 10);
-process.env.BENCH_HALF_SECONDS = String(SECONDS); // atRate's run length
 const cores = planCores();
 pinSelf(cores.load);
 console.log(`bench:gc — node ${process.version}, servers on core ${cores.server || '(unpinned)'}, ${RATE} req/s open-loop for ${SECONDS} s per target after as long a warm-up, ${loadLine()} before the run`);
@@ -47,9 +46,10 @@ const spawn = (entry: string, env: Record<string, string>) => {
   return child;
 };
 async function measure(target: string, child: ChildHandle, options: Parameters<typeof atRate>[2]): Promise<void> {
-  await atRate(`${target} (warm-up)`, RATE, options);
+  // Its own warm-up run, so that the old generation is counted from the measured run's first request.
+  await atRate(`${target} (warm-up)`, RATE, options, { seconds: SECONDS, warmupSeconds: 0 });
   await child.ask({ cmd: 'old-generation' });
-  const run = await atRate(target, RATE, options);
+  const run = await atRate(target, RATE, options, { seconds: SECONDS, warmupSeconds: 0 });
   rows.push({ target, run, gen: await child.ask<OldGeneration>({ cmd: 'old-generation' }) });
 }
 

@@ -51,7 +51,9 @@ export async function maxRate(label: string, options: Options): Promise<LoadResu
  * to OPEN_LOOP_SOCKETS), and its latency runs from when it was due, not from when it left: a server
  * (or a generator) that falls behind is charged for the wait.
  */
-export async function atRate(label: string, rate: number, options: Options): Promise<LoadResult> {
+export async function atRate(label: string, rate: number, options: Options, length: { seconds?: number; warmupSeconds?: number } = {}): Promise<LoadResult> {
+  const seconds = length.seconds ?? HALF_SECONDS;
+  const warmupSeconds = length.warmupSeconds ?? HALF_WARMUP_SECONDS;
   const perSecond = Math.max(1, rate);
   const agent = new http.Agent({ keepAlive: true, maxSockets: OPEN_LOOP_SOCKETS });
   const next = requestMaker(options);
@@ -65,13 +67,13 @@ export async function atRate(label: string, rate: number, options: Options): Pro
   const inFlight = new Set<Promise<void>>();
   // The first HALF_WARMUP_SECONDS run the same schedule unmeasured (connections, the server's
   // collections after the saturation run just before): the latency at half rate is a steady state's.
-  const warmTotal = Math.round(perSecond * HALF_WARMUP_SECONDS);
+  const warmTotal = Math.round(perSecond * warmupSeconds);
   const warmStart = performance.now();
   const start = warmStart + (warmTotal * 1000) / perSecond;
   // The generator's own pauses: a stall here is charged to the server by the due-time clock.
   const ownLoop = TRACE_SLOW_MS ? monitorEventLoopDelay({ resolution: 5 }) : null;
   ownLoop?.enable();
-  const total = warmTotal + Math.round(perSecond * HALF_SECONDS);
+  const total = warmTotal + Math.round(perSecond * seconds);
   let sent = 0;
   const fire = (due: number, measured: boolean) => {
     if (measured && sent === warmTotal + 1) ownLoop?.reset();
@@ -118,7 +120,7 @@ export async function atRate(label: string, rate: number, options: Options): Pro
       const b = buckets.get(Math.floor(at / 100)) ?? { n: 0, max: 0 };
       buckets.set(Math.floor(at / 100), { n: b.n + 1, max: Math.max(b.max, ms) });
     }
-    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 0).length} of them in the ${HALF_WARMUP_SECONDS} s warm-up, ${opened.filter((ms) => ms >= 0 && ms < 1000).length} in the measured run's first second, the last at ${opened.at(-1) ?? 0} ms`);
+    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 0).length} of them in the ${warmupSeconds} s warm-up, ${opened.filter((ms) => ms >= 0 && ms < 1000).length} in the measured run's first second, the last at ${opened.at(-1) ?? 0} ms`);
     console.log(`${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`);
   }
   return {
