@@ -3,8 +3,14 @@
  * as rolls embed it, dice-box pins). Every cache of this kind is invalidated by pushes
  * (lib/invalidation.ts); the TTL only bounds how long an answer can outlive a push that was lost.
  *
- * - Bounded: least recently used entries go first once the entries' total weight passes `maxWeight`
- *   (a weight per entry: a room of 1,000 participants weighs more than a key).
+ * - Bounded: once the entries' total weight passes `maxWeight` (a weight per entry: a room of 1,000
+ *   participants weighs more than a key), entries go oldest first, except that one used since it was
+ *   last looked at gets a second chance (CLOCK, an approximation of least recently used).
+ * - A hit changes no Map, it only marks the entry used. Moving the entry to the Map's end on every hit
+ *   (delete + set, exact LRU) made V8 rehash the Map's table every few hits, and a long-lived Map's
+ *   new table is allocated in the old generation: about 54 bytes of old-generation garbage per hit,
+ *   which, three caches per request, was most of what `GET /roll/{uuid}` still left there and what set
+ *   off its major collections (docs/performance.md, "Cache hits that wrote nothing").
  * - Fills are guarded against invalidations that happen while the database is being read: take a
  *   `ticket()` before the read and give it to `set()`; if any invalidation touched the cache in
  *   between, the value (possibly read before the change committed) is not kept. Without this, a
@@ -27,6 +33,8 @@ interface Entry<V> {
   value: V;
   expiresAt: number;
   weight: number;
+  /** Read since eviction last passed it: it is passed over once (moved to the end) instead of dropped. */
+  used: boolean;
 }
 
 export class BoundedCache<K, V> {
@@ -50,9 +58,7 @@ export class BoundedCache<K, V> {
       this.drop(key, entry);
       return undefined;
     }
-    // Most recently used last: Map keeps insertion order, so re-inserting moves it to the end.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
@@ -91,11 +97,18 @@ export class BoundedCache<K, V> {
     if (old) this.drop(key, old);
     const weight = Math.max(1, this.options.weigh?.(value) ?? 1);
     if (weight > this.options.maxWeight) return;
-    this.entries.set(key, { value, expiresAt: Date.now() + ttl, weight });
+    this.entries.set(key, { value, expiresAt: Date.now() + ttl, weight, used: false });
     this.weight += weight;
+    // Oldest first (Map keeps insertion order). A used entry is moved to the end, unmarked, and met again
+    // later in this same loop, so every entry is visited at most twice. The entry just set is never the one to go.
     for (const [k, e] of this.entries) {
       if (this.weight <= this.options.maxWeight) break;
-      this.drop(k, e);
+      if (k === key) continue;
+      if (e.used) {
+        e.used = false;
+        this.entries.delete(k);
+        this.entries.set(k, e);
+      } else this.drop(k, e);
     }
   }
 

@@ -27,6 +27,26 @@ test('bounded: the least recently used entries go first once the total weight pa
   t.truthy(rooms.get('big'));
 });
 
+test('second chance: every entry used since eviction last passed it stays over one unused, and the entry just set never goes', (t) => {
+  const c = cache<number>(3);
+  for (const k of ['a', 'b', 'c']) c.set(k, 1, c.ticket());
+  for (const k of ['a', 'b', 'c']) c.get(k);
+  c.set('d', 1, c.ticket());
+  t.deepEqual(['a', 'b', 'c', 'd'].map((k) => c.get(k)), [undefined, 1, 1, 1], 'all three used: each passed over once, then the oldest of them went, never d');
+  // b, c and d were just read again, so all are marked: the next set passes over each once more.
+  c.set('e', 1, c.ticket());
+  t.is(c.size, 3);
+  t.is(c.get('e'), 1);
+  // One read buys one pass: x, read before z arrived, outlives y and then z.
+  const unused = cache<number>(2);
+  unused.set('x', 1, unused.ticket());
+  unused.set('y', 1, unused.ticket());
+  unused.get('x');
+  unused.set('z', 1, unused.ticket());
+  unused.set('w', 1, unused.ticket());
+  t.deepEqual(['x', 'y', 'z', 'w'].map((k) => unused.get(k)), [1, undefined, undefined, 1], 'x was read before z came: passed over once, so y, then z (never read), went first')
+});
+
 test('a fill that started before an invalidation is not kept; one after it is', (t) => {
   const c = cache<string>(10);
   const before = c.ticket();
