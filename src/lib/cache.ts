@@ -29,6 +29,14 @@ export interface BoundedCacheOptions<V> {
   ttlMs: () => number;
 }
 
+/**
+ * Each entry lives between 80% and 100% of the TTL, drawn at random. Instances fill a shared entry at
+ * the same moment (the same push voids it everywhere, the next roll refills it everywhere), so with a
+ * fixed TTL they all reloaded it at once, every TTL: a big room's reload on both instances of
+ * bench:fanout made its slowest deliveries. The TTL stays the upper bound.
+ */
+const TTL_JITTER = 0.2;
+
 interface Entry<V> {
   value: V;
   expiresAt: number;
@@ -97,7 +105,7 @@ export class BoundedCache<K, V> {
     if (old) this.drop(key, old);
     const weight = Math.max(1, this.options.weigh?.(value) ?? 1);
     if (weight > this.options.maxWeight) return;
-    this.entries.set(key, { value, expiresAt: Date.now() + ttl, weight, used: false });
+    this.entries.set(key, { value, expiresAt: Date.now() + ttl * (1 - TTL_JITTER * Math.random()), weight, used: false });
     this.weight += weight;
     // Oldest first (Map keeps insertion order). A used entry is moved to the end, unmarked, and met again
     // later in this same loop, so every entry is visited at most twice. The entry just set is never the one to go.

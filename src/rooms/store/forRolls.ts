@@ -77,27 +77,36 @@ export async function readRollRooms(query: Query, where: RollRoomsWhere, sequent
 /**
  * One room with its owner and every participant (with their users), for the in-process room cache
  * (rooms/rollRoomCache.ts): read once, then each roll takes the participants it involves from it.
- * `where` is a condition on `rooms r` over `params`. One statement; the member ids are the
- * participants'.
+ * `where` is a condition on `rooms r` over `params`. The member ids are the participants'.
+ *
+ * Two statements: the room with its owner, then its participants with their users. In one joined
+ * statement every participant's row repeated the room's and the owner's 17 columns (5 timestamps),
+ * and parsing them was most of a reload: a room of 1,000 participants took 8-17 ms of the event loop
+ * on each instance every CACHE_TTL_MS, which made the slowest deliveries of bench:fanout
+ * (docs/performance.md). A change between the two reads is covered by the cache: any invalidation
+ * while a fill is read voids it (lib/cache.ts `ticket`).
  */
 export async function readWholeRollRoom(query: Query, where: string, params: readonly unknown[]): Promise<RoomRecord | null> {
-  const rows = await query(
-    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
+  const [first] = await query(
+    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}
        FROM rooms r
        JOIN users o ON o.id = r.user_id
-       LEFT JOIN participants p ON p.room_id = r.id
-       LEFT JOIN users pu ON pu.id = p.user_id
       WHERE ${where}
-      ORDER BY r.id, p.position, p.id`,
+      ORDER BY r.id
+      LIMIT 1`,
     params,
   );
-  const first = rows[0];
   if (!first) return null;
   const room: RoomRecord = { ...toRoom(first), user: toUser(first, 'o_'), participants: [] };
-  for (const row of rows) {
-    if (Number(row.id) !== room.id) break;
-    if (row.p_id !== null && row.p_id !== undefined) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
-  }
+  const rows = await query(
+    `SELECT ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
+       FROM participants p
+       LEFT JOIN users pu ON pu.id = p.user_id
+      WHERE p.room_id = $1
+      ORDER BY p.position, p.id`,
+    [room.id],
+  );
+  for (const row of rows) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
   room.memberUserIds = new Set(room.participants!.map((p) => p.userId));
   return room;
 }
