@@ -110,3 +110,62 @@ test('dice-box pins: a new version of a theme rolls at once; a theme taken out o
   t.is(refused.status, 422);
   t.is(refused.body.data.code, 'unknown_theme');
 });
+
+/**
+ * The cached room holds every seat (who may roll, who sees the rolls) but reads a participant only
+ * when a roll first involves it (rooms/rollRoomCache.ts). Each roll below involves seats the cached
+ * room has not read yet: they must come out whole and right, in seat order, however many rolls ask at once.
+ */
+test('seats read on first use: rollers and whisper recipients the cached room had not read come out whole, in seat order', async (t) => {
+  const owner = await ctx.server.newUser();
+  const [a, b, c] = [await ctx.server.newUser(), await ctx.server.newUser(), await ctx.server.newUser()];
+  const { slug, seatId: seatA } = await roomWith(owner, a);
+  const joinedB = await b.api.post(`/room/${slug}/participant`, {});
+  t.is(joinedB.status, 200, joinedB.text);
+  t.is((await c.api.post(`/room/${slug}/participant`, {})).status, 200);
+  const seats = joinedB.body.data.participants as Array<{ id: number; username: string; color: string; user: { uuid: string } }>;
+  const seatB = seats.find((p) => p.user.uuid === b.user.uuid)!;
+  // Warm: the room is cached, with only the owner's seat read.
+  await rolled(owner, slug);
+
+  // B rolls, whispering to A, who sits before B: both seats are read now.
+  const whispered = await b.api.post('/roll', { ...D6, room: slug, whisper: [seatA] });
+  t.is(whispered.status, 201, whispered.text);
+  const embedded = whispered.body.data.room.participants as Array<{ id: number; username: string; color: string; user: { uuid: string } }>;
+  t.deepEqual(embedded.map((p) => p.id), [seatA, seatB.id], 'the roller and the recipient, in seat order');
+  t.is(embedded[1].username, seatB.username);
+  t.is(embedded[1].color, seatB.color);
+  t.is(embedded[1].user.uuid, b.user.uuid);
+  t.is(embedded[0].user.uuid, a.user.uuid);
+  // Read back through GET /roll/{uuid} (the room by id, another cache entry), by the recipient.
+  const read = await a.api.get(`/roll/${whispered.body.data.uuid}`);
+  t.is(read.status, 200);
+  t.deepEqual(read.body.data.room.participants, whispered.body.data.room.participants);
+  t.is((await c.api.get(`/roll/${whispered.body.data.uuid}`)).status, 404, 'C is in the room but not whispered to');
+
+  // A seat that is not this room's is still refused: the seat list, not the participants read, decides.
+  const elsewhere = await roomWith(c, owner);
+  const refused = await b.api.post('/roll', { ...D6, room: slug, whisper: [elsewhere.seatId] });
+  t.is(refused.status, 422);
+  t.is(refused.body.data.code, 'unknown_participant');
+
+  // C's seat, not read yet, asked for by ten rolls at once.
+  const burst = await Promise.all(Array.from({ length: 10 }, () => c.api.post('/roll', { ...D6, room: slug })));
+  for (const res of burst) {
+    t.is(res.status, 201, res.text);
+    t.deepEqual((res.body.data.room.participants as Array<{ user: { uuid: string } }>).map((p) => p.user.uuid), [c.user.uuid]);
+  }
+});
+
+test('a participant renaming itself (PATCH /user) shows on the next roll that involves it, though the room itself did not change', async (t) => {
+  const owner = await ctx.server.newUser();
+  const player = await ctx.server.newUser();
+  const { slug, seatId } = await roomWith(owner, player);
+  const before = await owner.api.post('/roll', { ...D6, room: slug, whisper: [seatId] });
+  t.is(before.status, 201, before.text);
+  t.not(before.body.data.room.participants.find((p: { id: number }) => p.id === seatId).user.name, 'Renamed Alone');
+  t.is((await player.api.patch('/user', { name: 'Renamed Alone' })).status, 200);
+  const after = await owner.api.post('/roll', { ...D6, room: slug, whisper: [seatId] });
+  t.is(after.status, 201, after.text);
+  t.is(after.body.data.room.participants.find((p: { id: number }) => p.id === seatId).user.name, 'Renamed Alone');
+});

@@ -1,7 +1,7 @@
 import { db } from '../../db';
 import { placeholders, type Query } from '../../db/sql';
 import { readRollRooms } from '../../rooms/store/forRolls';
-import { forRoll, wholeLiveRoomBySlug, wholeRoomById } from '../../rooms/rollRoomCache';
+import { cachedLiveRoom, cachedRoom, forRoll } from '../../rooms/rollRoomCache';
 import { toUser, userColumns } from '../../users/store';
 import { rollColumns, rollValueColumns, rollValuesJson, toRoll, toRollValue, toRollValuesFromJson, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
@@ -38,7 +38,8 @@ export async function loadRolls(ids: readonly number[], options: LoadOptions = {
  * The roll with this uuid, fully loaded, or null (also for strings that are not uuids). GET /roll/{uuid}:
  * the roll and its values are asked for side by side, each by the uuid; its room comes from the
  * in-process room cache (rooms/rollRoomCache.ts), so the answer usually takes one round trip to the
- * database (a whispered roll's whispers, or a room not cached, a second).
+ * database (a whispered roll's whispers, a room not cached, or a roller or recipient that room has not
+ * yet read, a second).
  */
 export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): Promise<RollRecord | null> {
   if (!isUuid(uuid)) return null;
@@ -55,10 +56,10 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
   const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
   roll.values = toRollValuesFromJson(row.valuesJson);
   const [room, whispers] = await Promise.all([
-    roll.roomId != null ? wholeRoomById(query, roll.roomId) : Promise.resolve(null),
+    roll.roomId != null ? cachedRoom(query, roll.roomId) : Promise.resolve(null),
     roll.isWhispered ? readWhispers([roll.id], query) : Promise.resolve([]),
   ]);
-  roll.room = room ? forRoll(room, [roll.userId], whispers.map((w) => w.participantId)) : null;
+  roll.room = room ? await forRoll(query, room, roll.userId, whispers.map((w) => w.participantId)) : null;
   const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
   roll.whispers = whispers.map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   return roll;
@@ -140,8 +141,9 @@ async function readWhispers(rollIds: number[], query: Query): Promise<WhisperRec
  * it (readRollRooms), from the in-process room cache (rooms/rollRoomCache.ts); null when there is none.
  */
 export async function loadRollRoomBySlug(slug: string, userId: number, whisperIds: readonly number[] = []): Promise<RoomRecord | null> {
-  const room = await wholeLiveRoomBySlug(db().sql.query, slug);
-  return room ? forRoll(room, [userId], whisperIds) : null;
+  const query = db().sql.query;
+  const room = await cachedLiveRoom(query, slug);
+  return room ? forRoll(query, room, userId, whisperIds) : null;
 }
 
 function group<T>(items: T[], key: (item: T) => number): Map<number, T[]> {

@@ -1,6 +1,6 @@
 import { toUser, userColumns } from '../../users/store';
-import type { Query } from '../../db/sql';
-import { participantColumns, roomColumns, toParticipant, toRoom, type RoomRecord } from './records';
+import { placeholders, type Query } from '../../db/sql';
+import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from './records';
 
 /**
  * Rooms as the roll paths read them (src/rolls/store/load.ts): inside the roll's own statements (`query`
@@ -74,21 +74,33 @@ export async function readRollRooms(query: Query, where: RollRoomsWhere, sequent
   return [...rooms.values()];
 }
 
+/** A room as the in-process room cache keeps it (rooms/rollRoomCache.ts): the room, its owner, and its seats. */
+export interface RollRoomSeats {
+  /** the room with its owner (no participants: they are read when a roll involves them) */
+  room: RoomRecord;
+  /** every participant: participant id -> user id (the room's member list: who may roll, who sees the rolls) */
+  seats: ReadonlyMap<number, number>;
+}
+
 /**
- * One room with its owner and every participant (with their users), for the in-process room cache
- * (rooms/rollRoomCache.ts): read once, then each roll takes the participants it involves from it.
- * `where` is a condition on `rooms r` over `params`. The member ids are the participants'.
- *
- * Two statements: the room with its owner, then its participants with their users. In one joined
- * statement every participant's row repeated the room's and the owner's 17 columns (5 timestamps),
- * and parsing them was most of a reload: a room of 1,000 participants took 8-17 ms of the event loop
- * on each instance every CACHE_TTL_MS, which made the slowest deliveries of bench:fanout
- * (docs/performance.md). A change between the two reads is covered by the cache: any invalidation
- * while a fill is read voids it (lib/cache.ts `ticket`).
+ * Every seat of room `r`, as one text column ('7:12,8:40'; participant id:user id): one row whatever
+ * the room's size. `string_agg` is both PostgreSQL's and (since 3.44) SQLite's.
  */
-export async function readWholeRollRoom(query: Query, where: string, params: readonly unknown[]): Promise<RoomRecord | null> {
-  const [first] = await query(
-    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}
+const SEAT_LIST = `(SELECT string_agg(CAST(m.id AS TEXT) || ':' || CAST(m.user_id AS TEXT), ',') FROM participants m WHERE m.room_id = r.id) AS "seatList"`;
+
+/**
+ * One room with its owner and its seats (who sits where), for the in-process room cache: one statement,
+ * one row. The participants themselves (name, color, position, user) are read only for the rolls that
+ * involve them (readParticipants), and kept with the cached room.
+ *
+ * Reading every participant with its user on each reload was most of the cost: for a room of 1,000 it
+ * took 5-17 ms of the event loop on each instance every CACHE_TTL_MS, and made bench:fanout's slowest
+ * deliveries (docs/performance.md, "Room reloads"). The seats are what decides who may roll in the room
+ * and who sees its rolls, so they are read whole with the room, on every reload.
+ */
+export async function readRollRoomSeats(query: Query, where: string, params: readonly unknown[]): Promise<RollRoomSeats | null> {
+  const [row] = await query(
+    `SELECT ${roomColumns('r')}, ${userColumns('o', 'o_')}, ${SEAT_LIST}
        FROM rooms r
        JOIN users o ON o.id = r.user_id
       WHERE ${where}
@@ -96,17 +108,26 @@ export async function readWholeRollRoom(query: Query, where: string, params: rea
       LIMIT 1`,
     params,
   );
-  if (!first) return null;
-  const room: RoomRecord = { ...toRoom(first), user: toUser(first, 'o_'), participants: [] };
+  if (!row) return null;
+  const seats = new Map<number, number>();
+  if (typeof row.seatList === 'string' && row.seatList !== '') {
+    for (const seat of row.seatList.split(',')) {
+      const colon = seat.indexOf(':');
+      seats.set(Number(seat.slice(0, colon)), Number(seat.slice(colon + 1)));
+    }
+  }
+  return { room: { ...toRoom(row), user: toUser(row, 'o_') }, seats };
+}
+
+/** These participants of room `roomId` with their users (those that still exist), in no particular order. */
+export async function readParticipants(query: Query, roomId: number, ids: readonly number[]): Promise<ParticipantRecord[]> {
+  if (!ids.length) return [];
   const rows = await query(
     `SELECT ${participantColumns('p', 'p_')}, ${userColumns('pu', 'pu_')}
        FROM participants p
        LEFT JOIN users pu ON pu.id = p.user_id
-      WHERE p.room_id = $1
-      ORDER BY p.position, p.id`,
-    [room.id],
+      WHERE p.room_id = $1 AND p.id IN (${placeholders(ids.length, 2)})`,
+    [roomId, ...ids],
   );
-  for (const row of rows) room.participants!.push({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') });
-  room.memberUserIds = new Set(room.participants!.map((p) => p.userId));
-  return room;
+  return rows.map((row) => ({ ...toParticipant(row, 'p_'), user: toUser(row, 'pu_') }));
 }
