@@ -69,6 +69,25 @@ export async function answerPauses(): Promise<void> {
       g.maxMs = Math.max(g.maxMs, e.duration);
     }
   }).observe({ entryTypes: ['gc'] });
+  // BENCH_TRACE_SLOW_MS: every gap of the event loop longer than that (a 5 ms timer that came late), as
+  // [epoch ms at its start, gap ms, ms the main thread ran, ms it waited for the core, ms the other
+  // threads ran]: a loop busy with its own work, from one starved by whatever else held the core.
+  let stalls: Array<[number, number, number, number, number]> = [];
+  const stallMs = Number(process.env.BENCH_TRACE_SLOW_MS || 0);
+  if (stallMs > 0) {
+    let last = performance.now();
+    let lastTimes = threadTimes();
+    setInterval(() => {
+      const now = performance.now();
+      const times = threadTimes();
+      if (now - last > stallMs && times && lastTimes) {
+        const r = (x: number) => Math.round(x * 10) / 10;
+        stalls.push([Math.round(performance.timeOrigin + last), r(now - last), r(times.mainRan - lastTimes.mainRan), r(times.mainWaited - lastTimes.mainWaited), r(times.othersRan - lastTimes.othersRan)]);
+      }
+      last = now;
+      lastTimes = times;
+    }, 5).unref();
+  }
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let threads0 = threadTimes();
@@ -79,9 +98,10 @@ export async function answerPauses(): Promise<void> {
     const threads1 = threadTimes();
     const t0 = threads0;
     const threads = threads1 && t0 ? { mainRanMs: round(threads1.mainRan - t0.mainRan), mainWaitedMs: round(threads1.mainWaited - t0.mainWaited), othersRanMs: round(threads1.othersRan - t0.othersRan) } : null;
-    process.send?.({ id: m.id, gc, timeline, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
+    process.send?.({ id: m.id, gc, timeline, stalls, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
     gcs = {};
     timeline = [];
+    stalls = [];
     loop.reset();
     threads0 = threads1;
   });
