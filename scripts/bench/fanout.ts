@@ -21,13 +21,16 @@
  * other: a single client process holding 1,000 sockets is part of what is measured, on both sides.
  */
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS, TRACE_SLOW_MS } from './lib/load';
 import { loadLine, planCores, pinSelf, root, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
-import { countAll, QUIET_MS, settle as settleUpTo, steady, tally, track, type Delivery } from './lib/delivery';
+import { countAll, QUIET_MS, settle as settleUpTo, steady, Tracker, type Delivery } from './lib/delivery';
 import { describe, interference, readProcesses } from './lib/interference';
+import { describeStall, watchStalls } from './lib/child';
 import { connectPusherRoom, type PusherListener } from './lib/pusher';
 import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio, summarize, type Summary } from './lib/stats';
@@ -47,6 +50,18 @@ const PUSHER = process.env.FANOUT_PUSHER !== '0';
 const WARMUP_ROLLS = Number(process.env.FANOUT_WARMUP_ROLLS ?? RATE);
 const PUSHER_JS = Math.min(CLIENTS, Number(process.env.FANOUT_PUSHER_JS ?? 1));
 const settle = (count: () => number) => settleUpTo(count, MAX_SETTLE_MS);
+const ownStalls = watchStalls(TRACE_SLOW_MS);
+/**
+ * Every measured phase starts with the clients' process fully collected (and its stall watch reset):
+ * the garbage a phase leaves (200,000 parsed events) must not be collected during the next one, whose
+ * clients would then read their events late.
+ */
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+const startPhase = () => {
+  collectGarbage();
+  ownStalls();
+};
 
 /** Profile `child` while `work` runs (FANOUT_CPU_PROF); answers what `work` answers. */
 async function profiled<T>(child: ChildHandle, name: string, work: () => Promise<T>): Promise<T> {
@@ -121,11 +136,11 @@ try {
 
   const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug };
   /**
-   * Post ROLLS rolls at RATE, alternating instances, to an audience already tracked into `latencies`;
+   * Post ROLLS rolls at RATE, alternating instances, to an audience already tracked by `tracker`;
    * wait until the deliveries stop, and count them. Answers the tally, when each roll's 201 arrived
    * and the failed posts.
    */
-  const rollPhase = async (name: string, got: Map<string, number>[], latencies: number[]) => {
+  const rollPhase = async (name: string, tracker: Tracker) => {
     const uuids: string[] = [];
     const answeredAt = new Map<string, number>();
     const createdAt = new Map<string, number>();
@@ -133,6 +148,9 @@ try {
     await Promise.all([a.ask({ cmd: 'pauses' }), b.ask({ cmd: 'pauses' })]); // from here: this phase's collections
     // BENCH_TRACE_SLOW_MS: the instances time their own requests (from the first byte to the last).
     if (TRACE_SLOW_MS) await Promise.all([a.ask({ cmd: 'slow-requests' }), b.ask({ cmd: 'slow-requests' })]);
+    const pinned = await database.pinBackends(cores.server);
+    if (pinned) console.log(`${name}: ${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances`);
+    startPhase();
     const procsBefore = readProcesses();
     const postStart = Date.now();
     await profiled(a, name, () => steady(ROLLS, RATE, async (i) => {
@@ -149,7 +167,7 @@ try {
       }
     }));
     const postedMs = Date.now() - postStart;
-    const settleMs = await settle(() => latencies.length);
+    const settleMs = await settle(() => tracker.count);
     const outside = interference(procsBefore, readProcesses());
     for (const [label, c] of [['A', a], ['B', b]] as const) {
       if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
@@ -161,16 +179,17 @@ try {
     for (const [label, c] of [['A', a], ['B', b]] as const) {
       const pauses = await c.ask<{ timeline: Array<[number, string, number]>; stalls: Array<[number, number, number, number, number]> }>({ cmd: 'pauses' });
       collections.push(`${label}: ${pauses.timeline.map(([at, kind, ms]) => `${((at - postStart) / 1000).toFixed(2)} s ${kind} ${ms}`).join(', ') || 'none'}`);
-      if (TRACE_SLOW_MS) stalls.push(`${label}: ${pauses.stalls.map(([at, gap, ran, waited, others]) => `${((at - postStart) / 1000).toFixed(2)} s ${gap} (ran ${ran}, waited ${waited}, other threads ${others})`).join(', ') || 'none'}`);
+      if (TRACE_SLOW_MS) stalls.push(`${label}: ${pauses.stalls.map(describeStall(postStart)).join(', ') || 'none'}`);
     }
     if (TRACE_SLOW_MS) {
-      collections.push(`the instances' event loops late by over ${TRACE_SLOW_MS} ms (s into the phase: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
+      stalls.push(`the clients' process: ${ownStalls().filter(([at]) => at >= postStart).map(describeStall(postStart)).join(', ') || 'none'}`);
+      collections.push(`the event loops late by over ${TRACE_SLOW_MS} ms (s into the phase: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
       for (const [label, c] of [['A', a], ['B', b]] as const) {
         const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
         collections.push(`${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms (s into the phase: ms): ${own.slow.map(([at, ms]) => `${((at - postStart) / 1000).toFixed(2)}: ${ms}`).join(', ')}`);
       }
     }
-    const delivery = tally(got, uuids, latencies, postedMs);
+    const delivery = tracker.tally(uuids, postedMs);
     const m = summarize(delivery.latencies);
     console.log(`${name}: ${m.count} of ${delivery.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${delivery.lost}, duplicated ${delivery.duplicated}; posting took ${(postedMs / 1000).toFixed(1)} s, ${failures.length} failed posts`);
     return { delivery, answeredAt, createdAt, failures, settleMs, postStart, collections, outside };
@@ -182,20 +201,18 @@ try {
     const warmed = await settle(allEvents);
     console.log(`warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`);
   }
-  const got: Map<string, number>[] = [];
-  const latencies: number[] = [];
-  // Each delivery's arrival, to time it also from the roller's 201 (the answer leaves after the commit).
-  const arrivals: Array<[string, number]> = [];
-  sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, fromCreatedAt, got, latencies, i, arrivals));
+  // Each delivery's arrival is kept too, to time it also from the roller's 201 (the answer leaves after the commit).
+  const serviceTracker = new Tracker();
+  sockets.forEach((s, i) => serviceTracker.track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, fromCreatedAt, i));
   let sample: unknown = null;
   sockets[0]!.socket.once('RollCreateEvent', (p: { data: unknown }) => (sample = p.data));
-  const { delivery: service, answeredAt, createdAt, failures, settleMs: serviceSettle, postStart, collections, outside: serviceOutside } = await rollPhase('rolls', got, latencies);
+  const { delivery: service, answeredAt, createdAt, failures, settleMs: serviceSettle, postStart, collections, outside: serviceOutside } = await rollPhase('rolls', serviceTracker);
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   for (const s of sockets) s.socket.close();
   sockets = [];
 
   // --- the Pusher row: the same participants through the gateway, same instances, same rate --------
-  let pusherRow: { delivery: Delivery; arrivals: Array<[string, number]>; answeredAt: Map<string, number>; settleMs: number; pusherJs: number } | null = null;
+  let pusherRow: { delivery: Delivery; arrivals: Tracker; answeredAt: Map<string, number>; settleMs: number; pusherJs: number } | null = null;
   if (PUSHER) {
     // The Socket.IO sockets' departures (presence leaves, announcements) are over before these connect.
     await sleep(3000);
@@ -206,13 +223,11 @@ try {
     console.log(`pusher: ${CLIENTS} clients (${pusherJs} pusher-js, ${CLIENTS - pusherJs} raw ws) authorised and subscribed to presence-room.${slug} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retried} retried after a reset)`);
     const drained = await settle(() => countAll(pushers));
     console.log(`pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${countAll(pushers)} frames)`);
-    const pGot: Map<string, number>[] = [];
-    const pLatencies: number[] = [];
-    const pArrivals: Array<[string, number]> = [];
-    pushers.forEach((p, i) => track((l) => p.on('App\\Events\\RollCreateEvent', l), (d) => d.data.uuid, fromCreatedAt, pGot, pLatencies, i, pArrivals));
-    const phase = await rollPhase('pusher-rolls', pGot, pLatencies);
+    const pusherTracker = new Tracker();
+    pushers.forEach((p, i) => pusherTracker.track((l) => p.on('App\\Events\\RollCreateEvent', l), (d) => d.data.uuid, fromCreatedAt, i));
+    const phase = await rollPhase('pusher-rolls', pusherTracker);
     failures.push(...phase.failures);
-    pusherRow = { delivery: phase.delivery, arrivals: pArrivals, answeredAt: phase.answeredAt, settleMs: phase.settleMs, pusherJs };
+    pusherRow = { delivery: phase.delivery, arrivals: pusherTracker, answeredAt: phase.answeredAt, settleMs: phase.settleMs, pusherJs };
     for (const p of pushers) p.close();
     pushers = [];
   }
@@ -236,10 +251,10 @@ try {
     await steady(WARMUP_ROLLS, RATE, async (i) => emit(i, `bare-warmup-${i}`));
     await settle(() => countAll(sockets));
   }
-  const bareGot: Map<string, number>[] = [];
-  const bareLatencies: number[] = [];
-  sockets.forEach((s, i) => track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, (p) => p.sentAt, bareGot, bareLatencies, i));
+  const bareTracker = new Tracker();
+  sockets.forEach((s, i) => bareTracker.track((l) => s.socket.on('RollCreateEvent', l), (p) => p.data.uuid, (p) => p.sentAt, i));
   const bareIds: string[] = [];
+  startPhase();
   const bareProcs = readProcesses();
   const bareStart = Date.now();
   await steady(ROLLS, RATE, async (i) => {
@@ -249,17 +264,18 @@ try {
     emit(i, uuid);
   });
   const bareMs = Date.now() - bareStart;
-  await settle(() => bareLatencies.length);
+  await settle(() => bareTracker.count);
   const bareOutside = interference(bareProcs, readProcesses());
-  const bare = tally(bareGot, bareIds, bareLatencies, bareMs);
+  if (TRACE_SLOW_MS) console.log(`bare phase: the clients' process's event loop late by over ${TRACE_SLOW_MS} ms: ${ownStalls().map(describeStall(bareStart)).join(', ') || 'never'}`);
+  const bare = bareTracker.tally(bareIds, bareMs);
 
   // --- report ----------------------------------------------------------------------------------
   const s: Summary = summarize(service.latencies);
   const z: Summary = summarize(bare.latencies);
   // The commit lies between the roll's created_at (stamped before its insert) and the roller's 201
   // (sent after the commit and the publish): latency from commit lies between these two.
-  const afterAnswer = (list: Array<[string, number]>, answered: Map<string, number>) => summarize(list.flatMap(([id, at]) => (answered.has(id) ? [at - answered.get(id)!] : [])));
-  const fromAnswer = afterAnswer(arrivals, answeredAt);
+  const afterAnswer = (tracker: Tracker, answered: Map<string, number>) => summarize([...tracker.arrivals()].flatMap(([id, at]) => (answered.has(id) ? [at - answered.get(id)!] : [])));
+  const fromAnswer = afterAnswer(serviceTracker, answeredAt);
   const p = pusherRow ? summarize(pusherRow.delivery.latencies) : null;
   const row = (label: string, d: Delivery, m: Summary, r: string) => [label, String(d.expected), String(m.count), fmt(m.p50), fmt(m.p90), fmt(m.p99), fmt(m.max), String(d.lost), String(d.duplicated), r];
   printTable(`Delivery of ${ROLLS} rolls at ${RATE}/s to ${CLIENTS} sockets over 2 instances (latency in ms)`, ['fan-out', 'expected', 'received', 'p50', 'p90', 'p99', 'max', 'lost', 'duplicated', 'p99 vs bare'], [
@@ -280,7 +296,7 @@ try {
   // How much of each roll's slowest delivery was already spent when its roller got the 201 (the insert,
   // its commit, the publish and the answer) tells the database's share from the fan-out's.
   const slowestOf = new Map<string, number>();
-  for (const [id, at] of arrivals) slowestOf.set(id, Math.max(slowestOf.get(id) ?? 0, at));
+  for (const [id, at] of serviceTracker.arrivals()) slowestOf.set(id, Math.max(slowestOf.get(id) ?? 0, at));
   const perRoll = [...createdAt].filter(([id]) => answeredAt.has(id) && slowestOf.has(id)).map(([id, c]) => ({ id, toAnswer: answeredAt.get(id)! - c, slowest: slowestOf.get(id)! - c }));
   const toAnswer = summarize(perRoll.map((r) => r.toAnswer));
   console.log(`per roll, created_at -> the roller's 201 (insert, commit, publish, answer): p50 ${fmt(toAnswer.p50)} ms, p99 ${fmt(toAnswer.p99)} ms, max ${fmt(toAnswer.max)} ms over ${perRoll.length} rolls`);

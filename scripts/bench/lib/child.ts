@@ -69,25 +69,7 @@ export async function answerPauses(): Promise<void> {
       g.maxMs = Math.max(g.maxMs, e.duration);
     }
   }).observe({ entryTypes: ['gc'] });
-  // BENCH_TRACE_SLOW_MS: every gap of the event loop longer than that (a 5 ms timer that came late), as
-  // [epoch ms at its start, gap ms, ms the main thread ran, ms it waited for the core, ms the other
-  // threads ran]: a loop busy with its own work, from one starved by whatever else held the core.
-  let stalls: Array<[number, number, number, number, number]> = [];
-  const stallMs = Number(process.env.BENCH_TRACE_SLOW_MS || 0);
-  if (stallMs > 0) {
-    let last = performance.now();
-    let lastTimes = threadTimes();
-    setInterval(() => {
-      const now = performance.now();
-      const times = threadTimes();
-      if (now - last > stallMs && times && lastTimes) {
-        const r = (x: number) => Math.round(x * 10) / 10;
-        stalls.push([Math.round(performance.timeOrigin + last), r(now - last), r(times.mainRan - lastTimes.mainRan), r(times.mainWaited - lastTimes.mainWaited), r(times.othersRan - lastTimes.othersRan)]);
-      }
-      last = now;
-      lastTimes = times;
-    }, 5).unref();
-  }
+  const takeStalls = watchStalls(Number(process.env.BENCH_TRACE_SLOW_MS || 0));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let threads0 = threadTimes();
@@ -98,10 +80,9 @@ export async function answerPauses(): Promise<void> {
     const threads1 = threadTimes();
     const t0 = threads0;
     const threads = threads1 && t0 ? { mainRanMs: round(threads1.mainRan - t0.mainRan), mainWaitedMs: round(threads1.mainWaited - t0.mainWaited), othersRanMs: round(threads1.othersRan - t0.othersRan) } : null;
-    process.send?.({ id: m.id, gc, timeline, stalls, loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
+    process.send?.({ id: m.id, gc, timeline, stalls: takeStalls(), loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
     gcs = {};
     timeline = [];
-    stalls = [];
     loop.reset();
     threads0 = threads1;
   });
@@ -132,6 +113,42 @@ export function answerSlowRequests(server: import('node:http').Server): void {
     seen = 0;
   });
 }
+
+/** An event-loop gap: [epoch ms at its start, gap ms, ms the main thread ran, ms it waited for the core, ms the other threads ran]. */
+export type Stall = [number, number, number, number, number];
+
+/**
+ * Watch this process's event loop for gaps longer than `overMs` (a 5 ms timer that came late; 0: not
+ * watched), and say for each what the process's threads did meanwhile: a loop busy with its own work
+ * (ran), from one starved by whatever else held its core (waited). Answers a function that hands over
+ * the gaps seen since it was last called.
+ */
+export function watchStalls(overMs: number): () => Stall[] {
+  let stalls: Stall[] = [];
+  if (overMs > 0) {
+    let last = performance.now();
+    let lastTimes = threadTimes();
+    setInterval(() => {
+      const now = performance.now();
+      const times = threadTimes();
+      if (now - last > overMs && times && lastTimes) {
+        const r = (x: number) => Math.round(x * 10) / 10;
+        stalls.push([Math.round(performance.timeOrigin + last), r(now - last), r(times.mainRan - lastTimes.mainRan), r(times.mainWaited - lastTimes.mainWaited), r(times.othersRan - lastTimes.othersRan)]);
+      }
+      last = now;
+      lastTimes = times;
+    }, 5).unref();
+  }
+  return () => {
+    const out = stalls;
+    stalls = [];
+    return out;
+  };
+}
+
+/** A stall as printed: "1.45 s 30.8 (ran 7.9, waited 19.3, other threads 0)", from `origin` (epoch ms). */
+export const describeStall = (origin: number) => ([at, gap, ran, waited, others]: Stall) =>
+  `${((at - origin) / 1000).toFixed(2)} s ${gap} (ran ${ran}, waited ${waited}, other threads ${others})`;
 
 interface ThreadTimes {
   mainRan: number;

@@ -34,32 +34,69 @@ export function countAll(audience: ReadonlyArray<{ counts: Map<string, number> }
 }
 
 /**
- * Per client: which ids it got, and when; latency from `stamp(payload)`. `on` subscribes to the
- * event on that client (Socket.IO or Pusher alike).
+ * One phase's deliveries to an audience: which ids each client got, how many times, when, and the
+ * latency of each from `stamp(payload)`. Every phase of a comparison records the same things the same
+ * way, in the clients' own process, and keeps no object per delivery: ids are numbered at first
+ * sight, and per-delivery records are plain numbers. A phase that kept a [uuid, time] pair per
+ * delivery (200,000 of them) set off major collections in the clients' process that the other phase
+ * did not, and its clients then read their events late (docs/performance.md, "Who was late").
  */
-export function track(on: (listener: (payload: any) => void) => void, idOf: (p: any) => string, stamp: (p: any) => number, got: Map<string, number>[], latencies: number[], index: number, arrivals?: Array<[string, number]>) {
-  const seen = new Map<string, number>();
-  got[index] = seen;
-  on((payload: any) => {
-    const now = Date.now();
-    const id = idOf(payload);
-    seen.set(id, (seen.get(id) ?? 0) + 1);
-    latencies.push(now - stamp(payload));
-    arrivals?.push([id, now]);
-  });
-}
+export class Tracker {
+  private readonly numbers = new Map<string, number>();
+  private readonly ids: string[] = [];
+  private readonly seen: Array<Map<number, number>> = [];
+  readonly latencies: number[] = [];
+  /** per delivery, in arrival order: its id's number and when it arrived (epoch ms) */
+  private readonly arrivedId: number[] = [];
+  private readonly arrivedAt: number[] = [];
 
-export function tally(got: Map<string, number>[], ids: string[], latencies: number[], wallMs: number): Delivery {
-  let lost = 0;
-  let duplicated = 0;
-  for (const seen of got) {
-    for (const id of ids) {
-      const n = seen.get(id) ?? 0;
-      if (n === 0) lost++;
-      if (n > 1) duplicated += n - 1;
-    }
+  /** Count the events `on` subscribes to as client `index`'s (Socket.IO or Pusher alike). */
+  track(on: (listener: (payload: any) => void) => void, idOf: (p: any) => string, stamp: (p: any) => number, index: number): void {
+    const seen = new Map<number, number>();
+    this.seen[index] = seen;
+    on((payload: any) => {
+      const now = Date.now();
+      const n = this.number(idOf(payload));
+      seen.set(n, (seen.get(n) ?? 0) + 1);
+      this.latencies.push(now - stamp(payload));
+      this.arrivedId.push(n);
+      this.arrivedAt.push(now);
+    });
   }
-  return { latencies, lost, duplicated, expected: got.length * ids.length, wallMs };
+
+  get count(): number {
+    return this.latencies.length;
+  }
+
+  /** Every delivery as [id, arrival epoch ms], in arrival order. */
+  *arrivals(): Generator<[string, number]> {
+    for (let i = 0; i < this.arrivedId.length; i++) yield [this.ids[this.arrivedId[i]!]!, this.arrivedAt[i]!];
+  }
+
+  /** Lost (an id of `ids` a client never got) and duplicated deliveries, over every client tracked. */
+  tally(ids: readonly string[], wallMs: number): Delivery {
+    let lost = 0;
+    let duplicated = 0;
+    for (const seen of this.seen) {
+      for (const id of ids) {
+        const number = this.numbers.get(id);
+        const n = number === undefined ? 0 : (seen.get(number) ?? 0);
+        if (n === 0) lost++;
+        if (n > 1) duplicated += n - 1;
+      }
+    }
+    return { latencies: this.latencies, lost, duplicated, expected: this.seen.length * ids.length, wallMs };
+  }
+
+  private number(id: string): number {
+    let n = this.numbers.get(id);
+    if (n === undefined) {
+      n = this.ids.length;
+      this.ids.push(id);
+      this.numbers.set(id, n);
+    }
+    return n;
+  }
 }
 
 /** Send `n` things at `rate` per second on a fixed schedule (not one after another's answer). */
