@@ -82,7 +82,7 @@ export async function forRoll(query: Query, cached: CachedRoom, userId: number, 
   const seat = cached.seatOfUser.get(userId);
   if (seat !== undefined) wanted.add(seat);
   for (const id of whisperIds) if (cached.seats.has(id)) wanted.add(id);
-  if (!wanted.size) return cached.bare;
+  if (!wanted.size) return { ...cached.bare, participants: [] };
   const unread = [...wanted].filter((id) => !cached.participants.has(id) && !cached.reading.has(id));
   if (unread.length) {
     const read = readParticipants(query, cached.room.id, unread).then((participants) => {
