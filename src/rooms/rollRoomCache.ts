@@ -20,8 +20,6 @@ import type { ParticipantRecord, RoomRecord } from './store/records';
 const MAX_SEATS_HELD = 50_000;
 
 export interface CachedRoom extends RollRoomSeats {
-  /** The room as rolls embed it, without participants: `memberUserIds` is every seat's user. */
-  bare: RoomRecord;
   /** user id -> participant id (a user sits in a room at most once: unique index) */
   seatOfUser: ReadonlyMap<number, number>;
   /** participants read so far, by id */
@@ -45,8 +43,8 @@ onInvalidation((inv) => {
     for (const cache of [liveBySlug, byId]) cache.deleteWhere((cached) => rooms.has(cached.room.id));
   }
   if (inv.users?.length) {
-    const users = new Set(inv.users);
-    const embeds = (cached: CachedRoom) => users.has(cached.room.userId) || [...users].some((u) => cached.seatOfUser.has(u));
+    const users = inv.users;
+    const embeds = (cached: CachedRoom) => users.some((u) => u === cached.room.userId || cached.seatOfUser.has(u));
     for (const cache of [liveBySlug, byId]) cache.deleteWhere(embeds);
   }
 });
@@ -56,8 +54,9 @@ async function load(query: Query, where: string, params: readonly unknown[]): Pr
   if (!read) return null;
   const seatOfUser = new Map<number, number>();
   for (const [participantId, userId] of read.seats) seatOfUser.set(userId, participantId);
-  const bare: RoomRecord = { ...read.room, participants: [], memberUserIds: new Set(seatOfUser.keys()) };
-  return { ...read, bare, seatOfUser, participants: new Map(), reading: new Map() };
+  // The room as rolls embed it: `memberUserIds` is every seat's user (forRoll adds the participants).
+  const room: RoomRecord = { ...read.room, memberUserIds: new Set(seatOfUser.keys()) };
+  return { room, seats: read.seats, seatOfUser, participants: new Map(), reading: new Map() };
 }
 
 /** The live (not deleted) room with this slug, as cached (give it to forRoll), or null. */
@@ -82,20 +81,18 @@ export async function forRoll(query: Query, cached: CachedRoom, userId: number, 
   const seat = cached.seatOfUser.get(userId);
   if (seat !== undefined) wanted.add(seat);
   for (const id of whisperIds) if (cached.seats.has(id)) wanted.add(id);
-  if (!wanted.size) return { ...cached.bare, participants: [] };
+  if (!wanted.size) return { ...cached.room, participants: [] };
   const unread = [...wanted].filter((id) => !cached.participants.has(id) && !cached.reading.has(id));
   if (unread.length) {
     const read = readParticipants(query, cached.room.id, unread).then((participants) => {
       for (const p of participants) cached.participants.set(p.id, p);
     });
     for (const id of unread) cached.reading.set(id, read);
-    void read.then(
-      () => unread.forEach((id) => cached.reading.delete(id)),
-      () => unread.forEach((id) => cached.reading.delete(id)),
-    );
+    const done = () => unread.forEach((id) => cached.reading.delete(id));
+    read.then(done, done);
   }
   await Promise.all([...wanted].flatMap((id) => cached.reading.get(id) ?? []));
   const involved = [...wanted].flatMap((id) => cached.participants.get(id) ?? []);
   involved.sort((a, b) => a.position - b.position || a.id - b.id);
-  return { ...cached.bare, participants: involved };
+  return { ...cached.room, participants: involved };
 }

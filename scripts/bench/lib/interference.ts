@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { cpuSecondsOf } from './processes';
+import { TICKS_PER_SECOND } from './processes';
 
 /**
  * What else ran on the machine while a phase was measured. A benchmark's tail (the p99 of 200 rolls is
@@ -34,7 +34,7 @@ export function readProcesses(): Reading {
       const close = stat.lastIndexOf(')');
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
-      procs.set(Number(entry), { comm, ppid: Number(fields[1]), cpu: cpuSecondsOf(Number(entry)) });
+      procs.set(Number(entry), { comm, ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND });
     } catch {
       // gone between readdir and read
     }

@@ -155,7 +155,7 @@ export function tolerateSocketResets(): void {
   });
 }
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+export const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 when it is gone. */
 export function cpuSecondsOf(pid: number): number {
