@@ -34,34 +34,37 @@ export function countAll(audience: ReadonlyArray<{ counts: Map<string, number> }
 }
 
 /**
- * One phase's deliveries to an audience: which ids each client got, how many times, when, and the
- * latency of each from `stamp(payload)`. Every phase of a comparison records the same things the same
+ * One block's deliveries to an audience: which ids each client got, how many times, when, and the
+ * latency of each from `stamp(payload)`. Every block of a comparison records the same things the same
  * way, in the clients' own process, and keeps no object per delivery: ids are numbered at first
  * sight, and per-delivery records are plain numbers. A phase that kept a [uuid, time] pair per
  * delivery (200,000 of them) set off major collections in the clients' process that the other phase
  * did not, and its clients then read their events late (docs/performance.md, "Who was late").
+ * The audience's listeners call `record`; a new Tracker per block (fanout.ts routes the listeners
+ * to the block under way).
  */
 export class Tracker {
   private readonly numbers = new Map<string, number>();
   private readonly ids: string[] = [];
-  private readonly seen: Array<Map<number, number>> = [];
+  private readonly seen: Array<Map<number, number>>;
   readonly latencies: number[] = [];
   /** per delivery, in arrival order: its id's number and when it arrived (epoch ms) */
   private readonly arrivedId: number[] = [];
   private readonly arrivedAt: number[] = [];
 
-  /** Count the events `on` subscribes to as client `index`'s (Socket.IO or Pusher alike). */
-  track(on: (listener: (payload: any) => void) => void, idOf: (p: any) => string, stamp: (p: any) => number, index: number): void {
-    const seen = new Map<number, number>();
-    this.seen[index] = seen;
-    on((payload: any) => {
-      const now = Date.now();
-      const n = this.number(idOf(payload));
-      seen.set(n, (seen.get(n) ?? 0) + 1);
-      this.latencies.push(now - stamp(payload));
-      this.arrivedId.push(n);
-      this.arrivedAt.push(now);
-    });
+  constructor(clients: number, private readonly idOf: (p: any) => string, private readonly stamp: (p: any) => number) {
+    this.seen = Array.from({ length: clients }, () => new Map<number, number>());
+  }
+
+  /** Client `index` received `payload` (Socket.IO or Pusher alike). */
+  record(index: number, payload: any): void {
+    const now = Date.now();
+    const n = this.number(this.idOf(payload));
+    const seen = this.seen[index]!;
+    seen.set(n, (seen.get(n) ?? 0) + 1);
+    this.latencies.push(now - this.stamp(payload));
+    this.arrivedId.push(n);
+    this.arrivedAt.push(now);
   }
 
   get count(): number {

@@ -1,0 +1,179 @@
+/**
+ * The measured blocks of bench:fanout: a block of rolls posted to the service (Socket.IO or Pusher
+ * audience) and a block of bare emits, each on the same schedule and observed the same way (the
+ * clients' process collected first, what other processes took meanwhile, the instances' collections
+ * and, with BENCH_TRACE_SLOW_MS, every event-loop gap). fanout.ts alternates them in rounds.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { Api } from '../../../test/helpers/http';
+import type { BenchDatabase } from './database';
+import { describeStall, type Stall } from './child';
+import { QUIET_MS, settle, steady, type Delivery, type Tracker } from './delivery';
+import { interference, readProcesses, type Interference } from './interference';
+import { TRACE_SLOW_MS } from './load';
+import type { ChildHandle } from './processes';
+import { summarize } from './stats';
+import { fmt } from './table';
+
+/**
+ * Every measured block starts with the clients' process fully collected (and its stall watch reset):
+ * the garbage a block leaves (200,000 parsed events) must not be collected during the next one, whose
+ * clients would then read their events late.
+ */
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+export interface Fanout {
+  a: ChildHandle;
+  b: ChildHandle;
+  urlA: string;
+  urlB: string;
+  roller: { key: string; api: Api };
+  body: unknown;
+  database: BenchDatabase;
+  serverCores: string;
+  rate: number;
+  maxSettleMs: number;
+  /** the clients' process's own event-loop gaps since the last call */
+  ownStalls: () => Stall[];
+}
+
+/** One block's result; `perRoll` and `fromAnswer` only for rolls (the service). */
+export interface Block {
+  delivery: Delivery;
+  outside: Interference;
+  settleMs: number;
+  failures: string[];
+  /** each roll: created_at -> the roller's 201, and -> its slowest delivery (ms), and when it was created (s into the block) */
+  perRoll: Array<{ toAnswer: number; slowest: number; at: number }>;
+  /** each delivery timed from the roller's 201 instead of created_at */
+  fromAnswer: number[];
+}
+
+function startBlock(f: Fanout): void {
+  collectGarbage();
+  f.ownStalls();
+}
+
+/**
+ * Post `rolls` rolls at the fanout's rate, alternating instances, to an audience recording into
+ * `tracker`; wait until the deliveries stop, and count them.
+ */
+export async function rollBlock(f: Fanout, name: string, tracker: Tracker, rolls: number): Promise<Block> {
+  const { a, b } = f;
+  const answeredAt = new Map<string, number>();
+  const createdAt = new Map<string, number>();
+  const failures: string[] = [];
+  await Promise.all([a.ask({ cmd: 'pauses' }), b.ask({ cmd: 'pauses' })]); // from here: this block's collections
+  // BENCH_TRACE_SLOW_MS: the instances time their own requests (from the first byte to the last).
+  if (TRACE_SLOW_MS) await Promise.all([a.ask({ cmd: 'slow-requests' }), b.ask({ cmd: 'slow-requests' })]);
+  // The database is part of the service under test: where its backends run, the service pays for them.
+  await f.database.pinBackends(f.serverCores);
+  startBlock(f);
+  const procsBefore = readProcesses();
+  const postStart = Date.now();
+  await steady(rolls, f.rate, async (i) => {
+    try {
+      const res = await f.roller.api.as(f.roller.key).post(`${i % 2 ? f.urlB : f.urlA}/api/1.0/roll`, f.body);
+      if (res.status === 201) {
+        answeredAt.set(res.body.data.uuid, Date.now());
+        createdAt.set(res.body.data.uuid, Date.parse(res.body.data.created_at));
+      } else failures.push(`${res.status} ${res.text.slice(0, 100)}`);
+    } catch (err) {
+      failures.push(`${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
+    }
+  });
+  const postedMs = Date.now() - postStart;
+  const settleMs = await settle(() => tracker.count, f.maxSettleMs);
+  const outside = interference(procsBefore, readProcesses());
+  for (const [label, c] of [['A', a], ['B', b]] as const) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
+  }
+  const delivery = tracker.tally([...createdAt.keys()], postedMs);
+  const slowestOf = new Map<string, number>();
+  const fromAnswer: number[] = [];
+  for (const [id, at] of tracker.arrivals()) {
+    slowestOf.set(id, Math.max(slowestOf.get(id) ?? 0, at));
+    const answered = answeredAt.get(id);
+    if (answered !== undefined) fromAnswer.push(at - answered);
+  }
+  const perRoll = [...createdAt].filter(([id]) => answeredAt.has(id) && slowestOf.has(id))
+    .map(([id, c]) => ({ toAnswer: answeredAt.get(id)! - c, slowest: slowestOf.get(id)! - c, at: (c - postStart) / 1000 }));
+  printBlock(name, delivery, failures, settleMs);
+  await printServiceSide(f, postStart);
+  return { delivery, outside, settleMs, failures, perRoll, fromAnswer };
+}
+
+/** Send `emits` bare emits (alternating the two bare servers) at the fanout's rate; count their deliveries. */
+export async function emitBlock(f: Fanout, name: string, tracker: Tracker, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
+  const ids: string[] = [];
+  startBlock(f);
+  const procsBefore = readProcesses();
+  const start = Date.now();
+  await steady(emits, f.rate, async (i) => {
+    const id = `${name}-${i}`;
+    ids.push(id);
+    // Fire and forget: a saturated server must fall behind in what it delivers, not stall the schedule.
+    emit(i, id);
+  });
+  const wallMs = Date.now() - start;
+  const settleMs = await settle(() => tracker.count, f.maxSettleMs);
+  const outside = interference(procsBefore, readProcesses());
+  if (TRACE_SLOW_MS) console.log(`  ${name}: the clients' process's event loop late by over ${TRACE_SLOW_MS} ms: ${f.ownStalls().map(describeStall(start)).join(', ') || 'never'}`);
+  const delivery = tracker.tally(ids, wallMs);
+  printBlock(name, delivery, [], settleMs);
+  return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [] };
+}
+
+/** Blocks of one kind as one: their deliveries pooled (the p99 of the whole sample, not a mean of p99s). */
+export function pool(blocks: readonly Block[]): Block {
+  const sum = (f: (b: Block) => number) => blocks.reduce((n, b) => n + f(b), 0);
+  const outsides = blocks.map((b) => b.outside);
+  return {
+    delivery: {
+      latencies: blocks.flatMap((b) => b.delivery.latencies),
+      lost: sum((b) => b.delivery.lost),
+      duplicated: sum((b) => b.delivery.duplicated),
+      expected: sum((b) => b.delivery.expected),
+      wallMs: sum((b) => b.delivery.wallMs),
+    },
+    // The pool is clean when every block was; its share is the worst block's.
+    outside: outsides.reduce((worst, o) => (o.share > worst.share ? o : worst), outsides[0]!),
+    settleMs: Math.max(...blocks.map((b) => b.settleMs)),
+    failures: blocks.flatMap((b) => b.failures),
+    perRoll: blocks.flatMap((b) => b.perRoll),
+    fromAnswer: blocks.flatMap((b) => b.fromAnswer),
+  };
+}
+
+export const allClean = (blocks: readonly Block[]) => blocks.every((b) => b.outside.clean);
+
+function printBlock(name: string, d: Delivery, failures: string[], settleMs: number): void {
+  const m = summarize(d.latencies);
+  console.log(`  ${name}: ${m.count} of ${d.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${d.lost}, duplicated ${d.duplicated}; posting took ${(d.wallMs / 1000).toFixed(1)} s, the last delivery ${((settleMs - QUIET_MS) / 1000).toFixed(1)} s after it${failures.length ? `, ${failures.length} failed posts` : ''}`);
+}
+
+/**
+ * Each instance's collections during the block (major ones, and minor ones over 4 ms) by when they
+ * started: lined up with the slowest rolls' created_at, they tell a collection's stall apart. With
+ * BENCH_TRACE_SLOW_MS also every event-loop gap (instances and clients) and the slow requests.
+ */
+async function printServiceSide(f: Fanout, postStart: number): Promise<void> {
+  const at = (epoch: number) => ((epoch - postStart) / 1000).toFixed(2);
+  const collections: string[] = [];
+  const stalls: string[] = [];
+  for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
+    const pauses = await c.ask<{ timeline: Array<[number, string, number]>; stalls: Stall[] }>({ cmd: 'pauses' });
+    collections.push(`${label}: ${pauses.timeline.map(([t, kind, ms]) => `${at(t)} s ${kind} ${ms}`).join(', ') || 'none'}`);
+    if (TRACE_SLOW_MS) stalls.push(`${label}: ${pauses.stalls.map(describeStall(postStart)).join(', ') || 'none'}`);
+  }
+  console.log(`    the instances' collections (s into the block, kind, ms; minor ones only over 4 ms): ${collections.join('; ')}`);
+  if (!TRACE_SLOW_MS) return;
+  stalls.push(`the clients' process: ${f.ownStalls().filter(([t]) => t >= postStart).map(describeStall(postStart)).join(', ') || 'none'}`);
+  console.log(`    event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
+  for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
+    const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
+    console.log(`    ${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms: ${own.slow.map(([t, ms]) => `${at(t)}: ${ms}`).join(', ')}`);
+  }
+}
