@@ -21,21 +21,23 @@
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
  *        connect and while the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
- * Both instances run pinned to one core, this process (every client socket and the roller) to the
- * other: a single client process holding 1,000 sockets is part of what is measured, on both sides.
+ * The service's instances, the bare servers and the benchmark database's backends run pinned to one
+ * core; the clients to the other: this process (the roller) and one audience process per audience
+ * (lib/audience.ts: the service's sockets, the bare servers' sockets, the Pusher clients), so that
+ * each side's blocks are read by a process holding only its own 1,000 sockets.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS, TRACE_SLOW_MS } from './lib/load';
-import { loadLine, planCores, pinSelf, root, tolerateSocketResets, sleep, spawnTs, type ChildHandle } from './lib/processes';
-import { countAll, QUIET_MS, settle as settleUpTo, steady, Tracker } from './lib/delivery';
+import { loadLine, planCores, pinSelf, root, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { Audience } from './lib/audienceProcess';
+import { QUIET_MS, settle as settleUpTo, steady } from './lib/delivery';
 import { watchStalls } from './lib/child';
 import { emitBlock, rollBlock, type Block, type Fanout } from './lib/fanoutBlocks';
 import { report, type PusherRows } from './lib/fanoutReport';
-import { connectPusherRoom, type PusherListener } from './lib/pusher';
-import { connectRetries, connectRoom, inBatches, type Listener } from './lib/sockets';
+import { inBatches } from './lib/sockets';
 import { fmt } from './lib/table';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);
@@ -59,10 +61,8 @@ const PUSHER = process.env.FANOUT_PUSHER !== '0';
  */
 const WARMUP_ROLLS = Number(process.env.FANOUT_WARMUP_ROLLS ?? RATE);
 const PUSHER_JS = Math.min(CLIENTS, Number(process.env.FANOUT_PUSHER_JS ?? 1));
-const settle = (count: () => number) => settleUpTo(count, MAX_SETTLE_MS);
+const settle = (count: () => Promise<number>) => settleUpTo(count, MAX_SETTLE_MS);
 const ownStalls = watchStalls(TRACE_SLOW_MS);
-type Payload = { data: { uuid: string; created_at: string }; sentAt: number };
-const fromCreatedAt = (p: Payload) => Date.parse(p.data.created_at);
 
 /** Profile `child` while `work` runs (FANOUT_CPU_PROF); answers what `work` answers. */
 async function profiled<T>(child: ChildHandle, name: string, work: () => Promise<T>): Promise<T> {
@@ -80,22 +80,12 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
 
 const cores = planCores();
 pinSelf(cores.load);
-tolerateSocketResets();
 console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
-let sockets: Listener[] = [];
-let bareSockets: Listener[] = [];
-let pushers: PusherListener[] = [];
 const cleanup = async () => {
   if (process.env.BENCH_DEBUG) console.trace('cleanup');
-  for (const s of sockets) s.socket.close();
-  sockets = [];
-  for (const s of bareSockets) s.socket.close();
-  bareSockets = [];
-  for (const p of pushers) p.close();
-  pushers = [];
   await Promise.allSettled(children.map((c) => c.stop()));
   await database.drop();
 };
@@ -106,6 +96,12 @@ process.on('exit', (code) => {
 process.on('unhandledRejection', (err) => {
   console.log('bench:fanout: unhandled rejection', err);
 });
+const startAudience = async (label: string) => {
+  const audience = await Audience.start(label, cores.load);
+  children.push(audience.handle);
+  return audience;
+};
+const connected = (what: string, c: { ms: number; retried: number }) => console.log(`${what} in ${(c.ms / 1000).toFixed(1)} s (${c.retried} retried after a reset)`);
 
 try {
   // --- the service: two instances, one room, CLIENTS participants with a socket each ------------
@@ -120,60 +116,50 @@ try {
   const roller = await newGuest(urlA);
   const room = (await roller.api.post('/room', { name: 'fan-out', is_public: true })).body.data;
   const slug = room.slug as string;
-  let t0 = Date.now();
-  const audience = await profiled(a, 'join', () => inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
+  const t0 = Date.now();
+  const participants = await profiled(a, 'join', () => inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
     const g = await newGuest(i % 2 ? urlB : urlA);
     const joined = await g.api.post(`/room/${slug}/participant`, {});
     if (joined.status !== 200) throw new Error(`join ${i} failed: ${joined.status} ${joined.text}`);
-    return g;
+    return g.key;
   }));
   console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  t0 = Date.now();
-  sockets = await profiled(a, 'connect', () => inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? urlB : urlA, slug, g.key, { timeoutMs: 60_000 })));
-  console.log(`${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count} connections retried after a reset)`);
+  const sockets = await startAudience('service');
+  connected(`${CLIENTS} sockets connected`, await profiled(a, 'connect', () => sockets.connect('socket.io', [urlA, urlB], slug, participants)));
   // Let the announcements of the connections drain (a ParticipantConnectEvent per newcomer to every
   // socket, the list of who is online to each newcomer: about a million messages for 1,000 sockets)
   // before the rolls: the fan-out is measured, not the backlog of the connect phase.
-  const allEvents = () => countAll(sockets);
-  const drainMs = await settle(allEvents);
-  console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${allEvents()} events)`);
+  const drainMs = await settle(() => sockets.count(false));
+  console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
   const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
-  // Each client's listener records into the tracker of the block under way.
-  let serviceTracker = new Tracker(CLIENTS, (p) => p.data.uuid, fromCreatedAt);
-  sockets.forEach((s, i) => s.socket.on('RollCreateEvent', (p: Payload) => serviceTracker.record(i, p)));
-  let sample: unknown = null;
-  sockets[0]!.socket.once('RollCreateEvent', (p: { data: unknown }) => (sample = p.data));
   if (WARMUP_ROLLS > 0) {
     await steady(WARMUP_ROLLS, RATE, (i) => roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, fanout.body));
-    const warmed = await settle(allEvents);
+    const warmed = await settle(() => sockets.count(false));
     console.log(`warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`);
   }
+  const sample = await sockets.sample();
 
-  // --- the baseline beside it: bare Socket.IO + Redis adapter, same clients, same payload ---------
+  // --- the baseline beside it: bare Socket.IO + Redis adapter, same participants, same payload ----
   const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
   const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
   children.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
-  const retriedBefore = connectRetries.count;
-  t0 = Date.now();
-  bareSockets = await inBatches(audience, 25, (g, i) => connectRoom(i % 2 ? bareUrlB! : bareUrlA!, slug, g.key, { timeoutMs: 60_000 }));
-  console.log(`bare: ${CLIENTS} sockets connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retriedBefore} retried after a reset); each client holds both sockets from here on`);
+  const bareSockets = await startAudience('bare');
+  connected(`bare: ${CLIENTS} sockets connected (an audience process of their own)`, await bareSockets.connect('socket.io', [bareUrlA!, bareUrlB!], slug, participants));
   const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
   const emit = (i: number, uuid: string) => (i % 2 ? bareB : bareA).child.send({ cmd: 'emit', namespace: `/room/${slug}`, payload: { ...template, uuid } });
-  let bareTracker = new Tracker(CLIENTS, (p) => p.data.uuid, (p) => p.sentAt);
-  bareSockets.forEach((s, i) => s.socket.on('RollCreateEvent', (p: Payload) => bareTracker.record(i, p)));
   if (WARMUP_ROLLS > 0) {
     await steady(WARMUP_ROLLS, RATE, async (i) => emit(i, `bare-warmup-${i}`));
-    await settle(() => countAll(bareSockets));
+    await settle(() => bareSockets.count(false));
   }
   /** ROUNDS rounds of a block of `kind` and a bare block, in turn first (ABBA: drift charges neither side). */
   const rounds = async (kind: string, block: (name: string, round: number) => Promise<Block>) => {
     const service: Block[] = [];
     const bare: Block[] = [];
-    const bareBlock = (name: string) => emitBlock(fanout, name, (bareTracker = new Tracker(CLIENTS, (p) => p.data.uuid, (p) => p.sentAt)), ROLLS, emit);
+    const bareBlock = (name: string) => emitBlock(fanout, name, bareSockets, ROLLS, emit);
     for (let r = 1; r <= ROUNDS; r++) {
       console.log(`round ${r} of ${ROUNDS} (${kind}):`);
       if (r % 2) {
@@ -188,31 +174,25 @@ try {
   };
   // FANOUT_CPU_PROF: instance A is profiled during the first block of rolls.
   const socketIo = await rounds('rolls', (name, r) => {
-    const block = () => rollBlock(fanout, name, (serviceTracker = new Tracker(CLIENTS, (p) => p.data.uuid, fromCreatedAt)), ROLLS);
+    const block = () => rollBlock(fanout, name, sockets, ROLLS);
     return r === 1 ? profiled(a, 'rolls', block) : block();
   });
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
-  for (const s of sockets) s.socket.close();
-  sockets = [];
+  await sockets.close();
 
   // --- the Pusher rows: the same participants through the gateway, same instances, same rate -------
   let pusherRows: PusherRows | null = null;
   if (PUSHER) {
     // The Socket.IO sockets' departures (presence leaves, announcements) are over before these connect.
     await sleep(3000);
-    t0 = Date.now();
-    const retried = connectRetries.count;
-    pushers = await profiled(a, 'pusher-connect', () => inBatches(audience, 25, (g, i) => connectPusherRoom(i % 2 ? urlB : urlA, slug, g.key, { pusherJs: i < PUSHER_JS, timeoutMs: 60_000 })));
-    const pusherJs = pushers.filter((p) => p.kind === 'pusher-js').length;
-    console.log(`pusher: ${CLIENTS} clients (${pusherJs} pusher-js, ${CLIENTS - pusherJs} raw ws) authorised and subscribed to presence-room.${slug} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${connectRetries.count - retried} retried after a reset)`);
-    const drained = await settle(() => countAll(pushers));
-    console.log(`pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${countAll(pushers)} frames)`);
-    let pusherTracker = new Tracker(CLIENTS, (d) => d.data.uuid, fromCreatedAt);
-    pushers.forEach((p, i) => p.on('App\\Events\\RollCreateEvent', (d: Payload) => pusherTracker.record(i, d)));
-    const { service, bare } = await rounds('pusher-rolls', (name) => rollBlock(fanout, name, (pusherTracker = new Tracker(CLIENTS, (d) => d.data.uuid, fromCreatedAt)), ROLLS));
-    pusherRows = { service, bare, pusherJs };
-    for (const p of pushers) p.close();
-    pushers = [];
+    const pushers = await startAudience('pusher');
+    const c = await profiled(a, 'pusher-connect', () => pushers.connect('pusher', [urlA, urlB], slug, participants, PUSHER_JS));
+    connected(`pusher: ${CLIENTS} clients (${c.pusherJs} pusher-js, ${CLIENTS - c.pusherJs} raw ws) authorised and subscribed to presence-room.${slug}`, c);
+    const drained = await settle(() => pushers.count(false));
+    console.log(`pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${await pushers.count(false)} frames)`);
+    const { service, bare } = await rounds('pusher-rolls', (name) => rollBlock(fanout, name, pushers, ROLLS));
+    pusherRows = { service, bare, pusherJs: c.pusherJs };
+    await pushers.close();
   }
 
   report({ clients: CLIENTS, rolls: ROLLS, rounds: ROUNDS, rate: RATE }, socketIo, pusherRows, sample);

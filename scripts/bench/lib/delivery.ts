@@ -13,13 +13,13 @@ export interface Delivery {
 }
 
 /** Wait until `count()` has not grown for QUIET_MS (events still in flight are late, not lost); answers the time waited. */
-export async function settle(count: () => number, maxMs: number): Promise<number> {
+export async function settle(count: () => number | Promise<number>, maxMs: number): Promise<number> {
   const start = Date.now();
-  let last = count();
+  let last = await count();
   let lastChange = Date.now();
   while (Date.now() - lastChange < QUIET_MS && Date.now() - start < maxMs) {
     await sleep(250);
-    const now = count();
+    const now = await count();
     if (now !== last) {
       last = now;
       lastChange = Date.now();

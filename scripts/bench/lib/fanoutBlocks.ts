@@ -4,25 +4,16 @@
  * clients' process collected first, what other processes took meanwhile, the instances' collections
  * and, with BENCH_TRACE_SLOW_MS, every event-loop gap). fanout.ts alternates them in rounds.
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { Api } from '../../../test/helpers/http';
+import type { Audience } from './audienceProcess';
 import type { BenchDatabase } from './database';
 import { describeStall, type Stall } from './child';
-import { QUIET_MS, settle, steady, type Delivery, type Tracker } from './delivery';
+import { QUIET_MS, settle, steady, type Delivery } from './delivery';
 import { interference, readProcesses, type Interference } from './interference';
 import { TRACE_SLOW_MS } from './load';
 import type { ChildHandle } from './processes';
 import { summarize } from './stats';
 import { fmt } from './table';
-
-/**
- * Every measured block starts with the clients' process fully collected (and its stall watch reset):
- * the garbage a block leaves (200,000 parsed events) must not be collected during the next one, whose
- * clients would then read their events late.
- */
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc') as () => void;
 
 export interface Fanout {
   a: ChildHandle;
@@ -35,7 +26,7 @@ export interface Fanout {
   serverCores: string;
   rate: number;
   maxSettleMs: number;
-  /** the clients' process's own event-loop gaps since the last call */
+  /** this process's own event-loop gaps (the roller's) since the last call */
   ownStalls: () => Stall[];
 }
 
@@ -51,16 +42,28 @@ export interface Block {
   fromAnswer: number[];
 }
 
-function startBlock(f: Fanout): void {
-  collectGarbage();
+/**
+ * Every measured block starts with its audience's process fully collected (and the stall watches
+ * reset): the garbage a block leaves (200,000 parsed events) must not be collected during the next
+ * one, whose clients would then read their events late.
+ */
+async function startBlock(f: Fanout, audience: Audience, stamp: 'created_at' | 'sentAt'): Promise<void> {
+  await audience.startBlock(stamp);
   f.ownStalls();
+}
+
+/** The audience's own event-loop gaps during the block, and the roller's. */
+function printClientStalls(f: Fanout, audience: Audience, stalls: Stall[], start: number): void {
+  if (!TRACE_SLOW_MS) return;
+  const mine = f.ownStalls().filter(([at]) => at >= start);
+  console.log(`    the clients late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran): audience ${audience.label}: ${stalls.map(describeStall(start)).join(', ') || 'never'}; the roller's process: ${mine.map(describeStall(start)).join(', ') || 'never'}`);
 }
 
 /**
  * Post `rolls` rolls at the fanout's rate, alternating instances, to an audience recording into
- * `tracker`; wait until the deliveries stop, and count them.
+ * `audience`; wait until the deliveries stop, and count them.
  */
-export async function rollBlock(f: Fanout, name: string, tracker: Tracker, rolls: number): Promise<Block> {
+export async function rollBlock(f: Fanout, name: string, audience: Audience, rolls: number): Promise<Block> {
   const { a, b } = f;
   const answeredAt = new Map<string, number>();
   const createdAt = new Map<string, number>();
@@ -70,7 +73,7 @@ export async function rollBlock(f: Fanout, name: string, tracker: Tracker, rolls
   if (TRACE_SLOW_MS) await Promise.all([a.ask({ cmd: 'slow-requests' }), b.ask({ cmd: 'slow-requests' })]);
   // The database is part of the service under test: where its backends run, the service pays for them.
   await f.database.pinBackends(f.serverCores);
-  startBlock(f);
+  await startBlock(f, audience, 'created_at');
   const procsBefore = readProcesses();
   const postStart = Date.now();
   await steady(rolls, f.rate, async (i) => {
@@ -85,30 +88,25 @@ export async function rollBlock(f: Fanout, name: string, tracker: Tracker, rolls
     }
   });
   const postedMs = Date.now() - postStart;
-  const settleMs = await settle(() => tracker.count, f.maxSettleMs);
+  const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const outside = interference(procsBefore, readProcesses());
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
-  const delivery = tracker.tally([...createdAt.keys()], postedMs);
-  const slowestOf = new Map<string, number>();
-  const fromAnswer: number[] = [];
-  for (const [id, at] of tracker.arrivals()) {
-    slowestOf.set(id, Math.max(slowestOf.get(id) ?? 0, at));
-    const answered = answeredAt.get(id);
-    if (answered !== undefined) fromAnswer.push(at - answered);
-  }
+  const { delivery, fromAnswer, slowest, stalls } = await audience.tally([...createdAt.keys()], postedMs, answeredAt);
+  const slowestOf = new Map(slowest);
   const perRoll = [...createdAt].filter(([id]) => answeredAt.has(id) && slowestOf.has(id))
     .map(([id, c]) => ({ toAnswer: answeredAt.get(id)! - c, slowest: slowestOf.get(id)! - c, at: (c - postStart) / 1000 }));
   printBlock(name, delivery, failures, settleMs);
+  printClientStalls(f, audience, stalls, postStart);
   await printServiceSide(f, postStart);
   return { delivery, outside, settleMs, failures, perRoll, fromAnswer };
 }
 
 /** Send `emits` bare emits (alternating the two bare servers) at the fanout's rate; count their deliveries. */
-export async function emitBlock(f: Fanout, name: string, tracker: Tracker, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
+export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
   const ids: string[] = [];
-  startBlock(f);
+  await startBlock(f, audience, 'sentAt');
   const procsBefore = readProcesses();
   const start = Date.now();
   await steady(emits, f.rate, async (i) => {
@@ -118,11 +116,11 @@ export async function emitBlock(f: Fanout, name: string, tracker: Tracker, emits
     emit(i, id);
   });
   const wallMs = Date.now() - start;
-  const settleMs = await settle(() => tracker.count, f.maxSettleMs);
+  const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const outside = interference(procsBefore, readProcesses());
-  if (TRACE_SLOW_MS) console.log(`  ${name}: the clients' process's event loop late by over ${TRACE_SLOW_MS} ms: ${f.ownStalls().map(describeStall(start)).join(', ') || 'never'}`);
-  const delivery = tracker.tally(ids, wallMs);
+  const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
+  printClientStalls(f, audience, stalls, start);
   return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [] };
 }
 
@@ -139,7 +137,7 @@ export function pool(blocks: readonly Block[]): Block {
       wallMs: sum((b) => b.delivery.wallMs),
     },
     // The pool is clean when every block was; its share is the worst block's.
-    outside: outsides.reduce((worst, o) => (o.share > worst.share ? o : worst), outsides[0]!),
+    outside: outsides.reduce((worst, o) => (o.share + o.stealShare > worst.share + worst.stealShare ? o : worst), outsides[0]!),
     settleMs: Math.max(...blocks.map((b) => b.settleMs)),
     failures: blocks.flatMap((b) => b.failures),
     perRoll: blocks.flatMap((b) => b.perRoll),
@@ -170,8 +168,7 @@ async function printServiceSide(f: Fanout, postStart: number): Promise<void> {
   }
   console.log(`    the instances' collections (s into the block, kind, ms; minor ones only over 4 ms): ${collections.join('; ')}`);
   if (!TRACE_SLOW_MS) return;
-  stalls.push(`the clients' process: ${f.ownStalls().filter(([t]) => t >= postStart).map(describeStall(postStart)).join(', ') || 'none'}`);
-  console.log(`    event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
+  console.log(`    the instances' event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
   for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
     const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
     console.log(`    ${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms: ${own.slow.map(([t, ms]) => `${at(t)}: ${ms}`).join(', ')}`);

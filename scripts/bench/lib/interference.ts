@@ -6,7 +6,7 @@ import { TICKS_PER_SECOND } from './processes';
  * the third slowest roll) moves with any process that takes a core for a few tens of milliseconds, and
  * this 2-core machine runs services of its own. So the phases are bracketed by two readings of every
  * process's CPU time (/proc), and what processes outside the benchmark took is reported by name: a run
- * is clean when they took under CLEAN_SHARE of a core in each phase, a figure the run prints itself
+ * is clean when they, and the hypervisor's other guests (stolen time), took under CLEAN_SHARE of a core in each phase, a figure the run prints itself
  * rather than a judgement made after reading its result.
  *
  * Counted as the benchmark's own: its process and every descendant, and the servers under test
@@ -23,7 +23,18 @@ interface Proc {
   cpu: number;
 }
 
-export type Reading = { at: number; procs: Map<number, Proc> };
+/** every process's CPU, and the machine's stolen time (s): what the hypervisor gave other guests while this one wanted its cores */
+export type Reading = { at: number; procs: Map<number, Proc>; steal: number };
+
+/** Stolen CPU seconds since boot, over all cores (/proc/stat, the 8th figure of the `cpu` line); 0 where unknown. */
+function stolen(): number {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return Number(fields[8] ?? 0) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
 
 export function readProcesses(): Reading {
   const procs = new Map<number, Proc>();
@@ -39,7 +50,7 @@ export function readProcesses(): Reading {
       // gone between readdir and read
     }
   }
-  return { at: Date.now(), procs };
+  return { at: Date.now(), procs, steal: stolen() };
 }
 
 export interface Interference {
@@ -47,6 +58,8 @@ export interface Interference {
   share: number;
   /** the same for kernel threads */
   kernelShare: number;
+  /** the same for time stolen by the hypervisor (other guests of the host) */
+  stealShare: number;
   /** the largest outside consumers, "name 12 ms/s" */
   top: string[];
   clean: boolean;
@@ -74,11 +87,12 @@ export function interference(before: Reading, after: Reading): Interference {
     .slice(0, 3)
     .map(([name, s]) => `${name} ${Math.round((s / seconds) * 1000)} ms/s`);
   const share = foreign / seconds;
-  return { share, kernelShare: kernel / seconds, top, clean: share < CLEAN_SHARE };
+  const stealShare = Math.max(0, after.steal - before.steal) / seconds;
+  return { share, kernelShare: kernel / seconds, stealShare, top, clean: share + stealShare < CLEAN_SHARE };
 }
 
 export function describe(i: Interference): string {
-  return `other processes took ${(i.share * 100).toFixed(1)}% of a core${i.top.length ? ` (${i.top.join(', ')})` : ''}, kernel threads ${(i.kernelShare * 100).toFixed(1)}%: ${i.clean ? 'clean' : `NOT clean (over ${CLEAN_SHARE * 100}%)`}`;
+  return `other processes took ${(i.share * 100).toFixed(1)}% of a core${i.top.length ? ` (${i.top.join(', ')})` : ''}, kernel threads ${(i.kernelShare * 100).toFixed(1)}%, stolen by the hypervisor ${(i.stealShare * 100).toFixed(1)}%: ${i.clean ? 'clean' : `NOT clean (over ${CLEAN_SHARE * 100}%)`}`;
 }
 
 function descendantsOf(root: number, procs: Map<number, Proc>): Set<number> {
