@@ -56,8 +56,10 @@ const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
 const PUSHER = process.env.FANOUT_PUSHER !== '0';
 /**
  * Rolls (and bare emits) sent on the same schedule before the measured ones, not counted
- * (FANOUT_WARMUP_ROLLS, default one second's worth): an instance's first rolls compile and cache the
- * roll path (JIT, caches, prepared statements); the measured p99 is a steady state's.
+ * (FANOUT_WARMUP_ROLLS, default one second's worth): once before the rounds (an instance's first
+ * rolls compile and cache the roll path: JIT, caches, prepared statements), and at the head of every
+ * block (its servers sat idle through the other side's block; fanoutBlocks.ts, `warmup`). The
+ * measured p99 is a steady state's.
  */
 const WARMUP_ROLLS = Number(process.env.FANOUT_WARMUP_ROLLS ?? RATE);
 const PUSHER_JS = Math.min(CLIENTS, Number(process.env.FANOUT_PUSHER_JS ?? 1));
@@ -132,7 +134,7 @@ try {
   const drainMs = await settle(() => sockets.count(false));
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {

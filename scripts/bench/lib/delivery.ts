@@ -71,12 +71,12 @@ export class Tracker {
     return this.latencies.length;
   }
 
-  /** Every delivery as [id, arrival epoch ms], in arrival order. */
+  /** Every delivery (measured or not) as [id, arrival epoch ms], in arrival order. */
   *arrivals(): Generator<[string, number]> {
     for (let i = 0; i < this.arrivedId.length; i++) yield [this.ids[this.arrivedId[i]!]!, this.arrivedAt[i]!];
   }
 
-  /** Lost (an id of `ids` a client never got) and duplicated deliveries, over every client tracked. */
+  /** The deliveries of `ids`: their latencies, and the lost (an id a client never got) and duplicated ones, over every client tracked. */
   tally(ids: readonly string[], wallMs: number): Delivery {
     let lost = 0;
     let duplicated = 0;
@@ -88,7 +88,10 @@ export class Tracker {
         if (n > 1) duplicated += n - 1;
       }
     }
-    return { latencies: this.latencies, lost, duplicated, expected: this.seen.length * ids.length, wallMs };
+    // Only the deliveries of `ids`: a block's warm-up sends go to the same audience, unmeasured.
+    const measured = new Set(ids.map((id) => this.numbers.get(id)));
+    const latencies = this.latencies.filter((_, i) => measured.has(this.arrivedId[i]!));
+    return { latencies, lost, duplicated, expected: this.seen.length * ids.length, wallMs };
   }
 
   private number(id: string): number {

@@ -25,6 +25,14 @@ export interface Fanout {
   database: BenchDatabase;
   serverCores: string;
   rate: number;
+  /**
+   * Sends (rolls, or bare emits) on the block's schedule just before its measured ones, unmeasured.
+   * Blocks alternate, so each side's servers sit idle through the other's block (13 s or more), and
+   * V8 shrinks an idle process's young generation: the first half second of a block after that ran
+   * a scavenge every 30-50 ms of 5-25 ms each on the service's instances, where its slowest rolls
+   * were (session 12). The measured p99 is a steady state's, as in one long phase.
+   */
+  warmup: number;
   maxSettleMs: number;
   /** this process's own event-loop gaps (the roller's) since the last call */
   ownStalls: () => Stall[];
@@ -75,10 +83,12 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   await f.database.pinBackends(f.serverCores);
   await startBlock(f, audience, 'created_at');
   const procsBefore = readProcesses();
-  const postStart = Date.now();
-  await steady(rolls, f.rate, async (i) => {
+  let postStart = Date.now();
+  await steady(f.warmup + rolls, f.rate, async (i) => {
+    if (i === f.warmup) postStart = Date.now();
     try {
       const res = await f.roller.api.as(f.roller.key).post(`${i % 2 ? f.urlB : f.urlA}/api/1.0/roll`, f.body);
+      if (i < f.warmup) return;
       if (res.status === 201) {
         answeredAt.set(res.body.data.uuid, Date.now());
         createdAt.set(res.body.data.uuid, Date.parse(res.body.data.created_at));
@@ -108,10 +118,11 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const ids: string[] = [];
   await startBlock(f, audience, 'sentAt');
   const procsBefore = readProcesses();
-  const start = Date.now();
-  await steady(emits, f.rate, async (i) => {
-    const id = `${name}-${i}`;
-    ids.push(id);
+  let start = Date.now();
+  await steady(f.warmup + emits, f.rate, async (i) => {
+    if (i === f.warmup) start = Date.now();
+    const id = `${name}-${i < f.warmup ? 'warmup-' : ''}${i}`;
+    if (i >= f.warmup) ids.push(id);
     // Fire and forget: a saturated server must fall behind in what it delivers, not stall the schedule.
     emit(i, id);
   });
