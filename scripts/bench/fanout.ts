@@ -18,6 +18,7 @@
  *   npm run bench:fanout
  *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10 s a block), FANOUT_ROUNDS (5), BENCH_DATABASE_URL, BENCH_REDIS_URL,
  *        FANOUT_PUSHER_JS (1): how many of the Pusher clients are pusher-js (the rest raw `ws`), FANOUT_PUSHER=0: no Pusher row,
+ *        BENCH_SERVER_NODE_ARGS: node flags for the instances and the bare servers alike,
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
  *        connect and while the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
@@ -31,7 +32,7 @@ import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS, TRACE_SLOW_MS } from './lib/load';
-import { loadLine, planCores, pinSelf, root, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { loadLine, planCores, pinSelf, root, SERVER_NODE_ARGS, sleep, spawnTs, type ChildHandle } from './lib/processes';
 import { Audience } from './lib/audienceProcess';
 import { QUIET_MS, settle as settleUpTo, steady } from './lib/delivery';
 import { watchStalls } from './lib/child';
@@ -82,7 +83,7 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
 
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, ${loadLine()} before the run`);
+console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, server node flags ${SERVER_NODE_ARGS.join(' ') || '(none)'}, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
@@ -108,10 +109,10 @@ const connected = (what: string, c: { ms: number; retried: number }) => console.
 try {
   // --- the service: two instances, one room, CLIENTS participants with a socket each ------------
   const env = benchEnv({ DATABASE_URL: database.url, REDIS_URL });
-  const a = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env });
+  const a = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env, nodeArgs: SERVER_NODE_ARGS });
   children.push(a);
   const urlA = ((await a.ready) as { url: string }).url;
-  const b = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env });
+  const b = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env, nodeArgs: SERVER_NODE_ARGS });
   children.push(b);
   const urlB = ((await b.ready) as { url: string }).url;
 
@@ -145,8 +146,8 @@ try {
   const sample = await sockets.sample();
 
   // --- the baseline beside it: bare Socket.IO + Redis adapter, same participants, same payload ----
-  const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
-  const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL } });
+  const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
+  const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   children.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
   const bareSockets = await startAudience('bare');

@@ -22,7 +22,7 @@ import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { compareMetrics } from './lib/metricsOverhead';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
 import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, printServerSlow, SECONDS, TRACE_SLOW_MS, type LoadResult } from './lib/load';
-import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, spawnTs, type ChildHandle } from './lib/processes';
+import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, SERVER_NODE_ARGS, spawnTs, type ChildHandle } from './lib/processes';
 import { perRequest, type QueryCount } from './lib/querycount';
 import { connectRoom, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
@@ -35,8 +35,6 @@ const cpuProf = args.has('--cpu-prof');
 const heapProf = args.has('--heap-prof') || args.has('--heap-prof=promoted');
 /** --only=roll measures POST /roll alone, --only=get GET /roll/{uuid} alone (for profiling). */
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
-/** BENCH_SERVER_NODE_ARGS: node flags for both servers, the service and the baseline alike (e.g. V8 GC flags). */
-const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 /** Saturation runs per target and side, alternating baseline and service (BENCH_ROUNDS). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 2));

@@ -127,6 +127,9 @@ export function spawnTs(entry: string, options: { cores?: string; env?: Record<s
   };
 }
 
+/** BENCH_SERVER_NODE_ARGS: node flags for the servers under test, the service and its baseline alike (e.g. V8 GC flags). */
+export const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 /** RSS of a process in bytes, from /proc (Linux). */
 export function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
