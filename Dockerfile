@@ -11,4 +11,6 @@ COPY scripts ./scripts
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 EXPOSE 3000
 USER node
-CMD ["node", "--import=tsx", "src/main.ts"]
+# The same command as `npm start` (test/ops/startFlags.test.ts). --min-semi-space-size: a young
+# generation V8 does not shrink below 16 MiB while a room is quiet (docs/performance.md, session 12).
+CMD ["node", "--min-semi-space-size=16", "--import=tsx", "src/main.ts"]

@@ -57,13 +57,27 @@ export interface ChildHandle {
 
 let nextId = 1;
 
+/** The service as a benchmark child (lib/serve.ts): spawnTs gives it the node flags it ships with. */
+const SERVICE_ENTRY = 'scripts/bench/lib/serve.ts';
+
+/**
+ * The node flags `npm start` gives the service (package.json's start script, which the Dockerfile's
+ * CMD repeats: test/ops/startFlags.test.ts), so that every benchmark runs it as operators do.
+ */
+export const SERVICE_NODE_ARGS: string[] = (() => {
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  return command === 'node' ? args.filter((a) => a.startsWith('--') && !a.startsWith('--import')) : [];
+})();
+
 /**
  * Run a TypeScript entry point with `node --import=tsx`, pinned to `cores` with taskset when given.
  * The child talks over IPC: it sends `{type: 'ready', ...}` once, and answers `{id, ...}` requests.
  * taskset execs node, so the IPC descriptor and the pid carry through.
  */
 export function spawnTs(entry: string, options: { cores?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {}): ChildHandle {
-  const node = [process.execPath, ...(options.nodeArgs ?? []), '--import=tsx', path.resolve(root, entry)];
+  const shipped = entry === SERVICE_ENTRY ? SERVICE_NODE_ARGS : [];
+  const node = [process.execPath, ...shipped, ...(options.nodeArgs ?? []), '--import=tsx', path.resolve(root, entry)];
   const [cmd, ...args] = options.cores ? ['taskset', '-c', options.cores, ...node] : node;
   const child = spawn(cmd!, args, {
     cwd: root,
