@@ -32,7 +32,7 @@ import path from 'node:path';
 import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { benchEnv, newGuest } from './lib/fixtures';
 import { SECONDS, TRACE_SLOW_MS } from './lib/load';
-import { loadLine, planCores, pinSelf, root, SERVER_NODE_ARGS, sleep, spawnTs, type ChildHandle } from './lib/processes';
+import { loadLine, planCores, pinSelf, root, SERVER_NODE_ARGS, SERVICE_NODE_ARGS, sleep, spawnTs, type ChildHandle } from './lib/processes';
 import { Audience } from './lib/audienceProcess';
 import { QUIET_MS, settle as settleUpTo, steady } from './lib/delivery';
 import { watchStalls } from './lib/child';
@@ -83,7 +83,7 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
 
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, server node flags ${SERVER_NODE_ARGS.join(' ') || '(none)'}, ${loadLine()} before the run`);
+console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, the instances' node flags: ${[...SERVICE_NODE_ARGS, ...SERVER_NODE_ARGS].join(' ') || '(none)'}, the bare servers': ${SERVER_NODE_ARGS.join(' ') || '(none)'}, ${loadLine()} before the run`);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];

@@ -17,12 +17,14 @@ export class Audience {
   private constructor(readonly label: string, readonly handle: ChildHandle) {}
 
   /**
-   * An audience process pinned to `cores`. Its young generation is larger than Node's default: every
-   * block parses 200,000 events that are garbage at once, and the fewer scavenges the measuring
-   * process runs, the less of its own pauses it adds to what it measures (on both sides alike).
+   * An audience process pinned to `cores`. Its young generation is larger than Node's default, and
+   * fixed: every block parses 200,000 events that are garbage at once, and the fewer scavenges the
+   * measuring process runs, the less of its own pauses it adds to what it measures (on both sides
+   * alike); and an audience sits idle through the other side's blocks, after which V8 would have
+   * shrunk a young generation that may shrink.
    */
   static async start(label: string, cores: string): Promise<Audience> {
-    const handle = spawnTs('scripts/bench/lib/audience.ts', { cores, nodeArgs: ['--max-semi-space-size=64'] });
+    const handle = spawnTs('scripts/bench/lib/audience.ts', { cores, nodeArgs: ['--min-semi-space-size=64', '--max-semi-space-size=64'] });
     await handle.ready;
     return new Audience(label, handle);
   }
