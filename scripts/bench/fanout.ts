@@ -162,7 +162,7 @@ try {
   const rounds = async (kind: string, block: (name: string, round: number) => Promise<Block>) => {
     const service: Block[] = [];
     const bare: Block[] = [];
-    const bareBlock = (name: string) => emitBlock(fanout, name, bareSockets, ROLLS, emit);
+    const bareBlock = (name: string) => emitBlock(fanout, name, bareSockets, ROLLS, emit, [bareA.pid, bareB.pid]);
     for (let r = 1; r <= ROUNDS; r++) {
       console.log(`round ${r} of ${ROUNDS} (${kind}):`);
       if (r % 2) {

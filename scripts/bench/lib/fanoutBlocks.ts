@@ -9,7 +9,7 @@ import type { Audience } from './audienceProcess';
 import type { BenchDatabase } from './database';
 import { describeStall, type Stall } from './child';
 import { QUIET_MS, settle, steady, type Delivery } from './delivery';
-import { interference, readProcesses, type Interference } from './interference';
+import { cpuOf, interference, readProcesses, type Interference, type Reading } from './interference';
 import { TRACE_SLOW_MS } from './load';
 import type { ChildHandle } from './processes';
 import { summarize } from './stats';
@@ -48,6 +48,25 @@ export interface Block {
   perRoll: Array<{ toAnswer: number; slowest: number; at: number }>;
   /** each delivery timed from the roller's 201 instead of created_at */
   fromAnswer: number[];
+  /** CPU seconds over the block (warm-up included) of the servers under test, PostgreSQL and Redis, and how many sends that was */
+  cpu: Cpu;
+}
+
+export interface Cpu {
+  servers: number;
+  postgres: number;
+  redis: number;
+  sends: number;
+}
+
+/** What the servers (`pids`), PostgreSQL and Redis spent between two readings, for `sends` sends. */
+function cpuSpent(before: Reading, after: Reading, pids: number[], sends: number): Cpu {
+  return {
+    servers: cpuOf(before, after, (pid) => pids.includes(pid)),
+    postgres: cpuOf(before, after, (_, comm) => comm === 'postgres'),
+    redis: cpuOf(before, after, (_, comm) => comm === 'redis-server'),
+    sends,
+  };
 }
 
 /**
@@ -99,7 +118,9 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   });
   const postedMs = Date.now() - postStart;
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
-  const outside = interference(procsBefore, readProcesses());
+  const procsAfter = readProcesses();
+  const outside = interference(procsBefore, procsAfter);
+  const cpu = cpuSpent(procsBefore, procsAfter, [a.pid, b.pid], f.warmup + rolls);
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
@@ -110,11 +131,11 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   printBlock(name, delivery, failures, settleMs);
   printClientStalls(f, audience, stalls, postStart);
   await printServiceSide(f, postStart);
-  return { delivery, outside, settleMs, failures, perRoll, fromAnswer };
+  return { delivery, outside, settleMs, failures, perRoll, fromAnswer, cpu };
 }
 
 /** Send `emits` bare emits (alternating the two bare servers) at the fanout's rate; count their deliveries. */
-export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
+export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void, serverPids: number[]): Promise<Block> {
   const ids: string[] = [];
   await startBlock(f, audience, 'sentAt');
   const procsBefore = readProcesses();
@@ -128,11 +149,13 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   });
   const wallMs = Date.now() - start;
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
-  const outside = interference(procsBefore, readProcesses());
+  const procsAfter = readProcesses();
+  const outside = interference(procsBefore, procsAfter);
+  const cpu = cpuSpent(procsBefore, procsAfter, serverPids, f.warmup + emits);
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);
-  return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [] };
+  return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [], cpu };
 }
 
 /** Blocks of one kind as one: their deliveries pooled (the p99 of the whole sample, not a mean of p99s). */
@@ -153,6 +176,7 @@ export function pool(blocks: readonly Block[]): Block {
     failures: blocks.flatMap((b) => b.failures),
     perRoll: blocks.flatMap((b) => b.perRoll),
     fromAnswer: blocks.flatMap((b) => b.fromAnswer),
+    cpu: { servers: sum((b) => b.cpu.servers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
   };
 }
 

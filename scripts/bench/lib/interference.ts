@@ -91,6 +91,13 @@ export function interference(before: Reading, after: Reading): Interference {
   return { share, kernelShare: kernel / seconds, stealShare, top, clean: share + stealShare < CLEAN_SHARE };
 }
 
+/** CPU seconds the processes `pick` chooses used between two readings (processes born in between count from zero). */
+export function cpuOf(before: Reading, after: Reading, pick: (pid: number, comm: string) => boolean): number {
+  let total = 0;
+  for (const [pid, p] of after.procs) if (pick(pid, p.comm)) total += Math.max(0, p.cpu - (before.procs.get(pid)?.cpu ?? 0));
+  return total;
+}
+
 export function describe(i: Interference): string {
   return `other processes took ${(i.share * 100).toFixed(1)}% of a core${i.top.length ? ` (${i.top.join(', ')})` : ''}, kernel threads ${(i.kernelShare * 100).toFixed(1)}%, stolen by the hypervisor ${(i.stealShare * 100).toFixed(1)}%: ${i.clean ? 'clean' : `NOT clean (over ${CLEAN_SHARE * 100}%)`}`;
 }
