@@ -20,7 +20,7 @@
  *        FANOUT_PUSHER_JS (1): how many of the Pusher clients are pusher-js (the rest raw `ws`), FANOUT_PUSHER=0: no Pusher row,
  *        BENCH_SERVER_NODE_ARGS: node flags for the instances and the bare servers alike,
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
- *        connect and while the rolls are posted, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
+ *        connect and during the first block of rolls, and of bare server A during the first bare block, into profiles/ (summarize: npx tsx scripts/bench/lib/profile.ts FILE)
  *
  * The service's instances, the bare servers and the benchmark database's backends run pinned to one
  * core; the clients to the other: this process (the roller) and one audience process per audience
@@ -69,7 +69,7 @@ const ownStalls = watchStalls(TRACE_SLOW_MS);
 
 /** Profile `child` while `work` runs (FANOUT_CPU_PROF); answers what `work` answers. */
 async function profiled<T>(child: ChildHandle, name: string, work: () => Promise<T>): Promise<T> {
-  if (!CPU_PROF) return work();
+  if (!CPU_PROF || !name) return work();
   fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
   const file = path.join(root, 'profiles', `fanout-${name}-${Date.now()}.cpuprofile`);
   await child.ask({ cmd: 'profile-start' });
@@ -77,7 +77,7 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
     return await work();
   } finally {
     await child.ask({ cmd: 'profile-stop', file });
-    console.log(`CPU profile of instance A (${name}): ${path.relative(root, file)}`);
+    console.log(`CPU profile (${name}): ${path.relative(root, file)}`);
   }
 }
 
@@ -135,7 +135,7 @@ try {
   const drainMs = await settle(() => sockets.count(false));
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {
@@ -149,6 +149,7 @@ try {
   const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   children.push(bareA, bareB);
+  fanout.barePids.push(bareA.pid, bareB.pid);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
   const bareSockets = await startAudience('bare');
   connected(`bare: ${CLIENTS} sockets connected (an audience process of their own)`, await bareSockets.connect('socket.io', [bareUrlA!, bareUrlB!], slug, participants));
@@ -162,7 +163,8 @@ try {
   const rounds = async (kind: string, block: (name: string, round: number) => Promise<Block>) => {
     const service: Block[] = [];
     const bare: Block[] = [];
-    const bareBlock = (name: string) => emitBlock(fanout, name, bareSockets, ROLLS, emit, [bareA.pid, bareB.pid]);
+    // FANOUT_CPU_PROF: bare server A is profiled during the first bare block, as instance A during the first block of rolls.
+    const bareBlock = (name: string) => profiled(bareA, name === 'bare-rolls-1' ? 'bare-rolls' : '', () => emitBlock(fanout, name, bareSockets, ROLLS, emit));
     for (let r = 1; r <= ROUNDS; r++) {
       console.log(`round ${r} of ${ROUNDS} (${kind}):`);
       if (r % 2) {

@@ -34,6 +34,8 @@ export interface Fanout {
    */
   warmup: number;
   maxSettleMs: number;
+  /** the bare servers' pids (set once they run) */
+  barePids: number[];
   /** this process's own event-loop gaps (the roller's) since the last call */
   ownStalls: () => Stall[];
 }
@@ -54,15 +56,18 @@ export interface Block {
 
 export interface Cpu {
   servers: number;
+  /** the other side's servers, idle meanwhile: what servers holding 1,000 sockets spend doing nothing for a block's length */
+  idleServers: number;
   postgres: number;
   redis: number;
   sends: number;
 }
 
-/** What the servers (`pids`), PostgreSQL and Redis spent between two readings, for `sends` sends. */
-function cpuSpent(before: Reading, after: Reading, pids: number[], sends: number): Cpu {
+/** What the servers (`pids`), the other side's (`idle`), PostgreSQL and Redis spent between two readings, for `sends` sends. */
+function cpuSpent(before: Reading, after: Reading, pids: number[], idle: number[], sends: number): Cpu {
   return {
     servers: cpuOf(before, after, (pid) => pids.includes(pid)),
+    idleServers: cpuOf(before, after, (pid) => idle.includes(pid)),
     postgres: cpuOf(before, after, (_, comm) => comm === 'postgres'),
     redis: cpuOf(before, after, (_, comm) => comm === 'redis-server'),
     sends,
@@ -120,7 +125,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = cpuSpent(procsBefore, procsAfter, [a.pid, b.pid], f.warmup + rolls);
+  const cpu = cpuSpent(procsBefore, procsAfter, [a.pid, b.pid], f.barePids, f.warmup + rolls);
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
@@ -135,7 +140,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
 }
 
 /** Send `emits` bare emits (alternating the two bare servers) at the fanout's rate; count their deliveries. */
-export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void, serverPids: number[]): Promise<Block> {
+export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
   const ids: string[] = [];
   await startBlock(f, audience, 'sentAt');
   const procsBefore = readProcesses();
@@ -151,7 +156,7 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = cpuSpent(procsBefore, procsAfter, serverPids, f.warmup + emits);
+  const cpu = cpuSpent(procsBefore, procsAfter, f.barePids, [f.a.pid, f.b.pid], f.warmup + emits);
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);
@@ -176,7 +181,7 @@ export function pool(blocks: readonly Block[]): Block {
     failures: blocks.flatMap((b) => b.failures),
     perRoll: blocks.flatMap((b) => b.perRoll),
     fromAnswer: blocks.flatMap((b) => b.fromAnswer),
-    cpu: { servers: sum((b) => b.cpu.servers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
+    cpu: { servers: sum((b) => b.cpu.servers), idleServers: sum((b) => b.cpu.idleServers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
   };
 }
 
