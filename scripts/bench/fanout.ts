@@ -177,11 +177,14 @@ try {
     }
     return { service, bare };
   };
+  const eventsBefore = await sockets.count(false);
   // FANOUT_CPU_PROF: instance A is profiled during the first block of rolls.
   const socketIo = await rounds('rolls', (name, r) => {
     const block = () => rollBlock(fanout, name, sockets, ROLLS);
     return r === 1 ? profiled(a, 'rolls', block) : block();
   });
+  // Every event the service's sockets got during the rounds, of any name, against one RollCreateEvent per send and socket.
+  console.log(`the service's sockets received ${(await sockets.count(false)) - eventsBefore} events of every kind during the rounds, for ${ROUNDS * (WARMUP_ROLLS + ROLLS) * CLIENTS} RollCreateEvent deliveries (warm-ups included)`);
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   await sockets.close();
 
