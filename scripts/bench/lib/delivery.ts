@@ -40,14 +40,14 @@ export function countAll(audience: ReadonlyArray<{ counts: Map<string, number> }
  * sight, and per-delivery records are plain numbers. A phase that kept a [uuid, time] pair per
  * delivery (200,000 of them) set off major collections in the clients' process that the other phase
  * did not, and its clients then read their events late (docs/performance.md, "Who was late").
- * The audience's listeners call `record`; a new Tracker per block (fanout.ts routes the listeners
- * to the block under way).
+ * The audience's listeners call `record`; lib/audience.ts makes a new Tracker per block and routes
+ * its clients' listeners to it.
  */
 export class Tracker {
   private readonly numbers = new Map<string, number>();
   private readonly ids: string[] = [];
   private readonly seen: Array<Map<number, number>>;
-  readonly latencies: number[] = [];
+  private readonly latencies: number[] = [];
   /** per delivery, in arrival order: its id's number and when it arrived (epoch ms) */
   private readonly arrivedId: number[] = [];
   private readonly arrivedAt: number[] = [];

@@ -64,7 +64,7 @@ export interface Cpu {
 }
 
 /** What the servers (`pids`), the other side's (`idle`), PostgreSQL and Redis spent between two readings, for `sends` sends. */
-function cpuSpent(before: Reading, after: Reading, pids: number[], idle: number[], sends: number): Cpu {
+function serverCpu(before: Reading, after: Reading, pids: number[], idle: number[], sends: number): Cpu {
   return {
     servers: cpuOf(before, after, (pid) => pids.includes(pid)),
     idleServers: cpuOf(before, after, (pid) => idle.includes(pid)),
@@ -125,7 +125,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = cpuSpent(procsBefore, procsAfter, [a.pid, b.pid], f.barePids, f.warmup + rolls);
+  const cpu = serverCpu(procsBefore, procsAfter, [a.pid, b.pid], f.barePids, f.warmup + rolls);
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
@@ -156,7 +156,7 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = cpuSpent(procsBefore, procsAfter, f.barePids, [f.a.pid, f.b.pid], f.warmup + emits);
+  const cpu = serverCpu(procsBefore, procsAfter, f.barePids, [f.a.pid, f.b.pid], f.warmup + emits);
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);

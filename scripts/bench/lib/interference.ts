@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { TICKS_PER_SECOND } from './processes';
 
 /**
- * What else ran on the machine while a phase was measured. A benchmark's tail (the p99 of 200 rolls is
- * the third slowest roll) moves with any process that takes a core for a few tens of milliseconds, and
- * this 2-core machine runs services of its own. So the phases are bracketed by two readings of every
- * process's CPU time (/proc), and what processes outside the benchmark took is reported by name: a run
- * is clean when they, and the hypervisor's other guests (stolen time), took under CLEAN_SHARE of a core in each phase, a figure the run prints itself
- * rather than a judgement made after reading its result.
+ * What else ran on the machine while a block was measured. A benchmark's tail moves with any process
+ * that takes a core for a few tens of milliseconds, and this 2-core machine runs services of its own.
+ * So each block is bracketed by two readings of every process's CPU time (/proc), and what processes
+ * outside the benchmark took is reported by name: a run is clean when they, and the hypervisor's other
+ * guests (stolen time), took under CLEAN_SHARE of a core in every block, a figure the run prints
+ * itself rather than a judgement made after reading its result.
  *
  * Counted as the benchmark's own: its process and every descendant, and the servers under test
  * (PostgreSQL backends, Redis). Kernel threads (children of kthreadd) are reported apart: most of
