@@ -13,6 +13,11 @@ import type { Socket } from 'socket.io';
  * welcome's own emits); `release()` writes the queue in order, leaving out what `skip` names. A
  * connection carries every namespace its client opened: their writes are held too (and never
  * skipped), for the moment the welcome lasts.
+ *
+ * The hooks last only as long as they are needed: once no hold is on and every `late` window is over,
+ * the connection and its sockets get their own methods back (bench:fanout: a wrapped connection cost
+ * about 1 ms of CPU per roll written to 1,000 sockets, docs/performance.md). The next welcome on the
+ * connection wraps them again.
  */
 
 interface Packet {
@@ -21,9 +26,17 @@ interface Packet {
 }
 
 type Write = (this: unknown, packets: unknown, opts: unknown) => void;
+type Notify = (this: unknown, packet: Packet) => void;
 
 interface ClientHold {
+  client: HoldableClient;
   original: Write;
+  /** Whether the connection's writeToEngine is the hold's (false once the hooks are given back). */
+  hooked: boolean;
+  /** The sockets whose notifyOutgoingListeners is wrapped, with what it was before. */
+  notifiers: Map<NotifiableSocket, Notify>;
+  /** Gives the hooks back when the last `late` window ends. */
+  timer: NodeJS.Timeout | null;
   holds: number;
   passing: number;
   /** the decoded packet of the broadcast being written (set by notifyOutgoingListeners, just before) */
@@ -45,6 +58,10 @@ export const LATE_SKIP_MS = 30_000;
 const HOLD = Symbol('welcomeHold');
 
 type HoldableClient = { writeToEngine: Write; [HOLD]?: ClientHold };
+// notifyOutgoingListeners: a private method of Socket (socket.io 4), called by the adapter for every broadcast packet.
+interface NotifiableSocket {
+  notifyOutgoingListeners: Notify;
+}
 
 export interface WelcomeHold {
   /** Run `fn`, whose emits to the socket go out at once (the welcome's own). */
@@ -57,27 +74,19 @@ export interface WelcomeHold {
   release(skip?: (event: string, payload: unknown) => boolean, late?: (event: string, payload: unknown) => boolean): void;
 }
 
-export function holdLiveEvents(socket: Socket): WelcomeHold {
+export function holdLiveEvents(socket: Socket, lateMs = LATE_SKIP_MS): WelcomeHold {
   const client = socket.client as unknown as HoldableClient;
-  let state = client[HOLD];
-  if (!state) {
-    const hold: ClientHold = { original: client.writeToEngine, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map(), late: new Map() };
-    client[HOLD] = state = hold;
-    client.writeToEngine = function (packets, opts) {
-      const packet = hold.last;
-      hold.last = undefined;
-      if (hold.holds > 0 && hold.passing === 0) hold.queue.push({ packets, opts, packet });
-      else if (!lateSkipped(hold, packet)) hold.original.call(this, packets, opts);
-    };
+  let hold = client[HOLD];
+  if (!hold) {
+    const created: ClientHold = { client, original: client.writeToEngine, hooked: false, notifiers: new Map(), timer: null, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map(), late: new Map() };
+    client[HOLD] = hold = created;
+    // A closed connection writes nothing more: no timer keeps it in memory for its late window.
+    socket.client.conn.once('close', () => {
+      if (created.timer) clearTimeout(created.timer);
+      created.timer = null;
+    });
   }
-  const hold = state;
-  // A private method of Socket (socket.io 4), called by the adapter for every broadcast packet.
-  const notifiable = socket as unknown as { notifyOutgoingListeners(packet: Packet): void };
-  const notify = notifiable.notifyOutgoingListeners.bind(socket);
-  notifiable.notifyOutgoingListeners = (packet) => {
-    hold.last = packet;
-    notify(packet);
-  };
+  hook(hold, socket as unknown as NotifiableSocket);
   hold.holds++;
   let released = false;
   return {
@@ -93,7 +102,7 @@ export function holdLiveEvents(socket: Socket): WelcomeHold {
       if (released) return;
       released = true;
       if (skip) hold.skips.set(socket.nsp.name, skip);
-      if (late) hold.late.set(socket.nsp.name, { skip: late, until: performance.now() + LATE_SKIP_MS });
+      if (late) hold.late.set(socket.nsp.name, { skip: late, until: performance.now() + lateMs });
       hold.holds--;
       if (hold.holds > 0) return;
       const skips = new Map(hold.skips);
@@ -104,8 +113,57 @@ export function holdLiveEvents(socket: Socket): WelcomeHold {
         if (skipOf && typeof event === 'string' && skipOf(event, payload)) continue;
         hold.original.call(client, packets, opts);
       }
+      unhookWhenDone(hold);
     },
   };
+}
+
+/** Wrap the connection's writeToEngine (once) and `socket`'s notifyOutgoingListeners (once per socket). */
+function hook(hold: ClientHold, socket: NotifiableSocket) {
+  if (!hold.hooked) {
+    hold.hooked = true;
+    hold.client.writeToEngine = function (packets, opts) {
+      const packet = hold.last;
+      hold.last = undefined;
+      if (hold.holds > 0 && hold.passing === 0) hold.queue.push({ packets, opts, packet });
+      else if (!lateSkipped(hold, packet)) hold.original.call(this, packets, opts);
+    };
+  }
+  if (hold.notifiers.has(socket)) return;
+  const notify = socket.notifyOutgoingListeners;
+  hold.notifiers.set(socket, notify);
+  socket.notifyOutgoingListeners = function (packet) {
+    hold.last = packet;
+    notify.call(this, packet);
+  };
+}
+
+/**
+ * Give the connection and its sockets their own methods back when nothing needs the hooks: no hold
+ * on and no `late` window open; with windows open, try again when the last one ends. Assigned back
+ * rather than deleted: deleting a property can turn an object's properties into a dictionary,
+ * slower on every later access.
+ */
+function unhookWhenDone(hold: ClientHold) {
+  if (hold.timer) clearTimeout(hold.timer);
+  hold.timer = null;
+  if (!hold.hooked || hold.holds > 0) return;
+  const now = performance.now();
+  let last = 0;
+  for (const [nsp, { until }] of hold.late) {
+    if (until <= now) hold.late.delete(nsp);
+    else last = Math.max(last, until);
+  }
+  if (hold.late.size) {
+    hold.timer = setTimeout(() => unhookWhenDone(hold), Math.ceil(last - now) + 1);
+    hold.timer.unref();
+    return;
+  }
+  hold.client.writeToEngine = hold.original;
+  for (const [socket, notify] of hold.notifiers) socket.notifyOutgoingListeners = notify;
+  hold.notifiers.clear();
+  hold.hooked = false;
+  hold.last = undefined;
 }
 
 /** Whether a broadcast packet written after its namespace's welcome is one that welcome's `late` rule leaves out. */
