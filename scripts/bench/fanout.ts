@@ -39,6 +39,7 @@ import { watchStalls } from './lib/child';
 import { emitBlock, rollBlock, type Block, type Fanout } from './lib/fanoutBlocks';
 import { report, type PusherRows } from './lib/fanoutReport';
 import { inBatches } from './lib/sockets';
+import { LATE_SKIP_MS } from '../../src/realtime/welcomeHold';
 import { fmt } from './lib/table';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);
@@ -133,6 +134,7 @@ try {
   // socket, the list of who is online to each newcomer: about a million messages for 1,000 sockets)
   // before the rolls: the fan-out is measured, not the backlog of the connect phase.
   const drainMs = await settle(() => sockets.count(false));
+  const lastConnectAt = Date.now() - drainMs;
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
   const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
@@ -158,6 +160,13 @@ try {
   if (WARMUP_ROLLS > 0) {
     await steady(WARMUP_ROLLS, RATE, async (i) => emit(i, `bare-warmup-${i}`));
     await settle(() => bareSockets.count(false));
+  }
+  // The rounds measure a room in its steady state: each socket's welcome hooks its connection for
+  // LATE_SKIP_MS after the welcome (src/realtime/welcomeHold.ts), about 1 ms of CPU per roll while on.
+  const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 - Date.now();
+  if (hooksOffIn > 0) {
+    console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected)`);
+    await sleep(hooksOffIn);
   }
   /** ROUNDS rounds of a block of `kind` and a bare block, in turn first (ABBA: drift charges neither side). */
   const rounds = async (kind: string, block: (name: string, round: number) => Promise<Block>) => {
