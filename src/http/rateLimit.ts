@@ -237,11 +237,13 @@ export interface RateLimitRule {
  */
 export function rateLimit(store: RateLimitStore, rule: RateLimitRule, logger: Logger): RequestHandler {
   const limiter = failOpen(store, logger);
+  // The same on every answer: made once, not once per request.
+  const limitHeader = String(rule.limit);
   return async (req, res, next) => {
     const result = await limiter.hit(`${rule.name}:${rule.key(req)}`, rule.windowMs, rule.limit);
     if (!result) return next();
     const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
-    res.setHeader('RateLimit-Limit', String(rule.limit));
+    res.setHeader('RateLimit-Limit', limitHeader);
     res.setHeader('RateLimit-Remaining', String(Math.max(0, rule.limit - result.count)));
     res.setHeader('RateLimit-Reset', String(resetSeconds));
     if (result.count > rule.limit) return next(new RateLimitError(resetSeconds));
