@@ -137,7 +137,7 @@ try {
   const lastConnectAt = Date.now() - drainMs;
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {
@@ -152,6 +152,7 @@ try {
   const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   children.push(bareA, bareB);
   fanout.barePids.push(bareA.pid, bareB.pid);
+  fanout.bare.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
   const bareSockets = await startAudience('bare');
   connected(`bare: ${CLIENTS} sockets connected (an audience process of their own)`, await bareSockets.connect('socket.io', [bareUrlA!, bareUrlB!], slug, participants));

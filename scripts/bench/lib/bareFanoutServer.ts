@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
-import { answerMemory, answerProfiling } from './child';
+import { answerMemory, answerPauses, answerProfiling } from './child';
 
 const pub = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { lazyConnect: true }) : null;
 const sub = pub?.duplicate() ?? null;
@@ -25,6 +25,7 @@ room.on('connection', (socket) => void socket.join('everyone'));
 
 answerMemory(() => ({ sockets: io.engine.clientsCount }));
 answerProfiling(); // FANOUT_CPU_PROF: the same profile as the service's instance A, to diff them
+await answerPauses(); // the collections of each block, printed beside the instances'
 process.on('message', (m: { id?: number; cmd?: string; namespace?: string; payload?: unknown }) => {
   if (m.cmd !== 'emit') return;
   // The same shape as the service's events: {data: ...}, stamped when it leaves.

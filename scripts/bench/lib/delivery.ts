@@ -10,6 +10,11 @@ export interface Delivery {
   duplicated: number;
   expected: number;
   wallMs: number;
+  /**
+   * Per send: its first delivery's latency and its last's. The first is the pipeline (from the stamp
+   * to the first socket written and read); last - first is the fan-out itself (every socket written).
+   */
+  spans: Array<[number, number]>;
 }
 
 /** Wait until `count()` has not grown for QUIET_MS (events still in flight are late, not lost); answers the time waited. */
@@ -90,8 +95,19 @@ export class Tracker {
     }
     // Only the deliveries of `ids`: a block's warm-up sends go to the same audience, unmeasured.
     const measured = new Set(ids.map((id) => this.numbers.get(id)));
-    const latencies = this.latencies.filter((_, i) => measured.has(this.arrivedId[i]!));
-    return { latencies, lost, duplicated, expected: this.seen.length * ids.length, wallMs };
+    const latencies: number[] = [];
+    const first = new Map<number, number>();
+    const last = new Map<number, number>();
+    for (let i = 0; i < this.latencies.length; i++) {
+      const n = this.arrivedId[i]!;
+      if (!measured.has(n)) continue;
+      const latency = this.latencies[i]!;
+      latencies.push(latency);
+      first.set(n, Math.min(first.get(n) ?? Infinity, latency));
+      last.set(n, Math.max(last.get(n) ?? -Infinity, latency));
+    }
+    const spans = [...first].map(([n, f]): [number, number] => [f, last.get(n)!]);
+    return { latencies, lost, duplicated, expected: this.seen.length * ids.length, wallMs, spans };
   }
 
   private number(id: string): number {

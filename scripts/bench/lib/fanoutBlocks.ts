@@ -36,6 +36,8 @@ export interface Fanout {
   maxSettleMs: number;
   /** the bare servers' pids (set once they run) */
   barePids: number[];
+  /** the bare servers (set once they run): their collections are printed beside the instances' */
+  bare: ChildHandle[];
   /** this process's own event-loop gaps (the roller's) since the last call */
   ownStalls: () => Stall[];
 }
@@ -142,6 +144,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
 /** Send `emits` bare emits (alternating the two bare servers) at the fanout's rate; count their deliveries. */
 export async function emitBlock(f: Fanout, name: string, audience: Audience, emits: number, emit: (i: number, id: string) => void): Promise<Block> {
   const ids: string[] = [];
+  await Promise.all(f.bare.map((c) => c.ask({ cmd: 'pauses' }))); // from here: this block's collections
   await startBlock(f, audience, 'sentAt');
   const procsBefore = readProcesses();
   let start = Date.now();
@@ -160,6 +163,7 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);
+  await printCollections('the bare servers', f.bare, start);
   return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [], cpu };
 }
 
@@ -174,6 +178,7 @@ export function pool(blocks: readonly Block[]): Block {
       duplicated: sum((b) => b.delivery.duplicated),
       expected: sum((b) => b.delivery.expected),
       wallMs: sum((b) => b.delivery.wallMs),
+      spans: blocks.flatMap((b) => b.delivery.spans),
     },
     // The pool is clean when every block was; its share is the worst block's.
     outside: outsides.reduce((worst, o) => (o.share + o.stealShare > worst.share + worst.stealShare ? o : worst), outsides[0]!),
@@ -199,18 +204,39 @@ function printBlock(name: string, d: Delivery, failures: string[], settleMs: num
  */
 async function printServiceSide(f: Fanout, postStart: number): Promise<void> {
   const at = (epoch: number) => ((epoch - postStart) / 1000).toFixed(2);
-  const collections: string[] = [];
-  const stalls: string[] = [];
-  for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
-    const pauses = await c.ask<{ timeline: Array<[number, string, number]>; stalls: Stall[] }>({ cmd: 'pauses' });
-    collections.push(`${label}: ${pauses.timeline.map(([t, kind, ms]) => `${at(t)} s ${kind} ${ms}`).join(', ') || 'none'}`);
-    if (TRACE_SLOW_MS) stalls.push(`${label}: ${pauses.stalls.map(describeStall(postStart)).join(', ') || 'none'}`);
-  }
-  console.log(`    the instances' collections (s into the block, kind, ms; minor ones only over 4 ms): ${collections.join('; ')}`);
+  const pauses = await printCollections('the instances', [f.a, f.b], postStart);
   if (!TRACE_SLOW_MS) return;
+  const stalls = pauses.map((p, i) => `${'AB'[i]}: ${p.stalls.map(describeStall(postStart)).join(', ') || 'none'}`);
   console.log(`    the instances' event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
   for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
     const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
     console.log(`    ${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms: ${own.slow.map(([t, ms]) => `${at(t)}: ${ms}`).join(', ')}`);
   }
+}
+
+interface Pauses {
+  gc: Record<string, { n: number; totalMs: number; maxMs: number }>;
+  timeline: Array<[number, string, number]>;
+  stalls: Stall[];
+  threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null;
+}
+
+/**
+ * Each server's collections since the block began (lib/child.ts answerPauses): every kind's count and
+ * total, and the major ones and minor ones over 4 ms by when they started. Printed for both sides, so a
+ * block's pauses compare with the other side's; lined up with the slowest rolls' created_at, they tell
+ * a collection's stall apart.
+ */
+async function printCollections(label: string, servers: ChildHandle[], start: number): Promise<Pauses[]> {
+  const at = (epoch: number) => ((epoch - start) / 1000).toFixed(2);
+  const pauses = await Promise.all(servers.map((c) => c.ask<Pauses>({ cmd: 'pauses' })));
+  const each = pauses.map((p, i) => {
+    const kinds = Object.entries(p.gc).map(([kind, g]) => `${g.n} ${kind} ${fmt(g.totalMs, 0)} ms (max ${g.maxMs})`).join(', ') || 'none';
+    const timeline = p.timeline.map(([t, kind, ms]) => `${at(t)} s ${kind} ${ms}`).join(', ') || 'none';
+    const t = p.threads;
+    const threads = t ? `main thread ran ${fmt(t.mainRanMs, 0)} ms, waited ${fmt(t.mainWaitedMs, 0)} ms, other threads ran ${fmt(t.othersRanMs, 0)} ms; ` : '';
+    return `${'AB'[i]}: ${threads}${kinds}; ${timeline}`;
+  });
+  console.log(`    ${label}' collections (threads' CPU; each kind's count and total; then s into the block, kind, ms, minor ones only over 4 ms): ${each.join(' | ')}`);
+  return pauses;
 }

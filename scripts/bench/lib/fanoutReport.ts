@@ -42,6 +42,8 @@ export function report(shape: Shape, socketIo: Rounds, pusher: PusherRows | null
   printTable(`Delivery of ${shape.rounds} x ${shape.rolls} rolls at ${shape.rate}/s to ${shape.clients} sockets over 2 instances, in alternating rounds with as many bare emits (latency in ms; each side pooled)`, ['fan-out', 'expected', 'received', 'p50', 'p90', 'p99', 'max', 'lost', 'duplicated', 'p99 vs bare'], rows);
   console.log('');
   console.log(`each round's p99, service / bare: ${roundRatios(socketIo)}`);
+  console.log(`per send, its first delivery (the pipeline, from the stamp to the first socket read), service / bare: ${describeSpans(service.delivery, bare.delivery, ([first]) => first)}`);
+  console.log(`per send, its last delivery less its first (the fan-out to every socket), service / bare: ${describeSpans(service.delivery, bare.delivery, ([first, last]) => last - first)}`);
   const failures = [...service.failures, ...(pusherPools?.service.failures ?? [])];
   console.log(`posting took ${(service.delivery.wallMs / 1000).toFixed(1)} s for ${shape.rounds * shape.rolls} rolls; ${failures.length} failed posts${failures.length ? `: ${failures.slice(0, 3).join(' | ')}` : ''}`);
   console.log(`the last service events of a block arrived at most ${((service.settleMs - QUIET_MS) / 1000).toFixed(1)} s after its last post`);
@@ -76,6 +78,13 @@ export function report(shape: Shape, socketIo: Rounds, pusher: PusherRows | null
 function describeCpu(label: string, c: Block['cpu'], idle: number): string {
   const per = (seconds: number) => fmt((seconds * 1000) / Math.max(1, c.sends), 2);
   return `${label} ${per(c.servers - idle)} (${per(c.servers)} - ${per(idle)} idle) + PostgreSQL ${per(c.postgres)} + Redis ${per(c.redis)}`;
+}
+
+/** "p50 3.0 / 1.0 ms (3.00x), p99 ..." of `part` of each send's span, on both sides. */
+function describeSpans(service: Delivery, bare: Delivery, part: (span: [number, number]) => number): string {
+  const s = summarize(service.spans.map(part));
+  const z = summarize(bare.spans.map(part));
+  return (['p50', 'p90', 'p99'] as const).map((q) => `${q} ${fmt(s[q])} / ${fmt(z[q])} ms (${ratio(s[q], z[q])})`).join(', ');
 }
 
 /** "1: 47 / 48 (0.98x), 2: ..." for each round. */
