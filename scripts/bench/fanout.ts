@@ -17,6 +17,7 @@
  *
  *   npm run bench:fanout
  *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10 s a block), FANOUT_ROUNDS (5), BENCH_DATABASE_URL, BENCH_REDIS_URL,
+ *        FANOUT_EXTRA_IDLE_MS (0): longer idle before the first round,
  *        FANOUT_PUSHER_JS (1): how many of the Pusher clients are pusher-js (the rest raw `ws`), FANOUT_PUSHER=0: no Pusher row,
  *        BENCH_SERVER_NODE_ARGS: node flags for the instances and the bare servers alike,
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
@@ -56,6 +57,8 @@ const ROUNDS = Math.max(1, Number(process.env.FANOUT_ROUNDS || 5));
 const MAX_SETTLE_MS = Number(process.env.FANOUT_MAX_SETTLE_MS || 120_000);
 const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
 const PUSHER = process.env.FANOUT_PUSHER !== '0';
+/** FANOUT_EXTRA_IDLE_MS (0): the room sits idle this much longer before the first round (how a quiet spell weighs on the first block). */
+const EXTRA_IDLE_MS = Number(process.env.FANOUT_EXTRA_IDLE_MS || 0);
 /**
  * Rolls (and bare emits) sent on the same schedule before the measured ones, not counted
  * (FANOUT_WARMUP_ROLLS, default one second's worth): once before the rounds (an instance's first
@@ -164,7 +167,7 @@ try {
   }
   // The rounds measure a room in its steady state: each socket's welcome hooks its connection for
   // LATE_SKIP_MS after the welcome (src/realtime/welcomeHold.ts), about 1 ms of CPU per roll while on.
-  const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 - Date.now();
+  const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 + EXTRA_IDLE_MS - Date.now();
   if (hooksOffIn > 0) {
     console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected)`);
     await sleep(hooksOffIn);
