@@ -17,7 +17,7 @@
  *
  *   npm run bench:fanout
  *   env: FANOUT_CLIENTS (1000), FANOUT_RATE (20 rolls/s), BENCH_SECONDS (10 s a block), FANOUT_ROUNDS (5), BENCH_DATABASE_URL, BENCH_REDIS_URL,
- *        FANOUT_EXTRA_IDLE_MS (0): longer idle before the first round,
+ *        FANOUT_EXTRA_IDLE_MS (0): longer idle before the first round, FANOUT_API_INSTANCE=1: rolls posted to a third instance without sockets,
  *        FANOUT_PUSHER_JS (1): how many of the Pusher clients are pusher-js (the rest raw `ws`), FANOUT_PUSHER=0: no Pusher row,
  *        BENCH_SERVER_NODE_ARGS: node flags for the instances and the bare servers alike,
  *        FANOUT_CPU_PROF=1: V8 CPU profiles of instance A while the participants join, while the sockets
@@ -59,6 +59,13 @@ const CPU_PROF = Boolean(process.env.FANOUT_CPU_PROF);
 const PUSHER = process.env.FANOUT_PUSHER !== '0';
 /** FANOUT_EXTRA_IDLE_MS (0): the room sits idle this much longer before the first round (how a quiet spell weighs on the first block). */
 const EXTRA_IDLE_MS = Number(process.env.FANOUT_EXTRA_IDLE_MS || 0);
+/**
+ * FANOUT_API_INSTANCE=1: the rolls are posted to a third instance that holds no socket (same core,
+ * same database and Redis), so that the two instances holding the sockets only write frames, as the
+ * bare servers do. A deployment can split its instances so (docs/scaling.md); this measures what the
+ * API's own work in the same process costs the fan-out.
+ */
+const API_INSTANCE = process.env.FANOUT_API_INSTANCE === '1';
 /**
  * Rolls (and bare emits) sent on the same schedule before the measured ones, not counted
  * (FANOUT_WARMUP_ROLLS, default one second's worth): once before the rounds (an instance's first
@@ -120,6 +127,15 @@ try {
   children.push(b);
   const urlB = ((await b.ready) as { url: string }).url;
 
+  let api: ChildHandle | null = null;
+  if (API_INSTANCE) {
+    api = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env, nodeArgs: SERVER_NODE_ARGS });
+    children.push(api);
+  }
+  const urlApi = api ? ((await api.ready) as { url: string }).url : null;
+  const postUrls = urlApi ? [urlApi] : [urlA, urlB];
+  if (urlApi) console.log(`the rolls are posted to a third instance, which holds no socket (FANOUT_API_INSTANCE)`);
+
   const roller = await newGuest(urlA);
   const room = (await roller.api.post('/room', { name: 'fan-out', is_public: true })).body.data;
   const slug = room.slug as string;
@@ -140,11 +156,11 @@ try {
   const lastConnectAt = Date.now() - drainMs;
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, urlA, urlB, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {
-    await steady(WARMUP_ROLLS, RATE, (i) => roller.api.as(roller.key).post(`${i % 2 ? urlB : urlA}/api/1.0/roll`, fanout.body));
+    await steady(WARMUP_ROLLS, RATE, (i) => roller.api.as(roller.key).post(`${postUrls[i % postUrls.length]}/api/1.0/roll`, fanout.body));
     const warmed = await settle(() => sockets.count(false));
     console.log(`warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`);
   }

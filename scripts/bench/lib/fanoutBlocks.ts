@@ -20,6 +20,13 @@ export interface Fanout {
   b: ChildHandle;
   urlA: string;
   urlB: string;
+  /**
+   * Where the roller posts, in turn: the two instances holding the sockets, or (FANOUT_API_INSTANCE)
+   * a third instance that holds none, so that A and B only write frames, as the bare servers do.
+   */
+  postUrls: string[];
+  /** That third instance (FANOUT_API_INSTANCE): its CPU is the service's too, and is also shown apart. */
+  api: ChildHandle | null;
   roller: { key: string; api: Api };
   body: unknown;
   database: BenchDatabase;
@@ -63,12 +70,15 @@ export interface Cpu {
   postgres: number;
   redis: number;
   sends: number;
+  /** of `servers`, the API instance's (FANOUT_API_INSTANCE; 0 without one) */
+  api: number;
 }
 
 /** What the servers (`pids`), the other side's (`idle`), PostgreSQL and Redis spent between two readings, for `sends` sends. */
-function serverCpu(before: Reading, after: Reading, pids: number[], idle: number[], sends: number): Cpu {
+function serverCpu(before: Reading, after: Reading, pids: number[], idle: number[], sends: number, apiPid = -1): Cpu {
   return {
     servers: cpuOf(before, after, (pid) => pids.includes(pid)),
+    api: cpuOf(before, after, (pid) => pid === apiPid),
     idleServers: cpuOf(before, after, (pid) => idle.includes(pid)),
     postgres: cpuOf(before, after, (_, comm) => comm === 'postgres'),
     redis: cpuOf(before, after, (_, comm) => comm === 'redis-server'),
@@ -113,7 +123,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   await steady(f.warmup + rolls, f.rate, async (i) => {
     if (i === f.warmup) postStart = Date.now();
     try {
-      const res = await f.roller.api.as(f.roller.key).post(`${i % 2 ? f.urlB : f.urlA}/api/1.0/roll`, f.body);
+      const res = await f.roller.api.as(f.roller.key).post(`${f.postUrls[i % f.postUrls.length]}/api/1.0/roll`, f.body);
       if (i < f.warmup) return;
       if (res.status === 201) {
         answeredAt.set(res.body.data.uuid, Date.now());
@@ -127,7 +137,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = serverCpu(procsBefore, procsAfter, [a.pid, b.pid], f.barePids, f.warmup + rolls);
+  const cpu = serverCpu(procsBefore, procsAfter, servicePids(f), f.barePids, f.warmup + rolls, f.api?.pid);
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
@@ -159,13 +169,16 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = serverCpu(procsBefore, procsAfter, f.barePids, [f.a.pid, f.b.pid], f.warmup + emits);
+  const cpu = serverCpu(procsBefore, procsAfter, f.barePids, servicePids(f), f.warmup + emits);
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);
   await printCollections('the bare servers', f.bare, start);
   return { delivery, outside, settleMs, failures: [], perRoll: [], fromAnswer: [], cpu };
 }
+
+/** The service's processes on the servers' core: the two instances, and the API instance when there is one. */
+const servicePids = (f: Fanout) => [f.a.pid, f.b.pid, ...(f.api ? [f.api.pid] : [])];
 
 /** Blocks of one kind as one: their deliveries pooled (the p99 of the whole sample, not a mean of p99s). */
 export function pool(blocks: readonly Block[]): Block {
@@ -186,7 +199,7 @@ export function pool(blocks: readonly Block[]): Block {
     failures: blocks.flatMap((b) => b.failures),
     perRoll: blocks.flatMap((b) => b.perRoll),
     fromAnswer: blocks.flatMap((b) => b.fromAnswer),
-    cpu: { servers: sum((b) => b.cpu.servers), idleServers: sum((b) => b.cpu.idleServers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
+    cpu: { servers: sum((b) => b.cpu.servers), api: sum((b) => b.cpu.api), idleServers: sum((b) => b.cpu.idleServers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
   };
 }
 

@@ -53,7 +53,7 @@ export function report(shape: Shape, socketIo: Rounds, pusher: PusherRows | null
   const clean = allClean(blocks);
   // A block's CPU includes what its servers spend idle for its length (pings of 1,000 sockets, timers):
   // each side's idle rate is read while the other side's block runs, and taken off.
-  console.log(`CPU per send on the servers' core, every block with its warm-up and its quiet end, less what the same servers spent idle through the other side's blocks (ms): ${describeCpu('service: the two instances', service.cpu, bare.cpu.idleServers)}; ${describeCpu('bare: the two bare servers', bare.cpu, service.cpu.idleServers)} (Redis is not pinned; PostgreSQL's backends are, with the instances)`);
+  console.log(`CPU per send on the servers' core, every block with its warm-up and its quiet end, less what the same servers spent idle through the other side's blocks (ms): ${describeCpu(service.cpu.api ? 'service: the two instances and the API instance' : 'service: the two instances', service.cpu, bare.cpu.idleServers)}; ${describeCpu('bare: the two bare servers', bare.cpu, service.cpu.idleServers)} (Redis is not pinned; PostgreSQL's backends are, with the instances)`);
   console.log(`outside the benchmark, the worst service block: ${describe(service.outside)}; the worst bare block: ${describe(bare.outside)}`);
   console.log(`p99 within 1.5x of the bare emit's: ${s.p99 <= 1.5 * z.p99 ? 'met' : 'MISSED'} (${ratio(s.p99, z.p99)}) in a run that was ${clean ? 'clean' : `NOT clean (${blocks.filter((b) => !b.outside.clean).length} of ${blocks.length} blocks)`}`);
   const fromAnswer = summarize(service.fromAnswer);
@@ -77,7 +77,8 @@ export function report(shape: Shape, socketIo: Rounds, pusher: PusherRows | null
 /** "the two instances 4.10 (4.60 - 0.50 idle) + PostgreSQL 0.30 + Redis 0.20" per send, in ms. */
 function describeCpu(label: string, c: Block['cpu'], idle: number): string {
   const per = (seconds: number) => fmt((seconds * 1000) / Math.max(1, c.sends), 2);
-  return `${label} ${per(c.servers - idle)} (${per(c.servers)} - ${per(idle)} idle) + PostgreSQL ${per(c.postgres)} + Redis ${per(c.redis)}`;
+  const api = c.api ? ` (of the gross, the API instance ${per(c.api)})` : '';
+  return `${label} ${per(c.servers - idle)} (${per(c.servers)} - ${per(idle)} idle)${api} + PostgreSQL ${per(c.postgres)} + Redis ${per(c.redis)}`;
 }
 
 /** "p50 3.0 / 1.0 ms (3.00x), p99 ..." of `part` of each send's span, on both sides. */
