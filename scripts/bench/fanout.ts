@@ -156,7 +156,7 @@ try {
   const lastConnectAt = Date.now() - drainMs;
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, barePids: [], bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, urlA, urlB, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {
@@ -170,7 +170,6 @@ try {
   const bareA = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   const bareB = spawnTs('scripts/bench/lib/bareFanoutServer.ts', { cores: cores.server, env: { REDIS_URL }, nodeArgs: SERVER_NODE_ARGS });
   children.push(bareA, bareB);
-  fanout.barePids.push(bareA.pid, bareB.pid);
   fanout.bare.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
   const bareSockets = await startAudience('bare');
@@ -185,7 +184,7 @@ try {
   // LATE_SKIP_MS after the welcome (src/realtime/welcomeHold.ts), about 1 ms of CPU per roll while on.
   const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 + EXTRA_IDLE_MS - Date.now();
   if (hooksOffIn > 0) {
-    console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected)`);
+    console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected${EXTRA_IDLE_MS ? `, and FANOUT_EXTRA_IDLE_MS more` : ''})`);
     await sleep(hooksOffIn);
   }
   /** ROUNDS rounds of a block of `kind` and a bare block, in turn first (ABBA: drift charges neither side). */

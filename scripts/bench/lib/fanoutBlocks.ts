@@ -41,9 +41,7 @@ export interface Fanout {
    */
   warmup: number;
   maxSettleMs: number;
-  /** the bare servers' pids (set once they run) */
-  barePids: number[];
-  /** the bare servers (set once they run): their collections are printed beside the instances' */
+  /** the bare servers (set once they run): their CPU and collections are read beside the instances' */
   bare: ChildHandle[];
   /** this process's own event-loop gaps (the roller's) since the last call */
   ownStalls: () => Stall[];
@@ -137,7 +135,7 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = serverCpu(procsBefore, procsAfter, servicePids(f), f.barePids, f.warmup + rolls, f.api?.pid);
+  const cpu = serverCpu(procsBefore, procsAfter, servicePids(f), barePids(f), f.warmup + rolls, f.api?.pid);
   for (const [label, c] of [['A', a], ['B', b]] as const) {
     if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
@@ -169,7 +167,7 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
   const settleMs = await settle(() => audience.count(), f.maxSettleMs);
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
-  const cpu = serverCpu(procsBefore, procsAfter, f.barePids, servicePids(f), f.warmup + emits);
+  const cpu = serverCpu(procsBefore, procsAfter, barePids(f), servicePids(f), f.warmup + emits);
   const { delivery, stalls } = await audience.tally(ids, wallMs);
   printBlock(name, delivery, [], settleMs);
   printClientStalls(f, audience, stalls, start);
@@ -179,6 +177,7 @@ export async function emitBlock(f: Fanout, name: string, audience: Audience, emi
 
 /** The service's processes on the servers' core: the two instances, and the API instance when there is one. */
 const servicePids = (f: Fanout) => [f.a.pid, f.b.pid, ...(f.api ? [f.api.pid] : [])];
+const barePids = (f: Fanout) => f.bare.map((c) => c.pid);
 
 /** Blocks of one kind as one: their deliveries pooled (the p99 of the whole sample, not a mean of p99s). */
 export function pool(blocks: readonly Block[]): Block {
