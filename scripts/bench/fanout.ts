@@ -156,7 +156,7 @@ try {
   const lastConnectAt = Date.now() - drainMs;
   console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
 
-  const fanout: Fanout = { a, b, urlA, urlB, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = { a, b, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
   const pinned = await database.pinBackends(cores.server);
   if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {

@@ -18,8 +18,6 @@ import { fmt } from './table';
 export interface Fanout {
   a: ChildHandle;
   b: ChildHandle;
-  urlA: string;
-  urlB: string;
   /**
    * Where the roller posts, in turn: the two instances holding the sockets, or (FANOUT_API_INSTANCE)
    * a third instance that holds none, so that A and B only write frames, as the bare servers do.
