@@ -86,6 +86,11 @@ export interface Config {
   cacheTtlMs: number;
   /** Origins whose pages may call the REST API (CORS); null: any origin. */
   corsOrigins: readonly string[] | null;
+  /**
+   * Sites that may show the dice board (`/board/{slug}`) in a frame besides this server's own pages
+   * (FRAME_ANCESTORS, CSP `frame-ancestors` sources); null: any site. The overlay is framable by any.
+   */
+  frameAncestors: readonly string[] | null;
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
   metricsToken: string | null;
   /** A listener of its own for GET /metrics (no token); null: none. Metrics are collected when either is set. */
@@ -133,6 +138,25 @@ function parseOrigins(value: string): string[] | null | { error: string } {
     origins.push(origin);
   }
   return origins;
+}
+
+/**
+ * FRAME_ANCESTORS: `*` alone for any site, else origins (`https://vtt.example.com`, a port allowed) or
+ * every subdomain of one (`https://*.example.com`), separated by commas or spaces. Each entry becomes a
+ * source of the board page's CSP `frame-ancestors`, so it is held to that shape strictly: a quote, a
+ * semicolon or a path would change the policy's meaning. Answers the list (null: any site), or an error
+ * message for joi.
+ */
+function parseFrameAncestors(value: string): string[] | null | { error: string } {
+  const items = value.split(/[\s,]+/).filter(Boolean);
+  if (items.length === 1 && items[0] === '*') return null;
+  const sources: string[] = [];
+  for (const item of items) {
+    const match = /^(https?):\/\/(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?\/?$/i.exec(item);
+    if (!match || Number(match[4]?.slice(1) ?? 1) > 65535) return { error: `each entry must be an origin such as https://vtt.example.com, or https://*.example.com for its subdomains (a scheme, a host, an optional port, no path), or * alone for any site; "${item}" is not one` };
+    sources.push(`${match[1]!.toLowerCase()}://${match[2] ?? ''}${match[3]!.toLowerCase()}${match[4] ?? ''}`);
+  }
+  return sources;
 }
 
 /**
@@ -223,6 +247,13 @@ const schema = Joi.object({
       const parsed = parseOrigins(value);
       return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
     }),
+  FRAME_ANCESTORS: Joi.string()
+    .empty('')
+    .default(() => [])
+    .custom((value: string, helpers) => {
+      const parsed = parseFrameAncestors(value);
+      return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
+    }),
   // Long enough not to be guessed over HTTP, and printable (it travels in a header).
   METRICS_TOKEN: Joi.string()
     .min(16)
@@ -305,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     realtimeMaxKeptBlocks: value.REALTIME_MAX_KEPT_BLOCKS,
     cacheTtlMs: value.CACHE_TTL_MS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
+    frameAncestors: value.FRAME_ANCESTORS ? Object.freeze([...(value.FRAME_ANCESTORS as string[])]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,
     pusher: Object.freeze({

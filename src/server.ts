@@ -21,6 +21,7 @@ import { observeInstance } from './metrics/instance';
 import { listenMetrics, type MetricsListener } from './metrics/listener';
 import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 import { createAppServer } from './http/appServer';
+import { watchRevocations } from './users/revocationWatch';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -158,6 +159,9 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub, pubsub);
   const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), pubsub, httpServer: server });
+  // Without Redis nothing carries another process's revocation here (the CLI's key:revoke): read them
+  // from the database instead. With Redis the CLI publishes them and every instance hears at once.
+  const revocations = clients ? null : watchRevocations(logger);
   const drain = drainOnClose(server);
   if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
@@ -187,6 +191,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       drain.start();
       // Pusher clients first: told 4200, they reconnect to another instance while this one drains.
       await realtime.pusher?.close();
+      await revocations?.stop();
       io.close();
       await realtime.close();
       stopObserving();
