@@ -213,6 +213,7 @@ const schema = Joi.object({
     .default(4 * 1024 * 1024)
     .messages({
       'number.base': 'must be a whole number of bytes',
+      'number.integer': 'must be a whole number of bytes',
       'number.min': 'must be at least 262144 bytes (256 KiB): less would close clients that read at a normal pace while a room is welcomed',
       'number.max': 'must be at most 1073741824 bytes (1 GiB): it bounds the memory one slow client may hold',
     }),
