@@ -44,6 +44,17 @@ interface Row {
   before: Memory;
   after: Memory;
   delivered: string;
+  /** Bytes of one roll's frame as the Pusher reader received it. */
+  frameBytes: number;
+  /** The kernel's TCP buffers (all sockets of the machine), before and after. */
+  kernelBefore: number;
+  kernelAfter: number;
+}
+
+/** Memory the kernel holds in TCP buffers, machine-wide (/proc/net/sockstat: pages). */
+function kernelTcpBytes(): number {
+  const pages = /TCP:.* mem (\d+)/.exec(fs.readFileSync('/proc/net/sockstat', 'utf8'))?.[1];
+  return pages ? Number(pages) * 4096 : Number.NaN;
 }
 
 function bigRoll(slug: string, n: number) {
@@ -87,6 +98,7 @@ async function run(name: string, bound: number): Promise<Row> {
     }
     const memory = () => child.ask<Memory>({ cmd: 'memory' });
     const before = await memory();
+    const kernelBefore = kernelTcpBytes();
     for (let n = 0; n < ROLLS; n++) {
       const made = await owner.api.post('/roll', bigRoll(slug, n));
       if (made.status !== 201) throw new Error(`roll ${n}: ${made.status} ${made.text.slice(0, 200)}`);
@@ -96,7 +108,9 @@ async function run(name: string, bound: number): Promise<Row> {
     // Past the grace a closed slow connection is given before its socket is cut.
     await sleep(3000);
     const after = await memory();
-    return { run: name, before, after, delivered: `${listening.of('App\\Events\\RollCreateEvent').length}/${ROLLS} + ${socketRolls}/${ROLLS}` };
+    const kernelAfter = kernelTcpBytes();
+    const frameBytes = JSON.stringify(listening.of('App\\Events\\RollCreateEvent')[0]!.data).length;
+    return { run: name, before, after, kernelBefore, kernelAfter, frameBytes, delivered: `${listening.of('App\\Events\\RollCreateEvent').length}/${ROLLS} + ${socketRolls}/${ROLLS}` };
   } finally {
     for (const close of closers) close();
     await child.stop();
@@ -108,8 +122,17 @@ const rows = [await run('unbounded (baseline: 1 GiB)', UNBOUNDED), await run(`bo
 const mb = (n: number) => fmt(n / 1e6);
 printTable(
   'memory held for clients that stop reading',
-  ['run', 'RSS before MB', 'RSS growth MB', 'heap+external growth MB', 'slow connections open after', 'readers got'],
-  rows.map((r) => [r.run, mb(r.before.rss), mb(r.after.rss - r.before.rss), mb(r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external), `${r.after.pusher - 1} Pusher, ${r.after.sockets - 1} Socket.IO`, r.delivered]),
+  ['run', 'owed each slow client MB', 'RSS before MB', 'RSS growth MB', 'heap+external growth MB', 'kernel TCP buffers growth MB', 'slow connections open after', 'readers got'],
+  rows.map((r) => [
+    r.run,
+    mb(r.frameBytes * ROLLS),
+    mb(r.before.rss),
+    mb(r.after.rss - r.before.rss),
+    mb(r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external),
+    mb(r.kernelAfter - r.kernelBefore),
+    `${r.after.pusher - 1} Pusher, ${r.after.sockets - 1} Socket.IO`,
+    r.delivered,
+  ]),
 );
 const [base, bounded] = rows as [Row, Row];
 const growth = (r: Row) => r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external;

@@ -19,6 +19,8 @@ export interface ConnectionLimits {
   clientEventsPerSecond: number;
   bytes: InboundByteLimits;
   maxBufferedBytes: number;
+  /** Told when the connection is closed for not reading (a log line). */
+  onSlowReader?: (buffered: number) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export class PusherConnection implements SubscriberConnection {
   }
 
   private closeSlowReader(): void {
+    if (!this.isClosed) this.limits.onSlowReader?.(this.ws.bufferedAmount);
     closeSlowReader(this.ws, () => this.close(Close.OverCapacity, 'Not reading what it is sent: reconnect.'));
   }
 

@@ -81,7 +81,8 @@ export class PusherGateway {
     if (await this.overRate(req)) return refuse(Close.OverCapacity, 'Too many connections from this address: retry later.');
     if (ws.readyState !== ws.OPEN) return;
     const { bytes, maxBufferedBytes } = this.options;
-    const conn = new PusherConnection(ws, this.rt.broadcaster, { clientEventsPerSecond: this.options.pusher.clientEventsPerSecond, bytes, maxBufferedBytes });
+    const onSlowReader = (buffered: number) => this.rt.logger.warn({ buffered, maxBufferedBytes }, 'Pusher connection does not read what it is sent: closed');
+    const conn = new PusherConnection(ws, this.rt.broadcaster, { clientEventsPerSecond: this.options.pusher.clientEventsPerSecond, bytes, maxBufferedBytes, onSlowReader });
     this.connections.add(conn);
     ws.on('message', (raw, isBinary) => this.onMessage(conn, raw, isBinary));
     ws.on('close', () => void this.onClose(conn));
