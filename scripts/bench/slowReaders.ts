@@ -136,5 +136,5 @@ printTable(
 );
 const [base, bounded] = rows as [Row, Row];
 const growth = (r: Row) => r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external;
-console.log(`heap+external growth, bounded / unbounded: ${fmt(growth(bounded) / growth(base))}x; RSS growth: ${fmt((bounded.after.rss - bounded.before.rss) / (base.after.rss - base.before.rss))}x`);
+console.log(`heap+external growth, bounded / unbounded: ${fmt(growth(bounded) / growth(base), 3)}x; RSS growth: ${fmt((bounded.after.rss - bounded.before.rss) / (base.after.rss - base.before.rss), 2)}x`);
 process.exit(0);

@@ -22,7 +22,7 @@ test.after.always(() => {
 });
 
 const ROLL = 'App\\Events\\RollCreateEvent';
-const MAX_ROLLS = Number(process.env.SLOW_READER_MAX_ROLLS || 60);
+const MAX_ROLLS = Number(process.env.SLOW_READER_MAX_ROLLS || 100);
 
 function bigRoll(slug: string, n: number) {
   const die = (i: number) => ({ type: 'd6', theme: 'standard', label: `${n}.${i}`.padEnd(255, 'l'), meta: { note: 'm'.repeat(2000) } });
