@@ -60,6 +60,12 @@ export interface Config {
   socketMaxPacketBytes: number;
   /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
   socketBytesPerSecond: number;
+  /**
+   * Bytes the server may hold for one connection (Socket.IO or Pusher) that it has not yet been able to
+   * write out, because the client reads slower than it is sent to; past it the connection is closed
+   * (src/realtime/outboundBytes.ts), so a client that stops reading costs at most this much memory.
+   */
+  socketMaxBufferedBytes: number;
   shutdownTimeoutMs: number;
   /**
    * How long an idle keep-alive connection stays open (src/lib/httpKeepAlive.ts): longer than any load
@@ -222,6 +228,19 @@ const schema = Joi.object({
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
   SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
   SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
+  // At least the largest burst a reading client is sent at once (a welcome of a 1,000-participant room
+  // is about 430 KiB, then up to 500 replayed rolls); at most 1 GiB, which no client needs queued.
+  SOCKET_MAX_BUFFERED_BYTES: Joi.number()
+    .integer()
+    .min(256 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024)
+    .messages({
+      'number.base': 'must be a whole number of bytes',
+      'number.integer': 'must be a whole number of bytes',
+      'number.min': 'must be at least 262144 bytes (256 KiB): less would close clients that read at a normal pace while a room is welcomed',
+      'number.max': 'must be at most 1073741824 bytes (1 GiB): it bounds the memory one slow client may hold',
+    }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   // Whole seconds from 1 s: Node advertises `Keep-Alive: timeout=<seconds, rounded down>`, and a client
   // told 0 does not reuse the connection. Up to an hour (GCP's load balancer keeps 600 s).
@@ -329,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jsonBodyLimit: value.JSON_BODY_LIMIT,
     socketMaxPacketBytes: value.SOCKET_MAX_PACKET_BYTES,
     socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
+    socketMaxBufferedBytes: value.SOCKET_MAX_BUFFERED_BYTES,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,

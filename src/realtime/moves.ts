@@ -16,8 +16,9 @@ import { findDraggedDie } from '../rolls/store/visible';
  */
 const COORDINATE = Joi.number().min(-1e6).max(1e6).required();
 const point3 = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE }).unknown(false);
-// A quaternion ({x, y, z, w}) or Euler angles ({x, y, z}): both are what 3D engines send.
-const rotation = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE, w: Joi.number().min(-1e6).max(1e6) }).unknown(false);
+/** A quaternion ({x, y, z, w}) or Euler angles ({x, y, z}): both are what 3D engines send. Shared with the Pusher relay (pusher/clientEvents.ts). */
+export const moveRotation = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE, w: Joi.number().min(-1e6).max(1e6) }).unknown(false);
+const rotation = moveRotation;
 
 const base = {
   uuid: Joi.string().guid().required(),

@@ -112,3 +112,12 @@ export function moveAudience(die: DraggedDie | null, roomId: number, moverId: nu
   const valueVisibleTo = die.isHidden ? [roll.userId] : rollVisibleTo;
   return { rollUuid: roll.uuid, rollVisibleTo, valueVisibleTo };
 }
+
+/**
+ * The audience of a drag a client relays itself (the Pusher gateway's client events): only the roller
+ * moves a roll's dice (as only the roller changes them), so a client cannot move someone else's dice on
+ * every board; otherwise as moveAudience.
+ */
+export function ownMoveAudience(die: DraggedDie | null, roomId: number, moverId: number): MoveAudience | null {
+  return die?.roll && isRoller(die.roll, moverId) ? moveAudience(die, roomId, moverId) : null;
+}

@@ -6,7 +6,9 @@ import { clientAddress } from '../../http/clientAddress';
 import { liveSeats } from '../../rooms/store/read';
 import { liveKeyIds } from '../../users/store';
 import type { HandshakeLimit } from '../handshake';
+import type { InboundByteLimits } from '../inboundBytes';
 import type { RealtimeContext } from '../namespaces';
+import { frameSize } from './budget';
 import { PusherConnection } from './connection';
 import { Close, decodeMessage, encodeFrame, ErrorCode, PROTOCOLS, SDK_APP_KEY } from './protocol';
 import { endSubscription, subscribe, type SubscribeContext } from './subscribe';
@@ -18,10 +20,11 @@ export interface GatewayOptions {
   maxPayload: number;
   /** Connections per client address per minute, counted with the Socket.IO handshakes. */
   handshakeLimit?: HandshakeLimit;
+  /** Bytes a connection may send (SOCKET_BYTES_PER_SECOND, as for Socket.IO); past it, closed with 4100. */
+  bytes: InboundByteLimits;
+  /** Bytes a connection may be owed and not yet have read (SOCKET_MAX_BUFFERED_BYTES); past it, closed with 4100. */
+  maxBufferedBytes: number;
 }
-
-/** Frames one connection may send per second before it is closed with 4100 (retry after a delay). */
-const MESSAGES_PER_SECOND = 50;
 
 /**
  * The Pusher-protocol gateway (protocol 7) on the API's own port at `/app/{key}`, so that the stock
@@ -77,7 +80,9 @@ export class PusherGateway {
     if (!PROTOCOLS.has(protocol)) return refuse(Close.UnsupportedProtocol, `Unsupported protocol version ${protocol.slice(0, 10)}: this server speaks 7.`);
     if (await this.overRate(req)) return refuse(Close.OverCapacity, 'Too many connections from this address: retry later.');
     if (ws.readyState !== ws.OPEN) return;
-    const conn = new PusherConnection(ws, this.rt.broadcaster, this.options.pusher.clientEventsPerSecond);
+    const { bytes, maxBufferedBytes } = this.options;
+    const onSlowReader = (buffered: number) => this.rt.logger.warn({ buffered, maxBufferedBytes }, 'Pusher connection does not read what it is sent: closed');
+    const conn = new PusherConnection(ws, this.rt.broadcaster, { clientEventsPerSecond: this.options.pusher.clientEventsPerSecond, bytes, maxBufferedBytes, onSlowReader });
     this.connections.add(conn);
     ws.on('message', (raw, isBinary) => this.onMessage(conn, raw, isBinary));
     ws.on('close', () => void this.onClose(conn));
@@ -97,10 +102,13 @@ export class PusherGateway {
   }
 
   private onMessage(conn: PusherConnection, raw: RawData, isBinary: boolean): void {
-    if (!conn.admit(MESSAGES_PER_SECOND)) return conn.close(Close.OverCapacity, 'Too many messages: retry later.');
+    const overBudget = conn.admit(frameSize(raw));
+    if (overBudget) return conn.close(Close.OverCapacity, overBudget);
     const message = isBinary ? null : decodeMessage(raw.toString());
     if (!message) return conn.sendError(ErrorCode.Generic, 'Not a Pusher message: send one JSON object {event, data, channel?} per text frame.');
     const { event, data, channel } = message;
+    const churn = event === 'pusher:subscribe' || event === 'pusher:unsubscribe' ? conn.budget.changeChannels() : null;
+    if (churn) return conn.close(Close.OverCapacity, churn);
     switch (event) {
       case 'pusher:ping':
         return conn.send(encodeFrame('pusher:pong', {}));

@@ -1,10 +1,10 @@
 import type { Namespace } from 'socket.io';
 import { AppError, UnauthorizedError } from '../../errors';
 import type { PresentedParticipant } from '../../rooms/present';
-import { findUserByUuid, liveKeyIds } from '../../users/store';
+import { findUserByUuid } from '../../users/store';
 import { RoomEvents, USER_NAMESPACE } from '../events';
 import { announceDisconnect, releaseRoomNamespace, roomNamespaceFor, type RealtimeContext } from '../namespaces';
-import { grantChannel, parseChannelData } from './grants';
+import { grantChannel, liveKeyIdByRef, parseChannelData } from './grants';
 import { addMember, removeMember } from './members';
 import { encodeFrame, parseChannel } from './protocol';
 import { verifyChannel } from './signature';
@@ -49,12 +49,13 @@ export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnectio
   conn.subscriptions.set(name, 'pending');
   let subscription: Subscription | null = null;
   try {
-    const [user, live] = await Promise.all([findUserByUuid(claims.userUuid), liveKeyIds([claims.keyId])]);
-    if (!user || !live.has(claims.keyId)) throw new UnauthorizedError('The API key of this authorisation has been revoked.');
+    const user = await findUserByUuid(claims.userUuid);
+    const keyId = user ? await liveKeyIdByRef(ctx.secret, user.id, claims.keyRef) : null;
+    if (!user || keyId === null) throw new UnauthorizedError('The API key of this authorisation has been revoked.');
     const grant = await grantChannel(user, name);
     if (conn.closed) return;
     const nsp = grant.room ? roomNamespaceFor(ctx.rt, grant.room.slug) : ctx.rt.io.of(USER_NAMESPACE);
-    const sub = new Subscription(conn, { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId: claims.keyId, room: grant.room, participant: grant.participant }, (s) => {
+    const sub = new Subscription(conn, { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId, room: grant.room, participant: grant.participant }, (s) => {
       void endSubscription(ctx, conn, s, { status: 403, error: 'Access to this channel was withdrawn.' });
     });
     subscription = sub;
