@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io';
 import type { Logger } from '../logger';
 import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from './events';
 import { socketData } from './handshake';
-import { moveAudience, type MoveAudience } from '../rolls/policy';
+import { ownMoveAudience, type MoveAudience } from '../rolls/policy';
 import { findDraggedDie } from '../rolls/store/visible';
 
 /**
@@ -95,7 +95,7 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   const audienceOf = (uuid: string, fresh: boolean) => {
     let found = fresh ? undefined : drags.get(uuid);
     if (!found) {
-      found = findDraggedDie(uuid).then((die) => moveAudience(die, room.id, user.id)).catch((err: Error) => {
+      found = findDraggedDie(uuid).then((die) => ownMoveAudience(die, room.id, user.id)).catch((err: Error) => {
         logger.warn({ err: err.message }, 'move audience lookup failed');
         return null;
       });
