@@ -52,6 +52,18 @@ export function guardListeners(emitter: EventEmitter, events: readonly string[],
   };
 }
 
+/** ioredis's events for pub/sub messages (plain, pattern, sharded; strings and Buffers). */
+export const REDIS_MESSAGE_EVENTS = ['message', 'messageBuffer', 'pmessage', 'pmessageBuffer', 'smessage', 'smessageBuffer'] as const;
+
+/**
+ * What arrives on the subscriber connection is decoded by this process's listeners and the Socket.IO
+ * adapter's, inside ioredis's socket handler: one malformed message (anyone who can PUBLISH on a
+ * channel of the deployment) must be one log line, not the end of every instance.
+ */
+export function guardRedisMessages(sub: EventEmitter, log: { error(fields: object, message: string): void }): () => void {
+  return guardListeners(sub, REDIS_MESSAGE_EVENTS, (err, event) => log.error({ ...errorFields(err), event }, 'a Redis pub/sub message could not be handled; dropped'));
+}
+
 /**
  * What a log line says of whatever was thrown: an Error's message and stack, a string, or the type of
  * anything else (never String(err): a thrown object may have a toString that throws in turn).
