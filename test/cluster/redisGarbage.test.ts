@@ -16,10 +16,13 @@ const clients: Client[] = [];
 const redis = redisClient();
 
 test.before(async () => {
-  for (const mode of ['sharded', 'classic'] as const) {
-    const prefix = `garbage-${mode}-${randomBytes(4).toString('hex')}:`;
-    deployments.push({ mode, prefix, cluster: await startCluster(1, { REDIS_PREFIX: prefix, REDIS_PUBSUB: mode }) });
-  }
+  const started = await Promise.all(
+    (['sharded', 'classic'] as const).map(async (mode) => {
+      const prefix = `garbage-${mode}-${randomBytes(4).toString('hex')}:`;
+      return { mode, prefix, cluster: await startCluster(1, { REDIS_PREFIX: prefix, REDIS_PUBSUB: mode }) };
+    }),
+  );
+  deployments.push(...started);
 });
 test.after.always(async () => {
   closeAll(...clients);
