@@ -235,7 +235,7 @@ test('Socket.IO handshakes: generated auth and query objects are admitted or ref
 
 // --------------------------------------------------------------------------- raw Engine.IO packets
 
-test('raw Engine.IO and Socket.IO packets: malformed ones close at most their connection', async (t) => {
+test('raw Engine.IO and Socket.IO packets on a connected room socket: malformed ones close at most their connection', async (t) => {
   const { owner, slug } = await theWorld();
   const nsp = `/room/${slug}`;
   const packet = fc.oneof(
@@ -251,11 +251,16 @@ test('raw Engine.IO and Socket.IO packets: malformed ones close at most their co
   await fc.assert(
     fc.asyncProperty(fc.array(packet, { minLength: 1, maxLength: 15 }), async (packets) => {
       const ws = new WebSocket(`${ctx.server.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
-      await new Promise((resolve, reject) => {
-        ws.once('message', resolve);
-        ws.once('error', reject);
-      });
+      const received: string[] = [];
+      const arrived = () =>
+        new Promise((resolve, reject) => {
+          ws.once('message', (m) => resolve(received.push(String(m))));
+          ws.once('error', reject);
+        });
+      await arrived();
+      // Connected to the room's namespace first: the packets reach a socket that has handlers.
       ws.send(`40${nsp},${JSON.stringify({ token: owner.key })}`);
+      while (!received.some((m) => m.startsWith(`40${nsp},{"sid"`))) await arrived();
       for (const p of packets) if (ws.readyState === WebSocket.OPEN) ws.send(p);
       await new Promise((resolve) => setTimeout(resolve, 20));
       ws.terminate();
