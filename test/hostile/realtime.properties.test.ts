@@ -22,7 +22,7 @@ const ctx = useServer(test, { SOCKET_BYTES_PER_SECOND: '100000000' });
 const sockets: Client[] = [];
 test.after.always(() => closeAll(...sockets));
 
-/** Batches of up to `size` cases, about COUNT cases in all. */
+/** Batches of 1 to `size` cases (lengths spread over the whole range: `size: 'max'`), about COUNT cases in all. */
 const runsFor = (size: number) => ({ seed: SEED, numRuns: Math.max(1, Math.ceil((COUNT * 2) / (size + 1))), endOnFailure: true, includeErrorInReport: true });
 
 // ---------------------------------------------------------------------------------------- values
@@ -88,7 +88,7 @@ test('upgrades: generated paths, query strings and headers, sent raw, never stop
   const base = ctx.server.url;
   const statuses = new Map<string, number>();
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.tuple(upgradePath, upgradeHeaders), { minLength: 1, maxLength: 25 }), async (batch) => {
+    fc.asyncProperty(fc.array(fc.tuple(upgradePath, upgradeHeaders), { minLength: 1, maxLength: 25, size: 'max' }), async (batch) => {
       const outcomes = await Promise.all(batch.map(([path, headers]) => rawUpgrade(base, Buffer.from(upgradeRequest(path, headers).toString('latin1').replace(/^GET .* HTTP/, `GET ${path} HTTP`), 'utf8'), 150)));
       outcomes.forEach((o, i) => {
         statuses.set(String(o.status), (statuses.get(String(o.status)) ?? 0) + 1);
@@ -147,7 +147,7 @@ test('Pusher frames: generated frames on a subscribed connection get an answer o
   const { owner, slug, value } = await theWorld();
   let closes = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(pusherFrame(slug, value), { minLength: 1, maxLength: 15 }), async (frames) => {
+    fc.asyncProperty(fc.array(pusherFrame(slug, value), { minLength: 1, maxLength: 15, size: 'max' }), async (frames) => {
       const pusher = await subscribedPusher(slug, owner.key);
       try {
         for (const frame of frames) 'binary' in frame ? pusher.send(frame.binary, true) : pusher.send(frame.text);
@@ -180,12 +180,12 @@ test('Socket.IO events: generated names, payloads, binary attachments and acks a
   const watcher = await connectWelcomed(ctx.server.url, slug, { token: friend.key }, sockets);
   const point = fc.record({ x: fc.oneof(fc.double(), hostileArg), y: fc.double(), z: fc.double(), w: fc.oneof(fc.double(), hostileArg) }, { requiredKeys: [] });
   const move = fc.record({ uuid: fc.oneof(fc.constant(value), fc.uuid(), hostileArg), roll_value_uuid: fc.oneof(fc.constant(value), hostileArg), roll_uuid: hostileArg, position: fc.oneof(point, hostileArg), rotation: fc.oneof(point, hostileArg) }, { requiredKeys: [] });
-  const name = fc.oneof(fc.constantFrom(...MOVES), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !RESERVED.has(s)));
+  const name = fc.oneof(fc.constantFrom(...MOVES), fc.string({ minLength: 1, maxLength: 20, size: 'max' }).filter((s) => !RESERVED.has(s)));
   const arg = fc.oneof(hostileArg, move, fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)));
   const event = fc.record({ name, args: fc.array(arg, { maxLength: 3 }), ack: fc.boolean() });
   let sentinel = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 20 }), async (events) => {
+    fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 20, size: 'max' }), async (events) => {
       for (const e of events) sender.socket.emit(e.name, ...e.args, ...(e.ack ? [() => undefined] : []));
       // In order after the batch: a valid drag, relayed to the other participant. The batch's own moves
       // spend the socket's move budget (60 a second, bursts of 120: over it moves are dropped by
@@ -218,7 +218,7 @@ test('Socket.IO handshakes: generated auth and query objects are admitted or ref
   const namespace = fc.oneof(fc.constant(`/room/${slug}`), fc.constant('/user'), fc.stringMatching(/^\/room\/[\w-]{0,30}$/), fc.constant('/'));
   const outcomes = new Map<string, number>();
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.record({ auth, query, namespace }), { minLength: 1, maxLength: 8 }), async (batch) => {
+    fc.asyncProperty(fc.array(fc.record({ auth, query, namespace }), { minLength: 1, maxLength: 8, size: 'max' }), async (batch) => {
       await Promise.all(
         batch.map(
           ({ auth: a, query: q, namespace: nsp }) =>
@@ -258,7 +258,7 @@ test('raw Engine.IO and Socket.IO packets on a connected room socket: malformed 
     fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
   );
   await fc.assert(
-    fc.asyncProperty(fc.array(packet, { minLength: 1, maxLength: 15 }), async (packets) => {
+    fc.asyncProperty(fc.array(packet, { minLength: 1, maxLength: 15, size: 'max' }), async (packets) => {
       const ws = new WebSocket(`${ctx.server.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
       const received: string[] = [];
       const arrived = () =>
