@@ -15,6 +15,7 @@ import type { AppDeps } from './http/deps';
 import { connectRedisClients, rememberUnguardedPublish, type RedisClient } from './lib/redis';
 import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
+import { guardRedisMessages } from './realtime/guard';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
@@ -146,6 +147,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   // balancer closes first, never the app under a request it is sending. Shutdown closes them (drain below).
   applyKeepAliveTimeout(server, config.httpKeepAliveTimeoutMs);
   if (pub && sub) guardAdapterClients(pub, sub, logger, deps.metrics ? () => deps.metrics!.redisPublishFailures.inc() : undefined);
+  if (sub) guardRedisMessages(sub, logger);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { Socket } from 'socket.io';
 import type { Logger } from '../logger';
 import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from './events';
+import { errorFields, guarded } from './guard';
 import { socketData } from './handshake';
 import { ownMoveAudience, type MoveAudience } from '../rolls/policy';
 import { findDraggedDie } from '../rolls/store/visible';
@@ -140,14 +141,23 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   // One socket's moves are relayed in the order it sent them (a drag's start before its moves).
   let chain: Promise<void> = Promise.resolve();
   for (const event of MOVE_EVENT_NAMES) {
-    socket.on(event, (payload: unknown) => {
-      if (!bucket.take()) {
-        if (dropped++ % 100 === 0) logger.debug({ user: user.id, event }, 'move events over the rate limit dropped');
-        return;
-      }
-      const move = parseMove(event, payload);
-      if (!move) return;
-      chain = chain.then(() => relay(event, move)).catch((err: Error) => logger.warn({ err: err.message }, 'move relay failed'));
-    });
+    // The payload is the client's: parseMove checks its shape; anything that still throws here is
+    // logged and ends this socket only (guard.ts).
+    const onMove = guarded(
+      (payload: unknown) => {
+        if (!bucket.take()) {
+          if (dropped++ % 100 === 0) logger.debug({ user: user.id, event }, 'move events over the rate limit dropped');
+          return;
+        }
+        const move = parseMove(event, payload);
+        if (!move) return;
+        chain = chain.then(() => relay(event, move)).catch((err: unknown) => logger.warn(errorFields(err), 'move relay failed'));
+      },
+      (err) => {
+        logger.error({ ...errorFields(err), event }, 'move event failed; its socket is disconnected');
+        socket.disconnect(true);
+      },
+    );
+    socket.on(event, onMove);
   }
 }
