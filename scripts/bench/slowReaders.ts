@@ -3,13 +3,13 @@
  * one connection may be owed (SOCKET_MAX_BUFFERED_BYTES, src/realtime/outboundBytes.ts) against the
  * same run without it (the bound at its maximum, 1 GiB) as the baseline.
  *
- *   npx tsx scripts/bench/slowReaders.ts    env: SLOW_READERS (20 per protocol), SLOW_ROLLS (40),
+ *   npx tsx scripts/bench/slowReaders.ts    env: SLOW_READERS (20 per protocol), SLOW_ROLLS (180),
  *                                           SLOW_BOUND (the default, 4194304)
  *
  * Each run: a fresh server (embedded shape, SQLite) on its own core; a room; SLOW_READERS raw Pusher
  * subscribers and as many Socket.IO clients whose TCP sockets are paused (they never read), one
- * pusher-js and one Socket.IO client that read; SLOW_ROLLS rolls near the size limits (100 dice, each
- * with 2 KB of meta and a 255-character label: about 290 KB as presented). Printed: the server's RSS
+ * pusher-js and one Socket.IO client that read; SLOW_ROLLS rolls at the size limits (100 dice whose
+ * labels fill the 16 KiB of label and meta a roll may carry: about 60 KB as presented). Printed: the server's RSS
  * and heap + external memory after a full collection, before and after the rolls, the slow connections
  * still open, and whether the readers got every roll.
  */
@@ -25,7 +25,7 @@ import { loadLine, pinSelf, planCores, sleep, spawnTs } from './lib/processes';
 import { fmt, printTable } from './lib/table';
 
 const READERS = Number(process.env.SLOW_READERS || 20);
-const ROLLS = Number(process.env.SLOW_ROLLS || 40);
+const ROLLS = Number(process.env.SLOW_ROLLS || 180);
 const BOUND = Number(process.env.SLOW_BOUND || 4 * 1024 * 1024);
 const UNBOUNDED = 1024 * 1024 * 1024;
 const cores = planCores();
@@ -58,7 +58,7 @@ function kernelTcpBytes(): number {
 }
 
 function bigRoll(slug: string, n: number) {
-  const die = (i: number) => ({ type: 'd6', theme: 'standard', label: `${n}.${i}`.padEnd(255, 'l'), meta: { note: 'm'.repeat(2000) } });
+  const die = (i: number) => ({ type: 'd6', theme: 'standard', label: `${n}.${i}`.padEnd(160, 'l') });
   return { dice: Array.from({ length: 100 }, (_, i) => die(i)), room: slug, label: 'L'.repeat(255) };
 }
 

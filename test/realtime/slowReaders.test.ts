@@ -9,9 +9,9 @@ import { waitUntil } from '../helpers/waiting';
 // Clients that stop reading: what the server owes them piles up in its memory unless bounded. Past
 // SOCKET_MAX_BUFFERED_BYTES a slow connection is closed (both protocols), and the others still get
 // every roll. The kernel takes about 4 MB of a paused loopback socket before anything stays in the
-// server's memory, so a small bound (1 MiB) and rolls near the size limits (100 dice with 2 KB of meta
-// and a 255-character label each: about 290 KB as presented) keep this short.
-const BOUND = 1024 * 1024;
+// server's memory, so the smallest bound (256 KiB) and rolls at the size limits (100 dice whose labels
+// together fill the 16 KiB a roll may carry: about 60 KB as presented) keep this short.
+const BOUND = 256 * 1024;
 const ctx = useServer(test, { SOCKET_MAX_BUFFERED_BYTES: String(BOUND) });
 const sockets: Client[] = [];
 const raws: RawPusher[] = [];
@@ -22,10 +22,10 @@ test.after.always(() => {
 });
 
 const ROLL = 'App\\Events\\RollCreateEvent';
-const MAX_ROLLS = Number(process.env.SLOW_READER_MAX_ROLLS || 100);
+const MAX_ROLLS = Number(process.env.SLOW_READER_MAX_ROLLS || 300);
 
 function bigRoll(slug: string, n: number) {
-  const die = (i: number) => ({ type: 'd6', theme: 'standard', label: `${n}.${i}`.padEnd(255, 'l'), meta: { note: 'm'.repeat(2000) } });
+  const die = (i: number) => ({ type: 'd6', theme: 'standard', label: `${n}.${i}`.padEnd(160, 'l') });
   return { dice: Array.from({ length: 100 }, (_, i) => die(i)), room: slug, label: 'L'.repeat(255) };
 }
 
