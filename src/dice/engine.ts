@@ -2,6 +2,7 @@
  * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
  * caller's `resolve`, randomness the `rng`.
  */
+import { WorkBudget } from './budget';
 import { shapeOf } from './shape';
 import { writeEquation } from './equation';
 import { DiceError } from './errors';
@@ -25,6 +26,7 @@ export function rollDice(
   operator: OperatorInput | null | undefined,
   resolve: Resolve,
   rng: Rng = defaultRng,
+  budget: WorkBudget = new WorkBudget(),
 ): RollResult {
   if (!Array.isArray(dice) || dice.length === 0) {
     throw new DiceError('invalid_dice', 'dice', 'A roll needs at least one die.');
@@ -80,7 +82,7 @@ export function rollDice(
   }
   const plan = compilePlan(operator, { unitOfDie, unitCount: units.length });
 
-  const state = new RollState(rng);
+  const state = new RollState(rng, budget);
   for (let i = 0; i < n; i++) {
     if (unitOfDie[i] === -1) {
       addMod(state, dice[i]!, i, modValues![i]!);
@@ -142,6 +144,7 @@ function countPools(state: RollState, sets: Unit[][], plan: Plan): [number, numb
       else if (step.code === 'failure') failure.push(...step.sels);
     }
     if (success.length === 0 && failure.length === 0) continue;
+    state.budget.path = plan.steps.find((st) => st.set === id && (st.code === 'success' || st.code === 'failure'))!.path;
     const [s, f] = markPool(state, sets[id]!, success, failure);
     counts = counts === null ? [s, f] : [counts[0] + s, counts[1] + f];
   }

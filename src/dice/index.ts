@@ -58,6 +58,7 @@
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
 export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
 export { rollDice, MAX_REQUEST_DICE } from './engine';
+export { WorkBudget, WORK_BUDGET, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
 export { groupPartsOf, groupsOf } from './tally';
@@ -66,6 +67,7 @@ export type {
   DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
 } from './types';
 
+import { WorkBudget } from './budget';
 import { rollDice } from './engine';
 import { DiceError } from './errors';
 import { parseEquation, type ParsedEquation } from './parse';
@@ -98,7 +100,9 @@ function deepFreeze<T>(o: T): T {
 }
 
 /** Rolls an equation with every die from one theme (see the contract above). */
-export function rollEquation(equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng): RollResult {
+export function rollEquation(
+  equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng, budget: WorkBudget = new WorkBudget(),
+): RollResult {
   const parsed = parseCached(equation);
   const dice = new Array<DieRequest>(parsed.dice.length);
   for (let i = 0; i < dice.length; i++) {
@@ -106,7 +110,7 @@ export function rollEquation(equation: string, theme: string, resolve: Resolve, 
     dice[i] = d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value };
   }
   try {
-    return rollDice(dice, parsed.operator, resolve, rng);
+    return rollDice(dice, parsed.operator, resolve, rng, budget);
   } catch (e) {
     // Only an equation was sent: its dice and operator are ours, so every refusal points at `equation`.
     if (e instanceof DiceError) throw new DiceError(e.code, 'equation', e.message, e.status);

@@ -29,6 +29,7 @@
  * operator twice on the same dice apart from each other (4d6kh3pl1kh1), the same operator and selector on
  * two groups (1d20kh1+1d20kh1), or two groups running operators in opposite orders.
  */
+import { MAX_SELECTORS_PER_OPERATOR } from './budget';
 import { MAX_REQUEST_DICE } from './engine';
 import { DiceError } from './errors';
 import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
@@ -309,7 +310,10 @@ class Parser {
       const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(isD ? 'd' : code);
       const key = code === 'p' && afterGroup ? (isD ? 'd' : 'p') : undefined;
       const last = ops[ops.length - 1];
-      if (last !== undefined && last.code === code && last.key === key) last.sels.push(sel); // d20: kh1kl1 is one keep
+      if (last !== undefined && last.code === code && last.key === key) {
+        if (last.sels.length >= MAX_SELECTORS_PER_OPERATOR) this.fail(`An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice`);
+        last.sels.push(sel); // d20: kh1kl1 is one keep
+      }
       else ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
     }
   }

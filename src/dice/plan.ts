@@ -13,9 +13,10 @@
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
  *   roll must stay writable as a d20 equation, where an operator follows one group of dice.
  */
+import { MAX_OPERAND_LENGTH } from './budget';
 import { DiceError } from './errors';
 import { checkSetsInParts, compileGroups, type GroupPlan } from './groups';
-import { parseSelectors, type Selector } from './selectors';
+import { parseSelectors, refuseManySelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
 export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u' | 's';
@@ -157,6 +158,11 @@ function compile(input: OperatorInput, layout: Layout): Plan {
       for (const operand in val) {
         if (!Object.hasOwn(val, operand)) continue;
         any = true;
+        if (operand.length > MAX_OPERAND_LENGTH) {
+          // Named by its length: a path that repeated the key would send it back whole.
+          throw new DiceError('invalid_operator', path,
+            `${path} has an operand of ${operand.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}.`);
+        }
         const opPath = `${path}.${operand}`;
         const target = (val as Record<string, unknown>)[operand];
         const sels = operandSelectors(code, operand, opPath);
@@ -226,6 +232,7 @@ class Compiler {
     const steps = this.plan.steps;
     const last = this.lastStepOfSet[set]!;
     if (last !== -1 && steps[last]!.code === code) {
+      refuseManySelectors(steps[last]!.sels.length + sels.length, path);
       steps[last]!.sels = steps[last]!.sels.concat(sels); // d20: consecutive same operators are one operator
       return;
     }
