@@ -48,7 +48,13 @@ export interface ParsedEquation {
   operator?: OperatorInput;
 }
 
-export const MAX_EQUATION_LENGTH = 1000;
+/**
+ * Characters an equation may have. Integrations send short ones (`2d20kh1+5`, `(1d6+3)*2`, `8d6`); 500 still
+ * holds 100 dice written one by one (`1d4+1d6+...`) or a roll group of several parts with their operators.
+ * The work budget (budget.ts), not this length, is what bounds the work of a roll; this bounds what is
+ * parsed, cached and stored for a stranger's text.
+ */
+export const MAX_EQUATION_LENGTH = 500;
 
 /** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
 export interface Op { code: OpCode; sels: Selector[]; key?: string }

@@ -52,6 +52,8 @@ export const ADVERSARIES: Adversary[] = [
   { name: 'mi then ma on 100 kinds of dN', dice: kinds(), operator: { mi: 900, ma: 1 } },
   { name: 'd100 pairs: e, mi, ma', dice: Array.from({ length: 50 }, () => [die('d10x'), die('d10')]).flat(),
     operator: { e: sels(20, '>1'), mi: 100 } },
+  { name: 'e 20 x l1001 on 50 d100 pairs in two sets', dice: Array.from({ length: 50 }, () => [die('d10x'), die('d10')]).flat(),
+    operator: { e: { [sels(20, 'l1001')]: [Array.from({ length: 50 }, (_, i) => i), Array.from({ length: 50 }, (_, i) => 50 + i)] } } },
   // Pools and groups over every value.
   { name: 'pool of 100d1000 exploding, 20 success and 20 failure points', dice: many(100, 'd1000'),
     operator: { '!': '>1', success: sels(20, '>=500'), failure: sels(20, '<10') } },
@@ -72,49 +74,51 @@ export const ADVERSARIES: Adversary[] = [
 // Generated rolls (fast-check): operator objects and equations of every shape the rules allow and many they
 // do not, biased toward the costly ones (big dice, many selectors, chains).
 
-const DIE_TYPES = ['d2', 'd4', 'd6', 'd20', 'd1000', 'd999', 'df', 'd10x', 'd10', 'd3', 'mod'];
-const SELECTOR = fc.oneof(
-  fc.constantFrom('h', 'l', '>', '<', '>=', '<=', '=', '').chain((cat) =>
-    fc.oneof(fc.integer({ min: -2, max: 1001 }), fc.constantFrom(0, 1, 2, 6, 20, 100, 999, 1000)).map((n) => `${cat}${n}`)),
-  fc.constantFrom('max', '', 'a', 'd', 'x', '1e3', ' 5 ', 'h-1'),
+const DIE_KINDS = [['d6'], ['d20'], ['d1000'], ['d1000'], ['d2', 'd20'], ['d10x', 'd10'], ['df'], ['d1000', 'd2'], ['d6', 'd999', 'd3'], ['d4', 'd6', 'd8', 'd12', 'd20', 'd1000']];
+const num = fc.oneof(fc.integer({ min: 0, max: 25 }), fc.constantFrom(-1, 99, 100, 500, 999, 1000, 1001));
+const SELECTOR = fc.tuple(fc.constantFrom('h', 'l', '>', '<', ''), num).map(([c, n]) => `${c}${n}`);
+const COMPARE = fc.tuple(fc.constantFrom('>', '<', '>=', '<=', '='), num).map(([c, n]) => `${c}${n}`);
+/** One operand: a few selectors mostly, up to the limit often, past it or junk now and then. */
+const operand = (one: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.oneof(
+  { weight: 6, arbitrary: fc.array(one, { minLength: 1, maxLength: 4 }).map((xs) => xs.join(',')) },
+  { weight: 3, arbitrary: fc.tuple(one, fc.integer({ min: 5, max: 20 })).map(([x, n]) => sels(n, x)) },
+  { weight: 1, arbitrary: fc.tuple(one, fc.integer({ min: 21, max: 1500 })).map(([x, n]) => sels(n, x)) },
+  // selectors nearly every face meets, many of them: the long chains
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom('>1', '>1', '>=2', '<1000', 'h1', 'l1'), fc.integer({ min: 10, max: 1500 })).map(([x, n]) => sels(n, x)) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
-/** One operand: a few selectors, sometimes many more than allowed, sometimes very long. */
-const OPERAND = fc.oneof(
-  { weight: 6, arbitrary: fc.array(SELECTOR, { minLength: 1, maxLength: 4 }).map((xs) => xs.join(',')) },
-  { weight: 3, arbitrary: fc.tuple(SELECTOR, fc.integer({ min: 5, max: 25 })).map(([x, n]) => sels(n, x)) },
-  { weight: 1, arbitrary: fc.tuple(SELECTOR, fc.integer({ min: 26, max: 1500 })).map(([x, n]) => sels(n, x)) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-);
-const OP_KEYS = ['k', 'p', 'd', 'rr', 'ro', 'ra', 'e', 'mi', 'ma', '!', '!!', '!p', '!!p', 'u', 's', 'success', 'failure', '*', '/', 'round'];
+/** Operator keys with operands of their kind (selectors, compare points, numbers), and now and then junk. */
+const OPERATORS: [string, fc.Arbitrary<string | number>][] = [
+  ...['k', 'p', 'd', 'rr', 'ro', 'ra', 'e'].map((k): [string, fc.Arbitrary<string | number>] => [k, operand(SELECTOR)]),
+  ...['!', '!!', '!p', '!!p', 'u', 'success', 'failure'].map((k): [string, fc.Arbitrary<string | number>] => [k, fc.oneof(operand(COMPARE), fc.constant(''))]),
+  ['mi', num], ['ma', num], ['*', fc.constantFrom(2, 0.5, -1)], ['/', fc.constantFrom(2, 3)], ['round', fc.constantFrom('down', 'up', 'x')],
+  ['s', fc.constantFrom('a', 'd', '')],
+];
 
+/**
+ * Roll requests: 1 to 100 dice of one to six kinds, and operators on all of them (string operands) or on
+ * halves of them (object operands, the same halves for every key), with groups now and then.
+ */
 export const rollRequests = (): fc.Arbitrary<{ dice: DieRequest[]; operator: OperatorInput }> =>
-  fc.integer({ min: 1, max: 100 }).chain((n) => {
-    const index = fc.integer({ min: 0, max: n - 1 });
-    const indices = fc.oneof(fc.array(index, { minLength: 1, maxLength: 8 }), fc.constant(Array.from({ length: n }, (_, i) => i)));
-    const target = fc.oneof(indices, fc.array(indices, { minLength: 1, maxLength: 5 }));
-    const value = fc.oneof(
-      { weight: 4, arbitrary: OPERAND },
-      { weight: 1, arbitrary: fc.integer({ min: -5, max: 1001 }) },
-      { weight: 3, arbitrary: fc.dictionary(OPERAND, target, { minKeys: 1, maxKeys: 4 }) },
-    );
-    const groups = fc.array(fc.record({
-      parts: fc.array(fc.array(index, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
-      k: OPERAND, success: OPERAND,
-    }, { requiredKeys: ['parts'] }), { minLength: 1, maxLength: 6 });
-    return fc.record({
-      dice: fc.array(fc.constantFrom(...DIE_TYPES), { minLength: n, maxLength: n })
-        .map((types) => types.map((type) => (type === 'mod' ? { type, theme: THEME, value: 3 } : die(type)))),
-      operator: fc.tuple(
-        fc.uniqueArray(fc.constantFrom(...OP_KEYS), { minLength: 1, maxLength: 5 }),
-        fc.array(value, { minLength: 5, maxLength: 5 }),
-        fc.option(groups, { freq: 5 }),
-      ).map(([keys, values, gs]) => {
-        const op: OperatorInput = {};
-        keys.forEach((k, i) => { op[k] = values[i]!; });
-        if (gs !== null) op.groups = gs;
-        return op;
-      }),
-    });
+  fc.record({
+    n: fc.integer({ min: 1, max: 100 }),
+    kinds: fc.constantFrom(...DIE_KINDS),
+    ops: fc.uniqueArray(fc.constantFrom(...OPERATORS), { minLength: 1, maxLength: 5, selector: ([k]) => k }).chain((ops) =>
+      fc.tuple(...ops.map(([k, v]) => v.map((x): [string, string | number] => [k, x])))),
+    split: fc.constantFrom('all', 'halves', 'sets'),
+    groups: fc.boolean(),
+  }).map(({ n, kinds, ops, split, groups }) => {
+    const dice = Array.from({ length: n }, (_, i) => die(kinds[i % kinds.length]!));
+    const all = Array.from({ length: n }, (_, i) => i);
+    const half = Math.ceil(n / 2);
+    const operator: OperatorInput = {};
+    for (const [key, value] of ops) {
+      if (split === 'all' || typeof value === 'number' || key === '*' || key === '/' || key === 'round') operator[key] = value;
+      else if (split === 'halves') operator[key] = { [String(value)]: all.slice(0, half) };
+      else operator[key] = { [String(value)]: [all.slice(0, half), all.slice(half)].filter((l) => l.length > 0) };
+    }
+    if (groups) operator.groups = [{ parts: [all.slice(0, half), all.slice(half)].filter((l) => l.length > 0), k: 'h1' }];
+    return { dice, operator };
   });
 
 const TOKENS = ['1d20', '4d6', '100d6', '10d1000', '1d1000', '2d100', '4dF', '{1d6, 1d6}', '(1d20, 1d12)', '{', '}', '(', ')', ',',
