@@ -86,7 +86,7 @@ export function applyStep(state: RollState, set: Unit[], step: Step): void {
 function rerollUntil(state: RollState, set: Unit[], step: Step): void {
   const budget = state.budget;
   refuseEndless(state, set, step);
-  const byValue = step.sels.every((s) => s.cat !== 'h' && s.cat !== 'l');
+  const byValue = !ranks(step.sels);
   budget.spend(selectCost(set.length, step.sels));
   let chosen = select(set, step.sels);
   // Each pass adds at least one value and RollState stops at MAX_ROLL_VALUES; the explicit cap says so.
@@ -98,13 +98,21 @@ function rerollUntil(state: RollState, set: Unit[], step: Step): void {
       u.spent = s;
     }
     let from = set;
-    if (byValue) {
+    if (byValue && step.sels.length === 1) {
+      from = chosen; // one value selector picks in the set's order already
+    } else if (byValue) {
       budget.spend(set.length);
       from = set.filter((u) => u.spent === s);
     }
     budget.spend(selectCost(from.length, step.sels));
     chosen = select(from, step.sels);
   }
+}
+
+/** Whether a selector ranks dice (hN, lN) rather than testing each die's own face. */
+function ranks(sels: readonly Selector[]): boolean {
+  for (const s of sels) if (s.cat === 'h' || s.cat === 'l') return true;
+  return false;
 }
 
 /**
@@ -116,7 +124,7 @@ function rerollUntil(state: RollState, set: Unit[], step: Step): void {
 function explodeOnce(state: RollState, set: Unit[], step: Step): void {
   const budget = state.budget;
   refuseEndless(state, set, step);
-  const byValue = step.sels.every((s) => s.cat !== 'h' && s.cat !== 'l');
+  const byValue = !ranks(step.sels);
   // A unit explodes once: `spent` holds this operation's stamp once it has.
   const s = nextStamp();
   budget.spend(selectCost(set.length, step.sels));
@@ -243,14 +251,19 @@ export function refuseEndless(state: RollState, set: Unit[], step: Step): void {
       }
     }
   }
-  // Each kind of die is charged once per step for every face against every selector, cached or not.
-  const charged = new Set<PreparedDie>();
+  // Each kind of die is charged once per step for every face against every selector, cached or not (the
+  // set of kinds is made only once a second kind shows up: most rolls have one).
+  let first: PreparedDie | null = null;
+  let charged: Set<PreparedDie> | null = null;
   let last: PreparedDie | null = null;
   for (const u of set) {
     if (!u.kept || (u.b === null && u.die === last)) continue;
     last = u.b === null ? u.die : null;
     if (u.b !== null) budget.spend(u.die.size * u.b.die.size * step.sels.length);
-    else if (!charged.has(u.die)) {
+    else if (first === null) {
+      first = u.die;
+      budget.spend(u.die.size * step.sels.length);
+    } else if (u.die !== first && !(charged ??= new Set()).has(u.die)) {
       charged.add(u.die);
       budget.spend(u.die.size * step.sels.length);
     }
