@@ -4,7 +4,7 @@
  *
  * CONTRACT for the roll endpoint (POST /roll)
  *
- *   rollDice(dice, operator, resolve, rng?) -> RollResult
+ *   rollDice(dice, operator, resolve, rng?, budget?) -> RollResult
  *     dice      DieRequest[] in camelCase (`value_to_display` -> valueToDisplay, `is_hidden` -> isHidden).
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
  *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
@@ -21,7 +21,7 @@
  *               the built-in theme rolls without listing them.
  *     rng       tests only; defaults to a crypto-backed source.
  *
- *   rollEquation(equation, theme, resolve, rng?) -> RollResult
+ *   rollEquation(equation, theme, resolve, rng?, budget?) -> RollResult
  *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice;
  *     every refusal's path is then `equation`, the one field that was sent.
  *     result.operator is the operator object the equation stands for (frozen: it is shared by a parse
@@ -49,7 +49,8 @@
  *   A d100's two values: the d10x's numericValue is the tens (100 for 00 with 0), the d10's the units.
  *
  * LIMITS: 100 request dice (mods count, a d100 is two), 1,000 values after rerolls and explosions,
- * 1,000-character equations, 10,000 faces per die.
+ * 500-character equations, 10,000 faces per die, 20 selectors per operator on the same dice, 300-character
+ * operands, and a work budget per roll (budget.ts; `budget`, a WorkBudget, is for tests and benchmarks).
  *
  * ERRORS: every refusal is a DiceError {code, status (400 | 422), message, details: [{path, message}]},
  * with paths like `dice[3].value`, `dice[0].value_to_display`, `operator.k.h1[2]`, `equation`; messages are
