@@ -20,6 +20,12 @@ export const WORK_BUDGET = 400_000;
 /** What adding one value costs: a draw, an object and its flags, against a few ns for one comparison. */
 export const VALUE_COST = 50;
 
+/**
+ * What compiling one operand's list of dice costs beyond its length (a list, a path, a step or a merge of
+ * selectors): an object form may map thousands of lists, each cheap to read and dear to keep.
+ */
+export const STEP_COST = 50;
+
 /** Selectors one operator may hold on one set of dice (`kh1kl1` holds two; d20 merges consecutive ones). */
 export const MAX_SELECTORS_PER_OPERATOR = 20;
 

@@ -54,6 +54,11 @@ export const ADVERSARIES: Adversary[] = [
     operator: { e: sels(20, '>1'), mi: 100 } },
   { name: 'e 20 x l1001 on 50 d100 pairs in two sets', dice: Array.from({ length: 50 }, () => [die('d10x'), die('d10')]).flat(),
     operator: { e: { [sels(20, 'l1001')]: [Array.from({ length: 50 }, (_, i) => i), Array.from({ length: 50 }, (_, i) => 50 + i)] } } },
+  // The object form at its widest: 16 operators, each with 20 operands mapping to 100 one-die lists.
+  { name: '16 operators x 20 operands x 100 one-die lists', dice: many(100, 'd1000'), operator: Object.fromEntries(
+    ['k', 'p', 'ro', 'ra', 'mi', 'ma', 'success', 'failure', 'u', 'e', 'rr', '!', '!!p', '!p', '!!', 's'].map((code) => [code, Object.fromEntries(
+      Array.from({ length: 20 }, (_, j) => [code === 's' ? 'a' : ['success', 'failure', 'u'].includes(code) || code.includes('!') ? `>${j + 990}` : String(j + 980),
+        Array.from({ length: 100 }, (_, i) => [i])]))])) },
   // Pools and groups over every value.
   { name: 'pool of 100d1000 exploding, 20 success and 20 failure points', dice: many(100, 'd1000'),
     operator: { '!': '>1', success: sels(20, '>=500'), failure: sels(20, '<10') } },

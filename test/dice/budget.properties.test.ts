@@ -138,6 +138,14 @@ test('a roll past its work budget is a 400 too_many_dice naming the operator, de
   t.is(eq.details[0]!.path, 'equation');
 });
 
+test('compiling an operator object is work too: thousands of operand lists are refused by the budget', (t) => {
+  const wide = ADVERSARIES.find((a) => a.name.startsWith('16 operators'))!;
+  const e = refusal(t, () => rollAdversary(wide));
+  t.is(e.code, 'too_many_dice');
+  t.regex(e.message, /more work than one roll may take/);
+  t.regex(e.details[0]!.path, /^operator\./);
+});
+
 test('the documented limits still roll: 100 dice, 1,000 values, 20 selectors, big pools and chains', (t) => {
   const twenty = (sel: string) => Array.from({ length: 20 }, () => sel).join(',');
   const fine: [DieRequest[], OperatorInput][] = [
