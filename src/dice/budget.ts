@@ -7,9 +7,10 @@
  * operator that ran out. Charges are nominal (what the work would cost without the engine's caches), so the
  * same request is accepted or refused the same way whatever was rolled before it.
  *
- * Calibration (docs/dice.md, "Work limits"): the worst input found costs about 10 ns per unit here, so the
- * budget ends a roll within a few milliseconds; the heaviest documented roll that ends (1,000 values with
- * 20 selectors on each) uses well under a tenth of it.
+ * Calibration (docs/dice.md, "Work limits"; `npx tsx scripts/bench/dice.ts --limits`): the dearest work per
+ * unit found, an explosion ranking its dice with hN/lN on every pass, costs about 12 ns a unit on the 2-core
+ * development machine, so the budget ends any roll within about 5 ms of CPU; a chain of 1,000 explosions
+ * with 20 selectors on each uses about 90,000 units.
  */
 import { DiceError } from './errors';
 import type { Selector } from './selectors';

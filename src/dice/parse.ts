@@ -317,10 +317,14 @@ class Parser {
       const key = code === 'p' && afterGroup ? (isD ? 'd' : 'p') : undefined;
       const last = ops[ops.length - 1];
       if (last !== undefined && last.code === code && last.key === key) {
-        if (last.sels.length >= MAX_SELECTORS_PER_OPERATOR) this.fail(`An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice`);
-        last.sels.push(sel); // d20: kh1kl1 is one keep
+        // d20: kh1kl1 is one keep. Each selector is one more pass over the dice, so they are counted.
+        if (last.sels.length >= MAX_SELECTORS_PER_OPERATOR) {
+          this.fail(`An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice`);
+        }
+        last.sels.push(sel);
+      } else {
+        ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
       }
-      else ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
     }
   }
 
