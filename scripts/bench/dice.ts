@@ -1,7 +1,12 @@
 /**
  * Dice engine throughput against @dice-roller/rpg-dice-roller, same expressions, same process.
  *
- *   npx tsx scripts/bench/dice.ts [CPU-seconds per round, default 0.5]
+ *   npx tsx scripts/bench/dice.ts [CPU-seconds per round, default 0.5] [--limits]
+ *
+ * Then the work limits: the slowest input of a hand-built adversarial list (test/dice/adversaries.ts) and of
+ * a fast-check search over generated operator objects and equations, beside 1d20+5 (CPU time per roll,
+ * median of repeated runs, and the ratio). `--limits` runs only that part; DICE_SEARCH=n sets how many
+ * generated inputs are searched (default 3,000).
  *
  * "ours (equation)" is what POST /roll does with {"equation": ...}: rollEquation, which parses an equation
  * string once and caches it, rolls, and writes the equation back. "ours (parse)" parses on every roll as
@@ -11,9 +16,14 @@
  * the value is not below 3, which match d20's `e6` on a d6 and `rr<3`.
  */
 import { DiceRoll } from '@dice-roller/rpg-dice-roller';
-import { builtinDefinition, parseEquation, rollDice, rollEquation, type DieDefinition, type DieRequest } from '../../src/dice/index';
+import fc from 'fast-check';
+import {
+  builtinDefinition, DiceError, parseEquation, rollDice, rollEquation, WORK_BUDGET, WorkBudget, type DieDefinition, type DieRequest,
+} from '../../src/dice/index';
+import { ADVERSARIES, equations, rollRequests } from '../../test/dice/adversaries';
 
-const seconds = Number(process.argv[2] ?? 0.5);
+const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 0.5);
+const limitsOnly = process.argv.includes('--limits');
 const ROUNDS = 5;
 
 const cases: { ours: string; theirs: string }[] = [
@@ -55,32 +65,96 @@ function measure(fn: () => number): number {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(11);
 
-console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s per case and library, median shown`);
-console.log(`${'expression'.padEnd(17)} ours (equation)  ours (parse)  ours (dice)  rpg-dice-roller   ratios: equation  parse  dice`);
-for (const c of cases) {
-  const parsed = parseEquation(c.ours);
-  const dice: DieRequest[] = parsed.dice.map((d) => ({ type: d.type, theme: 't', ...(d.value !== undefined ? { value: d.value } : {}) }));
-  const eqFn = (): number => rollEquation(c.ours, 't', resolve).total;
-  const diceFn = (): number => rollDice(dice, parsed.operator, resolve).total;
-  const parseFn = (): number => {
-    const p = parseEquation(c.ours);
-    const d: DieRequest[] = p.dice.map((x) => (x.value === undefined ? { type: x.type, theme: 't' } : { type: x.type, theme: 't', value: x.value }));
-    return rollDice(d, p.operator, resolve).total;
-  };
-  const theirFn = (): number => new DiceRoll(c.theirs).total as number;
-  for (let i = 0; i < 20_000; i++) sink += eqFn() + parseFn() + diceFn() + theirFn(); // warm-up
-  const eq: number[] = [];
-  const parse: number[] = [];
-  const pre: number[] = [];
-  const theirs: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    eq.push(measure(eqFn));
-    parse.push(measure(parseFn));
-    pre.push(measure(diceFn));
-    theirs.push(measure(theirFn));
+if (!limitsOnly) {
+  console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s per case and library, median shown`);
+  console.log(`${'expression'.padEnd(17)} ours (equation)  ours (parse)  ours (dice)  rpg-dice-roller   ratios: equation  parse  dice`);
+  for (const c of cases) {
+    const parsed = parseEquation(c.ours);
+    const dice: DieRequest[] = parsed.dice.map((d) => ({ type: d.type, theme: 't', ...(d.value !== undefined ? { value: d.value } : {}) }));
+    const eqFn = (): number => rollEquation(c.ours, 't', resolve).total;
+    const diceFn = (): number => rollDice(dice, parsed.operator, resolve).total;
+    const parseFn = (): number => {
+      const p = parseEquation(c.ours);
+      const d: DieRequest[] = p.dice.map((x) => (x.value === undefined ? { type: x.type, theme: 't' } : { type: x.type, theme: 't', value: x.value }));
+      return rollDice(d, p.operator, resolve).total;
+    };
+    const theirFn = (): number => new DiceRoll(c.theirs).total as number;
+    for (let i = 0; i < 20_000; i++) sink += eqFn() + parseFn() + diceFn() + theirFn(); // warm-up
+    const eq: number[] = [];
+    const parse: number[] = [];
+    const pre: number[] = [];
+    const theirs: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      eq.push(measure(eqFn));
+      parse.push(measure(parseFn));
+      pre.push(measure(diceFn));
+      theirs.push(measure(theirFn));
+    }
+    const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
+    const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
+    console.log(`${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
   }
-  const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
-  const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
-  console.log(`${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
 }
+
+// The work limits: how long the costliest rolls take, next to 1d20+5 in the same process.
+const baseline = 1e3 / measure(() => rollEquation('1d20+5', 't', resolve).total); // ms per roll
+console.log(`\nwork limits (budget ${WORK_BUDGET.toLocaleString('en-US')} units), CPU time per roll, 1d20+5: ${(baseline * 1e3).toFixed(2)} µs`);
+const limits = worstInputs();
+console.log(`${'input'.padEnd(66)} ${'outcome'.padEnd(15)} ${'units'.padStart(9)}   median      max   ratio (median / 1d20+5)`);
+for (const r of limits) {
+  console.log(`${r.name.slice(0, 66).padEnd(66)} ${r.outcome.padEnd(15)} ${r.used.toLocaleString('en-US').padStart(9)} ${r.median.toFixed(2).padStart(6)} ms ${r.max.toFixed(2).padStart(6)} ms ${Math.round(r.median / baseline).toLocaleString('en-US').padStart(9)}x`);
+}
+const worst = limits[0]!;
+console.log(`worst: ${worst.name.slice(0, 300)}: ${worst.median.toFixed(2)} ms (max ${worst.max.toFixed(2)} ms), ${Math.round(worst.median / baseline).toLocaleString('en-US')}x 1d20+5`);
 if (sink === 42) console.log('');
+
+interface LimitRow { name: string; outcome: string; used: number; median: number; max: number }
+
+/** CPU milliseconds of one call, how it ended and the work it counted. */
+function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: string; used: number } {
+  const budget = new WorkBudget();
+  const start = process.cpuUsage();
+  let outcome = 'rolled';
+  try {
+    run(budget);
+  } catch (e) {
+    if (!(e instanceof DiceError)) throw e;
+    outcome = /more work/.test(e.message) ? 'work budget' : e.code;
+  }
+  const u = process.cpuUsage(start);
+  return { ms: (u.user + u.system) / 1e3, outcome, used: budget.used };
+}
+
+/** Median and max over repeated runs (after a warm-up), the work of the costliest run. */
+function profile(name: string, run: (budget: WorkBudget) => unknown, repeats: number): LimitRow {
+  for (let i = 0; i < 3; i++) cpuRun(run);
+  const runs = Array.from({ length: repeats }, () => cpuRun(run));
+  const ms = runs.map((r) => r.ms);
+  const costliest = runs.reduce((a, b) => (b.used > a.used ? b : a));
+  return { name, outcome: costliest.outcome, used: costliest.used, median: median(ms), max: Math.max(...ms) };
+}
+
+/**
+ * Every hand-built adversary, and the slowest few of a fast-check search (each generated input timed once,
+ * the ten slowest timed again properly); sorted by median time, slowest first, top 12 shown.
+ */
+function worstInputs(): LimitRow[] {
+  const std = (_t: string, type: string): DieDefinition | null => builtinDefinition(type);
+  const rows = ADVERSARIES.map((a) => profile(a.name, (b) => (a.equation !== undefined
+    ? rollEquation(a.equation, 'standard', std, undefined, b)
+    : rollDice(a.dice!, a.operator, std, undefined, b)), 30));
+  const searched = Number(process.env.DICE_SEARCH ?? 3000);
+  const found: { name: string; run: (b: WorkBudget) => unknown; ms: number }[] = [];
+  for (const r of fc.sample(rollRequests(), searched)) {
+    const run = (b: WorkBudget): unknown => rollDice(r.dice, r.operator, std, undefined, b);
+    found.push({ name: `search: ${r.dice.length} x ${r.dice[0]!.type}.. ${JSON.stringify(r.operator)}`, run, ms: cpuRun(run).ms });
+  }
+  for (const eq of fc.sample(equations(), searched)) {
+    const run = (b: WorkBudget): unknown => rollEquation(eq, 'standard', std, undefined, b);
+    found.push({ name: `search: ${eq}`, run, ms: cpuRun(run).ms });
+  }
+  found.sort((a, b) => b.ms - a.ms);
+  for (const f of found.slice(0, 10)) rows.push(profile(f.name, f.run, 30));
+  console.log(`${ADVERSARIES.length} hand-built inputs, ${2 * searched} generated (fast-check), the 10 slowest of those timed again`);
+  return rows.sort((a, b) => b.median - a.median).slice(0, 12);
+}

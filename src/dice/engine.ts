@@ -2,6 +2,7 @@
  * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
  * caller's `resolve`, randomness the `rng`.
  */
+import { WorkBudget } from './budget';
 import { shapeOf } from './shape';
 import { writeEquation } from './equation';
 import { DiceError } from './errors';
@@ -25,6 +26,7 @@ export function rollDice(
   operator: OperatorInput | null | undefined,
   resolve: Resolve,
   rng: Rng = defaultRng,
+  budget: WorkBudget = new WorkBudget(),
 ): RollResult {
   if (!Array.isArray(dice) || dice.length === 0) {
     throw new DiceError('invalid_dice', 'dice', 'A roll needs at least one die.');
@@ -78,9 +80,9 @@ export function rollDice(
     }
     units.push(unit);
   }
-  const plan = compilePlan(operator, { unitOfDie, unitCount: units.length });
+  const plan = compilePlan(operator, { unitOfDie, unitCount: units.length }, budget);
 
-  const state = new RollState(rng);
+  const state = new RollState(rng, budget);
   for (let i = 0; i < n; i++) {
     if (unitOfDie[i] === -1) {
       addMod(state, dice[i]!, i, modValues![i]!);
@@ -132,17 +134,21 @@ export function rollDice(
 
 /** Marks every pool (a set with a compare point) once all operators ran; null when there is none. */
 function countPools(state: RollState, sets: Unit[][], plan: Plan): [number, number] | null {
+  // One pass over the steps (a plan may hold many sets and steps): each set's compare points, in order.
+  let points: { success: Selector[]; failure: Selector[]; path: string }[] | null = null;
+  for (const step of plan.steps) {
+    if (step.code !== 'success' && step.code !== 'failure') continue;
+    points ??= new Array(sets.length);
+    const p = points[step.set] ??= { success: [], failure: [], path: step.path };
+    (step.code === 'success' ? p.success : p.failure).push(...step.sels);
+  }
+  if (points === null) return null;
   let counts: [number, number] | null = null;
   for (let id = 0; id < sets.length; id++) {
-    const success: Selector[] = [];
-    const failure: Selector[] = [];
-    for (const step of plan.steps) {
-      if (step.set !== id) continue;
-      if (step.code === 'success') success.push(...step.sels);
-      else if (step.code === 'failure') failure.push(...step.sels);
-    }
-    if (success.length === 0 && failure.length === 0) continue;
-    const [s, f] = markPool(state, sets[id]!, success, failure);
+    const p = points[id];
+    if (p === undefined) continue;
+    state.budget.path = p.path;
+    const [s, f] = markPool(state, sets[id]!, p.success, p.failure);
     counts = counts === null ? [s, f] : [counts[0] + s, counts[1] + f];
   }
   return counts;

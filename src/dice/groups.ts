@@ -13,6 +13,7 @@
  * - `s` says how to show the parts; it changes nothing.
  * Dice operators act inside one part (a set may not span parts), so the roll stays writable as a group.
  */
+import { selectCost } from './budget';
 import { DiceError } from './errors';
 import { applyStep } from './operators';
 import { hits } from './outcomes';
@@ -171,11 +172,14 @@ export function runGroups(state: RollState, groups: GroupPlan[], allUnits: () =>
     const success: Selector[] = [];
     const failure: Selector[] = [];
     for (const step of g.steps) {
+      state.budget.path = step.path;
       if (step.code === 'success') success.push(...step.sels);
       else if (step.code === 'failure') failure.push(...step.sels);
       else if (step.code === 'k' || step.code === 'p') {
         if (g.parts.length === 1) {
-          // rpg-dice-roller: a group of one sub-roll keeps or drops that sub-roll's dice.
+          // rpg-dice-roller: a group of one sub-roll keeps or drops that sub-roll's dice (found among all units,
+          // which are at most as many as values: each is charged as a set insert and a test).
+          state.budget.spend(4 * state.values.length);
           const mine = allUnits().filter((u) => byDie[u.dieIndex] === first);
           applyStep(state, mine, { code: step.code, sels: step.sels, set: -1, path: step.path } satisfies Step);
         } else {
@@ -184,6 +188,8 @@ export function runGroups(state: RollState, groups: GroupPlan[], allUnits: () =>
       }
     }
     if (success.length > 0 || failure.length > 0) {
+      // Each part's values are looked for among all of the roll's.
+      state.budget.spend(g.parts.length * (success.length + failure.length + state.values.length));
       const totals = partTotals(state, byDie, first, g.parts.length);
       let s = 0;
       let f = 0;
@@ -208,6 +214,7 @@ export function runGroups(state: RollState, groups: GroupPlan[], allUnits: () =>
 
 /** Each part's total: the numbers of its values that are not dropped, modifiers included. */
 function partTotals(state: RollState, byDie: number[], first: number, count: number): number[] {
+  state.budget.spend(state.values.length);
   const totals = new Array<number>(count).fill(0);
   for (const v of state.values) {
     const p = byDie[v.dieIndex]! - first;
@@ -223,6 +230,8 @@ function keepOrDropParts(state: RollState, g: GroupPlan, first: number, byDie: n
   const live: number[] = [];
   for (let p = 0; p < g.parts.length; p++) if (!dropped[p]) live.push(p);
   const chosen = new Set<number>();
+  // A dropped part's values are looked for among all of the roll's.
+  state.budget.spend(selectCost(live.length, step.sels) + live.length * state.values.length);
   for (const s of step.sels) {
     if (s.cat === 'h' || s.cat === 'l') {
       // Stable sort: equal totals go to the part written first.

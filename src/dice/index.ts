@@ -4,7 +4,7 @@
  *
  * CONTRACT for the roll endpoint (POST /roll)
  *
- *   rollDice(dice, operator, resolve, rng?) -> RollResult
+ *   rollDice(dice, operator, resolve, rng?, budget?) -> RollResult
  *     dice      DieRequest[] in camelCase (`value_to_display` -> valueToDisplay, `is_hidden` -> isHidden).
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
  *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
@@ -21,7 +21,7 @@
  *               the built-in theme rolls without listing them.
  *     rng       tests only; defaults to a crypto-backed source.
  *
- *   rollEquation(equation, theme, resolve, rng?) -> RollResult
+ *   rollEquation(equation, theme, resolve, rng?, budget?) -> RollResult
  *     for {"equation": "4d6kh3+2", "theme": "x"}: parseEquation, every die in `theme`, then rollDice;
  *     every refusal's path is then `equation`, the one field that was sent.
  *     result.operator is the operator object the equation stands for (frozen: it is shared by a parse
@@ -49,7 +49,8 @@
  *   A d100's two values: the d10x's numericValue is the tens (100 for 00 with 0), the d10's the units.
  *
  * LIMITS: 100 request dice (mods count, a d100 is two), 1,000 values after rerolls and explosions,
- * 1,000-character equations, 10,000 faces per die.
+ * 500-character equations, 10,000 faces per die, 20 selectors per operator on the same dice, 300-character
+ * operands, and a work budget per roll (budget.ts; `budget`, a WorkBudget, is for tests and benchmarks).
  *
  * ERRORS: every refusal is a DiceError {code, status (400 | 422), message, details: [{path, message}]},
  * with paths like `dice[3].value`, `dice[0].value_to_display`, `operator.k.h1[2]`, `equation`; messages are
@@ -58,6 +59,7 @@
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
 export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
 export { rollDice, MAX_REQUEST_DICE } from './engine';
+export { WorkBudget, WORK_BUDGET, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
 export { groupPartsOf, groupsOf } from './tally';
@@ -66,6 +68,7 @@ export type {
   DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
 } from './types';
 
+import { WorkBudget } from './budget';
 import { rollDice } from './engine';
 import { DiceError } from './errors';
 import { parseEquation, type ParsedEquation } from './parse';
@@ -98,7 +101,9 @@ function deepFreeze<T>(o: T): T {
 }
 
 /** Rolls an equation with every die from one theme (see the contract above). */
-export function rollEquation(equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng): RollResult {
+export function rollEquation(
+  equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng, budget: WorkBudget = new WorkBudget(),
+): RollResult {
   const parsed = parseCached(equation);
   const dice = new Array<DieRequest>(parsed.dice.length);
   for (let i = 0; i < dice.length; i++) {
@@ -106,7 +111,7 @@ export function rollEquation(equation: string, theme: string, resolve: Resolve, 
     dice[i] = d.value === undefined ? { type: d.type, theme } : { type: d.type, theme, value: d.value };
   }
   try {
-    return rollDice(dice, parsed.operator, resolve, rng);
+    return rollDice(dice, parsed.operator, resolve, rng, budget);
   } catch (e) {
     // Only an equation was sent: its dice and operator are ours, so every refusal points at `equation`.
     if (e instanceof DiceError) throw new DiceError(e.code, 'equation', e.message, e.status);

@@ -9,9 +9,10 @@
  *   the same unit;
  * - `mi N`/`ma N` move each kept unit below N / above N to the nearest face at or past N (d20 uses the last
  *   selector when several are given).
- * Every loop is bounded: RollState refuses to pass MAX_ROLL_VALUES, and loops that could never end are
- * refused before they start.
+ * Every loop is bounded: RollState refuses to pass MAX_ROLL_VALUES, loops that could never end are
+ * refused before they start, and every selection is charged to the roll's work budget first (budget.ts).
  */
+import { selectCost } from './budget';
 import { DiceError } from './errors';
 import { pairValue, type PreparedDie } from './faces';
 import type { Step } from './plan';
@@ -26,8 +27,11 @@ function nextStamp(): number {
 }
 
 export function applyStep(state: RollState, set: Unit[], step: Step): void {
+  const budget = state.budget;
+  budget.path = step.path;
   switch (step.code) {
     case 'k': {
+      budget.spend(selectCost(set.length, step.sels) + set.length);
       const chosen = select(set, step.sels);
       const s = nextStamp();
       for (const u of chosen) u.mark = s;
@@ -35,50 +39,109 @@ export function applyStep(state: RollState, set: Unit[], step: Step): void {
       return;
     }
     case 'p':
+      budget.spend(selectCost(set.length, step.sels));
       for (const u of select(set, step.sels)) state.drop(u);
       return;
-    case 'rr': {
-      refuseEndless(set, step);
-      let chosen = select(set, step.sels);
-      // Each pass adds at least one value and RollState stops at MAX_ROLL_VALUES; the explicit cap says so.
-      for (let pass = 0; chosen.length > 0 && pass <= MAX_ROLL_VALUES; pass++) {
-        for (const u of chosen) state.reroll(u);
-        chosen = select(set, step.sels);
-      }
+    case 'rr':
+      rerollUntil(state, set, step);
       return;
-    }
     case 'ro':
+      budget.spend(selectCost(set.length, step.sels));
       for (const u of select(set, step.sels)) state.reroll(u);
       return;
     case 'ra':
+      budget.spend(selectCost(set.length, step.sels));
       for (const u of select(set, step.sels, 1)) set.push(state.spawn(u, 'reroll'));
       return;
-    case 'e': {
-      refuseEndless(set, step);
-      // A unit explodes once: `spent` holds this operation's stamp once it has.
-      const s = nextStamp();
-      let chosen = select(set, step.sels);
-      for (let pass = 0; chosen.length > 0 && pass <= MAX_ROLL_VALUES; pass++) {
-        for (const u of chosen) {
-          u.spent = s;
-          set.push(state.spawn(u, 'explosion'));
-        }
-        const next: Unit[] = [];
-        for (const u of select(set, step.sels)) if (u.spent !== s) next.push(u);
-        chosen = next;
-      }
+    case 'e':
+      explodeOnce(state, set, step);
       return;
-    }
     case 'mi':
     case 'ma': {
       const bound = step.sels[step.sels.length - 1]!.num;
       const isMin = step.code === 'mi';
+      budget.spend(set.length);
+      // Dice of one kind move to the same faces: each kind's faces are scanned once per step.
+      const faces = new Map<PreparedDie, [number, number]>();
       for (const u of set) {
         if (!u.kept || u.num === null || (isMin ? u.num >= bound : u.num <= bound)) continue;
-        force(state, u, bound, isMin, step);
+        let f = u.b === null ? faces.get(u.die) : undefined;
+        if (f === undefined) {
+          budget.spend(u.b === null ? u.die.size : u.die.size * u.b.die.size);
+          f = closestFaces(u, bound, isMin, step);
+          if (u.b === null) faces.set(u.die, f);
+        }
+        state.force(u, f[0], f[1]);
       }
       return;
     }
+  }
+}
+
+/**
+ * d20's `rr`: rerolls the selected units until none is selected. A unit that was not rerolled shows the
+ * same face, so with value selectors (hN/lN are refused, or select nothing as h0) only the units just
+ * rerolled are looked at again, in the set's order: the units and order of selecting from the whole set.
+ */
+function rerollUntil(state: RollState, set: Unit[], step: Step): void {
+  const budget = state.budget;
+  refuseEndless(state, set, step);
+  const byValue = !ranks(step.sels);
+  budget.spend(selectCost(set.length, step.sels));
+  let chosen = select(set, step.sels);
+  // Each pass adds at least one value and RollState stops at MAX_ROLL_VALUES; the explicit cap says so.
+  for (let pass = 0; chosen.length > 0 && pass <= MAX_ROLL_VALUES; pass++) {
+    // `spent` is free during rr: it marks this pass's rerolls (`mark` belongs to select()).
+    const s = nextStamp();
+    for (const u of chosen) {
+      state.reroll(u);
+      u.spent = s;
+    }
+    let from = set;
+    if (byValue && step.sels.length === 1) {
+      from = chosen; // one value selector picks in the set's order already
+    } else if (byValue) {
+      budget.spend(set.length);
+      from = set.filter((u) => u.spent === s);
+    }
+    budget.spend(selectCost(from.length, step.sels));
+    chosen = select(from, step.sels);
+  }
+}
+
+/** Whether a selector ranks dice (hN, lN) rather than testing each die's own face. */
+function ranks(sels: readonly Selector[]): boolean {
+  for (const s of sels) if (s.cat === 'h' || s.cat === 'l') return true;
+  return false;
+}
+
+/**
+ * d20's `e`: one more unit per selected unit, then again for newly selected ones, each unit at most once.
+ * With value selectors only (`e6`, `e>4`) a unit that was not selected never will be (its face stays), so
+ * after the first pass only the units a pass added are looked at: the same units in the same order as
+ * selecting from the whole set again, for a fraction of the work. `hN`/`lN` rank the whole set each pass.
+ */
+function explodeOnce(state: RollState, set: Unit[], step: Step): void {
+  const budget = state.budget;
+  refuseEndless(state, set, step);
+  const byValue = !ranks(step.sels);
+  // A unit explodes once: `spent` holds this operation's stamp once it has.
+  const s = nextStamp();
+  budget.spend(selectCost(set.length, step.sels));
+  let chosen = select(set, step.sels);
+  for (let pass = 0; chosen.length > 0 && pass <= MAX_ROLL_VALUES; pass++) {
+    const added: Unit[] = [];
+    for (const u of chosen) {
+      u.spent = s;
+      const extra = state.spawn(u, 'explosion');
+      set.push(extra);
+      added.push(extra);
+    }
+    const from = byValue ? added : set;
+    budget.spend(selectCost(from.length, step.sels));
+    const next: Unit[] = [];
+    for (const u of select(from, step.sels)) if (u.spent !== s) next.push(u);
+    chosen = next;
   }
 }
 
@@ -176,7 +239,10 @@ function matchesEveryFaceCached(u: Unit, sels: readonly Selector[]): boolean {
  * `rr` with hN/lN always finds a die to reroll, and `rr` or `e` whose selectors match every face of a die
  * never stops (a d1 with `rr1`): both are refused up front instead of running into the dice limit.
  */
-export function refuseEndless(set: Unit[], step: Step): void {
+export function refuseEndless(state: RollState, set: Unit[], step: Step): void {
+  const budget = state.budget;
+  budget.path = step.path;
+  budget.spend(set.length);
   if (step.code === 'rr') {
     for (const s of step.sels) {
       if ((s.cat === 'h' || s.cat === 'l') && s.num > 0 && set.some((u) => u.kept && u.num !== null)) {
@@ -185,10 +251,22 @@ export function refuseEndless(set: Unit[], step: Step): void {
       }
     }
   }
+  // Each kind of die is charged once per step for every face against every selector, cached or not (the
+  // set of kinds is made only once a second kind shows up: most rolls have one).
+  let first: PreparedDie | null = null;
+  let charged: Set<PreparedDie> | null = null;
   let last: PreparedDie | null = null;
   for (const u of set) {
     if (!u.kept || (u.b === null && u.die === last)) continue;
     last = u.b === null ? u.die : null;
+    if (u.b !== null) budget.spend(u.die.size * u.b.die.size * step.sels.length);
+    else if (first === null) {
+      first = u.die;
+      budget.spend(u.die.size * step.sels.length);
+    } else if (u.die !== first && !(charged ??= new Set()).has(u.die)) {
+      charged.add(u.die);
+      budget.spend(u.die.size * step.sels.length);
+    }
     if (matchesEveryFaceCached(u, step.sels)) {
       throw new DiceError('invalid_operator', step.path,
         `${label(step)} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
@@ -208,8 +286,8 @@ function better(n: number, best: number | null, bound: number, isMin: boolean): 
   return (isMin ? n >= bound : n <= bound) && (best === null || (isMin ? n < best : n > best));
 }
 
-/** For mi/ma: moves a unit to the number closest to the bound on its allowed side (the first such faces). */
-function force(state: RollState, u: Unit, bound: number, isMin: boolean, step: Step): void {
+/** For mi/ma: the faces (tens and units of a pair) closest to the bound on its allowed side (the first such). */
+function closestFaces(u: Unit, bound: number, isMin: boolean, step: Step): [number, number] {
   const a = u.die.numbers;
   let best: number | null = null;
   let faceA = -1;
@@ -233,5 +311,5 @@ function force(state: RollState, u: Unit, bound: number, isMin: boolean, step: S
     throw new DiceError('invalid_operator', step.path,
       `${step.code}${bound} asks a ${describe(u)} to show ${isMin ? 'at least' : 'at most'} ${bound}, but no face of it does.`);
   }
-  state.force(u, faceA, faceB);
+  return [faceA, faceB];
 }

@@ -11,9 +11,11 @@
  *   which is what keeps hidden totals right: hidden.ts adds numericValue of what a viewer sees).
  * - `u` (unique) rerolls each die showing a number an earlier kept die shows (with a compare point: only
  *   numbers meeting it) until it shows a new one; more dice than a die has numbers is refused.
- * Every loop is bounded by MAX_ROLL_VALUES (RollState refuses past it) and endless ones are refused first.
+ * Every loop is bounded by MAX_ROLL_VALUES (RollState refuses past it), endless ones are refused first, and
+ * every test of a compare point is charged to the roll's work budget first (budget.ts).
  */
 import { DiceError } from './errors';
+import type { PreparedDie } from './faces';
 import { isExplode, type Step } from './plan';
 import { matchesValue, type Selector } from './selectors';
 import { MAX_ROLL_VALUES, type RollState, type Unit } from './state';
@@ -40,7 +42,9 @@ function shown(u: Unit): number | null {
 export function explode(state: RollState, set: Unit[], step: Step): void {
   const code = step.code;
   if (!isExplode(code)) return;
-  refuseEndless(set, step);
+  refuseEndless(state, set, step);
+  const budget = state.budget;
+  const cost = step.sels.length;
   const penetrate = code === '!p' || code === '!!p';
   if (code === '!!' || code === '!!p') {
     for (const u of set.slice()) {
@@ -49,13 +53,16 @@ export function explode(state: RollState, set: Unit[], step: Step): void {
         throw new DiceError('invalid_operator', step.path, `${code} cannot compound a d100 (two dice); use ! or !p.`);
       }
       let last = shown(u);
+      budget.spend(cost);
       for (let n = 0; last !== null && hits(step.sels, last, unitMax(u)) && n <= MAX_ROLL_VALUES; n++) {
         last = state.compound(u, penetrate);
+        budget.spend(cost);
       }
     }
     return;
   }
   const queue: Unit[] = [];
+  budget.spend(set.length * cost);
   for (const u of set) {
     const n = shown(u);
     if (u.kept && n !== null && hits(step.sels, n, unitMax(u))) queue.push(u);
@@ -65,6 +72,7 @@ export function explode(state: RollState, set: Unit[], step: Step): void {
     const extra = state.spawn(queue[i]!, 'explosion', penetrate ? 1 : 0);
     set.push(extra);
     const n = shown(extra);
+    budget.spend(cost);
     if (n !== null && hits(step.sels, n, unitMax(extra))) queue.push(extra);
   }
 }
@@ -74,6 +82,7 @@ export function explode(state: RollState, set: Unit[], step: Step): void {
  * both) and sets what each pool value adds to the total. Answers [successes, failures].
  */
 export function markPool(state: RollState, set: Unit[], success: readonly Selector[], failure: readonly Selector[]): [number, number] {
+  state.budget.spend(set.length * (1 + success.length + failure.length));
   let s = 0;
   let f = 0;
   for (const u of set) {
@@ -92,21 +101,38 @@ export function markPool(state: RollState, set: Unit[], success: readonly Select
 }
 
 export function unique(state: RollState, set: Unit[], step: Step): void {
+  const budget = state.budget;
+  budget.path = step.path;
+  const cost = step.sels.length;
+  budget.spend(set.length);
   let kept = 0;
   for (const u of set) if (u.kept && u.num !== null) kept++;
-  for (const u of set) {
-    if (!u.kept || u.num === null) continue;
-    const distinct = new Set(u.b !== null ? [] : u.die.numbers.filter((n) => n !== null && hits(step.sels, n, u.die.max))).size;
-    if (u.b === null && step.sels[0]!.cat === 'any' && kept > distinct) {
-      throw new DiceError('invalid_operator', step.path,
-        `u cannot make ${kept} dice unique: a ${u.type} shows only ${distinct} different numbers.`);
+  if (step.sels[0]!.cat === 'any') {
+    // How many numbers a kind of die can show: each kind's faces are scanned once per step.
+    const distinctOf = new Map<PreparedDie, number>();
+    for (const u of set) {
+      if (!u.kept || u.num === null || u.b !== null) continue;
+      let distinct = distinctOf.get(u.die);
+      if (distinct === undefined) {
+        budget.spend(u.die.size * cost);
+        distinct = new Set(u.die.numbers.filter((n) => n !== null && hits(step.sels, n, u.die.max))).size;
+        distinctOf.set(u.die, distinct);
+      }
+      if (kept > distinct) {
+        throw new DiceError('invalid_operator', step.path,
+          `u cannot make ${kept} dice unique: a ${u.type} shows only ${distinct} different numbers.`);
+      }
     }
   }
   const seen = new Set<number>();
   for (const u of set) {
     if (!u.kept || u.num === null) continue;
     // RollState stops at MAX_ROLL_VALUES; the explicit cap says so.
-    for (let n = 0; u.num !== null && seen.has(u.num) && hits(step.sels, u.num, unitMax(u)) && n <= MAX_ROLL_VALUES; n++) state.reroll(u);
+    budget.spend(1 + cost);
+    for (let n = 0; u.num !== null && seen.has(u.num) && hits(step.sels, u.num, unitMax(u)) && n <= MAX_ROLL_VALUES; n++) {
+      state.reroll(u);
+      budget.spend(1 + cost);
+    }
     if (u.num !== null) seen.add(u.num);
   }
 }

@@ -29,6 +29,7 @@
  * operator twice on the same dice apart from each other (4d6kh3pl1kh1), the same operator and selector on
  * two groups (1d20kh1+1d20kh1), or two groups running operators in opposite orders.
  */
+import { MAX_SELECTORS_PER_OPERATOR } from './budget';
 import { MAX_REQUEST_DICE } from './engine';
 import { DiceError } from './errors';
 import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
@@ -47,7 +48,13 @@ export interface ParsedEquation {
   operator?: OperatorInput;
 }
 
-export const MAX_EQUATION_LENGTH = 1000;
+/**
+ * Characters an equation may have. Integrations send short ones (`2d20kh1+5`, `(1d6+3)*2`, `8d6`); 500 still
+ * holds 100 dice written one by one (`1d4+1d6+...`) or a roll group of several parts with their operators.
+ * The work budget (budget.ts), not this length, is what bounds the work of a roll; this bounds what is
+ * parsed, cached and stored for a stranger's text.
+ */
+export const MAX_EQUATION_LENGTH = 500;
 
 /** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
 export interface Op { code: OpCode; sels: Selector[]; key?: string }
@@ -309,8 +316,15 @@ class Parser {
       const sel = code === 's' ? this.sortOrder() : takesComparePoint(code) ? this.comparePoint(code) : this.selector(isD ? 'd' : code);
       const key = code === 'p' && afterGroup ? (isD ? 'd' : 'p') : undefined;
       const last = ops[ops.length - 1];
-      if (last !== undefined && last.code === code && last.key === key) last.sels.push(sel); // d20: kh1kl1 is one keep
-      else ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
+      if (last !== undefined && last.code === code && last.key === key) {
+        // d20: kh1kl1 is one keep. Each selector is one more pass over the dice, so they are counted.
+        if (last.sels.length >= MAX_SELECTORS_PER_OPERATOR) {
+          this.fail(`An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice`);
+        }
+        last.sels.push(sel);
+      } else {
+        ops.push(key === undefined ? { code, sels: [sel] } : { code, sels: [sel], key });
+      }
     }
   }
 

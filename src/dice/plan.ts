@@ -13,9 +13,10 @@
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
  *   roll must stay writable as a d20 equation, where an operator follows one group of dice.
  */
+import { MAX_OPERAND_LENGTH, STEP_COST, type WorkBudget } from './budget';
 import { DiceError } from './errors';
 import { checkSetsInParts, compileGroups, type GroupPlan } from './groups';
-import { parseSelectors, type Selector } from './selectors';
+import { parseSelectors, refuseManySelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
 
 export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u' | 's';
@@ -95,7 +96,7 @@ export function plainNumber(v: unknown, path: string, what: string): number {
  * under it. Any other object (a request's) compiles every time.
  */
 const immutable = new WeakSet<OperatorInput>();
-const cachedPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan }>();
+const cachedPlans = new WeakMap<OperatorInput, { unitOfDie: number[]; plan: Plan; cost: number }>();
 
 /** Marks a deep-frozen operator object whose plan may be compiled once per layout (index.ts's parse cache). */
 export function markImmutable(operator: OperatorInput): void {
@@ -108,21 +109,30 @@ function sameLayout(a: number[], b: number[]): boolean {
   return true;
 }
 
-export function compilePlan(input: OperatorInput | null | undefined, layout: Layout): Plan | null {
+/**
+ * The plan of an operator object, its compiling charged to `budget` (a cached plan is charged what compiling
+ * it cost, so a request is accepted or refused the same way whether or not its plan was cached).
+ */
+export function compilePlan(input: OperatorInput | null | undefined, layout: Layout, budget: WorkBudget): Plan | null {
   if (input === undefined || input === null) return null;
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new DiceError('invalid_operator', 'operator', 'operator must be an object such as {"k": "h1"}.');
   }
-  if (!immutable.has(input)) return compile(input, layout);
+  if (!immutable.has(input)) return compile(input, layout, budget).plan;
   const hit = cachedPlans.get(input);
-  if (hit !== undefined && sameLayout(hit.unitOfDie, layout.unitOfDie)) return hit.plan;
-  const plan = compile(input, layout);
-  cachedPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan });
+  if (hit !== undefined && sameLayout(hit.unitOfDie, layout.unitOfDie)) {
+    budget.path = 'operator';
+    budget.spend(hit.cost);
+    return hit.plan;
+  }
+  const { plan, cost } = compile(input, layout, budget);
+  cachedPlans.set(input, { unitOfDie: layout.unitOfDie.slice(), plan, cost });
   return plan;
 }
 
-function compile(input: OperatorInput, layout: Layout): Plan {
-  const c = new Compiler();
+function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { plan: Plan; cost: number } {
+  const before = budget.used;
+  const c = new Compiler(layout.unitCount, budget);
   let all: number[] | null = null;
   for (const rawKey in input) {
     if (!Object.hasOwn(input, rawKey)) continue;
@@ -130,6 +140,7 @@ function compile(input: OperatorInput, layout: Layout): Plan {
     const key = rawKey.trim().toLowerCase();
     const path = `operator.${rawKey}`;
     const plan = c.plan;
+    budget.path = path;
     if (key === '*') { plan.mul = plainNumber(val, path, 'The multiplier (*)'); continue; }
     if (key === '/') {
       plan.div = plainNumber(val, path, 'The divisor (/)');
@@ -157,14 +168,20 @@ function compile(input: OperatorInput, layout: Layout): Plan {
       for (const operand in val) {
         if (!Object.hasOwn(val, operand)) continue;
         any = true;
+        if (operand.length > MAX_OPERAND_LENGTH) {
+          // Named by its length: a path that repeated the key would send it back whole.
+          throw new DiceError('invalid_operator', path,
+            `${path} has an operand of ${operand.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}.`);
+        }
         const opPath = `${path}.${operand}`;
         const target = (val as Record<string, unknown>)[operand];
         const sels = operandSelectors(code, operand, opPath);
         if (Array.isArray(target) && target.length > 0 && target.every((t) => Array.isArray(t))) {
           // Several sets with the same operand: {4d6kh3, 4d6kh3} or 1d20kh1+1d20kh1.
-          target.forEach((list, j) => c.addStep(code, sels, unitsOf(list, layout, `${opPath}[${j}]`), `${opPath}[${j}]`));
+          budget.spend(target.length);
+          target.forEach((list, j) => c.addStep(code, sels, unitsOf(list, layout, `${opPath}[${j}]`, budget), `${opPath}[${j}]`));
         } else {
-          c.addStep(code, sels, unitsOf(target, layout, opPath), opPath);
+          c.addStep(code, sels, unitsOf(target, layout, opPath, budget), opPath);
         }
       }
       if (!any) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
@@ -174,7 +191,7 @@ function compile(input: OperatorInput, layout: Layout): Plan {
     }
   }
   if (c.plan.groups.length > 0) checkSetsInParts(c.plan, layout);
-  return c.plan;
+  return { plan: c.plan, cost: budget.used - before };
 }
 
 /** An operand's selectors; explosions default to the highest face, compare points refuse hN/lN. */
@@ -195,29 +212,52 @@ function operandSelectors(code: OpCode, operand: string | number, path: string):
   return sels;
 }
 
+/** Sets a plan holds before the compiler looks them up by unit rather than one by one. */
+const FEW_SETS = 16;
+
 class Compiler {
   readonly plan: Plan = { sets: [], steps: [], groups: [], mul: null, div: null, round: null };
-  // Plans hold a handful of sets at most, so plain arrays beat maps here (this runs on every roll).
+  // Plans usually hold a handful of sets, so plain arrays beat maps here (this runs on every roll).
   private readonly lastStepOfSet: number[] = [];
+  /** per unit, its set, once there are many sets (an object form can map up to one set per die) */
+  private setOfUnit: Int32Array | null = null;
+
+  constructor(private readonly unitCount: number, private readonly budget: WorkBudget) {}
 
   private useSet(units: number[], path: string): number {
     const sets = this.plan.sets;
-    for (let id = 0; id < sets.length; id++) {
-      const other = sets[id]!;
-      if (sameUnits(other, units)) return id;
-      if (intersects(other, units)) {
-        throw new DiceError('invalid_operator', path,
-          `${path} applies to some of the dice another operator applies to, but not to the same dice; ` +
-          'operators must act on the same dice or on different ones.');
+    if (sets.length < FEW_SETS) {
+      this.budget.spend(sets.length);
+      for (let id = 0; id < sets.length; id++) {
+        const other = sets[id]!;
+        if (sameUnits(other, units)) return id;
+        if (intersects(other, units)) overlapping(path);
       }
+    } else {
+      // Sets never overlap, so the set of the first unit is the only candidate.
+      const index = this.setOfUnit ??= this.indexSets();
+      const id = index[units[0]!]!;
+      if (id >= 0) {
+        if (sameUnits(sets[id]!, units)) return id;
+        overlapping(path);
+      }
+      for (const u of units) if (index[u]! >= 0) overlapping(path);
     }
     sets.push(units);
     this.lastStepOfSet.push(-1);
+    if (this.setOfUnit !== null) for (const u of units) this.setOfUnit[u] = sets.length - 1;
     return sets.length - 1;
+  }
+
+  private indexSets(): Int32Array {
+    const index = new Int32Array(this.unitCount).fill(-1);
+    this.plan.sets.forEach((set, id) => { for (const u of set) index[u] = id; });
+    return index;
   }
 
   addStep(code: OpCode, sels: readonly Selector[], units: number[], path: string): void {
     if (units.length === 0) return; // a roll of modifiers only: nothing to operate on
+    this.budget.spend(STEP_COST + units.length + sels.length);
     if ((code === 'mi' || code === 'ma') && !allLiteral(sels)) {
       throw new DiceError('invalid_operator', path,
         `${code} takes a number (the ${code === 'mi' ? 'lowest' : 'highest'} face a die may show), not a selector.`);
@@ -226,12 +266,19 @@ class Compiler {
     const steps = this.plan.steps;
     const last = this.lastStepOfSet[set]!;
     if (last !== -1 && steps[last]!.code === code) {
+      refuseManySelectors(steps[last]!.sels.length + sels.length, path);
       steps[last]!.sels = steps[last]!.sels.concat(sels); // d20: consecutive same operators are one operator
       return;
     }
     this.lastStepOfSet[set] = steps.length;
     steps.push({ code, sels, set, path });
   }
+}
+
+function overlapping(path: string): never {
+  throw new DiceError('invalid_operator', path,
+    `${path} applies to some of the dice another operator applies to, but not to the same dice; ` +
+    'operators must act on the same dice or on different ones.');
 }
 
 function allLiteral(sels: readonly Selector[]): boolean {
@@ -264,10 +311,11 @@ function allUnits(n: number): number[] {
   return out;
 }
 
-function unitsOf(indices: unknown, layout: Layout, path: string): number[] {
+function unitsOf(indices: unknown, layout: Layout, path: string, budget: WorkBudget): number[] {
   if (!Array.isArray(indices) || indices.length === 0) {
     throw new DiceError('invalid_operator', path, `${path} must list the indices of dice it applies to, such as [0, 1].`);
   }
+  budget.spend(indices.length);
   // Lists usually come in ascending order (parsed equations always do): then no set and no sort.
   const out: number[] = [];
   let ascending = true;

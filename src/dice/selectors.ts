@@ -2,6 +2,7 @@
  * d20 selectors: `hN` (highest N), `lN` (lowest N), `N` (dice showing N), `>N`, `<N`; and the compare
  * points of rpg-dice-roller's grammar, `>=N`, `<=N` and `=N` (written back as read: `=N` stays `=N`).
  */
+import { MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
 import { DiceError } from './errors';
 
 /** `max`: the die's highest number (an explosion without a compare point), `any`: every number (`u`); written as nothing. */
@@ -28,6 +29,9 @@ const CACHE_SIZE = 256;
 
 export function parseSelectors(operand: string | number, path: string): readonly Selector[] {
   if (typeof operand === 'string') {
+    if (operand.length > MAX_OPERAND_LENGTH) {
+      throw new DiceError('invalid_operator', path, `An operand may be at most ${MAX_OPERAND_LENGTH} characters long.`);
+    }
     const hit = cache.get(operand);
     if (hit !== undefined) return hit;
     const sels = parseUncached(operand, path);
@@ -59,7 +63,16 @@ function parseUncached(operand: string | number, path: string): Selector[] {
     }
     out.push({ cat: (m[1] === '=' ? '==' : m[1] || '=') as SelectorCat, num });
   }
+  refuseManySelectors(out.length, path);
   return out;
+}
+
+/** Refuses an operator holding more than MAX_SELECTORS_PER_OPERATOR selectors (each costs a pass over the dice). */
+export function refuseManySelectors(count: number, path: string): void {
+  if (count > MAX_SELECTORS_PER_OPERATOR) {
+    throw new DiceError('invalid_operator', path,
+      `An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice; this one has ${count}.`);
+  }
 }
 
 /** How an operator code is written before its selector: a compare point stands alone, a failure is `f`. */

@@ -6,6 +6,7 @@
  *
  * Shapes are kept flat (no per-unit arrays) because a roll creates many units and this is the hot path.
  */
+import { VALUE_COST, WorkBudget } from './budget';
 import { DiceError } from './errors';
 import { pairValue, type PreparedDie } from './faces';
 import type { DieRequest, Origin, RolledValue, Rng } from './types';
@@ -54,7 +55,12 @@ export function newUnit(a: Part, b: Part | null): Unit {
 export class RollState {
   readonly values: RolledValue[] = [];
 
-  constructor(private readonly rng: Rng) {}
+  /** every loop over dice charges it first (budget.ts) */
+  readonly budget: WorkBudget;
+
+  constructor(private readonly rng: Rng, budget?: WorkBudget) {
+    this.budget = budget ?? new WorkBudget();
+  }
 
   /** Adds a value showing face index `face` (0-based) of `part`; returns its slot. */
   addValue(part: Part, face: number, origin: Origin, isUser: boolean): number {
@@ -62,6 +68,7 @@ export class RollState {
       throw new DiceError('too_many_dice', 'operator',
         `This roll reached ${MAX_ROLL_VALUES} dice with its rerolls and explosions; roll fewer dice or loosen the operators.`);
     }
+    this.budget.spend(VALUE_COST);
     const die = part.die;
     const req = part.req;
     this.values.push({

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { MAX_EQUATION_LENGTH } from '../../src/dice/index';
 import { useServer } from '../helpers/server';
 import { manifest, postTheme } from '../fixtures/themes';
 
@@ -38,11 +39,11 @@ test('rolls.equation: 20 custom dice with 55-character ids write an equation ove
   t.is((await api.get(`/roll/${res.body.data.uuid}`)).body.data.equation, equation);
 });
 
-test('rolls.equation through an equation: the longest one accepted (1,000 characters) is stored whole', async (t) => {
+test('rolls.equation through an equation: the longest one accepted (MAX_EQUATION_LENGTH characters) is stored whole', async (t) => {
   const { api } = await ctx.server.newUser();
   // 1d6 then modifiers, as long as MAX_EQUATION_LENGTH allows
   let equation = '1d6';
-  while (equation.length + 17 <= 1000) equation += '+123456789.123456';
+  while (equation.length + 17 <= MAX_EQUATION_LENGTH) equation += '+123456789.123456';
   const res = await api.post('/roll', { equation, theme: 'standard' });
   t.is(res.status, 201, res.text.slice(0, 300));
   t.is(res.body.data.equation, equation);
