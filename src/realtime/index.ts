@@ -20,6 +20,9 @@ import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 import { PusherGateway } from './pusher/gateway';
 import type { PubSubMode } from './pubsubMode';
 import { wireFor } from './wire';
+import { watchShardSubscriptions } from './shardWatch';
+import { roomChannel } from './sequenceRedis';
+import { ROOM_NAMESPACE } from './events';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -172,6 +175,18 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
         () => broadcaster.restoreLost(lost),
       );
   };
+  // One shard's subscription made again (a failover, its connection lost): that shard's rooms only.
+  const channelKey = options.channelKey ?? 'socket.io';
+  const stopWatch = (options.pubsub === 'sharded' ? watchShardSubscriptions : () => () => undefined)(
+    sub,
+    (namespace) => roomChannel(channelKey, namespace),
+    () => [...io._nsps.keys()].filter((name) => ROOM_NAMESPACE.test(name)),
+    (namespaces) => {
+      log.warn({ rooms: namespaces.length }, 'room subscriptions moved to another Redis connection (failover or reconnection): resyncing their sockets');
+      guard.resync('redis_reconnected', namespaces);
+      revalidate();
+    },
+  );
   sub.on('message', onMessage);
   sub.on('ready', onSubReady);
   pub.on('ready', reportLost);
@@ -180,6 +195,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
   return () => {
     unsubscribe();
     stopInterval();
+    stopWatch();
     sub.off('message', onMessage);
     sub.off('ready', onSubReady);
     pub.off('ready', reportLost);
