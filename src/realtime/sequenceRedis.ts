@@ -1,5 +1,5 @@
 import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../lib/redis';
-import { parseEntry, REPLAY_LIMIT, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
+import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
 
 /**
  * The Redis shape of sequence.ts: a room's counter (with, per instance, its last block sent) and log
@@ -211,6 +211,14 @@ export class RedisSequence implements SequenceReader {
       if (entry) entries.push({ seq: Number(member!.slice(0, space)), entry });
     }
     return entries;
+  }
+
+  async loggedRollIds(namespace: string, after: number): Promise<Set<number>> {
+    const members = await this.redis.zrangebyscore(sequenceKeys(this.key, namespace).log, `(${after}`, '+inf');
+    return rollIdsOf(members.flatMap((member) => {
+      const entry = parseEntry(member.slice(member.indexOf(' ') + 1));
+      return entry ? [{ seq: 0, entry }] : [];
+    }));
   }
 }
 
