@@ -28,6 +28,7 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
     disconnect: (target) => inner.disconnect(target),
     atomically: (fn, replay) => inner.atomically(fn, replay),
     sequence: inner.sequence,
+    whenSent: (namespace) => inner.whenSent(namespace),
   };
 }
 

@@ -2,7 +2,9 @@ import type http from 'node:http';
 import type { Server } from 'socket.io';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
-import { subscribe } from '../events/bus';
+import { publish, subscribe } from '../events/bus';
+import { onOutbox, releaseOutbox, startOutboxSweeper } from '../outbox/sweeper';
+import { ROLL_CREATED } from '../rolls/store/write';
 import { publishOf, type RedisClient } from '../lib/redis';
 import { LocalBroadcaster, type Broadcaster } from './broadcaster';
 import { RedisBroadcaster } from './redisBroadcaster';
@@ -93,6 +95,14 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
 
+  // Rolls committed by an instance that died before publishing them (src/outbox): published here.
+  const stopOutbox = onOutbox(ROLL_CREATED, ({ id, payload }) => {
+    const { rollId, roomId, slug } = payload;
+    if (!Number.isSafeInteger(rollId) || typeof slug !== 'string') return releaseOutbox([id], log);
+    publish({ type: 'roll.created', rollId: rollId as number, roomId: Number.isSafeInteger(roomId) ? (roomId as number) : null, slug, outboxId: id });
+  });
+  const stopSweeper = startOutboxSweeper({ intervalMs: deps.config.outboxSweepMs, graceMs: deps.config.outboxGraceMs, logger: log });
+
   const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options, pusher);
   // The in-process caches' invalidations travel the same control channel (lib/invalidation.ts).
   const stopRelay = clustered && options.sub ? relayInvalidations(options.pub!, options.sub, controlChannel(deps.config.redisPrefix), log) : () => undefined;
@@ -107,6 +117,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
       (closing ??= (async () => {
         await pusher?.close();
         unsubscribe();
+        stopSweeper();
+        stopOutbox();
         stopGuard();
         stopRelay();
         await fanout.drain();

@@ -40,6 +40,8 @@ interface Block {
   /** Run once, at the block's first failure (a kick's local eviction). */
   fallbacks: Array<() => void>;
   failed?: boolean;
+  /** Told true once Redis acknowledged this block (and so every earlier one of its room), false if it was dropped. */
+  waiters?: Array<(sent: boolean) => void>;
 }
 
 export interface RedisBroadcasterOptions {
@@ -187,6 +189,7 @@ export class RedisBroadcaster implements Broadcaster {
         if (!(await this.attempt(block))) return this.stall(room);
         // dropKept() may have emptied the queue meanwhile.
         if (room.blocks[0] === block) room.blocks.shift();
+        for (const waiter of block.waiters ?? []) waiter(true);
       }
       if (this.rooms.get(namespace) === room) this.rooms.delete(namespace);
     } finally {
@@ -242,7 +245,7 @@ export class RedisBroadcaster implements Broadcaster {
     for (const [namespace, room] of this.rooms) {
       if (!room.stalled) continue;
       dropped += room.blocks.length;
-      room.blocks.splice(0);
+      for (const block of room.blocks.splice(0)) for (const waiter of block.waiters ?? []) waiter(false);
       this.rooms.delete(namespace);
       this.lost.add(namespace);
     }
@@ -272,6 +275,12 @@ export class RedisBroadcaster implements Broadcaster {
       });
     }
     this.scheduleRetry();
+  }
+
+  whenSent(namespace: string): Promise<boolean> {
+    const last = this.rooms.get(namespace)?.blocks.at(-1);
+    if (!last) return Promise.resolve(true);
+    return new Promise((resolve) => (last.waiters ??= []).push(resolve));
   }
 
   /** Blocks kept for sending again (tests, metrics). */

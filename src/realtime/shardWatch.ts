@@ -49,8 +49,9 @@ export function watchShardSubscriptions(
     const live = new Set(namespaces());
     for (const namespace of live) {
       const slot = calculateSlot(channelOf(namespace));
-      // A room first seen now was subscribed through what carried its slot at the previous map.
-      const before = carriers.has(namespace) ? carriers.get(namespace)! : (last.subscriberOf(slot) ?? null);
+      // A room first seen now subscribed through what served its slot at the previous map (connected
+      // since, when it was still connecting: ioredis starts a master's subscriber at its first channel).
+      const before = carriers.has(namespace) ? carriers.get(namespace)! : (last.anySubscriberOf(slot) ?? null);
       const current = now.subscriberOf(slot);
       if (current === undefined) {
         // Not connected (its master is down and not yet replaced): resynced once a connection carries it.
@@ -70,13 +71,18 @@ export function watchShardSubscriptions(
 
 function snapshot(group: SubscriberGroup | null) {
   const owners = group ? group.clusterSlots.map((nodes) => nodes?.[0]) : [];
-  // Only connected ones: a subscriber made for a master that is down carries nothing yet.
-  const subscribers = new Map([...(group?.shardedSubscribers ?? [])].filter(([, s]) => s.subscriberStatus === 'connected'));
+  const subscribers = new Map(group?.shardedSubscribers ?? []);
+  const of = (slot: number) => {
+    const owner = owners[slot];
+    return owner === undefined ? undefined : subscribers.get(owner);
+  };
   return {
-    /** The connection that carried the slot's subscriptions at this moment (undefined: none connected). */
+    /** The connection the slot's subscriptions go through at this moment, connected or not yet. */
+    anySubscriberOf: (slot: number): object | undefined => of(slot),
+    /** The same, when it is connected (a subscriber made for a master that is down carries nothing). */
     subscriberOf: (slot: number): object | undefined => {
-      const owner = owners[slot];
-      return owner === undefined ? undefined : subscribers.get(owner);
+      const subscriber = of(slot);
+      return subscriber?.subscriberStatus === 'connected' ? subscriber : undefined;
     },
   };
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
+import { Client as pgClient } from 'pg';
 import { connectRoom, lastSeq, type RoomSocket } from '../../src/client/realtime';
 import { createTestDatabase } from '../helpers/env';
 import { spawnServer, TEST_PUSHER_SECRET, type ClusterInstance } from '../helpers/cluster';
@@ -337,6 +338,19 @@ test.serial('an instance killed (SIGKILL) right after answering a roll 201: the 
   await loop.stop();
   logFailures(t, loop.failures);
   await settle(t, watchers, [...loop.answered, ...victims].sort((a, b) => a.at - b.at), faultAt);
+  // Every announcement made, by B for A's rolls too: the outbox is empty once they are out.
+  const pg = new pgClient({ connectionString: env.DATABASE_URL });
+  await pg.connect();
+  try {
+    let left = -1;
+    for (let i = 0; i < 50 && left !== 0; i++) {
+      left = Number((await pg.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
+      if (left) await sleep(200);
+    }
+    t.is(left, 0, 'the outbox is empty once every roll is published');
+  } finally {
+    await pg.end();
+  }
   t.log(`test ran ${Date.now() - started} ms`);
   instances[0] = await spawnServer(env);
 });
