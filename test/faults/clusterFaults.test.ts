@@ -286,6 +286,11 @@ test.serial('the room\'s master is killed (SIGKILL) while rolls flow: its replic
   await loop.stop();
   logFailures(t, loop.failures);
   await settle(t, watchers, loop.answered, faultAt);
+  // The dead master is out of every client's map: readiness judges the cluster, which serves every
+  // slot again, so every probe of both instances says ready (one probe in three failed when it
+  // asked a random node, the dead one among them).
+  const probes = await Promise.all(instances.flatMap((i) => Array.from({ length: 10 }, () => fetch(`${i.url}/readyz`).then((r) => r.status))));
+  t.deepEqual(probes.filter((status) => status !== 200), [], 'every /readyz probe after the failover answers 200');
   await restartNode(master, slot);
   t.log(`test ran ${Date.now() - started} ms`);
 });
