@@ -92,7 +92,7 @@ export function createRedis(target: RedisTarget | string, logger: Logger, name: 
       // The subscriber sends no keyed command, so no MOVED ever tells it that a slot changed hands:
       // after a master fails over to its replica, Redis drops the shard subscriptions on the old
       // master and only a refresh of the slot map makes ioredis SSUBSCRIBE them again on the new one
-      // (test/faults/clusterFailover.test.ts). One CLUSTER SLOTS a second bounds that silence.
+      // (test/faults/clusterFaults.test.ts). One CLUSTER SLOTS a second bounds that silence.
       // The other clients: a master killed and replaced by its replica stayed in their node list as long
       // as it was away (168 s seen), every command for its slots waiting on it first.
       slotsRefreshInterval: SUBSCRIBER_SLOTS_REFRESH_MS,
