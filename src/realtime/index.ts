@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Server } from 'socket.io';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
-import { publish, subscribe } from '../events/bus';
+import { subscribe } from '../events/bus';
 import { onOutbox, releaseOutbox, startOutboxSweeper } from '../outbox/sweeper';
 import { ROLL_CREATED } from '../rolls/store/write';
 import { publishOf, type RedisClient } from '../lib/redis';
@@ -95,11 +95,12 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
 
-  // Rolls committed by an instance that died before publishing them (src/outbox): published here.
+  // Rolls committed by an instance that died before publishing them (src/outbox): published here,
+  // straight into the fan-out (not the bus: the roll was created once, its other listeners heard it).
   const stopOutbox = onOutbox(ROLL_CREATED, ({ id, payload }) => {
     const { rollId, roomId, slug } = payload;
     if (!Number.isSafeInteger(rollId) || typeof slug !== 'string') return releaseOutbox([id], log);
-    publish({ type: 'roll.created', rollId: rollId as number, roomId: Number.isSafeInteger(roomId) ? (roomId as number) : null, slug, outboxId: id });
+    fanout.listener({ type: 'roll.created', rollId: rollId as number, roomId: Number.isSafeInteger(roomId) ? (roomId as number) : null, slug, outboxId: id });
   });
   const stopSweeper = startOutboxSweeper({ intervalMs: deps.config.outboxSweepMs, graceMs: deps.config.outboxGraceMs, logger: log });
 
