@@ -126,6 +126,8 @@ class Watcher {
   /** The seq of every room event received, in arrival order (across its sockets). */
   readonly seqs: number[] = [];
   replayRequired = 0;
+  /** The seq of its first welcome: the room's log from there holds every roll made since. */
+  startSeq: number | null = null;
   private lastUuid: string | null = null;
 
   constructor(
@@ -154,8 +156,9 @@ class Watcher {
     });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no RoomUpdateEvent within 15 s')), 15_000);
-      socket.once('RoomUpdateEvent', () => {
+      socket.once('RoomUpdateEvent', (payload: { seq?: number }) => {
         clearTimeout(timer);
+        this.startSeq ??= payload.seq ?? null;
         resolve();
       });
     });
@@ -242,6 +245,16 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
       lastAt = Math.max(lastAt, at);
     }
   }
+  // The room's log holds every one of them: a socket replaying by since_seq alone (no since, so
+  // nothing from the database) from before the first roll gets them all.
+  const [first] = watchers;
+  const live = instances.find((i) => i.child.exitCode === null && i.child.signalCode === null)!;
+  const fromLog = connectRoom(live.url, first!.key, first!.slug, { sinceSeq: first!.startSeq, socket: { reconnection: false, transports: ['websocket'] } });
+  const logged = new Set<string>();
+  fromLog.on('RollCreateEvent', (payload: { data: { uuid: string } }) => logged.add(payload.data.uuid));
+  for (let i = 0; i < 100 && !wanted.every((u) => logged.has(u)); i++) await sleep(100);
+  fromLog.close();
+  t.deepEqual(wanted.filter((u) => !logged.has(u)), [], 'every roll answered 201 is in the room\'s log');
   const replays = watchers.reduce((n, w) => n + w.replayRequired, 0);
   t.log(`${answered.length} rolls answered 201 x ${watchers.length} sockets: slowest delivery ${slowest} ms after its 201, ${late} deliveries later than 1 s; ${replays} ReplayRequiredEvent; last delivery ${lastAt - faultAt} ms after the fault`);
 }
