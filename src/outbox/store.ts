@@ -2,7 +2,7 @@ import { db } from '../db';
 import type { Query } from '../db/sql';
 
 /**
- * The outbox table (migration 0008): announcements committed with the change they announce, deleted
+ * The outbox table (migration 0009): announcements committed with the change they announce, deleted
  * once made. Generic: an event name and a JSON payload of ids; each kind of announcement registers
  * how it is made again (sweeper.ts).
  */
