@@ -58,13 +58,17 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       if (!keyIds.length) throw new UsageError(`No live key matches "${a}".`);
       // The CLI has no cache of its own, but every instance may hold these keys in its key cache, and
       // their open sockets: both are told through Redis, the cache first (lib/invalidation.ts), so
-      // that a socket dropped for the revocation cannot reconnect on a cached key. Without Redis each
-      // instance finds out at its next re-validation (sockets) and when its cached entries expire.
+      // that a socket dropped for the revocation cannot reconnect on a cached key. A server without
+      // Redis reads revocations from the database a few times a second (users/revocationWatch.ts); one
+      // with Redis that this CLI could not reach finds out at its next re-validation (sockets) and
+      // when its cached entries expire.
       const redis = redisTargetOf(config);
       const told = redis ? await publishControlOnce(redis, config.redisPrefix, { type: 'invalidate', keys: keyIds }, { type: 'revoke_keys', keyIds }) : false;
       const sockets = told
         ? 'Their open sockets are being dropped on every instance.'
-        : `Their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms), and a server that cached the keys refuses them within CACHE_TTL_MS (${config.cacheTtlMs} ms)${redis ? ': Redis could not be reached to tell the instances now' : ''}.`;
+        : redis
+          ? `Redis could not be reached to tell the instances now: their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms), and a server that cached the keys refuses them within CACHE_TTL_MS (${config.cacheTtlMs} ms).`
+          : 'A server running without Redis on this database refuses them and drops their open sockets within 1 s.';
       return `Revoked ${keyIds.length} key(s). ${sockets}`;
     }
     default:

@@ -8,6 +8,7 @@ import { errorHandler, notFoundRoute } from './http/errorHandler';
 import { unknownApiRoute } from './http/knownRoutes';
 import { rateLimit } from './http/rateLimit';
 import { requestLog } from './http/requestLog';
+import { refuseMalformedUrls } from './http/urlShape';
 import { healthRoutes } from './http/health';
 import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './rooms/routes';
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger));
   // Before everything that can answer (auth, limits, errors): preflights need no key, and every answer carries the headers.
   app.use(CORS_PATHS, corsFor(deps.config.corsOrigins));
+  // Every path and query value, before any route reads one (http/urlShape.ts).
+  app.use(refuseMalformedUrls());
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
   app.use(boardRoutes(deps));

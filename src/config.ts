@@ -60,6 +60,12 @@ export interface Config {
   socketMaxPacketBytes: number;
   /** Bytes per second one Socket.IO connection may send on average (bursts of 1 s, or two of the largest packets); past it the connection is closed. */
   socketBytesPerSecond: number;
+  /**
+   * Bytes the server may hold for one connection (Socket.IO or Pusher) that it has not yet been able to
+   * write out, because the client reads slower than it is sent to; past it the connection is closed
+   * (src/realtime/outboundBytes.ts), so a client that stops reading costs at most this much memory.
+   */
+  socketMaxBufferedBytes: number;
   shutdownTimeoutMs: number;
   /**
    * How long an idle keep-alive connection stays open (src/lib/httpKeepAlive.ts): longer than any load
@@ -92,6 +98,11 @@ export interface Config {
   cacheTtlMs: number;
   /** Origins whose pages may call the REST API (CORS); null: any origin. */
   corsOrigins: readonly string[] | null;
+  /**
+   * Sites that may show the dice board (`/board/{slug}`) in a frame besides this server's own pages
+   * (FRAME_ANCESTORS, CSP `frame-ancestors` sources); null: any site. The overlay is framable by any.
+   */
+  frameAncestors: readonly string[] | null;
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
   metricsToken: string | null;
   /** A listener of its own for GET /metrics (no token); null: none. Metrics are collected when either is set. */
@@ -139,6 +150,25 @@ function parseOrigins(value: string): string[] | null | { error: string } {
     origins.push(origin);
   }
   return origins;
+}
+
+/**
+ * FRAME_ANCESTORS: `*` alone for any site, else origins (`https://vtt.example.com`, a port allowed) or
+ * every subdomain of one (`https://*.example.com`), separated by commas or spaces. Each entry becomes a
+ * source of the board page's CSP `frame-ancestors`, so it is held to that shape strictly: a quote, a
+ * semicolon or a path would change the policy's meaning. Answers the list (null: any site), or an error
+ * message for joi.
+ */
+function parseFrameAncestors(value: string): string[] | null | { error: string } {
+  const items = value.split(/[\s,]+/).filter(Boolean);
+  if (items.length === 1 && items[0] === '*') return null;
+  const sources: string[] = [];
+  for (const item of items) {
+    const match = /^(https?):\/\/(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?\/?$/i.exec(item);
+    if (!match || Number(match[4]?.slice(1) ?? 1) > 65535) return { error: `each entry must be an origin such as https://vtt.example.com, or https://*.example.com for its subdomains (a scheme, a host, an optional port, no path), or * alone for any site; "${item}" is not one` };
+    sources.push(`${match[1]!.toLowerCase()}://${match[2] ?? ''}${match[3]!.toLowerCase()}${match[4] ?? ''}`);
+  }
+  return sources;
 }
 
 /**
@@ -204,6 +234,19 @@ const schema = Joi.object({
   JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
   SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
   SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
+  // At least the largest burst a reading client is sent at once (a welcome of a 1,000-participant room
+  // is about 430 KiB, then up to 500 replayed rolls); at most 1 GiB, which no client needs queued.
+  SOCKET_MAX_BUFFERED_BYTES: Joi.number()
+    .integer()
+    .min(256 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024)
+    .messages({
+      'number.base': 'must be a whole number of bytes',
+      'number.integer': 'must be a whole number of bytes',
+      'number.min': 'must be at least 262144 bytes (256 KiB): less would close clients that read at a normal pace while a room is welcomed',
+      'number.max': 'must be at most 1073741824 bytes (1 GiB): it bounds the memory one slow client may hold',
+    }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
   // Whole seconds from 1 s: Node advertises `Keep-Alive: timeout=<seconds, rounded down>`, and a client
   // told 0 does not reuse the connection. Up to an hour (GCP's load balancer keeps 600 s).
@@ -229,6 +272,13 @@ const schema = Joi.object({
     .default(null)
     .custom((value: string, helpers) => {
       const parsed = parseOrigins(value);
+      return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
+    }),
+  FRAME_ANCESTORS: Joi.string()
+    .empty('')
+    .default(() => [])
+    .custom((value: string, helpers) => {
+      const parsed = parseFrameAncestors(value);
       return parsed && 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
     }),
   // Long enough not to be guessed over HTTP, and printable (it travels in a header).
@@ -306,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jsonBodyLimit: value.JSON_BODY_LIMIT,
     socketMaxPacketBytes: value.SOCKET_MAX_PACKET_BYTES,
     socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
+    socketMaxBufferedBytes: value.SOCKET_MAX_BUFFERED_BYTES,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
@@ -315,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     outboxSweepMs: value.OUTBOX_SWEEP_MS,
     cacheTtlMs: value.CACHE_TTL_MS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
+    frameAncestors: value.FRAME_ANCESTORS ? Object.freeze([...(value.FRAME_ANCESTORS as string[])]) : null,
     metricsToken: value.METRICS_TOKEN,
     metricsPort: value.METRICS_PORT,
     pusher: Object.freeze({

@@ -15,12 +15,14 @@ import type { AppDeps } from './http/deps';
 import { connectRedisClients, rememberUnguardedPublish, type RedisClient } from './lib/redis';
 import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
+import { guardRedisMessages } from './realtime/guard';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
 import { listenMetrics, type MetricsListener } from './metrics/listener';
 import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 import { createAppServer } from './http/appServer';
+import { watchRevocations } from './users/revocationWatch';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -145,6 +147,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   // balancer closes first, never the app under a request it is sending. Shutdown closes them (drain below).
   applyKeepAliveTimeout(server, config.httpKeepAliveTimeoutMs);
   if (pub && sub) guardAdapterClients(pub, sub, logger, deps.metrics ? () => deps.metrics!.redisPublishFailures.inc() : undefined);
+  if (sub) guardRedisMessages(sub, logger);
   const io = new SocketServer(server, {
     cors: { origin: true, credentials: false },
     serveClient: true,
@@ -158,6 +161,9 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub, pubsub);
   const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), pubsub, httpServer: server });
+  // Without Redis nothing carries another process's revocation here (the CLI's key:revoke): read them
+  // from the database instead. With Redis the CLI publishes them and every instance hears at once.
+  const revocations = clients ? null : watchRevocations(logger);
   const drain = drainOnClose(server);
   if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
@@ -187,6 +193,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       drain.start();
       // Pusher clients first: told 4200, they reconnect to another instance while this one drains.
       await realtime.pusher?.close();
+      await revocations?.stop();
       io.close();
       await realtime.close();
       stopObserving();

@@ -99,6 +99,24 @@ export const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * The board's headers, by mode. The board joins the room with the key the browser keeps, so another
+ * site must not show it in a frame and steer clicks on it: `frame-ancestors 'self'`, plus the sites an
+ * operator names (FRAME_ANCESTORS; `*` lifts the limit). The overlay (`?overlay=1`) stays framable by any
+ * site: streaming tools and integrations open it in a frame, and it has nothing to click (it never
+ * offers to join: src/board/main.ts).
+ */
+export function boardPageHeaders(frameAncestors: readonly string[] | null): { board: Record<string, string>; overlay: Record<string, string> } {
+  if (frameAncestors === null) return { board: PAGE_HEADERS, overlay: PAGE_HEADERS };
+  const board: Record<string, string> = {
+    ...PAGE_HEADERS,
+    'Content-Security-Policy': `${PAGE_HEADERS['Content-Security-Policy']}; frame-ancestors ${["'self'", ...frameAncestors].join(' ')}`,
+  };
+  // Browsers without CSP frame-ancestors understand only this, and it cannot name other sites.
+  if (!frameAncestors.length) board['X-Frame-Options'] = 'SAMEORIGIN';
+  return { board, overlay: PAGE_HEADERS };
+}
+
 function sendAsset(res: Response, type: string, body: string, cacheable: boolean) {
   res
     .set({
@@ -111,6 +129,7 @@ function sendAsset(res: Response, type: string, body: string, cacheable: boolean
 
 export function boardRoutes(deps: AppDeps): Router {
   const router = Router();
+  const headers = boardPageHeaders(deps.config.frameAncestors);
 
   router.get('/board/assets/:file', async (req, res) => {
     const file = req.params.file;
@@ -134,7 +153,7 @@ export function boardRoutes(deps: AppDeps): Router {
     if (!SLUG.test(slug)) throw new NotFoundError('There is no such room.');
     const built = await boardAssets();
     const overlay = req.query.overlay === '1' || req.query.overlay === 'true';
-    res.set(PAGE_HEADERS).send(renderBoardPage(slug, overlay, built.version));
+    res.set(overlay ? headers.overlay : headers.board).send(renderBoardPage(slug, overlay, built.version));
   });
 
   return router;

@@ -16,11 +16,12 @@ import { $, diceViews, messageOf, renderParticipants } from './view';
 
 const KEY_STORAGE = 'openDice.apiKey';
 
-type Screen = 'login' | 'passcode' | 'board' | 'fatal' | 'loading';
+type Screen = 'login' | 'passcode' | 'join' | 'board' | 'fatal' | 'loading';
 
 function show(screen: Screen, message = '') {
   $('login').hidden = screen !== 'login';
   $('passcode').hidden = screen !== 'passcode';
+  $('join').hidden = screen !== 'join';
   $('board').hidden = screen !== 'board' && screen !== 'loading';
   $('fatal').hidden = screen !== 'fatal';
   if (screen === 'fatal') $('fatal').textContent = message;
@@ -35,11 +36,16 @@ function setConnection(label: string, kind: 'online' | 'offline' | 'error') {
 
 // Signing in
 
-function storedKey(): string | null {
-  return fragment.get('key') ?? localStorage.getItem(KEY_STORAGE);
-}
+/**
+ * How the page may go into a room the user is not a player of yet:
+ * - 'join': the person in front of it asked for this room: they typed a key or made a guest here, or
+ *   the URL carries the key (whoever wrote that URL holds the key, so it is that key's owner asking);
+ * - 'ask': the key is the one this browser keeps, and the page may have been opened by anyone (a link,
+ *   another site): show the question first, and join only on its Join button.
+ */
+type Entry = 'join' | 'ask';
 
-async function signIn(key: string, remember: boolean) {
+async function signIn(key: string, remember: boolean, entry: Entry) {
   const client = new DiceClient({ baseUrl: '', apiKey: key });
   try {
     state.me = await client.me();
@@ -59,7 +65,7 @@ async function signIn(key: string, remember: boolean) {
   $('me').textContent = state.me.username;
   $('sign-out').hidden = false;
   void loadThemes();
-  await joinAndConnect();
+  await (entry === 'join' ? joinAndConnect() : openOrAsk());
 }
 
 function wireLogin() {
@@ -71,7 +77,7 @@ function wireLogin() {
       return;
     }
     $('login-error').textContent = '';
-    void signIn(key, true);
+    void signIn(key, true, 'join');
   });
   $('guest').addEventListener('click', async () => {
     const button = $('guest') as HTMLButtonElement;
@@ -79,7 +85,7 @@ function wireLogin() {
     $('login-error').textContent = '';
     try {
       const key = await new DiceClient({ baseUrl: '' }).createGuest();
-      await signIn(key, true);
+      await signIn(key, true, 'join');
     } catch (err) {
       $('login-error').textContent = messageOf(err);
     } finally {
@@ -95,6 +101,35 @@ function wireLogin() {
 }
 
 // Joining
+
+/**
+ * The room as it is (GET /room/{slug}): entered at once when this user is already a player of it,
+ * otherwise the question "Join ...?" (never in overlay mode, which any site may frame: there the page
+ * only says how to join). A private room without its passcode asks for that first (the passcode form
+ * is itself the question).
+ */
+async function openOrAsk() {
+  let room: Room;
+  try {
+    room = await state.client!.getRoom(slug, state.passcode);
+  } catch (err) {
+    return joinFailed(err);
+  }
+  if (room.participants.some((p) => p.user.uuid === state.me?.uuid)) return enterRoom(room);
+  if (overlay) return show('fatal', `You are not a player of "${room.name}" yet: join it on its board (this page without ?overlay=1), or give the overlay a key of a player (#key=...).`);
+  $('join-title').textContent = `Join "${room.name}"?`;
+  show('join');
+  ($('join-confirm') as HTMLButtonElement).focus();
+}
+
+function wireJoinQuestion() {
+  $('join-confirm').addEventListener('click', () => {
+    const button = $('join-confirm') as HTMLButtonElement;
+    button.disabled = true;
+    void joinAndConnect().finally(() => (button.disabled = false));
+  });
+  $('join-cancel').addEventListener('click', () => show('fatal', 'You did not join this room. Reload the page to be asked again.'));
+}
 
 async function joinAndConnect() {
   const client = state.client!;
@@ -113,6 +148,10 @@ async function joinAndConnect() {
       return joinFailed(err);
     }
   }
+  await enterRoom(room);
+}
+
+async function enterRoom(room: Room) {
   if (state.passcode) sessionStorage.setItem(passcodeStorage, state.passcode);
   state.room = room;
   show('board');
@@ -195,9 +234,10 @@ function connect() {
     setConnection('offline', 'offline');
     state.online.clear();
     renderRoom();
-    // The server let us go (removed from the room, passcode changed): join again, which asks for
-    // the new passcode if there is one. Transport failures reconnect by themselves.
-    if (reason === 'io server disconnect' && !state.ended && state.rejoins++ < 3) setTimeout(() => void joinAndConnect(), 1000);
+    // The server let us go (removed from the room, passcode changed): look again, which asks for the
+    // new passcode if there is one, and asks before joining again a room we were removed from.
+    // Transport failures reconnect by themselves.
+    if (reason === 'io server disconnect' && !state.ended && state.rejoins++ < 3) setTimeout(() => void openOrAsk(), 1000);
   });
   socket.on('connect_error', (err: Error & { data?: { message?: string } }) => {
     const text = err.data?.message ?? err.message;
@@ -244,6 +284,7 @@ function connect() {
 function start() {
   wireLogin();
   wirePasscode();
+  wireJoinQuestion();
   wireRollForm();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
@@ -264,10 +305,11 @@ function start() {
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');
-  const key = storedKey();
+  const given = fragment.get('key');
+  const key = given ?? localStorage.getItem(KEY_STORAGE);
   if (!key) return show('login');
   show('loading');
-  void signIn(key, !fragment.get('key'));
+  void signIn(key, !given, given ? 'join' : 'ask');
 }
 
 start();

@@ -50,6 +50,15 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
     <p id="passcode-error" class="error" role="alert"></p>
   </section>
 
+  <section id="join" class="panel" role="dialog" aria-labelledby="join-title" aria-describedby="join-reason" hidden>
+    <h2 id="join-title">Join this room?</h2>
+    <p id="join-reason">You are not a player in this room yet. Joining adds you to its players, under your name; they will see you and your rolls.</p>
+    <div class="row">
+      <button id="join-confirm" type="button">Join</button>
+      <button id="join-cancel" type="button" class="secondary">Cancel</button>
+    </div>
+  </section>
+
   <p id="fatal" class="panel error" role="alert" hidden></p>
 
   <main id="board" hidden>

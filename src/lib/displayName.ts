@@ -13,10 +13,13 @@
  * visible is left; or when it is longer than its column once normalized (NFKC may lengthen: U+FDFA is 18
  * characters).
  *
- * `nameKey` is what two names are compared by (case-insensitive after normalization): in one room no two
- * participants may have the same key. Look-alikes from different scripts (Latin "a", Cyrillic "а") are not
- * caught: that needs the Unicode confusables tables (UTS #39), which this project does not carry.
+ * `nameKey` is what two names are compared by: in one room no two participants may have the same key. It
+ * is the name's confusable skeleton, case-insensitive: two names that look alike compare equal even when
+ * their letters come from different scripts ("Ԍuest D92B", with a Cyrillic Komi Sje, is "Guest D92B").
+ * See `skeleton` below for how it is made and how it differs from UTS #39's.
  */
+
+import { confusablesMap } from 'confusables';
 
 const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}]/u;
@@ -46,9 +49,56 @@ export function displayNameProblem(name: string, max: number): string | null {
   return null;
 }
 
-/** What names are compared by: normalized, then case-folded (ß is ss, ı is i), then normalized again. */
+/**
+ * Where the `confusables` package's table disagrees with UTS #39 in a way that would part names that
+ * compare equal by case folding: it takes "ß" for a "B", which would part "Straße" from "STRASSE".
+ */
+const TABLE_OVERRIDES: ReadonlyMap<string, string> = new Map([
+  ['ß', 'ss'],
+  ['ẞ', 'ss'],
+]);
+
+/**
+ * Look-alikes within Latin and the digits that UTS #39 lists and the package's table leaves alone (its
+ * table maps other scripts onto these characters, never these onto one another): capital I, digit one
+ * and the vertical bar pass for a small L, the digit zero for a capital O. Applied before case folding,
+ * which would otherwise have turned the capital I into a small i.
+ */
+const LATIN_LOOKALIKES = /[I1|0]/g;
+const latinLookalike = (c: string) => (c === '0' ? 'O' : 'l');
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * The confusable skeleton of a normalized name, after UTS #39 (section 4): decompose (NFD), replace each
+ * character by its prototype, decompose again. The prototypes come from the `confusables` package, the
+ * table this project carries: a hand-made map of about 3,300 characters of every script onto the Latin
+ * letters and digits they look like, built for catching disguised English words. It is not UTS #39's
+ * table, and the differences were weighed for display names, where the cost of a false match is a
+ * " (2)" on a newcomer's name or a 409 on a rename, and the cost of a miss is an impostor:
+ * - it catches what matters here: Cyrillic, Greek, Armenian, Cherokee and Lisu letters passing for
+ *   Latin ones (tested: test/lib/displayName.test.ts);
+ * - it merges more than UTS #39 (a few letters that only resemble a Latin one, such as Cyrillic "б"
+ *   and the digit 6): more names count as taken, never fewer;
+ * - accented letters keep their accents here (decomposed first, the combining mark stays, as in
+ *   UTS #39), so "Zoë" and "Zoe" stay two names;
+ * - it misses look-alikes that are not Latin-looking (Greek "Π" and Cyrillic "П"), which UTS #39 maps
+ *   to one another; `LATIN_LOOKALIKES` and "rn" for "m" (in nameKey) add the Latin ones it lacks.
+ */
+export function skeleton(name: string): string {
+  // Most names are printable ASCII, which NFD leaves alone and the table maps onto itself ("|" aside,
+  // which LATIN_LOOKALIKES covers): a room's join keys every seat's name, so skip the walk for them.
+  if (PRINTABLE_ASCII.test(name)) return name.replace(LATIN_LOOKALIKES, latinLookalike);
+  let out = '';
+  for (const c of name.normalize('NFD')) out += TABLE_OVERRIDES.get(c) ?? confusablesMap.get(c) ?? c;
+  return out.replace(LATIN_LOOKALIKES, latinLookalike).normalize('NFD');
+}
+
+/**
+ * What names are compared by: normalized, its confusable skeleton (above), case-folded (ß is ss, ı is
+ * i), "rn" read as "m" (UTS #39's own example of a look-alike within Latin), composed again (NFKC).
+ */
 export function nameKey(name: string): string {
-  return normalizeDisplayName(name).toUpperCase().toLowerCase().normalize('NFKC');
+  return skeleton(normalizeDisplayName(name)).toUpperCase().toLowerCase().replace(/rn/g, 'm').normalize('NFKC');
 }
 
 /** The first `max` UTF-16 units of `s`, without cutting a surrogate pair in half. */

@@ -146,8 +146,9 @@ export function operation(id: string, spec: OperationSpec) {
   if (spec.body) for (const code of ['validation_error', ...BODY_CODES] as Code[]) codes.add(code);
   if (spec.multipart) for (const code of ['validation_error', 'invalid_upload', ...BODY_CODES] as Code[]) codes.add(code);
   const params = spec.params ?? [];
-  // A path parameter with a broken escape (`%E0%A4%A`) is a 400 malformed_url wherever it is.
-  if (params.some((p) => p.in === 'path')) codes.add('malformed_url');
+  // Every URL passes one rule before any route (src/http/urlShape.ts): a path segment or query value that
+  // is not percent-encoded UTF-8, holds a control character or is too long is a 400 malformed_url anywhere.
+  codes.add('malformed_url');
   if (params.length && spec.validated !== false) codes.add('validation_error');
   Object.assign(responses, errorResponses([...codes], spec.htmlErrors));
   responses.default = { $ref: '#/components/responses/Default' };

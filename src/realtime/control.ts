@@ -1,6 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
 import type { Invalidation } from '../lib/invalidation';
 import { masterOf, type RedisTarget } from '../lib/redis';
+import { isIdList, isRecord, isStringList } from './shape';
 
 /**
  * The control channel: what one process tells every instance about its sockets, beside the
@@ -31,19 +32,18 @@ export function parseControl(text: string): ControlMessage | null {
   } catch {
     return null;
   }
-  if (!value || typeof value !== 'object') return null;
-  const m = value as Record<string, unknown>;
-  const ids = (v: unknown) => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x));
-  if (m.type === 'revoke_keys' && ids(m.keyIds)) return { type: 'revoke_keys', keyIds: m.keyIds as number[] };
+  if (!isRecord(value)) return null;
+  const m = value;
+  if (m.type === 'revoke_keys' && isIdList(m.keyIds, MAX_IDS)) return { type: 'revoke_keys', keyIds: m.keyIds };
   if (m.type === 'revalidate') return { type: 'revalidate' };
   if (m.type === 'invalidate') return parseInvalidation(m);
-  if (m.type === 'resync' && typeof m.before === 'number' && (m.namespaces === null || (Array.isArray(m.namespaces) && m.namespaces.every((n) => typeof n === 'string')))) {
-    return { type: 'resync', namespaces: m.namespaces as string[] | null, before: m.before };
+  if (m.type === 'resync' && typeof m.before === 'number' && (m.namespaces === null || isStringList(m.namespaces, MAX_IDS, 200))) {
+    return { type: 'resync', namespaces: m.namespaces, before: m.before };
   }
   return null;
 }
 
-/** Ids lists are bounded (a message is read by every instance); anything malformed is dropped whole. */
+/** Lists are bounded (a message is read by every instance); anything malformed is dropped whole. */
 const MAX_IDS = 10_000;
 
 function parseInvalidation(m: Record<string, unknown>): ControlMessage | null {
@@ -51,8 +51,8 @@ function parseInvalidation(m: Record<string, unknown>): ControlMessage | null {
   for (const field of ['keys', 'users', 'rooms', 'diceBoxes'] as const) {
     const v = m[field];
     if (v === undefined) continue;
-    if (!Array.isArray(v) || v.length > MAX_IDS || !v.every((x) => Number.isSafeInteger(x))) return null;
-    out[field] = v as number[];
+    if (!isIdList(v, MAX_IDS)) return null;
+    out[field] = v;
   }
   for (const flag of ['allDiceBoxes', 'all'] as const) {
     const v = m[flag];

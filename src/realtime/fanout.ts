@@ -180,7 +180,8 @@ export class Fanout {
           for (const { uuid, audience } of event.rolls) {
             broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
           }
-        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })) });
+          // `at`: the room's sockets hear it now; a participant who joins later was not told (toldOfClear).
+        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })), at: Date.now() });
         return;
       }
       default:

@@ -10,6 +10,7 @@ import { LocalBroadcaster, type Broadcaster } from './broadcaster';
 import { RedisBroadcaster } from './redisBroadcaster';
 import { Fanout } from './fanout';
 import { limitInboundBytes } from './inboundBytes';
+import { limitOutboundBytes } from './outboundBytes';
 import type { MoveLimits } from './moves';
 import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
 import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
@@ -81,13 +82,16 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
   setupNamespaces(ctx);
   let pusher: PusherGateway | null = null;
   if (options.httpServer) {
-    pusher = new PusherGateway(ctx, { pusher: deps.config.pusher, maxPayload: deps.config.socketMaxPacketBytes, handshakeLimit });
+    const { socketBytesPerSecond, socketMaxPacketBytes, socketMaxBufferedBytes } = deps.config;
+    const bytes = { perSecond: socketBytesPerSecond, burst: Math.max(socketBytesPerSecond, 2 * socketMaxPacketBytes) };
+    pusher = new PusherGateway(ctx, { pusher: deps.config.pusher, maxPayload: socketMaxPacketBytes, handshakeLimit, bytes, maxBufferedBytes: socketMaxBufferedBytes });
     pusher.attach(options.httpServer);
   }
   // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
   // one, so it is what a client that reconnects in a loop gets per handshake (those are limited per address).
   const { socketBytesPerSecond: perSecond, socketMaxPacketBytes: maxPacket } = deps.config;
   limitInboundBytes(io, { perSecond, burst: Math.max(perSecond, 2 * maxPacket) }, log);
+  limitOutboundBytes(io, deps.config.socketMaxBufferedBytes, log);
 
   const fanout = new Fanout({ logger: log, broadcaster, rolls, baseUrl: deps.config.publicUrl ?? undefined });
   const unsubscribe = subscribe(fanout.listener);

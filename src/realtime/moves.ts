@@ -2,8 +2,9 @@ import Joi from 'joi';
 import type { Socket } from 'socket.io';
 import type { Logger } from '../logger';
 import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from './events';
+import { errorFields, guarded } from './guard';
 import { socketData } from './handshake';
-import { moveAudience, type MoveAudience } from '../rolls/policy';
+import { ownMoveAudience, type MoveAudience } from '../rolls/policy';
 import { findDraggedDie } from '../rolls/store/visible';
 
 /**
@@ -16,8 +17,9 @@ import { findDraggedDie } from '../rolls/store/visible';
  */
 const COORDINATE = Joi.number().min(-1e6).max(1e6).required();
 const point3 = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE }).unknown(false);
-// A quaternion ({x, y, z, w}) or Euler angles ({x, y, z}): both are what 3D engines send.
-const rotation = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE, w: Joi.number().min(-1e6).max(1e6) }).unknown(false);
+/** A quaternion ({x, y, z, w}) or Euler angles ({x, y, z}): both are what 3D engines send. Shared with the Pusher relay (pusher/clientEvents.ts). */
+export const moveRotation = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE, w: Joi.number().min(-1e6).max(1e6) }).unknown(false);
+const rotation = moveRotation;
 
 const base = {
   uuid: Joi.string().guid().required(),
@@ -94,7 +96,7 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   const audienceOf = (uuid: string, fresh: boolean) => {
     let found = fresh ? undefined : drags.get(uuid);
     if (!found) {
-      found = findDraggedDie(uuid).then((die) => moveAudience(die, room.id, user.id)).catch((err: Error) => {
+      found = findDraggedDie(uuid).then((die) => ownMoveAudience(die, room.id, user.id)).catch((err: Error) => {
         logger.warn({ err: err.message }, 'move audience lookup failed');
         return null;
       });
@@ -139,14 +141,23 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   // One socket's moves are relayed in the order it sent them (a drag's start before its moves).
   let chain: Promise<void> = Promise.resolve();
   for (const event of MOVE_EVENT_NAMES) {
-    socket.on(event, (payload: unknown) => {
-      if (!bucket.take()) {
-        if (dropped++ % 100 === 0) logger.debug({ user: user.id, event }, 'move events over the rate limit dropped');
-        return;
-      }
-      const move = parseMove(event, payload);
-      if (!move) return;
-      chain = chain.then(() => relay(event, move)).catch((err: Error) => logger.warn({ err: err.message }, 'move relay failed'));
-    });
+    // The payload is the client's: parseMove checks its shape; anything that still throws here is
+    // logged and ends this socket only (guard.ts).
+    const onMove = guarded(
+      (payload: unknown) => {
+        if (!bucket.take()) {
+          if (dropped++ % 100 === 0) logger.debug({ user: user.id, event }, 'move events over the rate limit dropped');
+          return;
+        }
+        const move = parseMove(event, payload);
+        if (!move) return;
+        chain = chain.then(() => relay(event, move)).catch((err: unknown) => logger.warn(errorFields(err), 'move relay failed'));
+      },
+      (err) => {
+        logger.error({ ...errorFields(err), event }, 'move event failed; its socket is disconnected');
+        socket.disconnect(true);
+      },
+    );
+    socket.on(event, onMove);
   }
 }

@@ -5,7 +5,8 @@ import { presentParticipant, type PresentedParticipant } from '../rooms/present'
 import type { Broadcaster } from './broadcaster';
 import { holdLiveEvents, type WelcomeHold } from './welcomeHold';
 import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
-import { roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
+import { errorFields, guarded } from './guard';
+import { connectError, roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
 import { attachMoveRelay, type MoveLimits } from './moves';
 import type { PresenceStore } from './presence';
 import { RoomLoads } from './roomLoads';
@@ -210,15 +211,23 @@ export async function announceDisconnect(ctx: RealtimeContext, slug: string, use
   ctx.broadcaster.emit({ namespace: roomNamespace(slug) }, RoomEvents.ParticipantDisconnect, { data });
 }
 
+/** A connection listener that cannot throw past itself: a failure is logged and disconnects that socket only. */
+function guardedConnection(ctx: RealtimeContext, listener: (socket: Socket) => void) {
+  return guarded(listener, (err, socket) => {
+    ctx.logger.error({ ...errorFields(err), socket: socket.id, namespace: socket.nsp.name }, 'socket connection handler failed; disconnected');
+    socket.disconnect(true);
+  });
+}
+
 function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
-  return (socket: Socket) => {
+  return guardedConnection(ctx, (socket: Socket) => {
     const { user, room: { slug } } = socketData(socket) as Required<SocketData>;
     const log = ctx.logger.child({ socket: socket.id, user: user.id, room: slug });
-    const ready = welcome(ctx, socket).catch((err: Error) => {
-        log.warn({ err: err.message }, 'socket welcome failed');
+    const ready = welcome(ctx, socket).catch((err: unknown) => {
+        log.warn(errorFields(err), 'socket welcome failed');
       });
     attachMoveRelay(socket, log, ctx.moveLimits);
-    socket.on('disconnect', async () => {
+    const onDisconnect = async () => {
       scheduleCleanup(ctx.io, parent, socket.nsp);
       // Leave only what was joined, and after it was joined.
       await ready;
@@ -226,10 +235,11 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
       try {
         if (await ctx.presence.leave(slug, user.id)) await announceDisconnect(ctx, slug, user.id, socketData(socket).participant);
       } catch (err) {
-        log.warn({ err: (err as Error).message }, 'presence leave failed');
+        log.warn(errorFields(err), 'presence leave failed');
       }
-    });
-  };
+    };
+    socket.on('disconnect', guarded(onDisconnect, (err) => log.error(errorFields(err), 'socket disconnect handling failed')));
+  });
 }
 
 /** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
@@ -240,16 +250,30 @@ export function setupNamespaces(ctx: RealtimeContext) {
   ctx.roomParent = parent;
   const handshake = roomHandshake(logger, ctx.handshakeLimit);
   parent.use((socket, next) => {
-    void handshake(socket, (err?: Error) => {
+    // The handshake reads the client's auth and query (handshake.ts) and answers every failure
+    // through `next`; this catch is the boundary for anything it did not foresee.
+    handshake(socket, (err?: Error) => {
       next(err);
       if (err) scheduleCleanup(io, parent, socket.nsp);
+    }).catch((err: unknown) => {
+      logger.error(errorFields(err), 'socket handshake failed');
+      next(connectError('service_unavailable', 'The service is temporarily unavailable: try again shortly.'));
     });
   });
   parent.on('connection', onRoomConnection(ctx, parent));
 
   const users = io.of(USER_NAMESPACE);
-  users.use(userHandshake(logger, ctx.handshakeLimit));
-  users.on('connection', (socket) => {
-    void socket.join(userChannel(socketData(socket).user.id));
+  const userHandshakeOf = userHandshake(logger, ctx.handshakeLimit);
+  users.use((socket, next) => {
+    userHandshakeOf(socket, next).catch((err: unknown) => {
+      logger.error(errorFields(err), 'socket handshake failed');
+      next(connectError('service_unavailable', 'The service is temporarily unavailable: try again shortly.'));
+    });
   });
+  users.on(
+    'connection',
+    guardedConnection(ctx, (socket) => {
+      void socket.join(userChannel(socketData(socket).user.id));
+    }),
+  );
 }

@@ -2,7 +2,8 @@ import type { Socket } from 'socket.io';
 import { loadRolls } from '../rolls/store/load';
 import type { RollRecord as Roll } from '../rolls/store/records';
 import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/visible';
-import { canSeeRoll } from '../rolls/policy';
+import { canSeeRoll, toldOfClear } from '../rolls/policy';
+import { findParticipant } from '../rooms/store/read';
 import { memberUserIds } from '../rooms/policy';
 import { presentRoll, rollViewerClass } from '../rolls/present';
 import type { Broadcaster } from './broadcaster';
@@ -113,6 +114,8 @@ export async function replayMissedRolls(
  * A reconnecting socket said the last seq it saw (auth.since_seq) and the room's log covers it: send
  * it the logged events after it, in seq order, each with its seq, as its user may see them now
  * (canSeeRoll and presentRoll, as live; a roll deleted since is skipped: its RollDeleteEvent follows).
+ * A cleared table is replayed only to a participant who was in the room when it was cleared (toldOfClear):
+ * a since_seq from before one joined must not name the rolls it never saw.
  * Answers the uuids of the rolls sent as RollCreateEvent.
  */
 export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[], send: (event: string, payload: unknown) => void): Promise<Set<string>> {
@@ -120,10 +123,13 @@ export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[
   const { room, user } = socketData(socket);
   if (!room || !logged.length) return sent;
   const ids = logged.flatMap(({ entry }) => (entry.event === RoomEvents.RollDelete ? [] : [entry.rollId]));
-  const rolls = new Map((await loadRolls([...new Set(ids)])).map((roll) => [roll.id, roll]));
+  const clears = logged.some(({ entry }) => entry.event === RoomEvents.RollDelete);
+  const [loaded, seat] = await Promise.all([loadRolls([...new Set(ids)]), clears ? findParticipant(room.id, user.id) : null]);
+  const rolls = new Map(loaded.map((roll) => [roll.id, roll]));
   for (const { seq, entry } of logged) {
     if (!socket.connected) return sent;
     if (entry.event === RoomEvents.RollDelete) {
+      if (!toldOfClear(seat?.createdAt ?? null, entry.at)) continue;
       for (const { uuid, audience } of entry.rolls) {
         if (!audience || audience.includes(user.id)) send(RoomEvents.RollDelete, { data: { uuid }, seq });
       }

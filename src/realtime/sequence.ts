@@ -12,8 +12,11 @@
 /** What the log keeps of a block: enough to replay it, presented afresh for each viewer. */
 export type ReplayEntry =
   | { event: 'RollCreateEvent' | 'RollUpdateEvent'; rollId: number }
-  /** A cleared table: each roll's uuid and who was told (null: the whole room). */
-  | { event: 'RollDeleteEvent'; rolls: Array<{ uuid: string; audience: number[] | null }> };
+  /**
+   * A cleared table: each roll's uuid and who was told (null: the whole room), and when (`at`, ms since
+   * the epoch): a participant who joined later was not in the room then (rolls/policy.ts toldOfClear).
+   */
+  | { event: 'RollDeleteEvent'; rolls: Array<{ uuid: string; audience: number[] | null }>; at?: number };
 
 export interface LoggedEntry {
   seq: number;
@@ -131,7 +134,9 @@ export function parseEntry(text: string): ReplayEntry | null {
     const rolls = (e.rolls as Array<Record<string, unknown>>).filter(
       (r) => r && typeof r.uuid === 'string' && (r.audience === null || (Array.isArray(r.audience) && r.audience.every((id) => Number.isSafeInteger(id)))),
     );
-    return { event: 'RollDeleteEvent', rolls: rolls.map((r) => ({ uuid: r.uuid as string, audience: r.audience as number[] | null })) };
+    const entry: ReplayEntry = { event: 'RollDeleteEvent', rolls: rolls.map((r) => ({ uuid: r.uuid as string, audience: r.audience as number[] | null })) };
+    if (Number.isSafeInteger(e.at)) entry.at = e.at as number;
+    return entry;
   }
   return null;
 }

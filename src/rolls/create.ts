@@ -6,6 +6,7 @@ import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
+import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limits';
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug, loadRolls } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
@@ -84,6 +85,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   if (room) authorizeRollInRoom(room, user.id);
   const whispered = whisperedParticipants(room, input.whisper ?? []);
   const result = runEngine(request, usableThemes(request.wanted, settled(themes)), input.operator);
+  refuseOversizedValues(result);
 
   const now = new Date();
   const roll: RollRecord = {
@@ -123,6 +125,15 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   roll.whispers = whispers;
   publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
   return { roll, created: true };
+}
+
+/**
+ * Rerolls and explosions copy their die's label and meta into every value they add: the request's own
+ * bound (schema.ts) is checked again on what the roll would store and send to every member.
+ */
+function refuseOversizedValues(result: RollResult): void {
+  const bytes = carriedBytes(result.values);
+  if (bytes > MAX_CARRIED_BYTES) throw new ValidationError([{ path: 'dice', message: carriedTooLargeMessage(bytes, true) }]);
 }
 
 /** The live room with this slug as the roll embeds it (loadRollRoomBySlug), or a 404 `not_found`. */

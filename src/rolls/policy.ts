@@ -44,6 +44,16 @@ export function rollAudience(roll: Roll): (userId: number | null | undefined) =>
   return (userId) => userId != null && (roll.userId === userId || (audience?.has(userId) ?? false));
 }
 
+/**
+ * Was a participant who joined at `joinedAt` told that the table was cleared at `clearedAt` (ms since the
+ * epoch)? Only if it was in the room by then: one who joined later never saw those rolls, and a replay
+ * must not name them to it. A clearing of unknown time is told to no one (the safe side: a client that
+ * missed it reloads the history). `joinedAt` null: not a participant now.
+ */
+export function toldOfClear(joinedAt: Date | null, clearedAt: number | undefined): boolean {
+  return joinedAt !== null && clearedAt !== undefined && joinedAt.getTime() <= clearedAt;
+}
+
 /** May `userId` see this die's value? (The roll itself must be visible: see canSeeRoll.) */
 export function canSeeValue(roll: Pick<Roll, 'userId'>, value: Pick<RollValue, 'isHidden'>, userId: number | null | undefined): boolean {
   return !value.isHidden || isRoller(roll, userId);
@@ -101,4 +111,13 @@ export function moveAudience(die: DraggedDie | null, roomId: number, moverId: nu
   if (rollVisibleTo !== 'all' && !rollVisibleTo.includes(moverId)) return null;
   const valueVisibleTo = die.isHidden ? [roll.userId] : rollVisibleTo;
   return { rollUuid: roll.uuid, rollVisibleTo, valueVisibleTo };
+}
+
+/**
+ * The audience of a drag a client relays itself (the Pusher gateway's client events): only the roller
+ * moves a roll's dice (as only the roller changes them), so a client cannot move someone else's dice on
+ * every board; otherwise as moveAudience.
+ */
+export function ownMoveAudience(die: DraggedDie | null, roomId: number, moverId: number): MoveAudience | null {
+  return die?.roll && isRoller(die.roll, moverId) ? moveAudience(die, roomId, moverId) : null;
 }

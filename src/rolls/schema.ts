@@ -1,10 +1,11 @@
 import Joi from 'joi';
 import { MAX_EQUATION_LENGTH, MAX_REQUEST_DICE, MAX_ROLL_VALUES } from '../dice';
+import { carriedBytes, carriedTooLargeMessage, jsonBytes, MAX_CARRIED_BYTES, MAX_FACE_BYTES, MAX_META_BYTES, MAX_OPERATOR_BYTES } from './limits';
 
 /** Joi schemas of the roll routes, compiled once. The dice engine checks what only it can (faces, operators). */
 
-/** A die's `meta`: caller data kept with the die, bounded so a roll stays a small row set. */
-export const MAX_META_BYTES = 2048;
+/** What a roll stores of its caller's data is bounded (limits.ts): each value is sent to every member of the room. */
+export { MAX_CARRIED_BYTES, MAX_FACE_BYTES, MAX_META_BYTES, MAX_OPERATOR_BYTES };
 export const MAX_BULK_ROLLS = 100;
 export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
@@ -15,17 +16,17 @@ const themeId = Joi.string().min(1).max(100);
 const label = Joi.string().allow('', null).max(255);
 const uuid = Joi.string().guid().messages({ 'string.guid': '{{#label}} must be a uuid' });
 
+/** A custom rule: at most `max` bytes of JSON. */
+const atMostJsonBytes = (max: number) => (value: unknown, helpers: Joi.CustomHelpers) =>
+  jsonBytes(value) > max ? helpers.message({ custom: `{{#label}} must be at most ${max} bytes of JSON` }) : value;
+
 const face = Joi.alternatives(
   Joi.number(),
   Joi.string().max(255),
-  Joi.object({ src: Joi.string().max(1000).required() }).unknown(true),
+  Joi.object({ src: Joi.string().max(1000).required() }).unknown(true).custom(atMostJsonBytes(MAX_FACE_BYTES)),
 ).messages({ 'alternatives.match': '{{#label}} must be a number, a string or an object with src' });
 
-const meta = Joi.any().custom((value, helpers) => {
-  if (value === null) return value;
-  const size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-  return size > MAX_META_BYTES ? helpers.message({ custom: `{{#label}} must be at most ${MAX_META_BYTES} bytes of JSON` }) : value;
-});
+const meta = Joi.any().custom(atMostJsonBytes(MAX_META_BYTES));
 
 const die = Joi.object({
   type: Joi.string().min(1).max(64).required(),
@@ -44,10 +45,22 @@ const die = Joi.object({
 const operator = Joi.object()
   .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
   .max(20)
+  // Stored with the roll and written into its equation: sent to every member of the room with each event.
+  .custom(atMostJsonBytes(MAX_OPERATOR_BYTES))
   .allow(null);
 
+/** Every value rolled for a die carries its label and meta: their sum is bounded (again after rolling: create.ts). */
+const dice = Joi.array()
+  .items(die)
+  .min(1)
+  .max(MAX_REQUEST_DICE)
+  .custom((value: Array<{ label?: string | null; meta?: unknown }>, helpers) => {
+    const bytes = carriedBytes(value);
+    return bytes > MAX_CARRIED_BYTES ? helpers.message({ custom: carriedTooLargeMessage(bytes, false) }) : value;
+  });
+
 export const createBody = Joi.object({
-  dice: Joi.array().items(die).min(1).max(MAX_REQUEST_DICE),
+  dice,
   equation: Joi.string().min(1).max(MAX_EQUATION_LENGTH),
   theme: themeId.allow(null),
   operator,

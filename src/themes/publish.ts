@@ -7,6 +7,7 @@ import { UniqueViolationError } from '../db/errors';
 import { authorizeThemeOwner, canExtend, ownsTheme } from './policy';
 import { announce } from '../lib/invalidation';
 import { checkAssets, type UploadedFile } from './manifest/assets';
+import { validateModels } from './manifest/khronos';
 import { DEFAULT_THEME_ID } from './defaultTheme';
 import { assetNames } from './manifest/files';
 import { crossCheck } from './manifest/crossCheck';
@@ -64,9 +65,10 @@ interface Prepared {
 }
 
 /** Every check that needs no database. Throws one ValidationError listing every problem it can see. */
-function prepare(upload: ThemeUpload): Prepared {
+async function prepare(upload: ThemeUpload): Promise<Prepared> {
   const parsed = parseManifest(upload.manifest);
   const files = checkAssets(upload.assets);
+  await validateModels(files);
   const details = [...upload.problems, ...parsed.details, ...files.details];
   const available = availableFiles(files, null);
   const uploaded = uploadedList(files);
@@ -109,7 +111,7 @@ function availableFiles(files: ReturnType<typeof checkAssets>, base: StoredManif
  * dice box then holds this version.
  */
 export async function createTheme(user: UserRecord, upload: ThemeUpload): Promise<ThemeRecord> {
-  const { manifest: input, assets } = prepare(upload);
+  const { manifest: input, assets } = await prepare(upload);
   const created = await withThemeLocked(input.id, (transaction) => insertVersion(user, upload, input, assets, transaction)).catch((err: unknown) => {
     // The unique index (slug, version) is the last line behind the lock: a duplicate is a conflict, never a 500.
     if (err instanceof UniqueViolationError) throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');

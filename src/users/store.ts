@@ -226,3 +226,24 @@ export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
   return live;
 }
 
+
+/** A revoked key: its id and when it was revoked. */
+export interface KeyRevocation {
+  id: number;
+  revokedAt: Date;
+}
+
+/**
+ * Keys revoked at or after `since` (users/revocationWatch.ts asks a few times a second): a range on the
+ * index of revoked_at, so the few rows of the last seconds cost the same however many keys exist.
+ */
+export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
+  const rows = await ApiKey.findAll({ where: { revokedAt: { [Op.gte]: since } }, attributes: ['id', 'revokedAt'], order: [['revokedAt', 'ASC']] });
+  return rows.map((row) => ({ id: row.id, revokedAt: row.revokedAt! }));
+}
+
+/** When the latest revocation happened (null: no key was ever revoked). */
+export async function latestKeyRevocation(): Promise<Date | null> {
+  const row = await ApiKey.findOne({ where: { revokedAt: { [Op.ne]: null } }, attributes: ['revokedAt'], order: [['revokedAt', 'DESC']] });
+  return row?.revokedAt ?? null;
+}

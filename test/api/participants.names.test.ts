@@ -80,6 +80,25 @@ test('joining under a name already in the room gives the newcomer "name (2)" ins
   t.deepEqual(names, [newcomer.user.name, `${newcomer.user.name} (2)`]);
 });
 
+test('a name that only looks like one in the room (letters from another script) is taken too', async (t) => {
+  const { member, slug, memberSeat, ownerName } = await roomWithMember();
+  // The owner is a guest ("Guest D92B"): the same name with a Cyrillic Komi Sje for G, a Cyrillic Ie for e, an Armenian Seh for u, a Cherokee Nah for G.
+  const disguises = [ownerName.replace('G', '\u050C'), ownerName.replace('e', '\u0435'), ownerName.replace('u', '\u057D'), ownerName.replace('G', '\u13C0')];
+  for (const name of disguises) {
+    t.not(name, ownerName);
+    const res = await member.api.patch(`/room/${slug}/participant/${memberSeat.id}`, { username: name });
+    t.is(res.status, 409, `${JSON.stringify(name)}: ${res.text}`);
+    t.is(res.body.data.code, 'name_taken');
+  }
+  // A newcomer whose own name is a look-alike of a participant's joins as "name (2)".
+  const { owner, slug: slug2, room } = await userWithRoom(ctx.server);
+  const newcomer = await ctx.server.newUser();
+  const disguised = newcomer.user.name.replace('G', '\u050C');
+  t.is((await owner.api.patch(`/room/${slug2}/participant/${room.participants[0].id}`, { username: disguised })).status, 200);
+  const joined = (await newcomer.api.post(`/room/${slug2}/participant`)).body.data;
+  t.deepEqual((joined.participants as P[]).map((p) => p.username), [disguised, `${newcomer.user.name} (2)`]);
+});
+
 test('two participants renaming to the same free name at once: one 200, one 409', async (t) => {
   const { slug, room, owner } = await userWithRoom(ctx.server);
   const users = [await ctx.server.newUser(), await ctx.server.newUser()];

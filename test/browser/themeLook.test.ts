@@ -93,7 +93,8 @@ async function note(page: Page) {
 
 test('a theme whose files cannot be loaded is drawn in the built-in look, said once, and the board goes on', async (t) => {
   const broken = manifest({ id: themeId('broken'), name: 'Broken', label: { color: '#00ff00', background_color: '#ff00ff' }, available_dice: ['d6'], textures: [{ binding: 'map', src: 'broken.png' }] });
-  const { page, roll } = await setup(t, [[broken, [{ name: 'broken.png', data: Buffer.concat([png().subarray(0, 16), Buffer.alloc(40, 7)]) }]]]);
+  // A PNG whose header (signature and IHDR: 1x1) passes the upload's checks and whose data then is garbage.
+  const { page, roll } = await setup(t, [[broken, [{ name: 'broken.png', data: Buffer.concat([png().subarray(0, 33), Buffer.alloc(40, 7)]) }]]]);
   const [first] = await roll([{ type: 'd6', theme: broken.id }]);
   const image = await shot(page, 'theme-fallback.png');
   t.regex((await note(page)) ?? '', /Broken.*built-in look/);

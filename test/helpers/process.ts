@@ -14,9 +14,12 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Run `tsx src/main.ts` as its own process (PORT=0) and wait for its "listening" log line. */
-export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_000): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], {
+/**
+ * Run `tsx src/main.ts` as its own process (PORT=0) and wait for its "listening" log line.
+ * `nodeArgs` go before the script (e.g. `--import=./test/fixtures/...` to load a test fault).
+ */
+export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import=tsx', ...nodeArgs, 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

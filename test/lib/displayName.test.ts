@@ -1,5 +1,5 @@
 import test from 'ava';
-import { cutToLength, displayNameProblem, nameKey, normalizeDisplayName, uniqueDisplayName } from '../../src/lib/displayName';
+import { cutToLength, displayNameProblem, nameKey, normalizeDisplayName, skeleton, uniqueDisplayName } from '../../src/lib/displayName';
 
 const ok = (raw: string, max = 64) => {
   const name = normalizeDisplayName(raw);
@@ -47,6 +47,25 @@ test('names compare case-insensitively after normalization', (t) => {
   t.is(nameKey('Straße'), nameKey('STRASSE'));
   t.is(nameKey('Owner'), nameKey(' Owner\uFE0F '));
   t.not(nameKey('Owner'), nameKey('Owner2'));
+});
+
+test('look-alikes from other scripts compare equal: the confusable skeleton, not only NFKC', (t) => {
+  const lookAlikes: Array<[string, string, string]> = [
+    ['Guest D92B', '\u050Cuest D92B', 'Cyrillic Komi Sje for G'],
+    ['Alice', '\u0410lice', 'Cyrillic A'],
+    ['Hello', '\u041D\u0435llo', 'Cyrillic En and Ie'],
+    ['Alice', '\u0391lice', 'Greek Alpha'],
+    ['BOB', '\u0392\u039F\u0392', 'Greek Beta and Omicron'],
+    ['Guest', 'G\u057Dest', 'Armenian Seh for u'],
+    ['Otto', '\u0555tto', 'Armenian Oh for O'],
+    ['Bill', 'BiII', 'capital I for small L'],
+    ['Guest 10AB', 'Guest l0AB', 'digit one for small L'],
+    ['Arnold', 'Amold', 'rn for m'],
+  ];
+  for (const [name, lookAlike, what] of lookAlikes) t.is(nameKey(lookAlike), nameKey(name), `${what}: ${lookAlike} vs ${name}`);
+  // Different names stay different: accents are kept, scripts without a Latin look-alike keep their letters.
+  for (const [a, b] of [['Zoë', 'Zoe'], ['Guest D92B', 'Guest D93B'], ['Дмитрий', 'Дмитрия'], ['山田', '田山']]) t.not(nameKey(a), nameKey(b), `${a} vs ${b}`);
+  t.is(skeleton('\u0410'), 'A');
 });
 
 test('a newcomer gets a free name: "name (2)", cut to fit, never splitting a character', (t) => {

@@ -124,7 +124,7 @@ test('each operation lists the errors it can give, not every code of the API', (
     return Object.fromEntries(Object.entries(responses).filter(([status]) => /^[45]\d\d$/.test(status)).map(([status, r]) => [status, r['x-codes'] ?? 'html']));
   };
   t.deepEqual(codesOf('/share/{code}', 'get'), { '400': ['malformed_url'], '404': 'html', '410': 'html', '429': ['rate_limited'] });
-  t.deepEqual(codesOf('/api/1.0/user', 'get'), { '401': ['unauthorized'], '429': ['rate_limited'] });
+  t.deepEqual(codesOf('/api/1.0/user', 'get'), { '400': ['malformed_url'], '401': ['unauthorized'], '429': ['rate_limited'] });
   t.deepEqual(codesOf('/api/1.0/roll/{uuid}', 'get'), { '400': ['validation_error', 'malformed_url'], '401': ['unauthorized'], '404': ['not_found'], '429': ['rate_limited'] });
   const roll = codesOf('/api/1.0/roll', 'post');
   for (const code of ['invalid_dice', 'invalid_equation', 'validation_error', 'malformed_json']) t.true(roll['400'].includes(code), code);

@@ -43,6 +43,18 @@ test('CORS_ORIGINS: any origin by default, a list of origins, one sentence for a
   }
 });
 
+test('FRAME_ANCESTORS: this server only by default, origins and subdomain wildcards, * for any site, one sentence for a bad entry', (t) => {
+  t.deepEqual(loadConfig({}).frameAncestors, []);
+  t.is(loadConfig({ FRAME_ANCESTORS: '*' }).frameAncestors, null);
+  t.deepEqual(loadConfig({ FRAME_ANCESTORS: 'https://VTT.example.com, https://*.example.org:8443 http://localhost:3000/' }).frameAncestors, ['https://vtt.example.com', 'https://*.example.org:8443', 'http://localhost:3000']);
+  // Each would change the policy's meaning if passed through: a directive, a keyword, a path, a bare host.
+  for (const bad of ["https://vtt.example.com; script-src *", "'unsafe-inline'", 'https://vtt.example.com/app', 'vtt.example.com', '*.example.com', 'data:', 'https://vtt.example.com, *', 'https://vtt.example.com:70000']) {
+    const error = t.throws(() => loadConfig({ FRAME_ANCESTORS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(error!.message, /^Invalid configuration: FRAME_ANCESTORS is invalid \(each entry must be an origin such as https:\/\/vtt\.example\.com/, bad);
+    t.is(error!.message.split('. ').length, 1, `one sentence: ${error!.message}`);
+  }
+});
+
 test('a bad value stops start-up with a clear sentence and no stack trace', async (t) => {
   const { code, stderr } = await runMainExpectingExit({ PORT: 'not-a-port', DATA_DIR: '/tmp/dice-unused' });
   t.is(code, 2);

@@ -45,23 +45,37 @@ test('a dragged die is relayed to the others in the room, not back to the sender
   const roll = await rollOk(s.roller, { dice: [d('d20')], room: s.slug });
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
   const uuid = roll.values[0]!.uuid;
-  const receivers = [s.sockets.roller, s.sockets.rollerTab2, s.sockets.whisperee];
+  const receivers = [s.sockets.rollerTab2, s.sockets.whisperee, s.sockets.bystander];
   // Moves are volatile: one at a time, so that none is skipped for a busy connection.
-  s.sockets.bystander.emit(START, { uuid, position });
+  s.sockets.roller.emit(START, { uuid, position });
   for (const c of receivers) await c.waitFor(START);
-  s.sockets.bystander.emit(MOVE, { uuid, position, rotation, junk: 'stripped' });
+  s.sockets.roller.emit(MOVE, { uuid, position, rotation, junk: 'stripped' });
   for (const c of receivers) await c.waitFor(MOVE);
-  s.sockets.bystander.emit(END, { uuid, position });
-  for (const c of [s.sockets.roller, s.sockets.rollerTab2, s.sockets.whisperee]) {
+  s.sockets.roller.emit(END, { uuid, position });
+  for (const c of receivers) {
     await c.waitFor(END);
     const move = c.of(MOVE)[0];
-    t.deepEqual(move, { data: { uuid, roll_uuid: roll.uuid, position, rotation, user: { uuid: s.bystander.user.uuid, username: s.bystander.user.username } } });
+    t.deepEqual(move, { data: { uuid, roll_uuid: roll.uuid, position, rotation, user: { uuid: s.roller.user.uuid, username: s.roller.user.username } } });
     t.deepEqual(c.events.filter((e) => e.event.startsWith('RollValueMove')).map((e) => e.event), [START, MOVE, END]);
   }
   // The sender's own later event proves nothing of its moves came back to it.
   await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
-  await s.sockets.bystander.waitForCount('RollCreateEvent', 2);
-  t.is(s.sockets.bystander.of(MOVE).length, 0);
+  await s.sockets.roller.waitForCount('RollCreateEvent', 2);
+  t.is(s.sockets.roller.of(MOVE).length, 0);
+});
+
+test("only the roller moves a roll's dice: a drag of someone else's die (whose rotation would turn any face up on every board) is relayed to no one", async (t) => {
+  const s = await seated();
+  const roll = await rollOk(s.roller, { dice: [d('d20')], room: s.slug });
+  const mine = await rollOk(s.bystander, { dice: [d('d6')], room: s.slug });
+  await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === mine.uuid);
+  // Picking up and putting down are relayed reliably: what is not received was not sent.
+  s.sockets.bystander.emit(START, { uuid: roll.values[0]!.uuid, position, rotation });
+  s.sockets.bystander.emit(END, { uuid: roll.values[0]!.uuid, position, rotation });
+  s.sockets.bystander.emit(START, { uuid: mine.values[0]!.uuid, position });
+  await s.sockets.roller.waitFor(START, (p) => p.data.uuid === mine.values[0]!.uuid);
+  t.deepEqual(s.sockets.roller.of(START).map((p) => p.data.uuid), [mine.values[0]!.uuid]);
+  t.is(s.sockets.roller.of(END).length, 0);
 });
 
 test('junk and dice of other rooms are dropped, never relayed', async (t) => {
@@ -69,17 +83,17 @@ test('junk and dice of other rooms are dropped, never relayed', async (t) => {
   const roll = await rollOk(s.roller, { dice: [d('d20')], room: s.slug });
   const elsewhere = await s.roller.api.post('/room', { name: 'Other' });
   const foreign = await rollOk(s.roller, { dice: [d('d6')], room: elsewhere.body.data.slug });
-  const sender = s.sockets.bystander;
+  const sender = s.sockets.roller;
   for (const junk of [null, 'hello', 12, [position], { uuid: 'x', position }, { uuid: roll.values[0]!.uuid, position: { x: 'a', y: 0, z: 0 } }]) sender.emit(MOVE, junk);
   sender.emit(MOVE, { uuid: '00000000-0000-4000-8000-000000000000', position });
   sender.emit(MOVE, { uuid: foreign.values[0]!.uuid, position });
   sender.emit(MOVE, { uuid: roll.uuid, position }); // a roll's uuid is not a die's
   sender.emit('SomethingElse', { uuid: roll.values[0]!.uuid, position });
   sender.emit(MOVE, { uuid: roll.values[0]!.uuid, position, rotation });
-  const got = await s.sockets.roller.waitFor(MOVE);
+  const got = await s.sockets.bystander.waitFor(MOVE);
   t.is(got.data.uuid, roll.values[0]!.uuid);
-  t.is(s.sockets.roller.of(MOVE).length, 1);
-  t.is(s.sockets.roller.of('SomethingElse').length, 0);
+  t.is(s.sockets.bystander.of(MOVE).length, 1);
+  t.is(s.sockets.bystander.of('SomethingElse').length, 0);
 });
 
 test("a whispered roll's dice move only for its audience", async (t) => {
@@ -93,11 +107,12 @@ test("a whispered roll's dice move only for its audience", async (t) => {
   await s.sockets.bystander.waitFor(START, (p) => p.data.uuid === open.values[0]!.uuid);
   t.deepEqual(s.sockets.whisperee.of(START).map((p) => p.data.uuid), [secret.values[0]!.uuid, open.values[0]!.uuid]);
   t.deepEqual(s.sockets.bystander.of(START).map((p) => p.data.uuid), [open.values[0]!.uuid]);
-  // And someone who may not see it cannot move it either.
-  s.sockets.bystander.emit(START, { uuid: secret.values[0]!.uuid, position });
-  s.sockets.bystander.emit(START, { uuid: open.values[0]!.uuid, position });
-  await s.sockets.roller.waitFor(START, (p) => p.data.user.uuid === s.bystander.user.uuid);
-  t.deepEqual(s.sockets.roller.of(START).map((p) => p.data.uuid), [open.values[0]!.uuid]);
+  // And someone it was whispered to may see it but not move it: only its roller does.
+  const own = await rollOk(s.whisperee, { dice: [d('d4')], room: s.slug });
+  s.sockets.whisperee.emit(START, { uuid: secret.values[0]!.uuid, position });
+  s.sockets.whisperee.emit(START, { uuid: own.values[0]!.uuid, position });
+  await s.sockets.roller.waitFor(START, (p) => p.data.user.uuid === s.whisperee.user.uuid);
+  t.deepEqual(s.sockets.roller.of(START).map((p) => p.data.uuid), [own.values[0]!.uuid]);
 });
 
 test("a hidden die's rotation (which shows its face) reaches only its roller; the others get its position", async (t) => {

@@ -237,7 +237,7 @@ test('a room update is heard by both users, presented for each as GET /room show
   b.close();
 });
 
-test("sendLocal('RollValueMoveEvent') reaches the other user's listenLocal once and never the sender; a hidden die's value is stripped", async (t) => {
+test("sendLocal('RollValueMoveEvent') reaches the other user's listenLocal once and never the sender; no value travels, only the roller moves its dice", async (t) => {
   const { owner, guest, slug } = await table(ctx.server);
   const [a, b] = [await SdkUser.connect(ctx.server, owner, slug), await SdkUser.connect(ctx.server, guest, slug)];
   const roll = (await a.api.roll.create([{ type: 'd6', theme: 'standard', value: 5 }, { type: 'd20', theme: 'standard', value: 13, is_hidden: true }], { room: slug })).data;
@@ -252,10 +252,14 @@ test("sendLocal('RollValueMoveEvent') reaches the other user's listenLocal once 
   await b.until(() => b.moves.length >= 2, 'the second move');
   t.deepEqual(b.moves, [move(10), move(20)], 'each move once');
 
-  // b answers with a move of its own: a copy of a's own moves echoed to a would have come first.
-  b.api.sendLocal('RollValueMoveEvent', move(30));
+  // b answers with a move of its own die: a copy of a's own moves echoed to a would have come first.
+  // b's move of a's dice is not b's to make, and is relayed to nobody.
+  const [mine] = (await b.api.roll.create([{ type: 'd6', theme: 'standard' }], { room: slug })).data.values.map((v: IRollValue) => v.uuid);
+  b.api.sendLocal('RollValueMoveEvent', move(25));
+  const own = { dice: [{ uuid: mine, meta: { position: { x: 30, z: 40 } } }], room: slug };
+  b.api.sendLocal('RollValueMoveEvent', own);
   await a.until(() => a.moves.length >= 1, "b's move");
-  t.deepEqual(a.moves, [move(30)], 'the sender never hears its own moves');
+  t.deepEqual(a.moves, [own], 'the sender never hears its own moves; nobody moves dice of others');
   a.close();
   b.close();
 });

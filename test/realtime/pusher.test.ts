@@ -257,8 +257,8 @@ test('client events: relayed to the other subscribers, never echoed, filtered pe
 
   const forB = (await bClient.waitFor('client-RollValueMoveEvent')).data;
   const forC = (await cClient.waitFor('client-RollValueMoveEvent')).data;
-  t.deepEqual(forB, { dice: [die(open, 5), die(hidden), die(whisper, 7)], room: slug }, 'b sees the whisper to b; the hidden value is stripped');
-  t.deepEqual(forC, { dice: [die(open, 5), die(hidden)], room: slug }, 'c gets nothing of the whisper');
+  t.deepEqual(forB, { dice: [die(open), die(hidden), die(whisper)], room: slug }, 'b sees the whisper to b; no value travels');
+  t.deepEqual(forC, { dice: [die(open), die(hidden)], room: slug }, 'c gets nothing of the whisper');
   t.is((await cClient.waitFor('client-RollValueMoveEvent')).user_id, owner.user.uuid, 'presence relays carry the sender');
   t.false(JSON.stringify(cClient.messages).includes(whisper.uuid));
   t.false(JSON.stringify(cClient.messages).includes(whisper.values[0].uuid));

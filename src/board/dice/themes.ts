@@ -6,9 +6,14 @@
  *
  * A theme that cannot be loaded, or one of whose files cannot, is drawn in the built-in look (its dice
  * keep their shapes and text faces), and the board says so once; the table never stops for it.
+ *
+ * Models and images are checked against the asset limits (src/themes/assetLimits, the same the upload
+ * applies) before a decoder sees them: a theme stored before those checks, or put in the database by
+ * other means, cannot make the board allocate what its files merely declare.
  */
 import type { Object3D } from 'three';
 import type { Face, Theme } from '../../client';
+import { assetCost, costedKindOf, ThemeBudget } from '../../themes/assetLimits';
 
 export interface ThemeAssets {
   theme: Theme | null;
@@ -53,8 +58,20 @@ async function bytes(url: string): Promise<ArrayBuffer> {
   return res.arrayBuffer();
 }
 
-async function bitmap(url: string): Promise<ImageBitmap> {
-  return createImageBitmap(new Blob([await bytes(url)]));
+/** A file's bytes, once its declared decoded size is within the limits (the theme's running total too). */
+async function checkedBytes(url: string, name: string, budget: ThemeBudget): Promise<ArrayBuffer> {
+  const data = await bytes(url);
+  const kind = costedKindOf(name);
+  if (kind) {
+    const cost = assetCost(kind, new Uint8Array(data));
+    const over = typeof cost === 'string' ? cost : budget.add(cost);
+    if (over) throw new Error(`${decodeURIComponent(name.split('?')[0]!.split('/').pop()!)} is over the board's limits: ${over}`);
+  }
+  return data;
+}
+
+async function bitmap(url: string, name: string, budget: ThemeBudget): Promise<ImageBitmap> {
+  return createImageBitmap(new Blob([await checkedBytes(url, name, budget)]));
 }
 
 /** Every file name a theme's manifest uses, by use. */
@@ -70,8 +87,8 @@ function filesOf(theme: Theme) {
   };
 }
 
-async function loadModel(url: string, name: string): Promise<Object3D> {
-  const data = await bytes(url);
+async function loadModel(url: string, name: string, budget: ThemeBudget): Promise<Object3D> {
+  const data = await checkedBytes(url, name, budget);
   const lower = name.toLowerCase().split('?')[0]!;
   if (lower.endsWith('.fbx')) {
     const { FBXLoader } = await import('three/examples/jsm/loaders/FBXLoader.js');
@@ -107,10 +124,11 @@ async function load(id: string): Promise<ThemeAssets> {
   }
   const theme = out.theme;
   const files = filesOf(theme);
+  const budget = new ThemeBudget();
   const jobs: Promise<unknown>[] = [
-    ...files.faces.map(async (name) => out.images.set(name, await bitmap(assetUrl(theme, name)))),
-    ...files.textures.map(async (name) => out.textures.set(name, await bitmap(assetUrl(theme, name)))),
-    ...files.meshes.map(async ([die, name]) => out.meshes.set(die, await loadModel(assetUrl(theme, name), name))),
+    ...files.faces.map(async (name) => out.images.set(name, await bitmap(assetUrl(theme, name), name, budget))),
+    ...files.textures.map(async (name) => out.textures.set(name, await bitmap(assetUrl(theme, name), name, budget))),
+    ...files.meshes.map(async ([die, name]) => out.meshes.set(die, await loadModel(assetUrl(theme, name), name, budget))),
     // Sounds are a bonus: one that fails is only silent.
     ...files.sounds.map((name) => bytes(assetUrl(theme, name)).then((b) => out.sounds.set(name, b), () => undefined)),
   ];

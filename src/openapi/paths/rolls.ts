@@ -30,19 +30,22 @@ export const rollsPaths: Record<string, Record<string, unknown>> = {
         whisper: { description: 'Participant ids who alone (with you) see the roll' },
         direction: { description: 'Angle in degrees the roll was thrown (default: random)' },
         velocity: { description: 'How hard the roll was thrown (default: random)' },
+        dice: {
+          description: `The dice; their \`label\` and \`meta\` together at most ${rolls.MAX_CARRIED_BYTES} bytes, counted again over every value the roll makes (each reroll and explosion carries its die's)`,
+        },
         'dice[]': {
           description: 'One die: a die id of the theme, or `mod` with a `value`',
         },
         'dice[].type': { description: 'A die id of the theme (case-insensitive), or `mod` with a `value`', examples: ['d20'] },
         'dice[].theme': { description: 'Theme id', examples: ['standard'] },
         'dice[].value': { description: 'Predetermined 1-based face index (the modifier for `mod`)' },
-        'dice[].value_to_display': { description: 'A face of a die: a number, a string, or an image (`{src}` names a file of the theme)' },
-        'dice[].meta': { description: 'Free data kept with the die (at most 2048 bytes of JSON)' },
+        'dice[].value_to_display': { description: `A face of a die: a number, a string, or an image (\`{src}\` names a file of the theme; at most ${rolls.MAX_FACE_BYTES} bytes of JSON)` },
+        'dice[].meta': { description: `Free data kept with the die and with each value rolled for it (at most ${rolls.MAX_META_BYTES} bytes of JSON)` },
         operator: {
           description:
             'Operators in d20 syntax (`k` keep, `p` drop, `rr` reroll until, `ro` reroll once, `ra` reroll and add, `e` explode, `mi` minimum, `ma` maximum, ' +
             'with selectors hN, lN, N, >N, <N) or the dddice SDK vocabulary (`k`, `d`, `*`, `/`, `round`). A string applies to all dice; ' +
-            'an object maps selector -> indices into `dice`.',
+            `an object maps selector -> indices into \`dice\`. At most ${rolls.MAX_OPERATOR_BYTES} bytes of JSON.`,
           examples: [{ k: 'h3' }],
         },
       })),

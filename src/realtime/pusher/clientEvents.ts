@@ -1,36 +1,39 @@
 import Joi from 'joi';
-import { moveAudience, type MoveAudience } from '../../rolls/policy';
+import { ownMoveAudience, type MoveAudience } from '../../rolls/policy';
 import { findDraggedDie } from '../../rolls/store/visible';
 import type { Broadcaster } from '../broadcaster';
-import { TokenBucket } from '../moves';
+import { moveRotation, TokenBucket } from '../moves';
 import { ErrorCode, errorFrame } from './protocol';
 import { pusherRooms, type Subscription } from './subscription';
 import { CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
 
 /**
- * Client events (`client-*`, the SDK's sendLocal: dragging dice). Pusher's rules: only on a private or
- * presence channel the connection is subscribed to, relayed to every other subscriber on every
- * instance (through the adapter, so in the room's order), never echoed, at most so many a second per
- * connection (pusher:error 4301 past it, as hosted Pusher does). This server adds what a plain relay
- * lacks (docs/realtime.md): on a room's presence channel only the renderer's three move events pass,
- * their dice must be dice of this room the sender may see, and each recipient gets its own copy: a
- * die of a roll it may not see is dropped, a die whose value it may not see loses `value`, the same
- * rule as the Socket.IO drags (rolls/policy.ts moveAudience).
+ * Client events (`client-*`, the SDK's sendLocal: dragging dice). Only where the SDK sends them: on the
+ * room's presence channel the connection is subscribed to (pusher:error 4300 on any other channel,
+ * relayed nowhere: a private channel's only other subscribers are the sender's own connections, and a
+ * relay there was a copy per connection of one user, for nothing). Relayed to every other subscriber on
+ * every instance (through the adapter, so in the room's order), never echoed, at most so many a second
+ * per connection (pusher:error 4301 past it, as hosted Pusher does). What passes is only what a drag
+ * needs, the same as the Socket.IO drags (moves.ts): the renderer's three move events, about dice of
+ * this room that the sender rolled, each die its uuid, position and rotation; everything else the
+ * client put in is dropped, a `value` above all (the stock renderer turns it face up on every board).
+ * Each recipient gets its own copy: a die of a roll it may not see is dropped, a die whose value it may
+ * not see loses its rotation (rolls/policy.ts moveAudience).
  */
 export const MOVE_CLIENT_EVENTS: ReadonlySet<string> = new Set(['client-RollValueMoveStartEvent', 'client-RollValueMoveEvent', 'client-RollValueMoveEndEvent']);
 
 const COORDINATE = Joi.number().min(-1e6).max(1e6);
+// The SDK sends {x, z} in percent of the board; y is accepted for other renderers.
+const position = Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE });
 const die = Joi.object({
   uuid: Joi.string().guid().required(),
-  meta: Joi.object({ position: Joi.object({ x: COORDINATE, y: COORDINATE, z: COORDINATE }) }),
-  value: Joi.alternatives(Joi.number().min(-1e9).max(1e9), Joi.string().max(64)),
+  meta: Joi.object({ position, rotation: moveRotation }),
 });
 const movePayload = Joi.object({ dice: Joi.array().items(die).min(1).max(20).required(), room: Joi.string().max(100) });
 
 interface MoveDie {
   uuid: string;
-  meta?: { position?: { x?: number; y?: number; z?: number } };
-  value?: number | string;
+  meta?: { position?: { x?: number; y?: number; z?: number }; rotation?: { x: number; y: number; z: number; w?: number } };
 }
 
 /** Relays of one connection: its rate, and the audiences of the dice it drags (a few, looked up once per drag). */
@@ -50,9 +53,8 @@ export class ClientEventRelay {
 
   /** One `client-*` message on `sub` (null: not subscribed to that channel). */
   handle(sub: Subscription | null, event: string, data: Record<string, unknown>): void {
-    if (!sub) return this.send(errorFrame(ErrorCode.Generic, 'Client events go on a private or presence channel this connection is subscribed to.'));
+    if (!sub || sub.channel.kind !== 'presence-room') return this.send(errorFrame(ErrorCode.Generic, "Client events go on the room's presence channel (presence-room.{slug}) this connection is subscribed to, and nowhere else."));
     if (!this.bucket.take()) return this.send(errorFrame(ErrorCode.ClientEventRateLimit, 'Too many client events: at most so many a second per connection.'));
-    if (sub.channel.kind !== 'presence-room') return this.relay(sub, [pusherRooms.channel(sub.channel.name)], [], event, data);
     if (!MOVE_CLIENT_EVENTS.has(event)) return this.send(errorFrame(ErrorCode.Generic, `A room's presence channel relays only ${[...MOVE_CLIENT_EVENTS].join(', ')}.`));
     const { error, value } = movePayload.validate(data, { stripUnknown: true, convert: false });
     if (error) return this.send(errorFrame(ErrorCode.Generic, `Not relayed: ${error.message}.`));
@@ -63,7 +65,7 @@ export class ClientEventRelay {
   private audienceOf(uuid: string, roomId: number, userId: number, fresh: boolean): Promise<MoveAudience | null> {
     let found = fresh ? undefined : this.audiences.get(uuid);
     if (!found) {
-      found = findDraggedDie(uuid).then((d) => moveAudience(d, roomId, userId), () => null);
+      found = findDraggedDie(uuid).then((d) => ownMoveAudience(d, roomId, userId), () => null);
       this.audiences.delete(uuid);
       this.audiences.set(uuid, found);
       if (this.audiences.size > 32) this.audiences.delete(this.audiences.keys().next().value!);
@@ -87,9 +89,10 @@ export class ClientEventRelay {
       for (const { die, audience } of known) {
         const { rollVisibleTo, valueVisibleTo } = audience!;
         if (rollVisibleTo !== 'all' && (viewer === null || !rollVisibleTo.includes(viewer))) continue;
+        // A die at rest shows its value through its rotation: only those who may see the value get it.
         const seesValue = valueVisibleTo === 'all' || (viewer !== null && valueVisibleTo.includes(viewer));
-        const { value, ...rest } = die;
-        out.push(seesValue && value !== undefined ? { ...rest, value } : rest);
+        const meta = { ...(die.meta?.position ? { position: die.meta.position } : {}), ...(seesValue && die.meta?.rotation ? { rotation: die.meta.rotation } : {}) };
+        out.push(Object.keys(meta).length ? { uuid: die.uuid, meta } : { uuid: die.uuid });
       }
       return out;
     };

@@ -1,14 +1,26 @@
 import { randomInt } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Broadcaster } from '../broadcaster';
+import type { InboundByteLimits } from '../inboundBytes';
+import { closeSlowReader, overBuffered } from '../outboundBytes';
+import { ConnectionBudget } from './budget';
 import { ClientEventRelay } from './clientEvents';
-import { encodeFrame, errorFrame } from './protocol';
+import { Close, encodeFrame, errorFrame } from './protocol';
 import type { Subscription } from './subscription';
 import type { SubscriberConnection } from './subscribe';
 
 /** `\d+\.\d+`, as Pusher server libraries validate socket ids; random, so unique across instances. */
 function newSocketId(): string {
   return `${randomInt(1, 2 ** 47)}.${randomInt(1, 2 ** 47)}`;
+}
+
+/** What one connection may send and be owed (config: SOCKET_BYTES_PER_SECOND, SOCKET_MAX_BUFFERED_BYTES, PUSHER_CLIENT_EVENTS_PER_SECOND). */
+export interface ConnectionLimits {
+  clientEventsPerSecond: number;
+  bytes: InboundByteLimits;
+  maxBufferedBytes: number;
+  /** Told when the connection is closed for not reading (a log line). */
+  onSlowReader?: (buffered: number) => void;
 }
 
 /**
@@ -26,15 +38,16 @@ export class PusherConnection implements SubscriberConnection {
   /** When the server's pusher:ping went out unanswered, or null. */
   pingSentAt: number | null = null;
   private isClosed = false;
-  /** Messages in the last second: a flood is closed with 4100 (retry later), not parsed. */
-  private window = { start: Date.now(), count: 0 };
+  /** What it may send (frames, bytes, channel changes): past it, closed with 4100 (retry later), not parsed. */
+  readonly budget: ConnectionBudget;
 
   constructor(
     readonly ws: WebSocket,
     broadcaster: Broadcaster,
-    clientEventsPerSecond: number,
+    private readonly limits: ConnectionLimits,
   ) {
-    this.relay = new ClientEventRelay(this.socketId, broadcaster, (frame) => this.send(frame), clientEventsPerSecond);
+    this.budget = new ConnectionBudget(limits.bytes);
+    this.relay = new ClientEventRelay(this.socketId, broadcaster, (frame) => this.send(frame), limits.clientEventsPerSecond);
   }
 
   get closed(): boolean {
@@ -42,7 +55,15 @@ export class PusherConnection implements SubscriberConnection {
   }
 
   send(frame: string): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    // A client that does not read what it is sent is closed, not queued for (outboundBytes.ts).
+    if (overBuffered(this.ws, frame.length, this.limits.maxBufferedBytes)) return this.closeSlowReader();
+    this.ws.send(frame);
+  }
+
+  private closeSlowReader(): void {
+    if (!this.isClosed) this.limits.onSlowReader?.(this.ws.bufferedAmount);
+    closeSlowReader(this.ws, () => this.close(Close.OverCapacity, 'Not reading what it is sent: reconnect.'));
   }
 
   sendError(code: number, message: string): void {
@@ -53,13 +74,11 @@ export class PusherConnection implements SubscriberConnection {
     this.send(encodeFrame('pusher:connection_established', { socket_id: this.socketId, activity_timeout: activityTimeoutS }));
   }
 
-  /** Count one incoming message; false when the connection sends more than `perSecond`. */
-  admit(perSecond: number): boolean {
-    const now = Date.now();
-    this.lastSeen = now;
+  /** Count one incoming frame of `size` bytes (any frame is activity); answers why it is one too many, or null. */
+  admit(size: number): string | null {
+    this.lastSeen = Date.now();
     this.pingSentAt = null;
-    if (now - this.window.start >= 1000) this.window = { start: now, count: 0 };
-    return ++this.window.count <= perSecond;
+    return this.budget.admit(size);
   }
 
   live(): Subscription[] {

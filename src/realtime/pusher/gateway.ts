@@ -5,12 +5,17 @@ import type { PusherConfig } from '../../config';
 import { clientAddress } from '../../http/clientAddress';
 import { liveSeats } from '../../rooms/store/read';
 import { liveKeyIds } from '../../users/store';
+import { errorFields, guarded } from '../guard';
 import type { HandshakeLimit } from '../handshake';
+import type { InboundByteLimits } from '../inboundBytes';
 import type { RealtimeContext } from '../namespaces';
+import { stringAt } from '../shape';
+import { frameSize } from './budget';
 import { PusherConnection } from './connection';
 import { Close, decodeMessage, encodeFrame, ErrorCode, PROTOCOLS, SDK_APP_KEY } from './protocol';
 import { endSubscription, subscribe, type SubscribeContext } from './subscribe';
 import type { Subscription } from './subscription';
+import { readUpgradeTarget, refuseUpgrade } from './upgrade';
 
 export interface GatewayOptions {
   pusher: Readonly<PusherConfig>;
@@ -18,10 +23,11 @@ export interface GatewayOptions {
   maxPayload: number;
   /** Connections per client address per minute, counted with the Socket.IO handshakes. */
   handshakeLimit?: HandshakeLimit;
+  /** Bytes a connection may send (SOCKET_BYTES_PER_SECOND, as for Socket.IO); past it, closed with 4100. */
+  bytes: InboundByteLimits;
+  /** Bytes a connection may be owed and not yet have read (SOCKET_MAX_BUFFERED_BYTES); past it, closed with 4100. */
+  maxBufferedBytes: number;
 }
-
-/** Frames one connection may send per second before it is closed with 4100 (retry after a delay). */
-const MESSAGES_PER_SECOND = 50;
 
 /**
  * The Pusher-protocol gateway (protocol 7) on the API's own port at `/app/{key}`, so that the stock
@@ -51,16 +57,39 @@ export class PusherGateway {
   attach(server: http.Server): void {
     server.on('upgrade', this.onUpgrade);
     const activityMs = this.options.pusher.activityTimeoutS * 1000;
-    this.timer = setInterval(() => this.checkLiveness(activityMs), Math.min(5000, Math.max(250, activityMs / 4)));
+    const tick = guarded(() => this.checkLiveness(activityMs), (err) => this.rt.logger.error(errorFields(err), 'pusher liveness check failed'));
+    this.timer = setInterval(tick, Math.min(5000, Math.max(250, activityMs / 4)));
     this.timer.unref();
   }
 
+  /**
+   * Every upgrade of the HTTP server passes here first (then engine.io's listener). Nothing it throws
+   * may escape: an upgrade that cannot be read is a 400 on the raw socket, and a failure once the
+   * websocket is open closes that websocket (docs/reliability.md, "Untrusted input at the realtime boundaries").
+   */
   private readonly onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    const match = /^\/app\/([^/]{1,200})$/.exec(url.pathname);
-    if (!match) return;
-    // Once the 101 is written, engine.io's own upgrade listener leaves the socket alone.
-    this.wss.handleUpgrade(req, socket, head, (ws) => void this.open(ws, req, decodeURIComponent(match[1]!), url.searchParams));
+    let upgraded = false;
+    try {
+      const target = readUpgradeTarget(req.url);
+      if (target.kind === 'other') return;
+      if (target.kind === 'bad') return refuseUpgrade(socket, target.reason);
+      // Once the 101 is written, engine.io's own upgrade listener leaves the socket alone.
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        upgraded = true;
+        const opened = guarded(
+          () => this.open(ws, req, target.key, target.params),
+          (err) => {
+            this.rt.logger.error({ ...errorFields(err), url: req.url?.slice(0, 300) }, 'pusher connection failed to open; closed');
+            ws.terminate();
+          },
+        );
+        opened();
+      });
+    } catch (err) {
+      this.rt.logger.error({ ...errorFields(err), url: req.url?.slice(0, 300) }, 'pusher upgrade failed');
+      if (upgraded) socket.destroy();
+      else refuseUpgrade(socket, 'This upgrade could not be read.');
+    }
   };
 
   private async open(ws: WebSocket, req: http.IncomingMessage, key: string, params: URLSearchParams): Promise<void> {
@@ -77,10 +106,23 @@ export class PusherGateway {
     if (!PROTOCOLS.has(protocol)) return refuse(Close.UnsupportedProtocol, `Unsupported protocol version ${protocol.slice(0, 10)}: this server speaks 7.`);
     if (await this.overRate(req)) return refuse(Close.OverCapacity, 'Too many connections from this address: retry later.');
     if (ws.readyState !== ws.OPEN) return;
-    const conn = new PusherConnection(ws, this.rt.broadcaster, this.options.pusher.clientEventsPerSecond);
+    const { bytes, maxBufferedBytes } = this.options;
+    const onSlowReader = (buffered: number) => this.rt.logger.warn({ buffered, maxBufferedBytes }, 'Pusher connection does not read what it is sent: closed');
+    const conn = new PusherConnection(ws, this.rt.broadcaster, { clientEventsPerSecond: this.options.pusher.clientEventsPerSecond, bytes, maxBufferedBytes, onSlowReader });
     this.connections.add(conn);
-    ws.on('message', (raw, isBinary) => this.onMessage(conn, raw, isBinary));
-    ws.on('close', () => void this.onClose(conn));
+    const log = (err: unknown, what: string) => this.rt.logger.error({ ...errorFields(err), socketId: conn.socketId, channels: [...conn.subscriptions.keys()] }, what);
+    ws.on(
+      'message',
+      guarded(
+        (raw: RawData, isBinary: boolean) => this.onMessage(conn, raw, isBinary),
+        (err, raw) => {
+          log(err, 'pusher frame failed; its connection is closed');
+          this.rt.logger.debug({ socketId: conn.socketId, frame: frameSample(raw) }, 'the frame that failed');
+          conn.close(Close.InternalError, 'This frame could not be handled: reconnect later.');
+        },
+      ),
+    );
+    ws.on('close', guarded(() => this.onClose(conn), (err) => log(err, 'pusher connection cleanup failed')));
     conn.welcome(this.options.pusher.activityTimeoutS);
   }
 
@@ -96,11 +138,15 @@ export class PusherGateway {
     }
   }
 
-  private onMessage(conn: PusherConnection, raw: RawData, isBinary: boolean): void {
-    if (!conn.admit(MESSAGES_PER_SECOND)) return conn.close(Close.OverCapacity, 'Too many messages: retry later.');
+  private onMessage(conn: PusherConnection, raw: RawData, isBinary: boolean): Promise<void> | void {
+    const overBudget = conn.admit(frameSize(raw));
+    if (overBudget) return conn.close(Close.OverCapacity, overBudget);
     const message = isBinary ? null : decodeMessage(raw.toString());
     if (!message) return conn.sendError(ErrorCode.Generic, 'Not a Pusher message: send one JSON object {event, data, channel?} per text frame.');
+    // `data` came from the client: its fields are read as the type they must have (never String(x)).
     const { event, data, channel } = message;
+    const churn = event === 'pusher:subscribe' || event === 'pusher:unsubscribe' ? conn.budget.changeChannels() : null;
+    if (churn) return conn.close(Close.OverCapacity, churn);
     switch (event) {
       case 'pusher:ping':
         return conn.send(encodeFrame('pusher:pong', {}));
@@ -108,13 +154,15 @@ export class PusherGateway {
         return;
       case 'pusher:subscribe':
         conn.idleSince = null;
-        void subscribe(this.ctx, conn, data).finally(() => {
+        // The promise is the message handler's: guarded() logs a failure and closes the connection.
+        return subscribe(this.ctx, conn, data).finally(() => {
           if (!conn.subscriptions.size && conn.idleSince === null) conn.idleSince = Date.now();
         });
-        return;
       case 'pusher:unsubscribe': {
-        const sub = conn.subscriptions.get(String(data.channel));
-        if (sub && sub !== 'pending') void endSubscription(this.ctx, conn, sub).finally(() => this.markIdle(conn));
+        const name = stringAt(data, 'channel', MAX_CHANNEL);
+        if (name === null) return conn.sendError(ErrorCode.Generic, 'pusher:unsubscribe needs a channel (a channel name, as a string).');
+        const sub = conn.subscriptions.get(name);
+        if (sub && sub !== 'pending') return endSubscription(this.ctx, conn, sub).finally(() => this.markIdle(conn));
         return;
       }
       default: {
@@ -155,11 +203,15 @@ export class PusherGateway {
     return [...this.connections].flatMap((conn) => conn.live().map((sub) => ({ conn, sub })));
   }
 
+  private end(conn: PusherConnection, sub: Subscription, evicted: { status: number; error: string }): void {
+    endSubscription(this.ctx, conn, sub, evicted).catch((err: unknown) => this.rt.logger.warn({ ...errorFields(err), channel: sub.channel.name }, 'ending a Pusher subscription failed'));
+  }
+
   /** End the subscriptions authorised with these keys, now (a revocation announced). */
   dropKeys(keyIds: readonly number[]): number {
     const revoked = new Set(keyIds);
     const gone = this.subscriptions().filter(({ sub }) => revoked.has(sub.keyId));
-    for (const { conn, sub } of gone) void endSubscription(this.ctx, conn, sub, { status: 401, error: 'The API key of this authorisation has been revoked.' });
+    for (const { conn, sub } of gone) this.end(conn, sub, { status: 401, error: 'The API key of this authorisation has been revoked.' });
     return gone.length;
   }
 
@@ -172,8 +224,8 @@ export class PusherGateway {
     let dropped = 0;
     for (const { conn, sub } of all) {
       if (sub.ended) continue;
-      if (!keys.has(sub.keyId)) void endSubscription(this.ctx, conn, sub, { status: 401, error: 'The API key of this authorisation has been revoked.' });
-      else if (sub.room && !seats.has(`${sub.room.id} ${sub.user.id}`)) void endSubscription(this.ctx, conn, sub, { status: 403, error: 'Access to this channel was withdrawn.' });
+      if (!keys.has(sub.keyId)) this.end(conn, sub, { status: 401, error: 'The API key of this authorisation has been revoked.' });
+      else if (sub.room && !seats.has(`${sub.room.id} ${sub.user.id}`)) this.end(conn, sub, { status: 403, error: 'Access to this channel was withdrawn.' });
       else continue;
       dropped++;
     }
@@ -202,4 +254,13 @@ export class PusherGateway {
     for (const conn of all) conn.ws.terminate();
     this.wss.close();
   }
+}
+
+/** Channel names are at most this long (protocol.ts decodeMessage holds `channel` to the same). */
+const MAX_CHANNEL = 200;
+
+/** The start of a frame that failed, for a debug line: enough to reproduce, never the whole of a large one. */
+function frameSample(raw: RawData): string {
+  const buffer = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+  return buffer.subarray(0, 500).toString('utf8');
 }

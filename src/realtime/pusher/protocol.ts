@@ -25,6 +25,12 @@ export const Close = {
   NoProtocol: 4008,
   /** Over this instance's connection capacity: retry after a delay, perhaps elsewhere. */
   OverCapacity: 4100,
+  /**
+   * A frame this server failed to handle (a fault of its own, caught at the connection's boundary):
+   * only that connection closes, in the back-off range so that a client resending the same frame
+   * comes back after a second rather than at once.
+   */
+  InternalError: 4199,
   /** Shutting down, or the connection's authorisations must be redone: reconnect now (elsewhere). */
   Reconnect: 4200,
   /** Asked for a pong and got nothing. */
@@ -63,7 +69,10 @@ export function errorFrame(code: number, message: string): string {
   return JSON.stringify({ event: 'pusher:error', data: { code, message } });
 }
 
-/** A client message: `data` may be an object (pusher-js) or a JSON string (other clients). */
+/**
+ * A client message: `data` may be an object (pusher-js) or a JSON string (other clients). Its fields
+ * are the client's: read each as the type it must have (shape.ts stringAt), never with String(x).
+ */
 export interface ClientMessage {
   event: string;
   channel?: string;

@@ -5,7 +5,7 @@ import { rateLimit } from '../../http/rateLimit';
 import { validate } from '../../http/validate';
 import { UnsupportedMediaTypeError } from '../../errors';
 import { auth } from '../../users/auth';
-import { channelDataOf, grantChannel } from './grants';
+import { channelDataOf, grantChannel, keyRef } from './grants';
 import { SDK_APP_KEY, SOCKET_ID } from './protocol';
 import { authString } from './signature';
 
@@ -51,7 +51,7 @@ export function broadcastingRoutes(deps: AppDeps): Router {
       const { socket_id: socketId, channel_name: channelName } = req.body as { socket_id: string; channel_name: string };
       const user = req.user!;
       const grant = await grantChannel(user, channelName);
-      const channelData = channelDataOf(user, grant, req.apiKeyId!);
+      const channelData = channelDataOf(user, grant, keyRef(secret, req.apiKeyId!));
       res.json({ auth: authString(SDK_APP_KEY, secret, socketId, channelName, channelData), channel_data: channelData });
     },
   );

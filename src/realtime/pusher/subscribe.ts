@@ -1,12 +1,13 @@
 import type { Namespace } from 'socket.io';
 import { AppError, UnauthorizedError } from '../../errors';
 import type { PresentedParticipant } from '../../rooms/present';
-import { findUserByUuid, liveKeyIds } from '../../users/store';
+import { findUserByUuid } from '../../users/store';
 import { RoomEvents, USER_NAMESPACE } from '../events';
+import { errorFields } from '../guard';
 import { announceDisconnect, releaseRoomNamespace, roomNamespaceFor, type RealtimeContext } from '../namespaces';
-import { grantChannel, parseChannelData } from './grants';
+import { grantChannel, liveKeyIdByRef, parseChannelData } from './grants';
 import { addMember, removeMember } from './members';
-import { encodeFrame, parseChannel } from './protocol';
+import { encodeFrame, ErrorCode, errorFrame, parseChannel } from './protocol';
 import { verifyChannel } from './signature';
 import { Subscription, type FrameSink } from './subscription';
 
@@ -37,7 +38,8 @@ function refuse(conn: FrameSink, channel: string, status: number, error: string)
  */
 export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnection, data: Record<string, unknown>): Promise<void> {
   const name = data.channel;
-  if (typeof name !== 'string' || !name) return refuse(conn, String(name ?? ''), 400, 'pusher:subscribe needs a channel.');
+  // Not a name: there is no channel to answer on, so the answer is a connection-level pusher:error.
+  if (typeof name !== 'string' || !name) return conn.send(errorFrame(ErrorCode.Generic, 'pusher:subscribe needs a channel (a channel name, as a string).'));
   if (conn.subscriptions.has(name)) return;
   if (conn.subscriptions.size >= MAX_SUBSCRIPTIONS) return refuse(conn, name, 403, `At most ${MAX_SUBSCRIPTIONS} channels per connection.`);
   const channel = parseChannel(name);
@@ -49,13 +51,15 @@ export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnectio
   conn.subscriptions.set(name, 'pending');
   let subscription: Subscription | null = null;
   try {
-    const [user, live] = await Promise.all([findUserByUuid(claims.userUuid), liveKeyIds([claims.keyId])]);
-    if (!user || !live.has(claims.keyId)) throw new UnauthorizedError('The API key of this authorisation has been revoked.');
+    const user = await findUserByUuid(claims.userUuid);
+    const keyId = user ? await liveKeyIdByRef(ctx.secret, user.id, claims.keyRef) : null;
+    if (!user || keyId === null) throw new UnauthorizedError('The API key of this authorisation has been revoked.');
     const grant = await grantChannel(user, name);
     if (conn.closed) return;
     const nsp = grant.room ? roomNamespaceFor(ctx.rt, grant.room.slug) : ctx.rt.io.of(USER_NAMESPACE);
-    const sub = new Subscription(conn, { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId: claims.keyId, room: grant.room, participant: grant.participant }, (s) => {
-      void endSubscription(ctx, conn, s, { status: 403, error: 'Access to this channel was withdrawn.' });
+    const onError = (err: unknown, event: string) => ctx.rt.logger.warn({ ...errorFields(err), channel: name, event }, 'a Pusher subscription could not pass an event on; dropped');
+    const sub = new Subscription(conn, { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId, room: grant.room, participant: grant.participant, onError }, (s) => {
+      endSubscription(ctx, conn, s, { status: 403, error: 'Access to this channel was withdrawn.' }).catch((err: unknown) => onError(err, 'evict'));
     });
     subscription = sub;
     conn.subscriptions.set(name, sub);

@@ -1,6 +1,7 @@
 import type { Namespace } from 'socket.io';
 import type { PresentedParticipant } from '../../rooms/present';
 import { RoomEvents } from '../events';
+import { isRecord } from '../shape';
 import type { NamespaceMember } from './members';
 import { encodeFrame, type ChannelRef } from './protocol';
 import { APP_EVENTS, appEventFrame, CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
@@ -18,6 +19,8 @@ export interface SubscriptionInit {
   keyId: number;
   room?: { id: number; slug: string };
   participant?: PresentedParticipant;
+  /** An event this subscription failed to pass on (it came through Redis: it may be malformed). */
+  onError?: (err: unknown, event: string) => void;
 }
 
 /** Adapter rooms of Pusher members only (Socket.IO sockets never join a `pusher:` room). */
@@ -44,6 +47,7 @@ export class Subscription implements NamespaceMember {
   readonly keyId: number;
   readonly room?: { id: number; slug: string };
   readonly participant?: PresentedParticipant;
+  private readonly onError?: (err: unknown, event: string) => void;
   /** Counted in the room's presence (presence-room only): counted out exactly once. */
   present = false;
   private state: 'pending' | 'live' | 'ended' = 'pending';
@@ -63,6 +67,7 @@ export class Subscription implements NamespaceMember {
     this.keyId = init.keyId;
     this.room = init.room;
     this.participant = init.participant;
+    this.onError = init.onError;
     this.sid = `pusher:${sink.socketId}:${init.channel.name}`;
     const rooms = [pusherRooms.socket(sink.socketId), pusherRooms.channel(init.channel.name), `user:${init.user.id}`];
     // Room-wide emits go to `members` (rollFeed.ts): only the presence channel carries room events.
@@ -74,10 +79,19 @@ export class Subscription implements NamespaceMember {
     return this.state === 'ended';
   }
 
+  /** Never throws: it runs inside the adapter's delivery to every socket of the namespace (members.ts). */
   deliver(event: string, payload: unknown): void {
     if (this.state === 'ended') return;
     if (this.state === 'pending') this.queue.push([event, payload]);
-    else this.say(event, payload);
+    else this.sayGuarded(event, payload);
+  }
+
+  private sayGuarded(event: string, payload: unknown): void {
+    try {
+      this.say(event, payload);
+    } catch (err) {
+      this.onError?.(err, event);
+    }
   }
 
   evict(): void {
@@ -96,7 +110,7 @@ export class Subscription implements NamespaceMember {
     this.state = 'live';
     const waiting = this.queue;
     this.queue = [];
-    for (const [event, payload] of waiting) this.say(event, payload);
+    for (const [event, payload] of waiting) this.sayGuarded(event, payload);
   }
 
   end(): void {
@@ -107,8 +121,8 @@ export class Subscription implements NamespaceMember {
   private say(event: string, payload: unknown): void {
     const channel = this.channel.name;
     if (event === CLIENT_RELAY_EVENT) {
-      const relayed = (payload as RelayedClientEvent).data;
-      if (relayed.channel !== channel) return;
+      const relayed = relayedClientEvent(payload);
+      if (!relayed || relayed.channel !== channel) return;
       this.sink.send(encodeFrame(relayed.event, relayed.payload, channel, this.channel.kind === 'presence-room' ? relayed.userUuid : undefined));
       return;
     }
@@ -127,8 +141,8 @@ export class Subscription implements NamespaceMember {
 
   /** member_added on a user's first connection anywhere, member_removed on its last: each once, never about the subscriber itself. */
   private sayMember(event: string, participant: PresentedParticipant | undefined): void {
-    const uuid = participant?.user?.uuid;
-    if (!uuid || uuid === this.user.uuid) return;
+    const uuid = isRecord(participant) && isRecord(participant.user) ? participant.user.uuid : undefined;
+    if (typeof uuid !== 'string' || !uuid || uuid === this.user.uuid) return;
     if (event === RoomEvents.ParticipantConnect) {
       if (this.known.has(uuid)) return;
       this.known.add(uuid);
@@ -138,4 +152,13 @@ export class Subscription implements NamespaceMember {
       this.sink.send(encodeFrame('pusher_internal:member_removed', { user_id: uuid }, this.channel.name));
     }
   }
+}
+
+/** A relayed client event as the adapter handed it over, or null when it is not one (it crossed Redis). */
+function relayedClientEvent(payload: unknown): RelayedClientEvent['data'] | null {
+  const data = isRecord(payload) ? payload.data : undefined;
+  if (!isRecord(data)) return null;
+  const { event, channel, userUuid } = data;
+  if (typeof event !== 'string' || typeof channel !== 'string' || typeof userUuid !== 'string') return null;
+  return { event, channel, userUuid, payload: data.payload };
 }

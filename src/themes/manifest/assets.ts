@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ErrorDetail } from '../../errors';
 import { FILE_NAME, FILE_NAME_RULE } from './manifest';
 import { gltfProblem } from './gltf';
+import { assetCost, ThemeBudget } from '../assetLimits';
 import { CONTENT_TYPES, kindFromName, sniff, type AssetKind } from './sniff';
 
 export interface UploadedFile {
@@ -36,6 +37,7 @@ export function checkAssets(files: readonly UploadedFile[]): { assets: CheckedAs
   const refused: string[] = [];
   const assets: CheckedAsset[] = [];
   const seen = new Set<string>();
+  const budget = new ThemeBudget();
   files.forEach((file, i) => {
     const path = `assets[${i}]`;
     const shown = JSON.stringify(file.name.slice(0, 100));
@@ -72,6 +74,14 @@ export function checkAssets(files: readonly UploadedFile[]): { assets: CheckedAs
     const model = byContent === 'glb' || byContent === 'gltf' ? gltfProblem(byContent, file.data) : null;
     if (model) {
       details.push({ path, message: `the model ${shown} cannot be used: ${model}` });
+      refused.push(file.name);
+      return;
+    }
+    // What it decodes to, from its headers (src/themes/assetLimits): the board checks stored files the same way.
+    const cost = assetCost(byContent, file.data);
+    const over = typeof cost === 'string' ? cost : budget.add(cost);
+    if (over) {
+      details.push({ path, message: `the file ${shown} cannot be used: ${over}` });
       refused.push(file.name);
       return;
     }

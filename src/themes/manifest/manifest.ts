@@ -8,6 +8,7 @@ import type { ErrorDetail } from '../../errors';
 import { jsonShapeProblem } from '../../http/jsonShape';
 import { formatPath } from '../../http/validate';
 import { PHYSICAL_TYPES, STANDARD_SET, type DieEntry } from './dice';
+import { MAX_FACE_JSON_BYTES } from './limits';
 import { resolveLabel, type Label } from './label';
 import { isSemVer } from '../versions';
 import { loadingCondition } from '../../client/loadingSound';
@@ -72,7 +73,11 @@ const uniform = Joi.object({
 }).unknown(true);
 
 const face = Joi.alternatives().conditional(Joi.object(), {
-  then: Joi.object({ src: fileName.required() }).unknown(true),
+  then: Joi.object({ src: fileName.required() })
+    .unknown(true)
+    .custom((value: object, helpers) =>
+      Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_FACE_JSON_BYTES ? helpers.message({ custom: `{{#label}} must be at most ${MAX_FACE_JSON_BYTES} bytes of JSON` }) : value,
+    ),
   otherwise: Joi.alternatives().try(Joi.number(), Joi.string().max(64)).messages({ 'alternatives.types': '{{#label}} must be a number, a string or an object with "src"' }),
 });
 
