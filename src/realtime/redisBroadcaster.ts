@@ -204,8 +204,9 @@ export class RedisBroadcaster implements Broadcaster {
       const seq = await sendBlock(this.redis, this.key, this.format.command, block.namespace, block.entries, block.id, block.replay);
       this.options.observer?.published((performance.now() - start) / 1000, true);
       if (seq === -1) {
-        // Expected only for a block sent again after its reply was lost (it ran the first time). Any
-        // other refusal would be an event lost: never quietly (dice_realtime_blocks_refused_total).
+        // Expected for a block sent again after its reply was lost (it ran the first time), and for a
+        // roll's creation already published by another instance's outbox sweep. Any other refusal
+        // would be an event lost: never quietly (dice_realtime_blocks_refused_total).
         this.options.observer?.refused?.();
         this.logger.warn({ namespace: block.namespace, block: block.id.n }, 'realtime block refused by the numbering script as already sent');
       }
