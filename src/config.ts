@@ -85,6 +85,12 @@ export interface Config {
    */
   realtimeMaxKeptBlocks: number;
   /**
+   * A roll committed but not announced after this long (its instance died between the two) is
+   * announced by another instance's outbox sweep, run every `outboxSweepMs` (src/outbox).
+   */
+  outboxGraceMs: number;
+  outboxSweepMs: number;
+  /**
    * How long an entry of the in-process caches (API key -> user, a room as rolls see it, dice-box
    * pins) lives: the bound on a stale answer when an invalidation push is lost (lib/invalidation.ts).
    * 0 turns the caches off.
@@ -258,6 +264,8 @@ const schema = Joi.object({
     }),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
   REALTIME_MAX_KEPT_BLOCKS: Joi.number().integer().min(0).max(1_000_000).default(5000),
+  OUTBOX_GRACE_MS: Joi.number().integer().min(100).max(3_600_000).default(10_000),
+  OUTBOX_SWEEP_MS: Joi.number().integer().min(100).max(3_600_000).default(5000),
   CACHE_TTL_MS: Joi.number().integer().min(0).max(MAX_CACHE_TTL_MS).default(5000),
   CORS_ORIGINS: Joi.string()
     .empty('')
@@ -354,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,
     realtimeMaxKeptBlocks: value.REALTIME_MAX_KEPT_BLOCKS,
+    outboxGraceMs: value.OUTBOX_GRACE_MS,
+    outboxSweepMs: value.OUTBOX_SWEEP_MS,
     cacheTtlMs: value.CACHE_TTL_MS,
     corsOrigins: value.CORS_ORIGINS ? Object.freeze([...value.CORS_ORIGINS]) : null,
     frameAncestors: value.FRAME_ANCESTORS ? Object.freeze([...(value.FRAME_ANCESTORS as string[])]) : null,

@@ -77,6 +77,9 @@ class InsuranceLimiter extends RateLimiterMemory {
 /** Take one point back from a counter that still exists (its window has not ended). */
 const DECREMENT_IF_LIVE = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return false";
 
+/** How long a request waits for Redis to count a hit before counting it in memory (the insurance). */
+export const REDIS_ANSWER_MS = 500;
+
 /** RATE_LIMIT_LEASE_MAX when not configured: blocks of up to 64 points (src/http/rateLimitLeases.ts). */
 export const DEFAULT_LEASE_MAX = 64;
 
@@ -150,9 +153,21 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.leases.size;
   }
 
-  /** Add points to the counter: Redis's, or the insurance's in memory while Redis is away. */
+  /**
+   * Add points to the counter: Redis's, or the insurance's in memory while Redis is away, or when it
+   * does not answer within REDIS_ANSWER_MS (a command queued for a master that died waits for a
+   * reconnection or the slot map's refresh: seconds). The late answer, if any, still counts the
+   * points in Redis: a few more counted, never fewer.
+   */
   private async add(key: string, points: number, windowMs: number) {
-    const res = await this.limiter.consume(key, points, { customDuration: seconds(windowMs) });
+    const options = { customDuration: seconds(windowMs) };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), REDIS_ANSWER_MS);
+    });
+    const counted = this.limiter.consume(key, points, options);
+    counted.catch(() => undefined); // answered after the wait: nobody listens any more
+    const res = (await Promise.race([counted, late]).finally(() => clearTimeout(timer))) ?? (await this.insurance.consume(key, points, options));
     this.fromRedis(res);
     return { count: res.consumedPoints, resetMs: Math.max(0, res.msBeforeNext), insured: this.insurance.answered.has(res) };
   }
@@ -170,7 +185,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     // Only a live window is given back, in one script: a reward on an expired window would open a new
     // one at -1 (a free hit), and deleting that afterwards could take another instance's fresh
     // reservation with it (its lease would then count in no window).
-    await this.redis.eval(DECREMENT_IF_LIVE, 1, this.limiter.getKey(key)).catch(() => this.insurance.reward(key, 1, {}));
+    // Not waited for longer than a hit would be: a request path never hangs on a dead master.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, REDIS_ANSWER_MS);
+    });
+    const given = this.redis.eval(DECREMENT_IF_LIVE, 1, this.limiter.getKey(key)).catch(() => this.insurance.reward(key, 1, {}));
+    await Promise.race([given, late]).finally(() => clearTimeout(timer));
   }
 }
 

@@ -57,7 +57,11 @@ function connectionOptions(name: string, options: RedisClientOptions): RedisOpti
   };
 }
 
-/** How often a cluster subscriber re-reads the slot map (docs/realtime.md, "Running on Redis Cluster"). */
+/**
+ * How often every cluster client re-reads the slot map (docs/realtime.md, "Running on Redis Cluster"):
+ * the subscriber, which sends no keyed command and so never hears MOVED; and the others, which keep a
+ * dead master in their node list (commands for its slots waiting on it) until they re-read the map.
+ */
 export const SUBSCRIBER_SLOTS_REFRESH_MS = 1000;
 
 /**
@@ -88,8 +92,10 @@ export function createRedis(target: RedisTarget | string, logger: Logger, name: 
       // The subscriber sends no keyed command, so no MOVED ever tells it that a slot changed hands:
       // after a master fails over to its replica, Redis drops the shard subscriptions on the old
       // master and only a refresh of the slot map makes ioredis SSUBSCRIBE them again on the new one
-      // (test/faults/clusterFailover.test.ts). One CLUSTER SLOTS a second bounds that silence.
-      ...(options.shardedSubscriber ? { slotsRefreshInterval: SUBSCRIBER_SLOTS_REFRESH_MS } : {}),
+      // (test/faults/clusterFaults.test.ts). One CLUSTER SLOTS a second bounds that silence.
+      // The other clients: a master killed and replaced by its replica stayed in their node list as long
+      // as it was away (168 s seen), every command for its slots waiting on it first.
+      slotsRefreshInterval: SUBSCRIBER_SLOTS_REFRESH_MS,
       // Per-node clients keep their queue (they connect lazily, on a node's first command); failing
       // fast there means no retry: a command queued for a node that went away fails at its first
       // reconnection attempt instead of being sent late.
@@ -100,6 +106,9 @@ export function createRedis(target: RedisTarget | string, logger: Logger, name: 
       clusterOptions,
     );
   }
+  // A node's connection failing: re-read the slot map now rather than at the next interval (ioredis
+  // runs one refresh at a time: a burst of errors costs one).
+  if (isCluster(client)) client.on('node error', () => client.refreshSlotsCache());
   let down = false;
   client.on('error', (err: Error) => {
     if (!down) logger.warn({ redis: name, err: err.message }, 'redis connection error');

@@ -60,6 +60,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly realtimeBlocksRefused = new Counter({
+    name: 'dice_realtime_blocks_refused_total',
+    help: 'Realtime event blocks the numbering script refused as already sent by this instance (expected only when a block is sent again after its reply was lost)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

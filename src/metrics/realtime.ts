@@ -28,6 +28,7 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
     disconnect: (target) => inner.disconnect(target),
     atomically: (fn, replay) => inner.atomically(fn, replay),
     sequence: inner.sequence,
+    whenSent: (namespace) => inner.whenSent(namespace),
   };
 }
 
@@ -35,6 +36,8 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
 export interface PublishObserver {
   /** `seconds` from sending to Redis's answer; `ok` false when Redis did not acknowledge it. */
   published(seconds: number, ok: boolean): void;
+  /** The numbering script refused a block as already sent by this instance. */
+  refused?(): void;
 }
 
 export function publishObserver(metrics: Metrics | null | undefined): PublishObserver | undefined {
@@ -43,6 +46,9 @@ export function publishObserver(metrics: Metrics | null | undefined): PublishObs
     published(seconds, ok) {
       metrics.redisPublishDuration.observe(seconds);
       if (!ok) metrics.redisPublishFailures.inc();
+    },
+    refused() {
+      metrics.realtimeBlocksRefused.inc();
     },
   };
 }

@@ -32,6 +32,11 @@ export interface Broadcaster {
   atomically(fn: () => void, replay?: ReplayEntry): void;
   /** The rooms' counters and logs, as this broadcaster numbers them. */
   readonly sequence: SequenceReader;
+  /**
+   * Resolves true once every block made so far for `namespace` reached its subscribers' Redis (at once
+   * in process), false when they were given up (kept past the limit while Redis was away).
+   */
+  whenSent(namespace: string): Promise<boolean>;
 }
 
 const SEQUENCED: ReadonlySet<string> = new Set(Object.values(RoomEvents).filter((e) => e !== RoomEvents.ReplayRequired));
@@ -71,6 +76,10 @@ export class LocalBroadcaster implements Broadcaster {
 
   disconnect(target: Target) {
     this.operator(target)?.disconnectSockets(false);
+  }
+
+  whenSent(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 
   // In process, emits are synchronous: nothing can land between them.

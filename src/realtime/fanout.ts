@@ -9,6 +9,7 @@ import type { RollRecord as Roll } from '../rolls/store/records';
 import { presentOneTheme } from '../themes/present';
 import { KeyedThrottle } from './throttle';
 import type { ReplayEntry } from './sequence';
+import { releaseOutbox } from '../outbox/sweeper';
 
 /** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
 export interface RollFeed {
@@ -152,8 +153,12 @@ export class Fanout {
       case 'rolls.created':
       case 'roll.updated': {
         if (!event.slug || !this.deps.rolls) return;
-        if (event.type === 'rolls.created') await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded);
-        else await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug);
+        if (event.type === 'rolls.created') {
+          await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded);
+          // Published (or the roll is gone): their outbox rows go, once Redis has the events.
+          const ids = event.outboxIds;
+          if (ids.length) void broadcaster.whenSent(roomNamespace(event.slug)).then((sent) => sent && releaseOutbox(ids, this.deps.logger));
+        } else await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug);
         return;
       }
       case 'dicebox.created': {
@@ -188,7 +193,7 @@ export class Fanout {
 /** What the fan-out handles: domain events, with runs of roll.created merged into one. */
 type Handled =
   | Exclude<DomainEvent, { type: 'roll.created' }>
-  | { type: 'rolls.created'; rollIds: number[]; slug: string | null; loaded: Map<number, Roll> };
+  | { type: 'rolls.created'; rollIds: number[]; slug: string | null; loaded: Map<number, Roll>; outboxIds: number[] };
 
 /** Merge each run of consecutive roll.created events (one room) into one batch, keeping the order. */
 function coalesce(events: DomainEvent[]): Handled[] {
@@ -199,9 +204,10 @@ function coalesce(events: DomainEvent[]): Handled[] {
       continue;
     }
     const last = out[out.length - 1];
-    const batch = last?.type === 'rolls.created' ? last : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>() };
+    const batch = last?.type === 'rolls.created' ? last : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>(), outboxIds: [] as number[] };
     if (batch !== last) out.push(batch);
     batch.rollIds.push(event.rollId);
+    if (event.outboxId) batch.outboxIds.push(event.outboxId);
     // The rolls command's assembled record (events/bus.ts keeps it opaque).
     if (event.loaded) batch.loaded.set(event.rollId, event.loaded as Roll);
   }

@@ -3,6 +3,8 @@ import type { Server } from 'socket.io';
 import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
+import { onOutbox, releaseOutbox, startOutboxSweeper } from '../outbox/sweeper';
+import { ROLL_CREATED } from '../rolls/store/write';
 import { publishOf, type RedisClient } from '../lib/redis';
 import { LocalBroadcaster, type Broadcaster } from './broadcaster';
 import { RedisBroadcaster } from './redisBroadcaster';
@@ -21,6 +23,9 @@ import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 import { PusherGateway } from './pusher/gateway';
 import type { PubSubMode } from './pubsubMode';
 import { wireFor } from './wire';
+import { watchShardSubscriptions } from './shardWatch';
+import { roomChannel } from './sequenceRedis';
+import { ROOM_NAMESPACE } from './events';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -73,7 +78,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
-  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: replayMissed };
+  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: (socket, send, logged) => replayMissed(socket, send, logged, broadcaster.sequence) };
   setupNamespaces(ctx);
   let pusher: PusherGateway | null = null;
   if (options.httpServer) {
@@ -94,6 +99,15 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     announceDisconnect(ctx, slug, userId).catch((err: Error) => log.warn({ err: err.message }, 'could not announce a reaped participant'));
   });
 
+  // Rolls committed by an instance that died before publishing them (src/outbox): published here,
+  // straight into the fan-out (not the bus: the roll was created once, its other listeners heard it).
+  const stopOutbox = onOutbox(ROLL_CREATED, ({ id, payload }) => {
+    const { rollId, roomId, slug } = payload;
+    if (!Number.isSafeInteger(rollId) || typeof slug !== 'string') return releaseOutbox([id], log);
+    fanout.listener({ type: 'roll.created', rollId: rollId as number, roomId: Number.isSafeInteger(roomId) ? (roomId as number) : null, slug, outboxId: id });
+  });
+  const stopSweeper = startOutboxSweeper({ intervalMs: deps.config.outboxSweepMs, graceMs: deps.config.outboxGraceMs, logger: log });
+
   const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options, pusher);
   // The in-process caches' invalidations travel the same control channel (lib/invalidation.ts).
   const stopRelay = clustered && options.sub ? relayInvalidations(options.pub!, options.sub, controlChannel(deps.config.redisPrefix), log) : () => undefined;
@@ -108,6 +122,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
       (closing ??= (async () => {
         await pusher?.close();
         unsubscribe();
+        stopSweeper();
+        stopOutbox();
         stopGuard();
         stopRelay();
         await fanout.drain();
@@ -176,6 +192,18 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
         () => broadcaster.restoreLost(lost),
       );
   };
+  // One shard's subscription made again (a failover, its connection lost): that shard's rooms only.
+  const channelKey = options.channelKey ?? 'socket.io';
+  const stopWatch = (options.pubsub === 'sharded' ? watchShardSubscriptions : () => () => undefined)(
+    sub,
+    (namespace) => roomChannel(channelKey, namespace),
+    () => [...io._nsps.keys()].filter((name) => ROOM_NAMESPACE.test(name)),
+    (namespaces) => {
+      log.warn({ rooms: namespaces.length }, 'room subscriptions moved to another Redis connection (failover or reconnection): resyncing their sockets');
+      guard.resync('redis_reconnected', namespaces);
+      revalidate();
+    },
+  );
   sub.on('message', onMessage);
   sub.on('ready', onSubReady);
   pub.on('ready', reportLost);
@@ -184,6 +212,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
   return () => {
     unsubscribe();
     stopInterval();
+    stopWatch();
     sub.off('message', onMessage);
     sub.off('ready', onSubReady);
     pub.off('ready', reportLost);

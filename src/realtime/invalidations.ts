@@ -14,11 +14,22 @@ import { parseControl } from './control';
  * - whenever this instance's subscriber reconnects it may have missed some: everything is dropped.
  * Answers the stop function.
  */
+/** How long a request's answer waits for its invalidation's publish (docs/reliability.md, Redis Cluster faults). */
+const PUBLISH_WAIT_MS = 500;
+
 export function relayInvalidations(pub: Redis, sub: Redis, channel: string, log: Logger): () => void {
   let lost = false;
   const send = async (invalidation: Invalidation): Promise<void> => {
     try {
-      await publishOf(pub)(channel, JSON.stringify({ type: 'invalidate', ...invalidation }));
+      // The answer to the request that made the change waits for this: at most PUBLISH_WAIT_MS (a
+      // publish queued for a master that died waits for its reconnection); a late one still goes out.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${PUBLISH_WAIT_MS} ms`)), PUBLISH_WAIT_MS);
+      });
+      const published = publishOf(pub)(channel, JSON.stringify({ type: 'invalidate', ...invalidation }));
+      published.catch(() => undefined);
+      await Promise.race([published, late]).finally(() => clearTimeout(timer));
     } catch (err) {
       if (!lost) log.warn({ err: (err as Error).message }, 'could not publish a cache invalidation: other instances keep what they cached until CACHE_TTL_MS, or until Redis is back');
       lost = true;

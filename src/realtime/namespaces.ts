@@ -138,7 +138,7 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
   data.present = true;
   let first = false;
   try {
-    first = await ctx.presence.join(slug, user.id);
+    first = await withinPresenceWait(ctx.presence.join(slug, user.id));
   } catch (err) {
     ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
   }
@@ -171,7 +171,7 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
     ctx.broadcaster.emit({ namespace: socket.nsp.name }, RoomEvents.ParticipantConnect, { data: participant });
   }
   // Tell the newcomer who is already here, in the same words (and not again if that arrives live).
-  const online = new Set(await ctx.presence.users(slug).catch(() => [] as number[]));
+  const online = new Set(await withinPresenceWait(ctx.presence.users(slug)).catch(() => [] as number[]));
   for (const userId of room.participantUserIds()) {
     if (userId === user.id || !online.has(userId)) continue;
     const other = room.participant(userId);
@@ -181,6 +181,23 @@ async function welcomeInOrder(ctx: RealtimeContext, socket: Socket, hold: Welcom
     told.add(other.id);
   }
   if (ctx.replay) position.replayed = await ctx.replay(socket, (event, payload) => hold.direct(() => socket.emit(event, payload)), logged);
+}
+
+/**
+ * A welcome waits for presence at most this long: a Redis master that died and is not yet replaced
+ * would hold every new socket of its rooms for seconds. Presence is then what the store restores later.
+ */
+const PRESENCE_WAIT_MS = 2000;
+
+function withinPresenceWait<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  promise.catch(() => undefined);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`presence did not answer within ${PRESENCE_WAIT_MS} ms`)), PRESENCE_WAIT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Someone's last socket left the room (here, or on an instance that died): tell the room. */

@@ -25,6 +25,13 @@ export const MAX_PENDING_BLOCKS = 5000;
 /** How often the blocks kept are tried again while Redis is away (besides the publishing connection's `ready`). */
 const RETRY_MS = 500;
 
+/** A room's blocks waiting their turn: sent one at a time (run), kept while Redis does not take them (stalled). */
+interface RoomQueue {
+  blocks: Block[];
+  running: boolean;
+  stalled: boolean;
+}
+
 interface Block {
   id: BlockId;
   namespace: string;
@@ -33,6 +40,8 @@ interface Block {
   /** Run once, at the block's first failure (a kick's local eviction). */
   fallbacks: Array<() => void>;
   failed?: boolean;
+  /** Told true once Redis acknowledged this block (and so every earlier one of its room), false if it was dropped. */
+  waiters?: Array<(sent: boolean) => void>;
 }
 
 export interface RedisBroadcasterOptions {
@@ -52,12 +61,14 @@ export interface RedisBroadcasterOptions {
  * encodes the messages; they are sent by one script per block (sequenceRedis.ts sendBlock), which
  * numbers the block in its room and logs it for replay.
  *
- * A block that fails (Redis away) is kept and sent again, in order, once Redis answers: the blocks of
- * this instance always reach Redis in the order they were made (later blocks queue behind a kept one),
- * and the script recognises a block it already ran (a reply lost with the connection) by this
- * instance's id and the block's number, so none is sent twice. Past MAX_PENDING_BLOCKS the kept blocks
- * are dropped: their rooms' logs are cut (a replay from before them falls back to `since`) and their
- * sockets resynced, as when nothing was kept (index.ts).
+ * A room's blocks go one at a time (the next once Redis acknowledged the previous one), so they reach
+ * Redis in the order they were made whatever a cluster client re-sends after a failover. A block that
+ * fails (Redis, or the room's master, away) is kept with those after it in its room and sent again,
+ * in order, once Redis answers; the other rooms go on. The script recognises a block it already ran
+ * (a reply lost with the connection) by this instance's id and the block's number, so none is sent
+ * twice; a refusal is logged and counted. Past MAX_PENDING_BLOCKS the kept blocks are dropped: their
+ * rooms' logs are cut (a replay from before them falls back to `since`) and their sockets resynced, as
+ * when nothing was kept (index.ts).
  */
 export class RedisBroadcaster implements Broadcaster {
   readonly sequence: RedisSequence;
@@ -65,9 +76,10 @@ export class RedisBroadcaster implements Broadcaster {
   private blockNumber = 0;
   /** While a block is being made: its messages by namespace, its replay entry, its fallbacks. */
   private making: { byNamespace: Map<string, Array<[string, Buffer | string]>>; replay?: ReplayEntry; fallbacks: Array<() => void> } | null = null;
-  /** Blocks not yet acknowledged by Redis after a failure, in the order made, and everything made after them. */
-  private pending: Block[] = [];
-  private draining = false;
+  /** Each room's blocks not yet acknowledged, in the order made: the first is in flight, or kept after a failure. */
+  private rooms = new Map<string, RoomQueue>();
+  /** Blocks in kept rooms (those whose first block failed). */
+  private kept = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private failing = false;
   /** Namespaces whose blocks were dropped, until takeLost() hands them over. */
@@ -91,7 +103,7 @@ export class RedisBroadcaster implements Broadcaster {
     redis.on('ready', this.onReady);
   }
 
-  private readonly onReady = () => void this.drain();
+  private readonly onReady = () => this.drain();
 
   /** Stop retrying (shutdown). */
   close() {
@@ -147,24 +159,57 @@ export class RedisBroadcaster implements Broadcaster {
   }
 
   private send(block: Block) {
-    if (this.pending.length) {
+    let room = this.rooms.get(block.namespace);
+    if (!room) this.rooms.set(block.namespace, (room = { blocks: [], running: false, stalled: false }));
+    room.blocks.push(block);
+    if (room.stalled) {
       // Queued behind blocks Redis has not taken: it cannot travel now either, so what must happen
       // here at once when it cannot (a kick's local eviction) happens now, not when it reaches the
       // head of the queue (CI caught a kick queued behind its room's participant event, never applied).
       this.fail(block);
-      return this.keep(block);
+      this.kept++;
+      if (this.kept > this.maxPending) this.dropKept();
+      return;
     }
-    void this.attempt(block).then((sent) => {
-      if (!sent) this.keep(block);
-    });
+    if (!room.running) void this.run(block.namespace, room);
+  }
+
+  /**
+   * Send a room's blocks one at a time, each once the previous one is acknowledged: a client that
+   * re-sends commands after a failover (ioredis retries MOVED, TRYAGAIN and CLUSTERDOWN after
+   * delays of its own) could otherwise deliver a later block first, and the script, which recognises
+   * a block sent again by this instance's highest block number in the room, would refuse the earlier
+   * one. Stops at the first failure: the room's blocks are kept (stall) and tried again later.
+   */
+  private async run(namespace: string, room: RoomQueue) {
+    room.running = true;
+    try {
+      while (room.blocks.length) {
+        const block = room.blocks[0]!;
+        if (!(await this.attempt(block))) return this.stall(room);
+        // dropKept() may have emptied the queue meanwhile.
+        if (room.blocks[0] === block) room.blocks.shift();
+        for (const waiter of block.waiters ?? []) waiter(true);
+      }
+      if (this.rooms.get(namespace) === room) this.rooms.delete(namespace);
+    } finally {
+      room.running = false;
+    }
   }
 
   /** Send one block; answers whether Redis has it (now or from an earlier attempt). */
   private async attempt(block: Block): Promise<boolean> {
     const start = this.options.observer ? performance.now() : 0;
     try {
-      await sendBlock(this.redis, this.key, this.format.command, block.namespace, block.entries, block.id, block.replay);
+      const seq = await sendBlock(this.redis, this.key, this.format.command, block.namespace, block.entries, block.id, block.replay);
       this.options.observer?.published((performance.now() - start) / 1000, true);
+      if (seq === -1) {
+        // Expected for a block sent again after its reply was lost (it ran the first time), and for a
+        // roll's creation already published by another instance's outbox sweep. Any other refusal
+        // would be an event lost: never quietly (dice_realtime_blocks_refused_total).
+        this.options.observer?.refused?.();
+        this.logger.warn({ namespace: block.namespace, block: block.id.n }, 'realtime block refused by the numbering script as already sent');
+      }
       if (this.failing) {
         this.failing = false;
         this.onRecovered?.();
@@ -172,10 +217,9 @@ export class RedisBroadcaster implements Broadcaster {
       return true;
     } catch (err) {
       this.options.observer?.published((performance.now() - start) / 1000, false);
-      if (!this.failing) this.logger.warn({ err: (err as Error).message }, 'realtime publish failed: Redis unreachable; keeping the events to send again');
+      if (!this.failing) this.logger.warn({ err: (err as Error).message, namespace: block.namespace }, 'realtime publish failed: Redis unreachable; keeping the events to send again');
       this.failing = true;
       this.lastFailureAt = Date.now();
-      this.fail(block);
       return false;
     }
   }
@@ -187,54 +231,62 @@ export class RedisBroadcaster implements Broadcaster {
     for (const fallback of block.fallbacks) fallback();
   }
 
-  /** Keep `block` for sending again, in the order blocks were made. */
-  private keep(block: Block) {
-    let at = this.pending.length;
-    while (at > 0 && this.pending[at - 1]!.id.n > block.id.n) at--;
-    this.pending.splice(at, 0, block);
-    if (this.pending.length > this.maxPending) this.dropPending();
+  /** A room's head block failed: keep its blocks for sending again, in order. */
+  private stall(room: RoomQueue) {
+    room.stalled = true;
+    for (const block of room.blocks) this.fail(block);
+    this.kept += room.blocks.length;
+    if (this.kept > this.maxPending) this.dropKept();
     this.scheduleRetry();
   }
 
   /** Too much kept: give it up, and have its rooms resynced (their logs cut) once Redis is back. */
-  private dropPending() {
-    const dropped = this.pending.splice(0);
-    this.logger.warn({ blocks: dropped.length }, 'realtime events kept while Redis is away exceed the limit: dropped, their rooms will be resynced');
-    for (const block of dropped) this.lost.add(block.namespace);
+  private dropKept() {
+    let dropped = 0;
+    for (const [namespace, room] of this.rooms) {
+      if (!room.stalled) continue;
+      dropped += room.blocks.length;
+      for (const block of room.blocks.splice(0)) for (const waiter of block.waiters ?? []) waiter(false);
+      this.rooms.delete(namespace);
+      this.lost.add(namespace);
+    }
+    this.kept = 0;
+    this.logger.warn({ blocks: dropped }, 'realtime events kept while Redis is away exceed the limit: dropped, their rooms will be resynced');
   }
 
   private scheduleRetry() {
-    if (this.retryTimer || !this.pending.length) return;
+    if (this.retryTimer || !this.kept) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      void this.drain();
+      this.drain();
     }, RETRY_MS);
     this.retryTimer.unref();
   }
 
-  /** Send the kept blocks in order, stopping at the first that fails (tried again later). */
-  private async drain() {
-    if (this.draining || !this.pending.length) return;
-    this.draining = true;
-    let sent = 0;
-    try {
-      while (this.pending.length) {
-        const block = this.pending[0]!;
-        if (!(await this.attempt(block))) break;
-        // dropPending() may have emptied the queue meanwhile.
-        if (this.pending[0] === block) this.pending.shift();
-        sent++;
-      }
-    } finally {
-      this.draining = false;
-      if (sent) this.logger.info({ blocks: sent, left: this.pending.length }, 'realtime events kept while Redis was away sent');
-      this.scheduleRetry();
+  /** Try the kept rooms again, each from its first block (a room that fails again is kept again). */
+  private drain() {
+    if (!this.kept) return;
+    const resumed = [...this.rooms].filter(([, room]) => room.stalled && !room.running);
+    for (const [namespace, room] of resumed) {
+      room.stalled = false;
+      this.kept -= room.blocks.length;
+      const count = room.blocks.length;
+      void this.run(namespace, room).then(() => {
+        if (!room.stalled) this.logger.info({ blocks: count, namespace }, 'realtime events kept while Redis was away sent');
+      });
     }
+    this.scheduleRetry();
+  }
+
+  whenSent(namespace: string): Promise<boolean> {
+    const last = this.rooms.get(namespace)?.blocks.at(-1);
+    if (!last) return Promise.resolve(true);
+    return new Promise((resolve) => (last.waiters ??= []).push(resolve));
   }
 
   /** Blocks kept for sending again (tests, metrics). */
   get pendingBlocks(): number {
-    return this.pending.length;
+    return this.kept;
   }
 
   /** What was lost since the last call (null when nothing was), and forget it. */

@@ -11,7 +11,7 @@ import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './event
 import { emitPerViewer, type RollFeed } from './fanout';
 import { roomMembers } from '../rooms/present';
 import { socketData } from './handshake';
-import { REPLAY_LIMIT, type LoggedEntry } from './sequence';
+import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from './sequence';
 
 /**
  * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
@@ -86,14 +86,19 @@ export { REPLAY_LIMIT };
  * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice (null: no
  * replay, `since` absent or unknown).
  */
-export async function replayMissedRolls(socket: Socket, send: (event: string, payload: unknown) => void = (e, p) => socket.emit(e, p)): Promise<Set<string> | null> {
+export async function replayMissedRolls(
+  socket: Socket,
+  send: (event: string, payload: unknown) => void = (e, p) => socket.emit(e, p),
+  /** Rolls not to send (already replayed from the log, or published, by id). */
+  skip?: ReadonlySet<number>,
+): Promise<Set<string> | null> {
   const sent = new Set<string>();
   const { since, room, user } = socketData(socket);
   if (!since || !room) return null;
   const sinceId = await visibleRollIdInRoom(since, room.id, user.id);
   if (sinceId === null) return null;
   const newestFirst = await visibleRollIdsInRoom(room.id, user.id, null, REPLAY_LIMIT);
-  const missed = newestFirst.filter((id) => id > sinceId).slice(0, REPLAY_LIMIT).reverse();
+  const missed = newestFirst.filter((id) => id > sinceId && !skip?.has(id)).slice(0, REPLAY_LIMIT).reverse();
   if (!missed.length) return sent;
   const rolls = await loadRolls(missed);
   for (const roll of rolls) {
@@ -138,7 +143,33 @@ export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[
   return sent;
 }
 
-/** The welcome's replay (namespaces.ts RealtimeContext.replay): from the log when it covers `since_seq`, else by `since`. */
-export function replayMissed(socket: Socket, send: (event: string, payload: unknown) => void, logged: readonly LoggedEntry[] | null): Promise<Set<string> | null> {
-  return logged ? replayLogged(socket, logged, send) : replayMissedRolls(socket, send);
+/**
+ * How far back before a client's `since_seq` the log is searched for the rolls it already holds (µs of
+ * seq; seqs follow the clock): a roll after `since` in the database but numbered before `since_seq`
+ * reached the client then (two instances' rolls are numbered in the order they reach Redis, not of
+ * their ids).
+ */
+const UNLOGGED_LOOKBACK = 5 * 60 * 1_000_000;
+
+/**
+ * The welcome's replay (namespaces.ts RealtimeContext.replay): from the log when it covers `since_seq`,
+ * else by `since`. With both, the log's replay is followed by the stored rolls after `since` that the
+ * log lacks (the database is the truth for rolls: one whose instance died before publishing it, or
+ * whose block Redis lost, was never numbered), each once: those in the log, replayed or already seen,
+ * are left out. One still being published as the welcome runs is sent here, and its live copy is left
+ * out by uuid (namespaces.ts).
+ */
+export async function replayMissed(
+  socket: Socket,
+  send: (event: string, payload: unknown) => void,
+  logged: readonly LoggedEntry[] | null,
+  sequence?: SequenceReader,
+): Promise<Set<string> | null> {
+  if (!logged) return replayMissedRolls(socket, send);
+  const sent = await replayLogged(socket, logged, send);
+  const { since, sinceSeq } = socketData(socket);
+  if (!since || !sequence || sinceSeq === null || sinceSeq === undefined || !socket.connected) return sent;
+  const inLog = await sequence.loggedRollIds(socket.nsp.name, sinceSeq - UNLOGGED_LOOKBACK);
+  for (const uuid of (await replayMissedRolls(socket, send, inLog)) ?? []) sent.add(uuid);
+  return sent;
 }

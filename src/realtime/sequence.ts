@@ -50,6 +50,8 @@ export interface SequenceReader {
   head(namespace: string): Promise<number>;
   /** The log entries with `after < seq <= upTo`, in order; null when the log does not cover `after`. */
   read(namespace: string, after: number, upTo: number): Promise<LogRead>;
+  /** The rolls the log holds an entry of (created or updated) with a seq above `after`, as far back as it goes. */
+  loggedRollIds(namespace: string, after: number): Promise<Set<number>>;
 }
 
 interface RoomLog {
@@ -107,6 +109,14 @@ export class MemorySequence implements SequenceReader {
     if (after < room.floor || after > room.seq) return null;
     return room.entries.filter((e) => e.seq > after && e.seq <= upTo);
   }
+
+  async loggedRollIds(namespace: string, after: number): Promise<Set<number>> {
+    return rollIdsOf(this.room(namespace).entries.filter((e) => e.seq > after));
+  }
+}
+
+export function rollIdsOf(entries: readonly LoggedEntry[]): Set<number> {
+  return new Set(entries.flatMap(({ entry }) => (entry.event === 'RollDeleteEvent' ? [] : [entry.rollId])));
 }
 
 /** A log entry as stored (JSON), or null for anything malformed (never trusted blindly: it crossed Redis). */

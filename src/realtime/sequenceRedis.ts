@@ -1,5 +1,5 @@
 import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../lib/redis';
-import { parseEntry, REPLAY_LIMIT, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
+import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
 
 /**
  * The Redis shape of sequence.ts: a room's counter (with, per instance, its last block sent) and log
@@ -38,7 +38,7 @@ export function roomChannel(key: string, namespace: string): string {
 
 export function sequenceKeys(key: string, namespace: string) {
   const tag = `{${roomChannel(key, namespace)}}`;
-  return { seq: `${tag}:seq`, log: `${tag}:log` };
+  return { seq: `${tag}:seq`, log: `${tag}:log`, once: `${tag}:once` };
 }
 
 // Numbers leave Lua through string.format('%d'): tostring() of a number above 1e14 rounds it (%.14g).
@@ -62,15 +62,19 @@ end
 `;
 
 /**
- * KEYS: seq (hash: n, floor, and i:<instance> = its last block number), log. ARGV: command (publish |
- * spublish), instance, block number, log entry ('' for none), ttl, limit, then (channel, message,
- * placeholder offset or -1) per message. Answers the block's seq, or -1 when this instance had already
- * sent this block (its reply was lost with the connection).
+ * KEYS: seq (hash: n, floor, and i:<instance> = its last block number), log, once (sorted set: what
+ * may be published once, by seq). ARGV: command (publish | spublish), instance, block number, log
+ * entry ('' for none), ttl, limit, once ('' for none: a roll's creation is `c:<roll id>`), then
+ * (channel, message, placeholder offset or -1) per message. Answers the block's seq, or -1 when this
+ * instance had already sent this block (its reply was lost with the connection) or `once` was
+ * published already (by any instance: a roll announced again from the outbox, src/outbox).
  */
 const SEND_BLOCK = `${NEXT_SEQ}
 local field = 'i:' .. ARGV[2]
 local last = redis.call('HGET', KEYS[1], field)
 if last and tonumber(last) >= tonumber(ARGV[3]) then return -1 end
+local once = ARGV[7]
+if once ~= '' and redis.call('ZSCORE', KEYS[3], once) then return -1 end
 local seq = nextSeq()
 local b = {}
 local v = seq
@@ -79,7 +83,7 @@ for i = 8, 1, -1 do
   v = math.floor(v / 256)
 end
 local bytes = string.char(207, b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8])
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   local message = ARGV[i + 1]
   local at = tonumber(ARGV[i + 2])
   if at >= 0 then message = string.sub(message, 1, at) .. bytes .. string.sub(message, at + 10) end
@@ -104,6 +108,14 @@ if redis.call('HSET', KEYS[1], field, ARGV[3]) == 1 and redis.call('HLEN', KEYS[
   for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
     if name ~= 'n' and name ~= 'floor' and name ~= field then redis.call('HDEL', KEYS[1], name) end
   end
+end
+if once ~= '' then
+  redis.call('ZADD', KEYS[3], seq, once)
+  -- As many as the log holds, trimmed in batches like it.
+  local limit = tonumber(ARGV[6])
+  local extra = redis.call('ZCARD', KEYS[3]) - limit
+  if extra > math.max(1, math.floor(limit / 16)) then redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1) end
+  redis.call('EXPIRE', KEYS[3], ttl)
 end
 -- Both keys live as long as each other: a counter whose log expired alone would claim to cover it.
 redis.call('EXPIRE', KEYS[1], ttl)
@@ -137,7 +149,7 @@ return out
 `;
 
 type ScriptClient = Redis & {
-  diceSendBlock(seq: string, log: string, ...args: Array<string | Buffer | number>): Promise<number>;
+  diceSendBlock(seq: string, log: string, once: string, ...args: Array<string | Buffer | number>): Promise<number>;
   diceSeqHead(seq: string, log: string, ttl: number): Promise<string>;
   diceSeqRead(seq: string, log: string, after: string, upTo: string): Promise<Array<string | null>>;
 };
@@ -146,7 +158,7 @@ type ScriptClient = Redis & {
 function scripts(redis: Redis): ScriptClient {
   const client = redis as ScriptClient;
   if (typeof client.diceSendBlock !== 'function') {
-    redis.defineCommand('diceSendBlock', { numberOfKeys: 2, lua: SEND_BLOCK });
+    redis.defineCommand('diceSendBlock', { numberOfKeys: 3, lua: SEND_BLOCK });
     redis.defineCommand('diceSeqHead', { numberOfKeys: 2, lua: HEAD });
     redis.defineCommand('diceSeqRead', { numberOfKeys: 2, lua: READ });
   }
@@ -182,9 +194,11 @@ export function sendBlock(
     return publishBlock(redis, entries, command).then(() => 0);
   }
   const keys = sequenceKeys(key, namespace);
-  const args: Array<string | Buffer | number> = [command, id.instance, id.n, replay ? JSON.stringify(replay) : '', SEQUENCE_TTL_SECONDS, limit];
+  // A roll's creation is published once, whoever publishes it (its instance, or a sweep of the outbox).
+  const once = replay?.event === 'RollCreateEvent' ? `c:${replay.rollId}` : '';
+  const args: Array<string | Buffer | number> = [command, id.instance, id.n, replay ? JSON.stringify(replay) : '', SEQUENCE_TTL_SECONDS, limit, once];
   entries.forEach(([channel, message], i) => args.push(channel, message, offsets[i]!));
-  return scripts(redis).diceSendBlock(keys.seq, keys.log, ...args);
+  return scripts(redis).diceSendBlock(keys.seq, keys.log, keys.once, ...args);
 }
 
 /** Reading counters and logs (the welcome's `head`, the replay's `read`). */
@@ -211,6 +225,14 @@ export class RedisSequence implements SequenceReader {
       if (entry) entries.push({ seq: Number(member!.slice(0, space)), entry });
     }
     return entries;
+  }
+
+  async loggedRollIds(namespace: string, after: number): Promise<Set<number>> {
+    const members = await this.redis.zrangebyscore(sequenceKeys(this.key, namespace).log, `(${after}`, '+inf');
+    return rollIdsOf(members.flatMap((member) => {
+      const entry = parseEntry(member.slice(member.indexOf(' ') + 1));
+      return entry ? [{ seq: 0, entry }] : [];
+    }));
   }
 }
 

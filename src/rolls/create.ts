@@ -107,8 +107,9 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   const values = result.values.map((v, position) => valueRecord(position, v, now));
   const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
+  let outboxId: number | null;
   try {
-    await insertRoll(roll, values, whispers);
+    outboxId = await insertRoll(roll, values, whispers, room ? { slug: room.slug } : undefined);
   } catch (err) {
     if (err instanceof UniqueViolationError && externalId !== null) {
       const winner = await findByExternalId(user.id, externalId);
@@ -122,7 +123,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   roll.room = room;
   roll.values = values;
   roll.whispers = whispers;
-  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll });
+  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
   return { roll, created: true };
 }
 

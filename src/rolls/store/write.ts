@@ -3,6 +3,7 @@ import { chunks } from '../../db/inList';
 import { asBool, placeholders, toJson, type Query } from '../../db/sql';
 import { loadRolls } from './load';
 import type { RollRecord, RollValueRecord, WhisperRecord } from './records';
+import { insertOutboxIn, outboxCte } from '../../outbox/store';
 
 /**
  * Every write of rolls, roll_values and roll_whispers, in plain SQL (db/sql.ts): the hottest write of
@@ -23,10 +24,24 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
  * Throws UniqueViolationError (db/errors.ts) when the user already has a roll with its `external_id`.
  */
-export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
-  if (db().dialect === 'postgres' && values.length) await insertRollAtOnce(roll, values, whispers);
-  else await inTransaction((query) => insertRollIn(query, roll, values, whispers));
+export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
+  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(roll, values, whispers, announce);
+  return inTransaction(async (query) => {
+    await insertRollIn(query, roll, values, whispers);
+    return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
+  });
 }
+
+/**
+ * A roll made in a room is announced live: its outbox row (src/outbox) is written with it, so that
+ * another instance announces it if this one dies before it does. insertRoll answers the row's id.
+ */
+export interface RollAnnouncement {
+  slug: string;
+}
+
+/** The outbox event of a roll's creation (realtime/outboxRolls.ts announces it again). */
+export const ROLL_CREATED = 'roll.created';
 
 const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
@@ -87,8 +102,14 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
  * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
  * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
  */
-async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
   const params = rollParams(roll);
+  let outbox = '';
+  if (announce) {
+    const first = params.length + 1;
+    params.push(ROLL_CREATED, Date.now(), roll.roomId, announce.slug);
+    outbox = `, o AS (${outboxCte(`$${first}`, `$${first + 1}::bigint`, `json_build_object('rollId', r.id, 'roomId', $${first + 2}::bigint, 'slug', $${first + 3}::text)`, 'r')})`;
+  }
   const whisperTuples = whispers.map((w) => {
     const first = params.length + 1;
     params.push(w.participantId, w.userId);
@@ -102,9 +123,11 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
   const text =
     `WITH r AS (${ROLL_INSERT})` +
     (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
-    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
-  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
+    outbox +
+    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position${announce ? ', (SELECT id FROM o) AS outbox_id' : ''}`;
+  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown; outbox_id?: unknown }>(text, params);
   assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
+  return announce ? Number(rows[0]!.outbox_id) : null;
 }
 
 /** The id of `userId`'s roll with this `external_id`, or null. */
