@@ -24,7 +24,7 @@ async function seatedWithKeys() {
   const [mover, watcher] = await Promise.all([connect(t.roller.key), connect(t.bystander.key)]);
   const roll = await rollOk(t.roller, { dice: [{ type: 'd20', theme: 'standard' }], room: t.slug });
   await watcher.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
-  return { mover, watcher, uuid: roll.values[0]!.uuid as string, slug: t.slug, key: t.whisperee.key };
+  return { mover, watcher, uuid: roll.values[0]!.uuid as string, slug: t.slug, key: t.roller.key };
 }
 
 function disconnected(c: Client, timeoutMs = 5000): Promise<string> {

@@ -212,7 +212,7 @@ test('handshakes: strangers, removed participants and keyless clients are refuse
   t.regex(inside.of('RoomUpdateEvent')[0].data.bg_file_path, /\/background\//);
 });
 
-test('ParticipantConnectEvent and moves carry a participant or a mover, nothing more; a hidden die\'s rotation goes to its roller only, whoever drags it', async (t) => {
+test('ParticipantConnectEvent and moves carry a participant or a mover, nothing more; a hidden die\'s rotation goes to its roller only, and only the roller moves its dice', async (t) => {
   const c = await seated();
   const late = await connect(c.slug, { token: c.roller.key });
   for (const p of late.of('ParticipantConnectEvent')) {
@@ -226,27 +226,38 @@ test('ParticipantConnectEvent and moves carry a participant or a mover, nothing 
   await c.s.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid);
   const position = { x: 1, y: 2, z: 3 };
   const rotation = { x: 0.1, y: 0.2, z: 0.3, w: 0.9 };
-  // The bystander drags the roller's hidden die: the roller gets the rotation, the whisperee only where it is.
-  c.s.bystander.emit('RollValueMoveStartEvent', { uuid: r.values[0]!.uuid, position, rotation });
-  const toRoller = await c.s.roller.waitFor('RollValueMoveStartEvent');
+  // The roller drags its hidden die: its other socket gets the rotation (which shows the face), the others only where it is.
+  c.s.roller.emit('RollValueMoveStartEvent', { uuid: r.values[0]!.uuid, position, rotation });
+  const toRoller = await late.waitFor('RollValueMoveStartEvent');
   t.deepEqual(toRoller.data.rotation, rotation);
-  t.deepEqual(toRoller.data.user, { uuid: c.bystander.user.uuid, username: c.bystander.user.username });
-  const toOther = await c.s.whisperee.waitFor('RollValueMoveStartEvent');
-  t.false('rotation' in toOther.data);
-  t.deepEqual(toOther.data.position, position);
+  t.deepEqual(toRoller.data.user, { uuid: c.roller.user.uuid, username: c.roller.user.username });
+  for (const other of [c.s.whisperee, c.s.bystander]) {
+    const toOther = await other.waitFor('RollValueMoveStartEvent');
+    t.false('rotation' in toOther.data);
+    t.deepEqual(toOther.data.position, position);
+    t.deepEqual(Object.keys(toOther.data).sort(), ['position', 'roll_uuid', 'user', 'uuid']);
+  }
 
-  // The whisperee drags a die of the whisper; the bystander drags it too (refused); then a marker on the open roll.
+  // The roller drags a die of the whisper; the whisperee and the bystander drag dice that are not theirs
+  // (dropped: a rotation would turn any face up on every board); then a marker on the open roll.
+  c.s.roller.emit('RollValueMoveStartEvent', { uuid: secret.values[0]!.uuid, position, rotation });
   c.s.whisperee.emit('RollValueMoveStartEvent', { uuid: secret.values[0]!.uuid, position, rotation });
   c.s.bystander.emit('RollValueMoveStartEvent', { uuid: secret.values[0]!.uuid, position, rotation });
-  c.s.whisperee.emit('RollValueMoveStartEvent', { uuid: r.values[1]!.uuid, position });
+  c.s.bystander.emit('RollValueMoveStartEvent', { uuid: r.values[1]!.uuid, position, rotation });
+  c.s.roller.emit('RollValueMoveStartEvent', { uuid: r.values[1]!.uuid, position });
   await c.s.bystander.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
-  await c.s.roller.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
-  t.deepEqual(c.s.bystander.of('RollValueMoveStartEvent').map((p) => p.data.uuid), [r.values[1]!.uuid], 'nothing of the whisper');
+  await c.s.whisperee.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
+  await late.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
+  t.deepEqual(c.s.bystander.of('RollValueMoveStartEvent').map((p) => p.data.uuid), [r.values[0]!.uuid, r.values[1]!.uuid], 'nothing of the whisper');
   t.false(JSON.stringify(c.s.bystander.events).includes(secret.uuid));
-  const rollerGot = c.s.roller.of('RollValueMoveStartEvent').filter((p) => p.data.uuid === secret.values[0]!.uuid);
-  t.is(rollerGot.length, 1, "the whisperee's drag reaches the roller; the bystander's is dropped");
-  t.deepEqual(rollerGot[0].data.user.uuid, c.whisperee.user.uuid);
-  t.deepEqual(rollerGot[0].data.rotation, rotation);
+  const whispered = c.s.whisperee.of('RollValueMoveStartEvent').filter((p) => p.data.uuid === secret.values[0]!.uuid);
+  t.is(whispered.length, 1, "the roller's drag of its whisper reaches its recipient, without the hidden die's rotation");
+  t.false('rotation' in whispered[0].data);
+  const lateGot = late.of('RollValueMoveStartEvent').filter((p) => p.data.uuid === secret.values[0]!.uuid);
+  t.is(lateGot.length, 1, "only the roller's own drag of the whisper, not the whisperee's");
+  t.deepEqual(lateGot[0].data.user.uuid, c.roller.user.uuid);
+  t.deepEqual(lateGot[0].data.rotation, rotation);
+  t.is(late.of('RollValueMoveStartEvent').filter((p) => p.data.user.uuid !== c.roller.user.uuid).length, 0, 'no drag of another user reached the roller');
   t.deepEqual(c.s.owner.of('RollValueMoveStartEvent').map((p) => p.data.uuid).filter((u) => u === secret.values[0]!.uuid), []);
 });
 
