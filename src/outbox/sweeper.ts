@@ -78,6 +78,17 @@ export function releaseOutbox(ids: readonly number[], logger?: Logger): void {
     const batch = releasing;
     releasing = [];
     releaseScheduled = false;
-    deleteOutbox(batch).catch((err: Error) => logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'));
+    deleting = deleteOutbox(batch).catch((err: Error) => logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'));
   });
+}
+
+let deleting: Promise<unknown> = Promise.resolve();
+
+/**
+ * Resolves once the releases asked for so far are written (tests that count queries, shutdown): the
+ * deletes are batched on the next turn of the event loop, after the announcement.
+ */
+export async function outboxReleasesSettled(): Promise<void> {
+  while (releaseScheduled) await new Promise((resolve) => setImmediate(resolve));
+  await deleting;
 }

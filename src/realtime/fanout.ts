@@ -77,6 +77,8 @@ export function emitPerViewer(
 export class Fanout {
   private queues = new Map<string, { pending: DomainEvent[]; done: Promise<void> }>();
   private readonly roomUpdates: KeyedThrottle<DomainEvent>;
+  /** Outbox rows of published rolls waiting for Redis to confirm the events before they are released. */
+  private readonly releases = new Set<Promise<void>>();
 
   constructor(private readonly deps: FanoutDeps) {
     this.roomUpdates = new KeyedThrottle(deps.roomUpdateWindowMs ?? ROOM_UPDATE_WINDOW_MS, (event) => this.enqueue(event));
@@ -126,6 +128,7 @@ export class Fanout {
   async drain() {
     this.roomUpdates.flush();
     while (this.queues.size) await Promise.all([...this.queues.values()].map((q) => q.done));
+    await Promise.all([...this.releases]);
   }
 
   private async handle(event: Handled) {
@@ -157,7 +160,13 @@ export class Fanout {
           await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded);
           // Published (or the roll is gone): their outbox rows go, once Redis has the events.
           const ids = event.outboxIds;
-          if (ids.length) void broadcaster.whenSent(roomNamespace(event.slug)).then((sent) => sent && releaseOutbox(ids, this.deps.logger));
+          if (ids.length) {
+            const released: Promise<void> = broadcaster
+              .whenSent(roomNamespace(event.slug))
+              .then((sent) => void (sent && releaseOutbox(ids, this.deps.logger)), () => undefined)
+              .finally(() => this.releases.delete(released));
+            this.releases.add(released);
+          }
         } else await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug);
         return;
       }

@@ -238,7 +238,8 @@ export interface KeyRevocation {
  * index of revoked_at, so the few rows of the last seconds cost the same however many keys exist.
  */
 export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
-  const rows = await ApiKey.findAll({ where: { revokedAt: { [Op.gte]: since } }, attributes: ['id', 'revokedAt'], order: [['revokedAt', 'ASC']] });
+  // Polled four times a second: kept out of the query log, where it would drown every request's queries.
+  const rows = await ApiKey.findAll({ where: { revokedAt: { [Op.gte]: since } }, attributes: ['id', 'revokedAt'], order: [['revokedAt', 'ASC']], logging: false });
   return rows.map((row) => ({ id: row.id, revokedAt: row.revokedAt! }));
 }
 
