@@ -83,7 +83,9 @@ test('another site framing the board gets nothing; the framed overlay does not j
   const board = `${ctx.server.url}/board/${slug}`;
   // Another origin (another port) on the same machine: Chromium keeps pages of public sites from
   // framing a loopback server at all, which would prove nothing about the board's own policy.
-  const elsewhere = http.createServer((_req, res) => {
+  // `new http.Server`, not createServer: the suite's OpenAPI recorder (test/openapi/record.ts) wraps
+  // createServer, and this page is not the API.
+  const elsewhere = new http.Server((_req, res) => {
     res.setHeader('Content-Type', 'text/html');
     res.end(`<iframe id="board" src="${board}"></iframe><iframe id="overlay" src="${board}?overlay=1"></iframe>`);
   });
