@@ -123,6 +123,14 @@ export interface Participant {
   user: User;
 }
 
+/**
+ * Whom a roll is whispered to (`Roll.participants[]`): the participant, and the same person again under
+ * `participant` in dddice's pivot shape, for clients that read recipients from there (the Foundry module).
+ */
+export interface RollParticipant extends Participant {
+  participant: Pick<Participant, 'id' | 'username' | 'color' | 'user'>;
+}
+
 export interface Room {
   slug: string;
   name: string;
@@ -212,7 +220,8 @@ export interface Roll {
   failure_count?: number;
   label?: string | null;
   external_id: string | null;
-  participants: Participant[];
+  /** whom the roll is whispered to (empty when not whispered) */
+  participants: RollParticipant[];
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;
