@@ -63,6 +63,12 @@ const participantProperties: Record<string, Schema> = {
   username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },
   color: hexColor,
   position: { type: 'integer', minimum: 0, description: 'Seat order in the room' },
+  dice_tray: {
+    type: 'array',
+    description: "Saved rows of dice (the dddice SDK's `IDiceTray`), each a one-click roll on the board; `[]` when none",
+    maxItems: 8,
+    items: { type: 'array', maxItems: 12, items: strict({ dieType: { type: 'string', examples: ['d20'] }, theme: { type: 'string', examples: ['dddice-bees'] } }) },
+  },
   created_at: timestamp,
   updated_at: timestamp,
   user: ref('User'),

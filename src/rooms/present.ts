@@ -12,6 +12,8 @@ export function presentParticipant(participant: Participant): WireParticipant {
     username: participant.username,
     color: participant.color,
     position: participant.position,
+    // Always there (GM's Grimoire walks it before it connects): [] when nothing was saved.
+    dice_tray: participant.diceTray ?? [],
     created_at: ts(participant.createdAt),
     updated_at: ts(participant.updatedAt),
     user: presentUser(participant.user),
