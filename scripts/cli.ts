@@ -3,6 +3,8 @@
 //   key:create USERNAME [LABEL]   issue another key for a user (printed once; only its hash is kept)
 //   key:list USERNAME             list a user's keys by prefix (never the keys themselves)
 //   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close the sockets opened with them
+//   theme:public THEME_ID         make a theme everyone's: rollable by every user, in every dice box
+//   theme:private THEME_ID        undo theme:public (the built-in standard theme stays public)
 import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
@@ -14,12 +16,15 @@ import type { Config } from '../src/config';
 import { createRegisteredUser } from '../src/users/create';
 import { findUserByUsername, listApiKeys, type UserRecord } from '../src/users/store';
 import { AppError } from '../src/errors';
+import { makeThemePrivate, makeThemePublic } from '../src/themes/publicThemes';
 
 const USAGE = `Usage: npm run cli -- <command> [args]
   user:create USERNAME [NAME]   create a registered user and print a first API key
   key:create USERNAME [LABEL]   issue another key for a user
   key:list USERNAME             list a user's keys (prefix, label, state)
-  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close their sockets`;
+  key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close their sockets
+  theme:public THEME_ID         make a theme everyone's: rollable by every user, in every dice box
+  theme:private THEME_ID        undo theme:public (the built-in standard theme stays public)`;
 
 class UsageError extends Error {}
 
@@ -70,6 +75,18 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
           ? `Redis could not be reached to tell the instances now: their open sockets will be dropped within REALTIME_REVALIDATE_MS (${config.realtimeRevalidateMs} ms), and a server that cached the keys refuses them within CACHE_TTL_MS (${config.cacheTtlMs} ms).`
           : 'A server running without Redis on this database refuses them and drops their open sockets within 1 s.';
       return `Revoked ${keyIds.length} key(s). ${sockets}`;
+    }
+    case 'theme:public':
+    case 'theme:private': {
+      if (!a) throw new UsageError('A THEME_ID is required.');
+      const changed = command === 'theme:public' ? await makeThemePublic(a) : await makeThemePrivate(a);
+      const done = command === 'theme:public' ? `The theme "${a}" is public: every user can roll with it, and it is in every dice box.` : `The theme "${a}" is no longer public.`;
+      if (!changed) return command === 'theme:public' ? `The theme "${a}" was already public.` : `The theme "${a}" was not public.`;
+      // Every instance caches who may roll with what: told through Redis, else they see it when their
+      // cached entries expire (CACHE_TTL_MS).
+      const redis = redisTargetOf(config);
+      const told = redis ? await publishControlOnce(redis, config.redisPrefix, { type: 'invalidate', allDiceBoxes: true }) : false;
+      return `${done} ${told ? 'Every instance knows it now.' : `Running servers take it up within CACHE_TTL_MS (${config.cacheTtlMs} ms).`}`;
     }
     default:
       throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');

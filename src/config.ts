@@ -4,6 +4,7 @@ import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
 import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './http/origin';
 import { generateSecret } from './realtime/pusher/signature';
 import { MAX_CACHE_TTL_MS } from './lib/invalidation';
+import { BUILT_IN_THEME_IDS } from './themes/defaultTheme';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
 export interface Config {
@@ -109,6 +110,11 @@ export interface Config {
   metricsPort: number | null;
   /** The Pusher-protocol gateway for the stock dddice SDK (src/realtime/pusher/, docs/sdk.md). */
   pusher: Readonly<PusherConfig>;
+  /**
+   * What a roll naming a theme its roller may not roll with uses instead (UNKNOWN_THEME): a built-in
+   * theme's id, whose look it rolls in (the values' `theme` says so); null refuses it (422 unknown_theme).
+   */
+  unknownTheme: string | null;
 }
 
 export interface RedisNode {
@@ -301,6 +307,13 @@ const schema = Joi.object({
   PUSHER_APP_SECRET: Joi.string().min(16).max(256).pattern(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').empty('').default(null),
   PUSHER_ACTIVITY_TIMEOUT: Joi.number().integer().min(1).max(120).default(30),
   PUSHER_CLIENT_EVENTS_PER_SECOND: Joi.number().integer().min(1).max(1000).default(10),
+  UNKNOWN_THEME: Joi.string()
+    .valid(...BUILT_IN_THEME_IDS)
+    .empty('')
+    .default(null)
+    .messages({
+      'any.only': `must be the id of a built-in theme (${BUILT_IN_THEME_IDS.join(', ')}), whose look a roll with an unknown theme id then takes, or empty to refuse such rolls with a 422`,
+    }),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -376,5 +389,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       activityTimeoutS: value.PUSHER_ACTIVITY_TIMEOUT,
       clientEventsPerSecond: value.PUSHER_CLIENT_EVENTS_PER_SECOND,
     }),
+    unknownTheme: value.UNKNOWN_THEME,
   });
 }

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './app';
 import { configureQuotaCounts, configureQuotas } from './users/quotas';
+import { configureUnknownTheme } from './themes/rollable';
 import { roomQuotaCounts } from './rooms/store/quotaCounts';
 import { themeQuotaCounts } from './themes/store/quotaCounts';
 import { openDatabase } from './db';
@@ -117,6 +118,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   await migrate(database, logger);
   configureQuotas(config.quotas);
   configureQuotaCounts({ ...roomQuotaCounts, ...themeQuotaCounts });
+  configureUnknownTheme(config.unknownTheme);
   setListenerErrorHandler((err) => logger.error({ err }, 'domain event listener failed'));
 
   // REDIS_URL or REDIS_CLUSTER_NODES: main, pub (fails fast) and sub connections (lib/redis.ts).

@@ -9,6 +9,7 @@ import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../c
 import { DiceTable } from './dice/table';
 import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
+import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
@@ -194,6 +195,7 @@ function renderRoom() {
   $('room-name').textContent = room.name;
   document.title = `${room.name} · dice board`;
   renderParticipants($('participants'), room, state.online, state.me?.uuid ?? null);
+  renderTray();
   // Streamers key the overlay's page out: no table image there.
   state.table?.setBackground(overlay ? null : room.bg_file_path);
 }
@@ -286,6 +288,7 @@ function start() {
   wirePasscode();
   wireJoinQuestion();
   wireRollForm();
+  wireTray();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
   keepTableBelowCards();

@@ -73,6 +73,10 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
         <h2>Players</h2>
         <ul id="participants"></ul>
       </section>
+      <section id="tray" class="tray" hidden>
+        <h2>Your dice tray</h2>
+        <div id="tray-rows" class="tray-rows" role="group" aria-label="Dice tray: one click rolls a row"></div>
+      </section>
       <form id="roll-form" class="roll-form" autocomplete="off">
         <h2>Roll</h2>
         <div id="picker" class="picker" role="group" aria-label="Dice"></div>

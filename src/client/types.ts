@@ -111,6 +111,12 @@ export interface NewApiKey extends ApiKey {
   key: string;
 }
 
+/** One die of a dice tray row: a die id (`d20`) of a theme (`dddice-bees`). */
+export interface TrayDie {
+  dieType: string;
+  theme: string;
+}
+
 export interface Participant {
   /** The participant's own id (not the user's): it names the participant in paths. */
   id: number;
@@ -118,9 +124,22 @@ export interface Participant {
   /** `#rrggbb` */
   color: string;
   position: number;
+  /**
+   * saved rows of dice (the dddice SDK's `IDiceTray`), each a one-click roll on the board; `[]` when
+   * none. At most 8 rows of 12 dice, 1,024 bytes of JSON.
+   */
+  dice_tray: TrayDie[][];
   created_at: Timestamp;
   updated_at: Timestamp;
   user: User;
+}
+
+/**
+ * Whom a roll is whispered to (`Roll.participants[]`): the participant, and the same person again under
+ * `participant` in dddice's pivot shape, for clients that read recipients from there (the Foundry module).
+ */
+export interface RollParticipant extends Participant {
+  participant: Pick<Participant, 'id' | 'username' | 'color' | 'user'>;
 }
 
 export interface Room {
@@ -151,6 +170,8 @@ export interface UpdateRoomBody extends CreateRoomBody {
 export interface UpdateParticipantBody {
   username?: string;
   color?: string;
+  /** replaces the tray; `[]` empties it */
+  dice_tray?: TrayDie[][];
   passcode?: string;
 }
 
@@ -212,7 +233,8 @@ export interface Roll {
   failure_count?: number;
   label?: string | null;
   external_id: string | null;
-  participants: Participant[];
+  /** whom the roll is whispered to (empty when not whispered) */
+  participants: RollParticipant[];
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;

@@ -57,6 +57,23 @@ const face: Schema = {
   anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'object', required: ['src'], properties: { src: { type: 'string' } } }],
 };
 
+/** A participant's fields (spec 2.5), shared by Participant and RollParticipant. */
+const participantProperties: Record<string, Schema> = {
+  id: { type: 'integer', description: "The participant's own id (not the user's): it names the participant in paths" },
+  username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },
+  color: hexColor,
+  position: { type: 'integer', minimum: 0, description: 'Seat order in the room' },
+  dice_tray: {
+    type: 'array',
+    description: "Saved rows of dice (the dddice SDK's `IDiceTray`), each a one-click roll on the board; `[]` when none",
+    maxItems: 8,
+    items: { type: 'array', maxItems: 12, items: strict({ dieType: { type: 'string', examples: ['d20'] }, theme: { type: 'string', examples: ['dddice-bees'] } }) },
+  },
+  created_at: timestamp,
+  updated_at: timestamp,
+  user: ref('User'),
+};
+
 export const schemas: Record<string, Schema> = {
   Error: strict(
     {
@@ -114,17 +131,25 @@ export const schemas: Record<string, Schema> = {
     { description: 'The public face of a user: never an internal id, key or e-mail.' },
   ),
 
-  Participant: strict(
+  Participant: strict(participantProperties, { description: 'Spec 2.5.' }),
+
+  RollParticipant: strict(
     {
-      id: { type: 'integer', description: "The participant's own id (not the user's): it names the participant in paths" },
-      username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },
-      color: hexColor,
-      position: { type: 'integer', minimum: 0, description: 'Seat order in the room' },
-      created_at: timestamp,
-      updated_at: timestamp,
-      user: ref('User'),
+      ...participantProperties,
+      participant: strict(
+        {
+          id: { type: 'integer', description: "The participant's id, as `id` beside it" },
+          username: { type: 'string' },
+          color: hexColor,
+          user: ref('User'),
+        },
+        { description: "The same participant in dddice's pivot shape" },
+      ),
     },
-    { description: 'Spec 2.5.' },
+    {
+      description:
+        "Whom a roll is whispered to: the participant, and the same person again under `participant` in dddice's pivot shape (`{id, username, color, user}`), which the dddice Foundry module reads recipients from.",
+    },
   ),
 
   Room: strict(
@@ -187,7 +212,7 @@ export const schemas: Record<string, Schema> = {
       failure_count: { type: 'integer', minimum: 0, description: 'Only when the roll has a compare point: failures (`f1`) among the dice you may see' },
       external_id: nullable({ type: 'string' }),
       label: nullable({ type: 'string' }),
-      participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('Participant') },
+      participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('RollParticipant') },
       created_at: timestamp,
       updated_at: timestamp,
     },

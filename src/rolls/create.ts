@@ -195,11 +195,18 @@ function rollRequest(input: RollInput): RollRequest {
   return { dice, equation: null, theme, wanted };
 }
 
-/** Runs the dice engine on the themes the user may roll with (see usableThemes). */
+/**
+ * Runs the dice engine on the themes the user may roll with (see usableThemes). A theme id that maps to
+ * another theme (UNKNOWN_THEME: themes/rollable.ts) is rolled under that theme's id, so the values say
+ * which theme they were rolled with.
+ */
 function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, operator: OperatorInput | null | undefined): RollResult {
   const resolve = resolverFor(themes);
-  if (request.equation !== null) return rollEquation(request.equation, request.theme, resolve);
-  return rollDice(request.dice ?? [], operator, resolve);
+  const rolledAs = (slug: string) => themes.get(slug)?.slug ?? slug;
+  if (request.equation !== null) return rollEquation(request.equation, rolledAs(request.theme), resolve);
+  const dice = request.dice ?? [];
+  const renamed = dice.some((d) => rolledAs(d.theme) !== d.theme) ? dice.map((d) => ({ ...d, theme: rolledAs(d.theme) })) : dice;
+  return rollDice(renamed, operator, resolve);
 }
 
 /** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
@@ -211,7 +218,7 @@ function usableThemes(wanted: { slug: string; path: string }[], themes: Map<stri
     named.add(w.slug);
     problems.push({
       path: w.path,
-      message: `You cannot roll with the theme "${w.slug.slice(0, 100)}": it is not in your dice box (add it there first) and it is not the built-in theme "${DEFAULT_THEME_ID}".`,
+      message: `You cannot roll with the theme "${w.slug.slice(0, 100)}": it is not in your dice box (add it there first) and it is not a public theme (such as the built-in "${DEFAULT_THEME_ID}").`,
     });
   }
   if (problems.length) throw new UnusableThemeError(problems);

@@ -1,6 +1,6 @@
 import type { ParticipantRecord as Participant, RollRecord as Roll, RollValueRecord as RollValue, WhisperRecord as RollWhisper } from './store/records';
 import { canSeeValue, isRoller, rollAudience } from './policy';
-import { presentParticipant, presentRoomInRoll, roomViewerClass } from '../rooms/present';
+import { presentRollParticipant, presentRoomInRoll, roomViewerClass } from '../rooms/present';
 import type { Face, Roll as PresentedRollType, RollValue as PresentedValue } from '../client/types';
 import { ts } from '../http/time';
 import { presentUser } from '../users/present';
@@ -39,7 +39,7 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     ...(hasComparePoint(roll.operator) ? poolCounts(values, seesAll, roll.operator) : {}),
     external_id: roll.externalId ?? null,
     label: roll.label ?? null,
-    participants: whisperedParticipants(roll.whispers ?? []).map(presentParticipant),
+    participants: whisperedParticipants(roll.whispers ?? []).map(presentRollParticipant),
     created_at: ts(roll.createdAt),
     updated_at: ts(roll.updatedAt),
   };

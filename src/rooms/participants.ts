@@ -4,8 +4,8 @@ import { displayNameProblem, nameKey, normalizeDisplayName } from '../lib/displa
 import { requireRoomBySlug, rereadRoom } from './access';
 import { USERNAME_MAX } from './create';
 import { authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from './policy';
-import type { ParticipantRecord, RoomRecord } from './store/records';
-import { changeParticipant, deleteParticipant, otherNames, participantById, withRoomLocked } from './store/write';
+import type { DiceTray, ParticipantRecord, RoomRecord } from './store/records';
+import { changeParticipant, deleteParticipant, otherNames, participantById, withRoomLocked, type ParticipantChange as StoredChange } from './store/write';
 
 /** 409: another participant of the room goes by this name (compared case-insensitively after normalization). */
 export class NameTakenError extends ConflictError {
@@ -32,16 +32,20 @@ export interface ParticipantChange {
   username?: string;
   /** `#rrggbb`, stored in lower case. */
   color?: string;
+  /** Saved rows of dice (schema.ts bounds them); `[]` empties the tray. */
+  diceTray?: DiceTray;
 }
 
-/** The participant itself or the owner changes its username or colour. */
+/** The participant itself or the owner changes its username, colour or dice tray. */
 export async function updateParticipant(slug: string, participantId: number, user: UserRef, change: ParticipantChange): Promise<RoomRecord> {
   const room = await requireRoomBySlug(slug);
   const participant = participantOf(room, participantId, user, 'change');
   authorizeParticipantChange(room, participant, user, 'change');
-  const values: Partial<Pick<ParticipantRecord, 'username' | 'color'>> = {};
+  const values: StoredChange = {};
   if (change.username !== undefined) values.username = checkedDisplayName(change.username);
   if (change.color !== undefined) values.color = change.color.toLowerCase();
+  // Only the two fields of each die are kept, whatever else a client sent along.
+  if (change.diceTray !== undefined) values.diceTray = change.diceTray.map((row) => row.map((die) => ({ dieType: die.dieType, theme: die.theme })));
   // The room lock orders renames (PostgreSQL; SQLite has one writer): two cannot both take a free name.
   const changed = await withRoomLocked(room.id, async (_current, tx) => {
     const row = await participantById(tx, participant.id);

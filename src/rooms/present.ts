@@ -2,7 +2,7 @@ import type { ParticipantRecord as Participant, RoomRecord as Room } from './sto
 import { isOwner, isParticipant, memberUserIds } from './policy';
 import { timestamp, ts } from '../http/time';
 import { presentUser } from '../users/present';
-import type { Participant as WireParticipant, Room as WireRoom } from '../client/types';
+import type { Participant as WireParticipant, Room as WireRoom, RollParticipant } from '../client/types';
 
 /** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */
 export function presentParticipant(participant: Participant): WireParticipant {
@@ -12,6 +12,8 @@ export function presentParticipant(participant: Participant): WireParticipant {
     username: participant.username,
     color: participant.color,
     position: participant.position,
+    // Always there (GM's Grimoire walks it before it connects): [] when nothing was saved.
+    dice_tray: participant.diceTray ?? [],
     created_at: ts(participant.createdAt),
     updated_at: ts(participant.updatedAt),
     user: presentUser(participant.user),
@@ -19,6 +21,16 @@ export function presentParticipant(participant: Participant): WireParticipant {
 }
 
 export type PresentedParticipant = WireParticipant;
+
+/**
+ * A participant a roll is whispered to (`roll.participants[]`): the participant as everywhere, and
+ * beside it `participant`, the same person in dddice's pivot shape (`{id, username, color, user}`),
+ * which the dddice Foundry module reads recipients from. Both readers find what they look for.
+ */
+export function presentRollParticipant(participant: Participant): RollParticipant {
+  const presented = presentParticipant(participant);
+  return { ...presented, participant: { id: presented.id, username: presented.username, color: presented.color, user: presented.user } };
+}
 
 /**
  * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with

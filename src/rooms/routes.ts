@@ -19,7 +19,7 @@ import { removeParticipant, updateParticipant } from './participants';
 import { presentRoom } from './present';
 import * as s from './schema';
 import { findRoomBackground, listRoomsOf } from './store/read';
-import type { RoomRecord } from './store/records';
+import type { DiceTray, RoomRecord } from './store/records';
 import { updateRoom } from './update';
 
 /**
@@ -94,9 +94,9 @@ export function roomRoutes(deps: AppDeps): Router {
   };
 
   const changeParticipant: RequestHandler = async (req, res) => {
-    const body = req.body as { username?: string; color?: string };
+    const body = req.body as { username?: string; color?: string; dice_tray?: DiceTray };
     const participantId = req.params.participant as unknown as number;
-    const room = await updateParticipant(req.params.slug as string, participantId, req.user!, { username: body.username, color: body.color });
+    const room = await updateParticipant(req.params.slug as string, participantId, req.user!, { username: body.username, color: body.color, diceTray: body.dice_tray });
     roomEnvelope(res, room, req.user!.id);
   };
 

@@ -58,8 +58,36 @@ export const updateBody = Joi.object({
 
 export const joinBody = Joi.object({ passcode: offeredPasscode });
 
+/**
+ * A dice tray (the dddice SDK's `{dieType, theme}[][]`): bounded, since every presentation of the room
+ * (GET /room, RoomUpdateEvent, the presence members, rolls' embedded participants) carries every tray.
+ */
+export const MAX_TRAY_ROWS = 8;
+export const MAX_TRAY_ROW_DICE = 12;
+export const MAX_TRAY_BYTES = 1024;
+// The rules of a die id and a theme id (themes/manifest/manifest.ts), which rooms do not import.
+const TRAY_DIE_ID = /^[A-Za-z0-9][\w-]{0,63}$/;
+const TRAY_THEME_ID = /^[a-z0-9](?:[a-z0-9_-]{0,98}[a-z0-9])?$/;
+
+const trayDie = Joi.object({
+  dieType: Joi.string().max(64).pattern(TRAY_DIE_ID).required().messages({ 'string.pattern.base': '{{#label}} must be a die id: letters, digits, "_" or "-" (at most 64), such as d20' }),
+  theme: Joi.string()
+    .max(100)
+    .pattern(TRAY_THEME_ID)
+    .required()
+    .messages({ 'string.pattern.base': '{{#label}} must be a theme id: lower-case letters, digits, "-" and "_", starting and ending with a letter or digit, at most 100 characters' }),
+});
+
+const diceTray = Joi.array()
+  .items(Joi.array().items(trayDie).min(1).max(MAX_TRAY_ROW_DICE))
+  .max(MAX_TRAY_ROWS)
+  .custom((value: unknown, helpers) =>
+    Buffer.byteLength(JSON.stringify(value)) > MAX_TRAY_BYTES ? helpers.message({ custom: `{{#label}} must be at most ${MAX_TRAY_BYTES} bytes of JSON` }) : value,
+  );
+
 export const participantBody = Joi.object({
   username: displayName(USERNAME_MAX),
+  dice_tray: diceTray,
   color: Joi.string().pattern(HEX_COLOR).messages({ 'string.pattern.base': '{{#label}} must be a hex colour like #1a2b3c' }),
   // Sent by some clients (spec 4.3); the caller's identity, not a passcode, decides here.
   passcode: offeredPasscode,

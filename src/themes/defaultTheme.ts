@@ -8,3 +8,10 @@ export const DEFAULT_THEME_VERSION = '1.0.0';
 /** The owner of the built-in theme; a fixed uuid so every instance agrees. */
 export const SYSTEM_USER_UUID = '00000000-0000-4000-8000-000000000001';
 export const SYSTEM_USERNAME = 'system';
+/**
+ * The built-in public themes beside `standard` (migration 0012), under the ids dddice integrations
+ * hard-code: rollable by everyone and in every dice box, like `standard` (publicThemes.ts).
+ */
+export const BUILT_IN_PUBLIC_THEME_IDS = ['dddice-bees', 'dddice-red', 'dddice-standard'] as const;
+/** Every built-in theme id: what UNKNOWN_THEME may name (config.ts). */
+export const BUILT_IN_THEME_IDS: readonly string[] = [DEFAULT_THEME_ID, ...BUILT_IN_PUBLIC_THEME_IDS];

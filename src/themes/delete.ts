@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors';
 import type { UserRecord } from '../users/store';
 import { announce } from '../lib/invalidation';
-import { DEFAULT_THEME_ID } from './defaultTheme';
+import { unmarkPublic } from './store/publicThemes';
 import { authorizeThemeOwner } from './policy';
 import { diceBoxHolders, removeFromEveryDiceBox } from './store/diceBox';
 import { deleteShareRequestsOfTheme, recordRevocations, shareCodesOfTheme } from './store/shareRequests';
@@ -12,7 +12,7 @@ import { deleteThemeVersions, versionRows, withThemeLocked } from './store/theme
  * requests stop working; rolls keep the id they were made with.
  */
 export async function deleteTheme(user: Pick<UserRecord, 'id'>, slug: string): Promise<void> {
-  const holders = await withThemeLocked(slug, async (transaction) => {
+  const { holders, wasPublic } = await withThemeLocked(slug, async (transaction) => {
     const versions = await versionRows(slug, transaction);
     if (!versions.length) throw new NotFoundError(`There is no theme "${slug}".`);
     authorizeThemeOwner(user, versions[0]!.userId, slug, 'delete');
@@ -22,8 +22,9 @@ export async function deleteTheme(user: Pick<UserRecord, 'id'>, slug: string): P
     await deleteShareRequestsOfTheme(slug, transaction);
     await removeFromEveryDiceBox(slug, transaction);
     await deleteThemeVersions(versions.map((v) => v.id), transaction);
-    return users;
+    // A public theme stops being one: every box held it.
+    return { holders: users, wasPublic: await unmarkPublic(slug, transaction) };
   });
   const events = holders.map((userId) => ({ type: 'dicebox.deleted' as const, userId, themeSlug: slug }));
-  await announce(slug === DEFAULT_THEME_ID ? { allDiceBoxes: true } : { diceBoxes: holders }, ...events);
+  await announce(wasPublic ? { allDiceBoxes: true } : { diceBoxes: holders }, ...events);
 }

@@ -19,18 +19,19 @@ export function authorizeThemeOwner(user: Pick<User, 'id'>, ownerId: number, slu
   );
 }
 
-/** A theme can serve as a base (`extend`) when it is the caller's, the built-in one, or in the caller's dice box. */
-export function canExtend(facts: { owns: boolean; isDefault: boolean; inDiceBox: boolean }): boolean {
-  return facts.owns || facts.isDefault || facts.inDiceBox;
+/** A theme can serve as a base (`extend`) when it is the caller's, a public one (the built-in ones), or in the caller's dice box. */
+export function canExtend(facts: { owns: boolean; isPublic: boolean; inDiceBox: boolean }): boolean {
+  return facts.owns || facts.isPublic || facts.inDiceBox;
 }
 
 /**
- * Who sees a theme without a key (its preview page and that page's JSON): the built-in theme is everyone's;
+ * Who sees a theme without a key (its preview page and that page's JSON): a public theme (the built-in
+ * ones) is everyone's;
  * any other theme only with a live share link of that very theme. With a key any theme can be read by id
  * (read.ts), but a keyless page is open to the whole web, and theme ids are easy to guess.
  */
-export function canPreviewWithoutKey(facts: { isDefault: boolean; sharedByLink: boolean }): boolean {
-  return facts.isDefault || facts.sharedByLink;
+export function canPreviewWithoutKey(facts: { isPublic: boolean; sharedByLink: boolean }): boolean {
+  return facts.isPublic || facts.sharedByLink;
 }
 
 /** What names a theme version for the dice cache: id, slug and version together (a row id alone could in
@@ -42,17 +43,22 @@ export interface ThemeVersionKey {
 }
 
 /**
- * Which version of each theme a user may roll with: the version pinned in their dice box; the built-in
- * theme (in every box without a row) at its latest version unless the box pins one. `candidates` are
- * the box's versions (`boxed`) and the built-in theme's versions.
+ * Which version of each theme a user may roll with: the version pinned in their dice box; a public theme
+ * (the built-in ones among them: in every box without a row) at its latest version unless the box pins
+ * one. `candidates` are the box's versions (`boxed`) and the public themes' versions.
  */
-export function rollableVersions(candidates: readonly (ThemeVersionKey & { boxed: boolean })[], builtInSlug: string): Map<string, ThemeVersionKey> {
+export function rollableVersions(candidates: readonly (ThemeVersionKey & { boxed: boolean })[]): Map<string, ThemeVersionKey> {
   const out = new Map<string, ThemeVersionKey>();
-  for (const c of candidates) if (c.boxed) out.set(c.slug, { id: c.id, slug: c.slug, version: c.version });
-  if (!out.has(builtInSlug)) {
-    const builtIn = candidates.filter((c) => !c.boxed).map((c) => ({ id: c.id, slug: c.slug, version: c.version }));
-    const latest = latestOf(builtIn, (v) => v.version);
-    if (latest) out.set(builtInSlug, latest);
+  const everyones = new Map<string, ThemeVersionKey[]>();
+  for (const c of candidates) {
+    const key = { id: c.id, slug: c.slug, version: c.version };
+    if (c.boxed) out.set(c.slug, key);
+    else everyones.set(c.slug, [...(everyones.get(c.slug) ?? []), key]);
+  }
+  for (const [slug, versions] of everyones) {
+    if (out.has(slug)) continue;
+    const latest = latestOf(versions, (v) => v.version);
+    if (latest) out.set(slug, latest);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { authorizeThemeOwner, canExtend, ownsTheme } from './policy';
 import { announce } from '../lib/invalidation';
 import { checkAssets, type UploadedFile } from './manifest/assets';
 import { validateModels } from './manifest/khronos';
-import { DEFAULT_THEME_ID } from './defaultTheme';
+import { isPublic } from './publicThemes';
 import { assetNames } from './manifest/files';
 import { crossCheck } from './manifest/crossCheck';
 import { parseManifest, resolveManifest, type ManifestInput, type StoredManifest } from './manifest/manifest';
@@ -42,8 +42,8 @@ async function loadBase(user: UserRecord, baseSlug: string, slug: string, transa
   const base = await findLatestTheme(baseSlug, { transaction, withUser: false });
   if (!base) return fail(`There is no theme "${baseSlug}" to extend.`);
   const inDiceBox = await isInDiceBox(user.id, baseSlug, transaction);
-  if (!canExtend({ owns: ownsTheme(user, base.userId), isDefault: baseSlug === DEFAULT_THEME_ID, inDiceBox })) {
-    fail(`You can extend your own themes, the built-in theme and themes in your dice box; "${baseSlug}" is none of them.`);
+  if (!canExtend({ owns: ownsTheme(user, base.userId), isPublic: await isPublic(baseSlug), inDiceBox })) {
+    fail(`You can extend your own themes, the public themes (the built-in ones among them) and themes in your dice box; "${baseSlug}" is none of them.`);
   }
   // Follow the chain of bases (each one's latest version) looking for the theme being made.
   const seen = new Set([slug, baseSlug]);
@@ -117,8 +117,8 @@ export async function createTheme(user: UserRecord, upload: ThemeUpload): Promis
     if (err instanceof UniqueViolationError) throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');
     throw err;
   });
-  // The owner's box now pins this version (and every box holds the built-in theme): roll paths' pins everywhere.
-  await announce(input.id === DEFAULT_THEME_ID ? { allDiceBoxes: true } : { diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: created.id });
+  // The owner's box now pins this version (and every box holds the public themes): roll paths' pins everywhere.
+  await announce((await isPublic(input.id)) ? { allDiceBoxes: true } : { diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: created.id });
   // Answer what was written (a later read could already find it deleted).
   return { ...created, user };
 }

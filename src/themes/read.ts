@@ -1,13 +1,13 @@
 /**
  * Reading themes. Visibility (docs/api/themes.md): every signed-in user can read any theme by id (its
  * versions and assets), so dice rolled in a room render for everyone; `GET /theme` lists the caller's
- * own themes, the built-in one and those in the caller's dice box; rolling needs the theme in the dice
+ * own themes, the public ones (the built-in ones among them) and those in the caller's dice box; rolling needs the theme in the dice
  * box (rollable.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { NotFoundError } from '../errors';
 import type { UserRecord } from '../users/store';
-import { DEFAULT_THEME_ID } from './defaultTheme';
+import { publicSlugs } from './publicThemes';
 import { latestOf, sortNewestFirst } from './versions';
 import { diceBoxSlugs } from './store/diceBox';
 import { findAssetMeta, findLatestTheme, findThemeVersion, loadAssetData, loadThemesInOrder, themeExists, versionRows, versionsOwnedOrNamed } from './store/themes';
@@ -39,11 +39,11 @@ export async function listThemeVersions(slug: string, page: number, perPage: num
 }
 
 /**
- * The latest version of each theme the user sees in `GET /theme`: their own, the built-in one, and those
+ * The latest version of each theme the user sees in `GET /theme`: their own, the public ones, and those
  * in their dice box; ordered by id (slug), paged.
  */
 export async function listVisibleThemes(user: Pick<UserRecord, 'id'>, page: number, perPage: number): Promise<Paged<ThemeRecord>> {
-  const slugs = [...new Set([DEFAULT_THEME_ID, ...(await diceBoxSlugs(user.id))])];
+  const slugs = [...new Set([...(await publicSlugs()), ...(await diceBoxSlugs(user.id))])];
   const latest = latestPerSlug(await versionsOwnedOrNamed(user.id, slugs));
   const ordered = [...latest.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const slice = ordered.slice((page - 1) * perPage, page * perPage);

@@ -3,12 +3,12 @@
  * rollableVersions, the facts come from the themes store) and their dice, in the dice engine's terms.
  */
 import type { DieDefinition, Face } from '../dice/types';
-import { DEFAULT_THEME_ID } from './defaultTheme';
 import { isPhysicalType, normalizeDice, PLAIN_FACES } from './manifest/dice';
 import type { StoredManifest } from './manifest/manifest';
 import { manifestOf } from './manifest/stored';
 import { rollableVersions, type ThemeVersionKey } from './policy';
 import { manifestsOf, rollableCandidates, type RollableCandidate } from './store/themes';
+import { publicVersions } from './publicThemes';
 import { BoundedCache } from '../lib/cache';
 import { cacheTtlMs, onInvalidation } from '../lib/invalidation';
 
@@ -21,51 +21,57 @@ export interface RollableTheme extends ThemeVersionKey {
 
 /**
  * Dice-box pins, in process: per user, the version its box holds of each theme id asked for (null: not
- * in the box), and the built-in theme's versions. Pushed invalidation (lib/invalidation.ts): a change
- * to a user's box (`diceBoxes`), a version of the built-in theme published or deleted (`allDiceBoxes`).
+ * in the box). Pushed invalidation (lib/invalidation.ts): a change to a user's box (`diceBoxes`). The
+ * public themes' versions are cached by publicThemes.ts.
  */
 const pinsByUser = new BoundedCache<number, ReadonlyMap<string, RollableCandidate | null>>({ maxWeight: 10_000, ttlMs: cacheTtlMs });
-const builtInVersions = new BoundedCache<string, readonly RollableCandidate[]>({ maxWeight: 1, ttlMs: cacheTtlMs });
 
 onInvalidation((inv) => {
   if (inv.all || inv.allDiceBoxes) {
     pinsByUser.clear();
-    builtInVersions.clear();
     return;
   }
   for (const userId of inv.diceBoxes ?? []) pinsByUser.delete(userId);
 });
 
-/** The candidates rollableVersions() chooses among (store/themes.ts rollableCandidates), from the caches above when they hold them all. */
-async function candidatesFor(userId: number, wanted: string[], builtIn: string | null): Promise<RollableCandidate[]> {
+/**
+ * What an unknown theme id rolls with (UNKNOWN_THEME, config.ts): null (the default) refuses it with a
+ * 422; a built-in theme id rolls it in that theme's look, and the values say so in their `theme`.
+ */
+let unknownThemeFallback: string | null = null;
+
+export function configureUnknownTheme(themeId: string | null): void {
+  unknownThemeFallback = themeId;
+}
+
+/** The candidates rollableVersions() chooses among: the box's pins (from the cache above when it holds them all) and the public themes' versions. */
+async function candidatesFor(userId: number, wanted: string[]): Promise<RollableCandidate[]> {
+  const everyones = (await publicVersions()).filter((v) => wanted.includes(v.slug));
   const pins = pinsByUser.get(userId);
-  const builtIns = builtIn !== null ? builtInVersions.get(builtIn) : undefined;
-  if (pins && wanted.every((slug) => pins.has(slug)) && (builtIn === null || builtIns)) {
-    const out = wanted.flatMap((slug) => pins.get(slug) ?? []);
-    return builtIns ? [...out, ...builtIns] : out;
-  }
-  const [pinsTicket, builtInTicket] = [pinsByUser.ticket(), builtInVersions.ticket()];
-  const rows = await rollableCandidates(userId, wanted, builtIn);
+  if (pins && wanted.every((slug) => pins.has(slug))) return [...wanted.flatMap((slug) => pins.get(slug) ?? []), ...everyones];
+  const ticket = pinsByUser.ticket();
+  const rows = await rollableCandidates(userId, wanted);
   // A user asking for ever new theme ids must not grow its entry without bound: start afresh past a few dozen.
   const known = new Map(pins && pins.size < 64 ? pins : []);
-  for (const slug of wanted) known.set(slug, rows.find((r) => r.boxed && r.slug === slug) ?? null);
-  pinsByUser.set(userId, known, pinsTicket);
-  if (builtIn !== null) builtInVersions.set(builtIn, rows.filter((r) => !r.boxed), builtInTicket);
-  return rows;
+  for (const slug of wanted) known.set(slug, rows.find((r) => r.slug === slug) ?? null);
+  pinsByUser.set(userId, known, ticket);
+  return [...rows, ...everyones];
 }
 
 /**
  * The theme versions `userId` may roll with, by slug, among `slugs`: the version pinned in the user's
- * dice box, and the built-in theme's latest version for everyone. The pins come from the cache above,
+ * dice box, and the public themes' latest versions for everyone. The pins come from the cache above,
  * else one query names the versions; a version's dice are cached (versions never change), so manifests
- * are read only for versions not seen before.
+ * are read only for versions not seen before. With UNKNOWN_THEME set, a slug the user may not roll with
+ * maps to that theme (whose `slug` then differs from the key).
  */
 export async function findRollableThemeVersions(userId: number, slugs: readonly string[]): Promise<Map<string, RollableTheme>> {
-  const wanted = [...new Set(slugs)];
+  const asked = [...new Set(slugs)];
   const out = new Map<string, RollableTheme>();
-  if (!wanted.length) return out;
-  const builtIn = wanted.includes(DEFAULT_THEME_ID) ? DEFAULT_THEME_ID : null;
-  const versions = rollableVersions(await candidatesFor(userId, wanted, builtIn), DEFAULT_THEME_ID);
+  if (!asked.length) return out;
+  const fallback = unknownThemeFallback;
+  const wanted = fallback !== null && !asked.includes(fallback) ? [...asked, fallback] : asked;
+  const versions = rollableVersions(await candidatesFor(userId, wanted));
   // Taken now, not looked up again after the await: the bounded cache may drop an entry meanwhile.
   const diceOf = new Map<ThemeVersionKey, ReadonlyMap<string, DieDefinition | null>>();
   const unseen: ThemeVersionKey[] = [];
@@ -82,6 +88,8 @@ export async function findRollableThemeVersions(userId: number, slugs: readonly 
     const dice = diceOf.get(version);
     if (dice) out.set(slug, { ...version, dice });
   }
+  const stand = fallback !== null ? out.get(fallback) : undefined;
+  if (stand) for (const slug of asked) if (!out.has(slug)) out.set(slug, stand);
   return out;
 }
 

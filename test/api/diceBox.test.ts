@@ -2,7 +2,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { recordEvents, userIdOf } from '../fixtures/events';
-import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
+import { BUILT_IN_THEME_IDS, DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
@@ -23,13 +23,13 @@ async function shared(owner: Awaited<ReturnType<typeof ctx.server.newUser>>, tak
   return m;
 }
 
-test('a new box holds the built-in theme, which cannot be removed', async (t) => {
+test('a new box holds the built-in themes, which cannot be removed', async (t) => {
   const { api } = await ctx.server.newUser();
   const list = await api.get('/dice-box');
   t.is(list.status, 200);
   t.is(list.body.type, 'theme[]');
-  t.deepEqual(ids(list), [DEFAULT_THEME_ID]);
-  t.is(list.body.meta.total, 1);
+  t.deepEqual(ids(list), [...BUILT_IN_THEME_IDS].sort());
+  t.is(list.body.meta.total, 4);
   const one = await api.get(`/dice-box/${DEFAULT_THEME_ID}`);
   t.is(one.status, 200);
   t.is(one.body.type, 'theme');
@@ -40,7 +40,7 @@ test('a new box holds the built-in theme, which cannot be removed', async (t) =>
   const del = await api.delete(`/dice-box/${DEFAULT_THEME_ID}`);
   t.is(del.status, 403);
   t.is(del.body.data.code, 'forbidden');
-  t.deepEqual(ids(await api.get('/dice-box')), [DEFAULT_THEME_ID]);
+  t.deepEqual(ids(await api.get('/dice-box')), [...BUILT_IN_THEME_IDS].sort());
 });
 
 test('your own themes are in your box from creation and follow your new versions', async (t) => {
@@ -50,7 +50,7 @@ test('your own themes are in your box from creation and follow your new versions
   const m = manifest();
   const v1 = await postTheme(me.api, m);
   t.is(v1.status, 201);
-  t.deepEqual(ids(await me.api.get('/dice-box')).sort(), [DEFAULT_THEME_ID, m.id as string].sort());
+  t.deepEqual(ids(await me.api.get('/dice-box')).sort(), [...BUILT_IN_THEME_IDS, m.id as string].sort());
   t.is((await me.api.get(`/dice-box/${m.id}`)).body.data.version, '1.0.0');
   t.is((await postTheme(me.api, { ...m, version: '1.1.0' })).status, 201);
   t.is((await me.api.get(`/dice-box/${m.id}`)).body.data.version, '1.1.0');
@@ -69,18 +69,18 @@ test('filter matches the id or the name, case-insensitively; ids picks themes; b
   for (const m of [a, b, c]) t.is((await postTheme(me.api, m)).status, 201);
   t.deepEqual(ids(await me.api.get('/dice-box?filter=fire')).sort(), [a.id, c.id].sort());
   t.deepEqual(ids(await me.api.get('/dice-box?filter=FROST')), [b.id]);
-  t.deepEqual(ids(await me.api.get('/dice-box?filter=stand')), [DEFAULT_THEME_ID]);
+  t.deepEqual(ids(await me.api.get('/dice-box?filter=stand')), ['dddice-standard', DEFAULT_THEME_ID]);
   t.deepEqual(ids(await me.api.get('/dice-box?filter=nothing-like-this')), []);
   t.deepEqual(ids(await me.api.get(`/dice-box?ids=${a.id},${b.id}`)).sort(), [a.id, b.id].sort());
   t.deepEqual(ids(await me.api.get(`/dice-box?ids=${a.id}, ${DEFAULT_THEME_ID},,unknown-theme`)).sort(), [a.id, DEFAULT_THEME_ID].sort());
   t.deepEqual(ids(await me.api.get(`/dice-box?ids=${a.id},${b.id}&filter=ice`)), [b.id]);
-  t.deepEqual(ids(await me.api.get('/dice-box?filter=&ids=')).length, 4, 'empty parameters filter nothing');
-  const page1 = await me.api.get('/dice-box?per_page=3');
-  t.is(page1.body.data.length, 3);
-  t.is(page1.body.meta.total, 4);
+  t.deepEqual(ids(await me.api.get('/dice-box?filter=&ids=')).length, 7, 'empty parameters filter nothing');
+  const page1 = await me.api.get('/dice-box?per_page=4');
+  t.is(page1.body.data.length, 4);
+  t.is(page1.body.meta.total, 7);
   const page2 = await me.api.get(page1.body.links.next);
-  t.is(page2.body.data.length, 1);
-  t.deepEqual([...ids(page1), ...ids(page2)], [a.id, b.id, c.id, DEFAULT_THEME_ID].sort());
+  t.is(page2.body.data.length, 3);
+  t.deepEqual([...ids(page1), ...ids(page2)], [a.id, b.id, c.id, ...BUILT_IN_THEME_IDS].sort());
   const filtered = await me.api.get('/dice-box?filter=fire&per_page=1');
   t.regex(filtered.body.links.next, /filter=fire/);
   t.is((await me.api.get('/dice-box?per_page=0')).status, 400);
@@ -159,7 +159,7 @@ test('deleting a theme takes it out of every box that held it, announced to each
   recorder.stop();
   for (const userId of [ownerId, takerId]) t.true(recorder.events.some((e) => e.type === 'dicebox.deleted' && e.userId === userId && e.themeSlug === m.id));
   t.is((await taker.api.get(`/dice-box/${m.id}`)).status, 404);
-  t.deepEqual(ids(await taker.api.get('/dice-box')), [DEFAULT_THEME_ID]);
+  t.deepEqual(ids(await taker.api.get('/dice-box')), [...BUILT_IN_THEME_IDS].sort());
 });
 
 test('findRollableThemeVersions (what rolls use) answers every theme of a roll at once: box versions and the built-in one', async (t) => {

@@ -32,7 +32,8 @@ function internals(body: unknown, path = '$', out: string[] = []): string[] {
   if (Array.isArray(body)) body.forEach((v, i) => internals(v, `${path}[${i}]`, out));
   else if (body && typeof body === 'object') {
     const o = body as Record<string, unknown>;
-    const isParticipant = 'position' in o && 'color' in o;
+    // A participant, or a whisper recipient's pivot (`participant`: the same participant's public id again).
+    const isParticipant = ('position' in o || path.endsWith('.participant')) && 'color' in o;
     if ('username' in o && 'uuid' in o && 'is_registered' in o && !isParticipant) {
       const extra = Object.keys(o).filter((k) => !USER_KEYS.includes(k));
       if (extra.length) out.push(`${path} (user with ${extra.join(', ')})`);

@@ -4,7 +4,7 @@ import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, png, wav, webp } from '../fixtures/assets';
 import { fileFieldsAsNames, manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
-import { DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
+import { BUILT_IN_THEME_IDS, DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { contrastRatio } from '../../src/themes/manifest/label';
 
 const ctx = useServer(test);
@@ -53,7 +53,7 @@ test('the built-in theme exists from the first start and every new user sees it'
   const list = await api.get('/theme');
   t.is(list.status, 200);
   t.is(list.body.type, 'theme[]');
-  t.deepEqual(list.body.data.map((th: { id: string }) => th.id), [DEFAULT_THEME_ID]);
+  t.deepEqual(list.body.data.map((th: { id: string }) => th.id), [...BUILT_IN_THEME_IDS].sort());
   const one = await api.get(`/theme/${DEFAULT_THEME_ID}`);
   t.is(one.status, 200);
   t.is(one.body.type, 'theme');
@@ -373,15 +373,15 @@ test('GET /theme lists the latest version of your themes and the built-in one, p
   t.is((await postTheme(other.api, manifest({ id: theirs }))).status, 201);
   const list = await me.api.get('/theme');
   const ids = list.body.data.map((th: { id: string }) => th.id);
-  t.deepEqual(ids, [...mine, DEFAULT_THEME_ID].sort());
+  t.deepEqual(ids, [...mine, ...BUILT_IN_THEME_IDS].sort());
   t.is(list.body.data.find((th: { id: string }) => th.id === mine[0]).version, '1.0.1');
-  t.is(list.body.meta.total, 3);
-  const page1 = await me.api.get('/theme?per_page=2');
-  t.is(page1.body.data.length, 2);
+  t.is(list.body.meta.total, 6);
+  const page1 = await me.api.get('/theme?per_page=4');
+  t.is(page1.body.data.length, 4);
   t.is(page1.body.links.prev, null);
   const page2 = await request(page1.body.links.next, 'GET', { key: me.key });
   t.is(page2.status, 200);
-  t.is(page2.body.data.length, 1);
+  t.is(page2.body.data.length, 2);
   t.is(page2.body.links.next, null);
   t.deepEqual([...page1.body.data, ...page2.body.data].map((th: { id: string }) => th.id), ids);
   t.is((await me.api.get('/theme?per_page=0')).status, 400);

@@ -3,7 +3,7 @@ import { useServer } from '../helpers/server';
 import { closeAll, connectRoom, connectWelcomed, type Client } from '../helpers/sockets';
 import { KeyedThrottle } from '../../src/realtime/throttle';
 import { RoomLoads } from '../../src/realtime/roomLoads';
-import type { Room } from '../../src/db/models';
+import type { RoomRecord as Room } from '../../src/rooms/store/records';
 
 // Bursts in a room (many joins, many connections at once) must not cost one announcement of the
 // whole room per change (docs/realtime.md, "Bursts").

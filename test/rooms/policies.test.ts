@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Participant, Room } from '../../src/db/models';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../../src/rooms/store/records';
 import { authorizeJoin, authorizeParticipantChange, authorizeRoomAccess, authorizeRoomOwner, canAccessRoom, canJoinRoom, canManageParticipant, isParticipant } from '../../src/rooms/policy';
 
 // Plain objects shaped like loaded models: the policies are pure and read only these fields.

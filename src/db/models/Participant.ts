@@ -9,6 +9,8 @@ export class Participant extends Model<InferAttributes<Participant>, InferCreati
   declare username: string;
   declare color: string;
   declare position: number;
+  /** JSON text of the dice tray (rooms/store/records.ts DiceTray); null: empty */
+  declare diceTray: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare user?: NonAttribute<User>;
@@ -21,6 +23,7 @@ export class Participant extends Model<InferAttributes<Participant>, InferCreati
         username: { type: DataTypes.STRING(64), allowNull: false },
         color: { type: DataTypes.STRING(7), allowNull: false },
         position: { type: DataTypes.INTEGER, allowNull: false },
+        diceTray: { type: DataTypes.TEXT, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,4 +1,4 @@
-import { asBool, asDate, asDateOrNull, columns, num, strOrNull, type Row } from '../../db/sql';
+import { asBool, asDate, asDateOrNull, asJson, columns, num, strOrNull, type Row } from '../../db/sql';
 import type { UserRecord } from '../../users/store';
 
 /**
@@ -7,6 +7,15 @@ import type { UserRecord } from '../../users/store';
  * columns under those names (alias `t`), and `to*` turn a row of either dialect into a record.
  */
 
+/** One die of a dice tray row: a die id of a theme (the dddice SDK's `{dieType, theme}`). */
+export interface TrayDie {
+  dieType: string;
+  theme: string;
+}
+
+/** A participant's saved rows of dice, each a one-click roll on the board. */
+export type DiceTray = TrayDie[][];
+
 export interface ParticipantRecord {
   id: number;
   roomId: number;
@@ -14,6 +23,7 @@ export interface ParticipantRecord {
   username: string;
   color: string;
   position: number;
+  diceTray: DiceTray;
   createdAt: Date;
   updatedAt: Date;
   user?: UserRecord;
@@ -40,7 +50,7 @@ export interface RoomRecord {
   memberUserIds?: ReadonlySet<number>;
 }
 
-const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'createdAt', 'updatedAt'];
+const PARTICIPANT = ['id', 'roomId', 'userId', 'username', 'color', 'position', 'diceTray', 'createdAt', 'updatedAt'];
 const ROOM = ['id', 'slug', 'name', 'isPublic', 'passcode', 'bgFilePath', 'userId', 'createdAt', 'updatedAt', 'deletedAt'];
 
 export const participantColumns = (alias: string, prefix = '') => columns(alias, prefix, PARTICIPANT);
@@ -54,9 +64,15 @@ export function toParticipant(row: Row, prefix = ''): ParticipantRecord {
     username: row[`${prefix}username`] as string,
     color: row[`${prefix}color`] as string,
     position: num(row[`${prefix}position`]),
+    diceTray: trayOf(row[`${prefix}diceTray`]),
     createdAt: asDate(row[`${prefix}createdAt`]),
     updatedAt: asDate(row[`${prefix}updatedAt`]),
   };
+}
+
+/** The stored tray (JSON text; null before any was saved) as a tray. */
+export function trayOf(value: unknown): DiceTray {
+  return asJson<DiceTray>(value) ?? [];
 }
 
 export function toRoom(row: Row, prefix = ''): RoomRecord {

@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { db } from '../../db';
 import { uniquely } from '../../db/errors';
 import { Participant, Room, RoomBackground } from '../../db/models';
-import type { ParticipantRecord, RoomRecord } from './records';
+import { trayOf, type ParticipantRecord, type RoomRecord } from './records';
 
 /**
  * Every change to rooms, participants and room backgrounds. The use cases decide; these write, inside
@@ -28,8 +28,8 @@ const plainRoom = (room: Room): RoomRow => {
 };
 
 const plainParticipant = (p: Participant): ParticipantRecord => {
-  const { id, roomId, userId, username, color, position, createdAt, updatedAt } = p.get({ plain: true });
-  return { id, roomId, userId, username, color, position, createdAt, updatedAt };
+  const { id, roomId, userId, username, color, position, diceTray, createdAt, updatedAt } = p.get({ plain: true });
+  return { id, roomId, userId, username, color, position, diceTray: trayOf(diceTray), createdAt, updatedAt };
 };
 
 /** `fn` in one transaction (creating a room: there is no row to lock yet). */
@@ -110,9 +110,15 @@ export async function otherNames(tx: RoomTransaction, roomId: number, exceptId: 
   return rows.map((p) => p.username);
 }
 
+/** What a participant change may set. */
+export type ParticipantChange = Partial<Pick<ParticipantRecord, 'username' | 'color' | 'diceTray'>>;
+
 /** Write the fields of `change` that differ from `current` (and updated_at); false when none does. */
-export async function changeParticipant(tx: RoomTransaction, current: ParticipantRecord, change: Partial<Pick<ParticipantRecord, 'username' | 'color'>>): Promise<boolean> {
-  const differing = Object.fromEntries(Object.entries(change).filter(([key, value]) => current[key as 'username' | 'color'] !== value));
+export async function changeParticipant(tx: RoomTransaction, current: ParticipantRecord, change: ParticipantChange): Promise<boolean> {
+  const differing: Partial<{ username: string; color: string; diceTray: string }> = {};
+  if (change.username !== undefined && change.username !== current.username) differing.username = change.username;
+  if (change.color !== undefined && change.color !== current.color) differing.color = change.color;
+  if (change.diceTray !== undefined && JSON.stringify(change.diceTray) !== JSON.stringify(current.diceTray)) differing.diceTray = JSON.stringify(change.diceTray);
   if (!Object.keys(differing).length) return false;
   await uniquely(Participant.update(differing, { where: { id: current.id }, transaction: tx }));
   return true;

@@ -1,11 +1,12 @@
 /**
  * A user's dice box: theme versions they can roll with (docs/api/dice-box.md). Each entry is pinned to a
  * version until the user upgrades it (change.ts); the owner's own themes follow their new versions
- * (publish.ts); the built-in theme is always in every box, at its latest version, without a row.
+ * (publish.ts); the public themes (the built-in ones among them: publicThemes.ts) are in every box, at
+ * their latest version, without a row.
  */
 import { NotFoundError } from '../../errors';
 import type { UserRecord } from '../../users/store';
-import { DEFAULT_THEME_ID } from '../defaultTheme';
+import { isPublic, latestPublicVersions } from '../publicThemes';
 import type { Paged } from '../read';
 import { diceBoxEntries, findDiceBoxTheme } from '../store/diceBox';
 import { findLatestTheme, loadThemesInOrder } from '../store/themes';
@@ -42,10 +43,10 @@ function matches(entry: { slug: string; name: string }, query: DiceBoxQuery): bo
 export async function listDiceBox(user: Pick<UserRecord, 'id'>, query: DiceBoxQuery): Promise<Paged<ThemeRecord>> {
   // Small rows first (id, slug, name): filter and page in code, then load only the page in full.
   const entries = await diceBoxEntries(user.id, query.ids);
-  if (!entries.some((e) => e.slug === DEFAULT_THEME_ID) && (!query.ids || query.ids.includes(DEFAULT_THEME_ID))) {
-    const builtIn = await findLatestTheme(DEFAULT_THEME_ID, { withUser: false });
-    if (builtIn) entries.push({ slug: builtIn.slug, name: builtIn.name, themeId: builtIn.id });
-  }
+  const boxed = new Set(entries.map((e) => e.slug));
+  const everyones = [...(await latestPublicVersions()).values()].filter((v) => !boxed.has(v.slug) && (!query.ids || query.ids.includes(v.slug)));
+  // Their names, for `filter`: the few public themes' latest versions, one small query.
+  for (const theme of await loadThemesInOrder(everyones.map((v) => v.id))) entries.push({ slug: theme.slug, name: theme.name, themeId: theme.id });
   const selected = entries.filter((e) => matches(e, query)).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const slice = selected.slice((query.page - 1) * query.perPage, query.page * query.perPage);
   return { items: await loadThemesInOrder(slice.map((e) => e.themeId)), total: selected.length };
@@ -55,13 +56,13 @@ export function notInBox(slug: string): NotFoundError {
   return new NotFoundError(`The theme "${slug}" is not in your dice box.`);
 }
 
-/** The theme at the version in the user's box (the built-in theme: its latest version). */
+/** The theme at the version in the user's box (a public theme without a row: its latest version). */
 export async function getDiceBoxTheme(user: Pick<UserRecord, 'id'>, slug: string): Promise<ThemeRecord> {
   const theme = await findDiceBoxTheme(user.id, slug);
   if (theme) return theme;
-  if (slug === DEFAULT_THEME_ID) {
-    const builtIn = await findLatestTheme(DEFAULT_THEME_ID);
-    if (builtIn) return builtIn;
+  if (await isPublic(slug)) {
+    const latest = await findLatestTheme(slug);
+    if (latest) return latest;
   }
   throw notInBox(slug);
 }

@@ -1,10 +1,10 @@
 /**
  * Which theme a keyless preview shows (the page GET /theme/{id}/preview and its JSON): the rule is
- * canPreviewWithoutKey (policy.ts): the built-in theme, or a theme whose live share link's code comes
+ * canPreviewWithoutKey (policy.ts): a public theme (the built-in ones), or a theme whose live share link's code comes
  * with the request. Whoever is not allowed gets the same 404 as for a theme that does not exist.
  */
 import { NotFoundError } from '../../errors';
-import { DEFAULT_THEME_ID } from '../defaultTheme';
+import { isPublic } from '../publicThemes';
 import { canPreviewWithoutKey } from '../policy';
 import { liveRequestByCode } from '../shareRequests/accept';
 import { findLatestTheme, findThemeVersion } from '../store/themes';
@@ -23,7 +23,7 @@ export async function getPreviewTheme(request: PreviewRequest): Promise<ThemeRec
   const hidden = () => new NotFoundError(`There is no theme "${request.slug}" to preview without a key: open its preview from a share link.`);
   // A code that does not work is a 404 or 410 about the link (share page's words), whatever theme it named.
   const link = request.share !== undefined ? await liveRequestByCode(request.share) : null;
-  if (!canPreviewWithoutKey({ isDefault: request.slug === DEFAULT_THEME_ID, sharedByLink: link?.themeSlug === request.slug })) throw hidden();
+  if (!canPreviewWithoutKey({ isPublic: await isPublic(request.slug), sharedByLink: link?.themeSlug === request.slug })) throw hidden();
   const theme = request.version === undefined ? await findLatestTheme(request.slug, { withUser: false }) : await findThemeVersion(request.slug, request.version);
   if (!theme) throw request.version === undefined ? hidden() : new NotFoundError(`The theme "${request.slug}" has no version ${request.version}.`);
   return { ...theme, user: null };

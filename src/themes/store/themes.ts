@@ -150,26 +150,22 @@ export async function deleteThemeVersions(ids: number[], transaction: ThemesTran
 
 /** A version a user may roll with, as the rolling rule reads it (store/themes.ts rollableCandidates). */
 export interface RollableCandidate {
-  /** true: the version pinned in the user's dice box; false: a version of the built-in theme */
+  /** true: the version pinned in the user's dice box; false: a version of a public theme */
   boxed: boolean;
   id: number;
   slug: string;
   version: string;
 }
 
-/**
- * In one query, the versions pinned in `userId`'s dice box for `slugs`, and, when `builtInSlug` is
- * given, every version of the built-in theme (policy.ts rollableVersions picks among them).
- */
-export async function rollableCandidates(userId: number, slugs: string[], builtInSlug: string | null): Promise<RollableCandidate[]> {
-  const rows = await db().sql.query<{ boxed: unknown; slug: string; id: unknown; version: string }>(
-    `SELECT 1 AS boxed, d.theme_slug AS slug, t.id AS id, t.version AS version
+/** In one query, the versions pinned in `userId`'s dice box for `slugs` (all `boxed`). */
+export async function rollableCandidates(userId: number, slugs: string[]): Promise<RollableCandidate[]> {
+  const rows = await db().sql.query<{ slug: string; id: unknown; version: string }>(
+    `SELECT d.theme_slug AS slug, t.id AS id, t.version AS version
        FROM dice_box_items d JOIN themes t ON t.id = d.theme_id
-      WHERE d.user_id = $1 AND d.theme_slug IN (${placeholders(slugs.length, 2)})` +
-      (builtInSlug !== null ? ` UNION ALL SELECT 0 AS boxed, t.slug AS slug, t.id AS id, t.version AS version FROM themes t WHERE t.slug = $${slugs.length + 2}` : ''),
-    builtInSlug !== null ? [userId, ...slugs, builtInSlug] : [userId, ...slugs],
+      WHERE d.user_id = $1 AND d.theme_slug IN (${placeholders(slugs.length, 2)})`,
+    [userId, ...slugs],
   );
-  return rows.map((r) => ({ boxed: Number(r.boxed) === 1, id: Number(r.id), slug: r.slug, version: r.version }));
+  return rows.map((r) => ({ boxed: true, id: Number(r.id), slug: r.slug, version: r.version }));
 }
 
 /** The stored manifests (as text or object, parsed by manifestOf) of versions by row id. */
