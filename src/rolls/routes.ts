@@ -5,6 +5,7 @@ import { listPath } from '../http/paging';
 import { validate } from '../http/validate';
 import { clearRoomTable } from './clear';
 import { createRoll } from './create';
+import { idempotent } from './idempotency/middleware';
 import { readRoomHistory } from './history';
 import { cursorPage, presentRoll } from './present';
 import { readRoll } from './read';
@@ -22,14 +23,15 @@ export function rollRoutes(deps: AppDeps): Router {
 
   /** GET /room/{slug}/roll: the room's history, newest first, cursor-paged. */
   const history: RequestHandler = async (req, res) => {
-    const { before, limit } = req.query as unknown as { before?: string; limit: number };
+    const { before, limit, external_id: externalId } = req.query as unknown as { before?: string; limit: number; external_id?: string };
     const me = req.user!.id;
-    const page = await readRoomHistory(req.user!, req.params.slug as string, { before, limit });
+    const page = await readRoomHistory(req.user!, req.params.slug as string, { before, limit, externalId });
     const data = page.rolls.map((r) => presentRoll(r, me));
-    res.json(cursorPage('roll', data, { path: listPath(req, deps.config), limit, nextBefore: page.nextBefore }));
+    const filter = externalId !== undefined ? { external_id: externalId } : undefined;
+    res.json(cursorPage('roll', data, { path: listPath(req, deps.config), limit, nextBefore: page.nextBefore, filter }));
   };
 
-  router.post('/roll', validate({ body: s.createBody }), create);
+  router.post('/roll', validate({ body: s.createBody }), idempotent(deps.logger), create);
   router.patch('/roll', validate({ body: s.bulkBody }), updateMany);
   router.delete('/roll', validate({ query: s.clearQuery }), clear);
   router.get('/roll/:uuid', validate({ params: s.uuidParams }), read);
@@ -78,7 +80,7 @@ const toChange = (d: DieChangeBody): DieChange => ({ uuid: d.uuid, ...toFlags(d)
 
 const create: RequestHandler = async (req, res) => {
   const body = req.body as CreateBody;
-  const { roll, created } = await createRoll(req.user!, {
+  const roll = await createRoll(req.user!, {
     dice: body.dice?.map((d) => ({
       type: d.type,
       theme: d.theme,
@@ -98,7 +100,7 @@ const create: RequestHandler = async (req, res) => {
     direction: body.direction,
     velocity: body.velocity,
   });
-  res.status(created ? 201 : 200).json(one('roll', presentRoll(roll, req.user!.id)));
+  res.status(201).json(one('roll', presentRoll(roll, req.user!.id)));
 };
 
 const read: RequestHandler = async (req, res) => {

@@ -123,6 +123,7 @@ export const slugParams = Joi.object({ slug: slug.required() });
 
 export const historyQuery = Joi.object({
   before: uuid,
+  external_id: Joi.string().min(1).max(255),
   limit: Joi.number().integer().min(1).max(HISTORY_MAX_LIMIT).default(HISTORY_DEFAULT_LIMIT),
 });
 

@@ -128,7 +128,8 @@ test('each operation lists the errors it can give, not every code of the API', (
   t.deepEqual(codesOf('/api/1.0/roll/{uuid}', 'get'), { '400': ['validation_error', 'malformed_url'], '401': ['unauthorized'], '404': ['not_found'], '429': ['rate_limited'] });
   const roll = codesOf('/api/1.0/roll', 'post');
   for (const code of ['invalid_dice', 'invalid_equation', 'validation_error', 'malformed_json']) t.true(roll['400'].includes(code), code);
-  t.deepEqual(roll['422'], ['unknown_die', 'unknown_theme', 'unknown_participant']);
+  t.deepEqual(roll['422'], ['unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused']);
+  t.deepEqual(roll['409'], ['idempotency_key_in_flight']);
   t.deepEqual(codesOf('/api/1.0/user/key/{prefix}', 'delete')['409'], ['last_key']);
   // No operation but the roll endpoints lists the dice engine's codes.
   for (const [path, item] of Object.entries(doc.paths)) {

@@ -1,7 +1,6 @@
 import { db } from '../../db';
 import { chunks } from '../../db/inList';
 import { asBool, placeholders, toJson, type Query } from '../../db/sql';
-import { loadRolls } from './load';
 import type { RollRecord, RollValueRecord, WhisperRecord } from './records';
 
 /**
@@ -21,7 +20,6 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
 /**
  * Write a new roll, its values and whispers, and set the new rows' ids on the records. On PostgreSQL
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
- * Throws UniqueViolationError (db/errors.ts) when the user already has a roll with its `external_id`.
  */
 export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
   if (db().dialect === 'postgres' && values.length) await insertRollAtOnce(roll, values, whispers);
@@ -105,20 +103,6 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
     ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position`;
   const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown }>(text, params);
   assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
-}
-
-/** The id of `userId`'s roll with this `external_id`, or null. */
-export async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
-  const [row] = await db().sql.query<{ id: unknown }>('SELECT id FROM rolls WHERE user_id = $1 AND external_id = $2', [userId, externalId]);
-  return row ? Number(row.id) : null;
-}
-
-/** findIdByExternalId(), the roll fully loaded. */
-export async function findByExternalId(userId: number, externalId: string): Promise<RollRecord | null> {
-  const id = await findIdByExternalId(userId, externalId);
-  if (id === null) return null;
-  const [roll] = await loadRolls([id]);
-  return roll ?? null;
 }
 
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
