@@ -37,7 +37,7 @@ export function rollRoutes(deps: AppDeps): Router {
   router.get('/roll/:uuid', validate({ params: s.uuidParams }), read);
   router.patch('/roll/:uuid', validate({ params: s.uuidParams, body: s.updateBody }), updateOne);
   router.get('/room/:slug/roll', validate({ params: s.slugParams, query: s.historyQuery }), history);
-  router.patch('/room/:slug/roll', validate({ params: s.slugParams, body: s.roomUpdateBody }), updateInRoom);
+  router.patch('/room/:slug/roll', validate({ params: s.slugParams, query: s.roomUpdateQuery, body: s.roomUpdateBody }), updateInRoom);
   return router;
 }
 
@@ -126,7 +126,9 @@ const updateMany: RequestHandler = async (req, res) => {
 
 const updateInRoom: RequestHandler = async (req, res) => {
   const { dice } = req.body as { dice: FlagsBody };
-  const rolls = await updateRoomRolls(req.user!, req.params.slug as string, toFlags(dice));
+  const { participant } = req.query as { participant?: '*' | number };
+  const scope = participant === undefined ? 'own' : participant === '*' ? 'all' : { participantId: participant };
+  const rolls = await updateRoomRolls(req.user!, req.params.slug as string, toFlags(dice), scope);
   res.json(list('roll', rolls.map((r) => presentRoll(r, req.user!.id))));
 };
 

@@ -117,6 +117,16 @@ export const roomUpdateBody = Joi.object({
     .messages({ 'object.missing': '{{#label}} must set at least one of is_hidden, is_visible and is_cleared' }),
 });
 
+/**
+ * Whose dice PATCH /room/{slug}/roll changes: `*` (every participant's) or a participant id; the caller's
+ * own without it. The dddice SDK writes it `?participant=*` (room.updateRolls(slug, dice, '*')).
+ */
+export const roomUpdateQuery = Joi.object({
+  participant: Joi.alternatives(Joi.string().valid('*'), Joi.number().integer().min(1).max(2_147_483_647)).messages({
+    'alternatives.match': '{{#label}} must be * (every participant) or a participant id',
+  }),
+});
+
 /** A roll's uuid in the path: any string (one that is not a uuid is simply not found). */
 export const uuidParams = Joi.object({ uuid: Joi.string().max(1000).required() });
 export const slugParams = Joi.object({ slug: slug.required() });

@@ -1,7 +1,7 @@
-import { BadRequestError, type ErrorDetail } from '../errors';
+import { BadRequestError, NotFoundError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { requireRoomBySlug } from '../rooms/access';
-import { authorizeRollChange, authorizeRoomRollsChange } from './policy';
+import { authorizeOthersDiceChange, authorizeRollChange, authorizeRoomRollsChange, canSeeRoll } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
 import { FLAG_COLUMNS, inTransaction, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
@@ -63,17 +63,33 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
   return rolls;
 }
 
+/** Whose dice PATCH /room/{slug}/roll changes: the caller's, everyone's (`*`), or one participant's (by id). */
+export type RoomDiceScope = 'own' | 'all' | { participantId: number };
+
 /**
  * PATCH /room/{slug}/roll: set flags on every die of the user's rolls in that room (clearing one's own dice
- * off the table, hiding or showing them all). Participants only. Answers the rolls that changed.
+ * off the table, hiding or showing them all); participants only. With `?participant=*` the room's owner
+ * picks up every participant's dice, with `?participant=<id>` one participant's (policy.ts
+ * authorizeOthersDiceChange: the owner only, and never hiding or revealing them). Answers the rolls that
+ * changed that the caller may see; every changed roll is announced to its own audience.
  */
-export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string, flags: DieFlags): Promise<RollRecord[]> {
+export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string, flags: DieFlags, scope: RoomDiceScope = 'own'): Promise<RollRecord[]> {
   const room = await requireRoomBySlug(slug);
-  authorizeRoomRollsChange(room, user.id);
-  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: user.id } }], new Date()));
+  let whose: number | undefined = user.id;
+  if (scope === 'all') {
+    authorizeOthersDiceChange(room, user.id, flags);
+    whose = undefined;
+  } else if (scope !== 'own') {
+    const participant = room.participants?.find((p) => p.id === scope.participantId);
+    if (!participant) throw new NotFoundError(`The room "${room.slug}" has no participant ${scope.participantId}.`);
+    if (participant.userId !== user.id) authorizeOthersDiceChange(room, user.id, flags);
+    whose = participant.userId;
+  }
+  if (whose === user.id) authorizeRoomRollsChange(room, user.id);
+  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: whose } }], new Date()));
   const rolls = await loadRolls([...changedIds].sort((a, b) => b - a));
   announceUpdates(rolls);
-  return rolls;
+  return rolls.filter((r) => canSeeRoll(r, user.id));
 }
 
 /**

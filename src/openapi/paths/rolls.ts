@@ -109,8 +109,15 @@ export const rollsPaths: Record<string, Record<string, unknown>> = {
     }),
     patch: operation('updateRoomRolls', {
       tag: 'Rolls',
-      summary: 'Change the flags of all your dice in a room (clear the board, reveal...)',
-      params: [slug],
+      summary: 'Change the flags of all your dice in a room (clear the board, reveal...); the owner: everyone\'s',
+      description:
+        'Without `participant`: every die of your rolls in the room (participants). `participant=*` (the owner only): every die of every roll in the room; ' +
+        '`participant=<id>`: that participant\'s (the owner only, or your own id). Other participants\' dice are only picked up or cleared (`is_visible`, `is_cleared`): `is_hidden` is a 403 for them. ' +
+        'The answer lists the changed rolls you may see.',
+      params: [
+        slug,
+        queryParam('participant', 'Whose dice: `*` (everyone\'s) or a participant id; yours when absent', { anyOf: [{ const: '*' }, { type: 'integer', minimum: 1, maximum: 2_147_483_647 }] }),
+      ],
       body: withNotes(fromJoi(rolls.roomUpdateBody), { dice: { description: 'The flags to set on every die of yours in the room; at least one' } }),
       example: { dice: { is_cleared: true } },
       success: [{ status: '200', description: 'The rolls changed', schema: listOf('roll', ref('Roll')) }],

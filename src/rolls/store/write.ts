@@ -115,12 +115,12 @@ export interface DieFlags {
 export const FLAG_COLUMNS = ['isHidden', 'isVisible', 'isCleared'] as const;
 const FLAG_COLUMN_NAMES = { isHidden: 'is_hidden', isVisible: 'is_visible', isCleared: 'is_cleared' } as const;
 
-/** Which dice a flag change names: these roll values, or every die of a user's rolls in a room. */
-export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId: number };
+/** Which dice a flag change names: these roll values, or every die of a user's rolls in a room (of every roll in it without `userId`). */
+export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId?: number };
 
 /**
  * Set die flags, in the caller's transaction: the one way both PATCH /roll (dice by id) and PATCH
- * /room/{slug}/roll (every die of the user's rolls in the room) write them. Each change writes only
+ * /room/{slug}/roll (every die of a user's rolls in the room, or of all its rolls) write them. Each change writes only
  * the dice whose flags differ from it, stamps them and their rolls with `now`, and answers the ids of
  * the rolls it touched.
  */
@@ -138,7 +138,8 @@ export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFla
       for (const ids of chunks(dice.valueIds)) statements.push({ where: `id IN (${placeholders(ids.length, params.length + 1)})`, params: [...params, ...ids] });
     } else {
       const first = params.length + 1;
-      statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
+      if (dice.userId === undefined) statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first})`, params: [...params, dice.roomId] });
+      else statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
     }
     for (const { where, params: statementParams } of statements) {
       const rows = await tx<{ rollId: unknown }>(`UPDATE roll_values SET ${set} WHERE ${where} AND ${differs} RETURNING roll_id AS "rollId"`, statementParams);
