@@ -17,7 +17,7 @@ export const ERROR_RESPONSES = {
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
-  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused'] },
+  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused', 'dice_not_addable'] },
   '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
   '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
 } as const satisfies Record<string, { description: string; codes: readonly string[] }>;

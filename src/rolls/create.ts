@@ -109,7 +109,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
  * Rerolls and explosions copy their die's label and meta into every value they add: the request's own
  * bound (schema.ts) is checked again on what the roll would store and send to every member.
  */
-function refuseOversizedValues(result: RollResult): void {
+export function refuseOversizedValues(result: { values: readonly { label?: string | null; meta?: unknown }[] }): void {
   const bytes = carriedBytes(result.values);
   if (bytes > MAX_CARRIED_BYTES) throw new ValidationError([{ path: 'dice', message: carriedTooLargeMessage(bytes, true) }]);
 }
@@ -181,7 +181,7 @@ function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, ope
 }
 
 /** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
-function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, RollableTheme>): Map<string, RollableTheme> {
+export function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, RollableTheme>): Map<string, RollableTheme> {
   const problems: ErrorDetail[] = [];
   const named = new Set<string>();
   for (const w of wanted) {
@@ -200,7 +200,7 @@ function usableThemes(wanted: { slug: string; path: string }[], themes: Map<stri
  * A theme's die by id, else by its notation (`4dF` finds the die whose notation is dF); the built-in theme
  * also rolls what builtinDefinition knows (any dN with 2 <= N <= 1,000, fudge dice) when it has no such die.
  */
-function resolverFor(themes: Map<string, RollableTheme>): Resolve {
+export function resolverFor(themes: Map<string, RollableTheme>): Resolve {
   return (slug, dieType) => {
     const type = dieType.toLowerCase();
     const theme = themes.get(slug);
@@ -228,7 +228,7 @@ function byNotation(dice: ReadonlyMap<string, DieDefinition | null>): Map<string
 
 const INT32_MAX = 2_147_483_647;
 
-function valueRecord(position: number, v: RollResult['values'][number], now: Date): RollValueRecord {
+export function valueRecord(position: number, v: RollResult['values'][number], now: Date): RollValueRecord {
   return {
     id: 0,
     uuid: randomUUID(),

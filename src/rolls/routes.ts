@@ -4,7 +4,8 @@ import { list, one } from '../http/envelope';
 import { listPath } from '../http/paging';
 import { validate } from '../http/validate';
 import { clearRoomTable } from './clear';
-import { createRoll } from './create';
+import type { AddedDie } from './addDice';
+import { createRoll, type DieInput } from './create';
 import { idempotent } from './idempotency/middleware';
 import { readRoomHistory } from './history';
 import { cursorPage, presentRoll } from './present';
@@ -78,18 +79,20 @@ interface DieChangeBody extends FlagsBody {
 const toFlags = (d: FlagsBody): DieFlags => ({ isHidden: d.is_hidden, isVisible: d.is_visible, isCleared: d.is_cleared });
 const toChange = (d: DieChangeBody): DieChange => ({ uuid: d.uuid, ...toFlags(d), ...(d.meta?.position ? { position: d.meta.position } : {}) });
 
+const toDieInput = (d: DieBody): DieInput => ({
+  type: d.type,
+  theme: d.theme,
+  value: d.value,
+  valueToDisplay: d.value_to_display,
+  label: d.label,
+  isHidden: d.is_hidden,
+  meta: d.meta,
+});
+
 const create: RequestHandler = async (req, res) => {
   const body = req.body as CreateBody;
   const roll = await createRoll(req.user!, {
-    dice: body.dice?.map((d) => ({
-      type: d.type,
-      theme: d.theme,
-      value: d.value,
-      valueToDisplay: d.value_to_display,
-      label: d.label,
-      isHidden: d.is_hidden,
-      meta: d.meta,
-    })),
+    dice: body.dice?.map(toDieInput),
     equation: body.equation,
     theme: body.theme,
     operator: body.operator,
@@ -109,8 +112,14 @@ const read: RequestHandler = async (req, res) => {
 };
 
 const updateOne: RequestHandler = async (req, res) => {
-  const body = req.body as { dice: DieChangeBody[] };
-  const [roll] = await updateRolls(req.user!, [{ uuid: req.params.uuid as string, dice: body.dice.map(toChange) }], () => '');
+  const body = req.body as { dice: (DieChangeBody | DieBody)[] };
+  const changes: DieChange[] = [];
+  const added: AddedDie[] = [];
+  body.dice.forEach((d, index) => {
+    if ('uuid' in d) changes.push(toChange(d));
+    else added.push({ index, ...toDieInput(d) });
+  });
+  const [roll] = await updateRolls(req.user!, [{ uuid: req.params.uuid as string, dice: changes, added }], () => '');
   res.json(one('roll', presentRoll(roll!, req.user!.id)));
 };
 

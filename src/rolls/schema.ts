@@ -99,8 +99,31 @@ const dieChange = Joi.object({
 
 const dieChanges = Joi.array().items(dieChange).min(1).max(MAX_ROLL_VALUES).required();
 
+/**
+ * PATCH /roll/{uuid}'s entries: a die of the roll (`uuid`) and its new flags, or, without a `uuid`, a die
+ * to throw and add to the roll, as POST /roll takes one (Pathbuilder 2e adds damage dice to the last roll).
+ */
+const dieChangeOrAddition = Joi.alternatives().conditional('.uuid', {
+  is: Joi.exist(),
+  then: dieChange,
+  otherwise: die.keys({
+    type: Joi.string().min(1).max(64).required().messages({ 'any.required': '{{#label}} is required: give a die to add its type, or a die of the roll its uuid' }),
+  }),
+});
+
 /** `room` is accepted and ignored: real clients send the roll's room along (docs/api/rolls.md). */
-export const updateBody = Joi.object({ dice: dieChanges, room: slug.allow(null, '') });
+export const updateBody = Joi.object({
+  dice: Joi.array()
+    .items(dieChangeOrAddition)
+    .min(1)
+    .max(MAX_ROLL_VALUES)
+    .required()
+    .custom((value: Array<{ uuid?: string; label?: string | null; meta?: unknown }>, helpers) => {
+      const bytes = carriedBytes(value.filter((d) => d.uuid === undefined));
+      return bytes > MAX_CARRIED_BYTES ? helpers.message({ custom: carriedTooLargeMessage(bytes, false) }) : value;
+    }),
+  room: slug.allow(null, ''),
+});
 
 export const bulkBody = Joi.object({
   rolls: Joi.array()

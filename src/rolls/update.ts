@@ -4,7 +4,8 @@ import { requireRoomBySlug } from '../rooms/access';
 import { authorizeOthersDiceChange, authorizeRollChange, authorizeRoomRollsChange, canSeeRoll } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
-import { FLAG_COLUMNS, inTransaction, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
+import { appendRollValues, FLAG_COLUMNS, inTransaction, lockRolls, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
+import { throwAddedDice, type AddedDie } from './addDice';
 
 export type { DieFlags, DiePosition };
 
@@ -17,6 +18,8 @@ export interface DieChange extends DieFlags {
 export interface RollChange {
   uuid: string;
   dice: DieChange[];
+  /** dice to throw and add to the roll (PATCH /roll/{uuid} entries with a `type` and no `uuid`: addDice.ts) */
+  added?: AddedDie[];
 }
 
 /** 400: a die uuid that is not a die of that roll. */
@@ -27,13 +30,14 @@ export class UnknownRollValueError extends BadRequestError {
 }
 
 /**
- * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, all or nothing, in one
- * transaction. A roll the user cannot see is a 404, another player's roll a 403, a die uuid not in its
+ * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, and (PATCH /roll/{uuid})
+ * throw dice added to it (addDice.ts), all or nothing, in one transaction. A roll the user cannot see is a 404, another player's roll a 403, a die uuid not in its
  * roll a 400 naming it (`pathOf(i)` is where that roll sits in the request, for the error's path).
  * Answers the rolls (changed or not) in request order; announces the changed ones after commit.
  */
 export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
   const { ids, changedIds } = await inTransaction(async (tx) => {
+    await lockRolls(tx, changes.filter((c) => c.added?.length).map((c) => c.uuid));
     const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
     const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
     const moves = new Map<number, { value: RollValueRecord; position: DiePosition }>();
@@ -56,6 +60,13 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
     const now = new Date();
     const changedIds = await setDieFlags(tx, flagChanges(writes), now);
     for (const id of await setDiePositions(tx, [...moves.values()], now)) changedIds.add(id);
+    for (const change of changes) {
+      if (!change.added?.length) continue;
+      const roll = rolls.get(change.uuid.toLowerCase())!;
+      const added = await throwAddedDice(user.id, roll, change.added, now);
+      await appendRollValues(tx, roll.id, added.values, added, now);
+      changedIds.add(roll.id);
+    }
     return { ids, changedIds };
   });
   const rolls = await loadRolls(ids);

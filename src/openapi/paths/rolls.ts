@@ -90,12 +90,16 @@ export const rollsPaths: Record<string, Record<string, unknown>> = {
     }),
     patch: operation('updateRoll', {
       tag: 'Rolls',
-      summary: 'Hide or show some of a roll’s dice (the roller)',
+      summary: 'Hide or show some of a roll’s dice, or add dice to it (the roller)',
+      description:
+        'An entry with a `uuid` sets flags on that die of the roll. An entry without one but with a `type` is a die thrown and added to the roll, ' +
+        'as `POST /roll` takes one (theme, predetermined value, label, meta, the same checks and limits: 100 dice in the whole roll); ' +
+        'the roll\'s total and equation follow. A roll whose operator does more than `*`, `/` and `round` takes no dice: 422 `dice_not_addable`.',
       params: [rollId],
-      body: asComponent(withNotes(fromJoi(rolls.updateBody), { room: roomIgnored, 'dice[]': dieChange }), 'dice[]', 'DieChange', rollSchemas),
-      example: { dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }] },
+      body: withNotes(fromJoi(rolls.updateBody), { room: roomIgnored, 'dice[]': { description: 'A die of the roll (`uuid`) with new flags, or a die to add (`type`, no `uuid`)' } }),
+      example: { dice: [{ uuid: '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f', is_hidden: false }, { type: 'd6', theme: 'standard' }] },
       success: [{ status: '200', description: 'The roll', schema: roll }],
-      errors: ['unknown_roll_value', 'forbidden', 'not_found'],
+      errors: [...DICE_CODES, 'unknown_roll_value', 'forbidden', 'not_found', 'unknown_theme', 'dice_not_addable'],
     }),
   },
   '/api/1.0/room/{slug}/roll': {

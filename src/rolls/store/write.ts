@@ -105,6 +105,37 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
   assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
 }
 
+/**
+ * Hold the rolls with these uuids until the caller's transaction ends (PostgreSQL: SELECT ... FOR UPDATE;
+ * SQLite's single writer serializes already): two requests adding dice to one roll add them one after
+ * the other, each reading the roll the other left.
+ */
+export async function lockRolls(tx: RollsTransaction, uuids: readonly string[]): Promise<void> {
+  if (db().dialect !== 'postgres' || !uuids.length) return;
+  for (const list of chunks([...new Set(uuids.map((u) => u.toLowerCase()))])) {
+    await tx(`SELECT id FROM rolls WHERE uuid IN (${placeholders(list.length)}) ORDER BY id FOR UPDATE`, list);
+  }
+}
+
+/**
+ * Append values to a roll in the caller's transaction (dice added to it by PATCH /roll/{uuid}), and set
+ * its new total and equation; sets the new rows' ids on the records.
+ */
+export async function appendRollValues(tx: RollsTransaction, rollId: number, values: RollValueRecord[], totals: { totalValue: number; equation: string }, now: Date): Promise<void> {
+  if (!values.length) return;
+  const params: unknown[] = [];
+  const tuples = values.map((v) => {
+    const first = params.length + 1;
+    const [uuid, ...rest] = valueParams(v);
+    params.push(uuid, rollId, ...rest);
+    return `(${placeholders(VALUE_COLUMNS.length, first)})`;
+  });
+  const rows = await tx<{ id: unknown; position: unknown }>(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
+  const byPosition = new Map(rows.map((r) => [Number(r.position), Number(r.id)]));
+  for (const v of values) v.id = byPosition.get(v.position) ?? 0;
+  await tx('UPDATE rolls SET total_value = $1, equation = $2, updated_at = $3 WHERE id = $4', [totals.totalValue, totals.equation, now, rollId]);
+}
+
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
 export interface DieFlags {
   isHidden?: boolean;
