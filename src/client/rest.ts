@@ -1,6 +1,6 @@
 import type {
   ChannelGrant,
-  CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, Envelope, ErrorBody, ErrorDetail, Page,
+  CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, DieInput, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
 } from './types';
 
@@ -216,8 +216,8 @@ export class RestClient {
     return this.data<Roll>('GET', `/roll/${pathPart(uuid)}`);
   }
 
-  /** PATCH /roll/{uuid}: hide, show or clear some of your roll's dice. */
-  updateRoll(uuid: string, dice: DieChange[]): Promise<Roll> {
+  /** PATCH /roll/{uuid}: hide, show or clear some of your roll's dice (by uuid), or add dice to it (entries without a uuid). */
+  updateRoll(uuid: string, dice: (DieChange | DieInput)[]): Promise<Roll> {
     return this.data<Roll>('PATCH', `/roll/${pathPart(uuid)}`, { body: { dice } });
   }
 

@@ -51,6 +51,8 @@ export interface HistoryQuery {
   before?: string;
   /** 1 to 100 (default 20) */
   limit?: number;
+  /** only the rolls with this external_id */
+  external_id?: string;
 }
 
 export interface PageQuery {

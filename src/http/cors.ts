@@ -10,10 +10,10 @@ export const CORS_PATHS = ['/api/1.0', '/broadcasting/auth'];
 
 /** Every method the API answers (HEAD is GET's; OPTIONS is the preflight itself). */
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'];
-/** Request headers a page may send: its key, JSON, and the dddice SDK's extension header. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Extension'];
-/** Response headers a page may read: rate limits, where to retry, the request id to report, where a resource went. */
-export const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Location'];
+/** Request headers a page may send: its key, JSON, the dddice SDK's extension header, and a key for safe retries. */
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Extension', 'Idempotency-Key'];
+/** Response headers a page may read: rate limits, where to retry, the request id to report, where a resource went, a replayed answer. */
+export const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Location', 'Idempotent-Replayed'];
 /** Seconds a browser may reuse a preflight (Chromium caps it at 7200, Firefox at 86400). */
 export const PREFLIGHT_MAX_AGE = 7200;
 

@@ -136,12 +136,28 @@ function objectSchema(d: Description): Schema {
 }
 
 function alternativesSchema(d: Description): Schema {
+  const conditional = presenceConditional(d);
+  if (conditional) return conditional;
   const options = (d.matches ?? []).map((m) => {
     if (!m.schema) throw new Error('fromJoi: conditional alternatives (when) have no JSON Schema form here');
     return convert(m.schema);
   });
   const mode = d.flags?.match;
   return mode === 'one' ? { oneOf: options } : mode === 'all' ? { allOf: options } : { anyOf: options };
+}
+
+/**
+ * `Joi.alternatives().conditional('.key', {is: Joi.exist(), then, otherwise})`: an object that has `key`
+ * is `then`, one that has not is `otherwise`. Any other condition throws (no JSON Schema form here).
+ */
+function presenceConditional(d: Description): Schema | null {
+  const [m, ...rest] = (d.matches ?? []) as Array<{ ref?: { path?: string[]; ancestor?: number }; is?: Description; then?: Description; otherwise?: Description }>;
+  if (!m?.ref) return null;
+  const key = m.ref.path?.length === 1 && m.ref.ancestor === 0 ? m.ref.path[0]! : null;
+  const isPresence = m.is?.type === 'any' && m.is.flags?.presence === 'required' && !m.is.rules?.length && Object.keys(m.is.flags).length === 1;
+  if (rest.length || key === null || !isPresence || !m.then || !m.otherwise) throw new Error('fromJoi: only conditional(".key", {is: Joi.exist(), then, otherwise}) has a JSON Schema form here');
+  const has: Schema = { type: 'object', required: [key] };
+  return { anyOf: [{ allOf: [has, convert(m.then)] }, { allOf: [{ not: has }, convert(m.otherwise)] }] };
 }
 
 const BY_TYPE: Record<string, (d: Description) => Schema> = {

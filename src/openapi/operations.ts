@@ -12,12 +12,12 @@ export const ERROR_RESPONSES = {
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
   '409': {
     description: 'Conflict with the current state',
-    codes: ['conflict', 'already_participant', 'name_taken', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded'],
+    codes: ['conflict', 'already_participant', 'name_taken', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded', 'idempotency_key_in_flight'],
   },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
-  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant'] },
+  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused', 'dice_not_addable'] },
   '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
   '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
 } as const satisfies Record<string, { description: string; codes: readonly string[] }>;
@@ -40,7 +40,7 @@ export type Status = keyof typeof ERROR_RESPONSES;
 
 export interface Param {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   description?: string;
   required?: boolean;
   schema: Schema;
@@ -48,6 +48,7 @@ export interface Param {
 
 export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'path', required: true, description, schema });
 export const queryParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'query', description, schema });
+export const headerParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'header', description, schema });
 
 export const pageParams: Param[] = [
   queryParam('page', 'Page number, from 1', { type: 'integer', minimum: 1, default: 1 }),

@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { UniqueViolationError } from '../db/errors';
 import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
 import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
@@ -8,9 +7,9 @@ import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
 import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limits';
 import { authorizeRollInRoom } from './policy';
-import { loadRollRoomBySlug, loadRolls } from './store/load';
+import { loadRollRoomBySlug } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
-import { findByExternalId, findIdByExternalId, insertRoll } from './store/write';
+import { insertRoll } from './store/write';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -38,12 +37,6 @@ export interface RollInput {
   velocity?: number;
 }
 
-export interface CreatedRoll {
-  roll: RollRecord;
-  /** false when `external_id` named a roll the user already made: that roll, not a new one */
-  created: boolean;
-}
-
 /** 422: a die names a theme the roller cannot roll with. */
 export class UnusableThemeError extends AppError {
   constructor(details: ErrorDetail[]) {
@@ -64,23 +57,17 @@ export class UnknownParticipantError extends AppError {
  * after commit. Reads happen before the transaction, so the write transaction is two or three inserts.
  * The store writes it in plain SQL (store/write.ts): this is the service's hottest path (docs/performance.md).
  *
- * `external_id` makes retries safe: a roll the user already made with it is answered instead (also when two
- * requests race: the unique index (user_id, external_id) decides, and the loser answers the winner's roll).
+ * `external_id` is the caller's label for the roll (many rolls may share one); safe retries are the
+ * `Idempotency-Key` header's business (idempotency/), before this runs.
  */
-export async function createRoll(user: UserRecord, input: RollInput): Promise<CreatedRoll> {
+export async function createRoll(user: UserRecord, input: RollInput): Promise<RollRecord> {
   const externalId = input.externalId ?? null;
   const request = rollRequest(input);
-  // The three reads do not depend on each other: run them side by side, then judge in a fixed order.
-  const [existing, foundRoom, themes] = await Promise.allSettled([
-    externalId !== null ? findIdByExternalId(user.id, externalId) : Promise.resolve(null),
+  // The two reads do not depend on each other: run them side by side, then judge in a fixed order.
+  const [foundRoom, themes] = await Promise.allSettled([
     input.room ? requireRoomRecord(input.room, user.id, input.whisper ?? []) : Promise.resolve(null),
     findRollableThemeVersions(user.id, request.wanted.map((w) => w.slug)),
   ]);
-  const existingId = settled(existing);
-  if (existingId !== null) {
-    const [roll] = await loadRolls([existingId]);
-    if (roll) return { roll, created: false };
-  }
   const room = settled(foundRoom);
   if (room) authorizeRollInRoom(room, user.id);
   const whispered = whisperedParticipants(room, input.whisper ?? []);
@@ -107,16 +94,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   const values = result.values.map((v, position) => valueRecord(position, v, now));
   const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
-  let outboxId: number | null;
-  try {
-    outboxId = await insertRoll(roll, values, whispers, room ? { slug: room.slug } : undefined);
-  } catch (err) {
-    if (err instanceof UniqueViolationError && externalId !== null) {
-      const winner = await findByExternalId(user.id, externalId);
-      if (winner) return { roll: winner, created: false };
-    }
-    throw err;
-  }
+  const outboxId = await insertRoll(roll, values, whispers, room ? { slug: room.slug } : undefined);
 
   // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
   roll.user = user;
@@ -124,14 +102,14 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Cr
   roll.values = values;
   roll.whispers = whispers;
   publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
-  return { roll, created: true };
+  return roll;
 }
 
 /**
  * Rerolls and explosions copy their die's label and meta into every value they add: the request's own
  * bound (schema.ts) is checked again on what the roll would store and send to every member.
  */
-function refuseOversizedValues(result: RollResult): void {
+export function refuseOversizedValues(result: { values: readonly { label?: string | null; meta?: unknown }[] }): void {
   const bytes = carriedBytes(result.values);
   if (bytes > MAX_CARRIED_BYTES) throw new ValidationError([{ path: 'dice', message: carriedTooLargeMessage(bytes, true) }]);
 }
@@ -210,7 +188,7 @@ function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, ope
 }
 
 /** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
-function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, RollableTheme>): Map<string, RollableTheme> {
+export function usableThemes(wanted: { slug: string; path: string }[], themes: Map<string, RollableTheme>): Map<string, RollableTheme> {
   const problems: ErrorDetail[] = [];
   const named = new Set<string>();
   for (const w of wanted) {
@@ -229,7 +207,7 @@ function usableThemes(wanted: { slug: string; path: string }[], themes: Map<stri
  * A theme's die by id, else by its notation (`4dF` finds the die whose notation is dF); the built-in theme
  * also rolls what builtinDefinition knows (any dN with 2 <= N <= 1,000, fudge dice) when it has no such die.
  */
-function resolverFor(themes: Map<string, RollableTheme>): Resolve {
+export function resolverFor(themes: Map<string, RollableTheme>): Resolve {
   return (slug, dieType) => {
     const type = dieType.toLowerCase();
     const theme = themes.get(slug);
@@ -257,7 +235,7 @@ function byNotation(dice: ReadonlyMap<string, DieDefinition | null>): Map<string
 
 const INT32_MAX = 2_147_483_647;
 
-function valueRecord(position: number, v: RollResult['values'][number], now: Date): RollValueRecord {
+export function valueRecord(position: number, v: RollResult['values'][number], now: Date): RollValueRecord {
   return {
     id: 0,
     uuid: randomUUID(),

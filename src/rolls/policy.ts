@@ -91,6 +91,15 @@ export function authorizeRoomRollsChange(room: Pick<Room, 'participants' | 'memb
 }
 
 /**
+ * Only a room's owner changes other participants' dice in it (a Stream Deck's "pick up all"), and only
+ * their place on the table (`is_visible`, `is_cleared`): hiding or revealing them stays their roller's.
+ */
+export function authorizeOthersDiceChange(room: Pick<Room, 'userId'>, userId: number, flags: { isHidden?: boolean }): void {
+  if (room.userId !== userId) throw new ForbiddenError("Only the room's owner may change other participants' dice.");
+  if (flags.isHidden !== undefined) throw new ForbiddenError("Other participants' dice can be picked up or cleared (is_visible, is_cleared), not hidden or revealed.");
+}
+
+/**
  * Who may see a die dragged in a room, in the terms the relay of dragged dice (realtime/moves.ts)
  * needs: the roll visibility rules above, for a die and its roll as store/visible.ts findDraggedDie()
  * reads them.

@@ -135,6 +135,8 @@ export interface CursorPageInfo {
   limit: number;
   /** uuid to continue after (the last roll of this page), or null on the last page */
   nextBefore: string | null;
+  /** query parameters that filter the list, carried into its links */
+  filter?: Record<string, string>;
 }
 
 /**
@@ -143,7 +145,7 @@ export interface CursorPageInfo {
  */
 export function cursorPage<T>(type: string, data: T[], info: CursorPageInfo) {
   const link = (before: string | null) => {
-    const params = new URLSearchParams({ limit: String(info.limit) });
+    const params = new URLSearchParams({ ...info.filter, limit: String(info.limit) });
     if (before) params.set('before', before);
     return `${info.path}?${params.toString()}`;
   };

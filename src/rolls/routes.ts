@@ -4,7 +4,9 @@ import { list, one } from '../http/envelope';
 import { listPath } from '../http/paging';
 import { validate } from '../http/validate';
 import { clearRoomTable } from './clear';
-import { createRoll } from './create';
+import type { AddedDie } from './addDice';
+import { createRoll, type DieInput } from './create';
+import { idempotent } from './idempotency/middleware';
 import { readRoomHistory } from './history';
 import { cursorPage, presentRoll } from './present';
 import { readRoll } from './read';
@@ -22,20 +24,21 @@ export function rollRoutes(deps: AppDeps): Router {
 
   /** GET /room/{slug}/roll: the room's history, newest first, cursor-paged. */
   const history: RequestHandler = async (req, res) => {
-    const { before, limit } = req.query as unknown as { before?: string; limit: number };
+    const { before, limit, external_id: externalId } = req.query as unknown as { before?: string; limit: number; external_id?: string };
     const me = req.user!.id;
-    const page = await readRoomHistory(req.user!, req.params.slug as string, { before, limit });
+    const page = await readRoomHistory(req.user!, req.params.slug as string, { before, limit, externalId });
     const data = page.rolls.map((r) => presentRoll(r, me));
-    res.json(cursorPage('roll', data, { path: listPath(req, deps.config), limit, nextBefore: page.nextBefore }));
+    const filter = externalId !== undefined ? { external_id: externalId } : undefined;
+    res.json(cursorPage('roll', data, { path: listPath(req, deps.config), limit, nextBefore: page.nextBefore, filter }));
   };
 
-  router.post('/roll', validate({ body: s.createBody }), create);
+  router.post('/roll', validate({ body: s.createBody }), idempotent(deps.logger), create);
   router.patch('/roll', validate({ body: s.bulkBody }), updateMany);
   router.delete('/roll', validate({ query: s.clearQuery }), clear);
   router.get('/roll/:uuid', validate({ params: s.uuidParams }), read);
   router.patch('/roll/:uuid', validate({ params: s.uuidParams, body: s.updateBody }), updateOne);
   router.get('/room/:slug/roll', validate({ params: s.slugParams, query: s.historyQuery }), history);
-  router.patch('/room/:slug/roll', validate({ params: s.slugParams, body: s.roomUpdateBody }), updateInRoom);
+  router.patch('/room/:slug/roll', validate({ params: s.slugParams, query: s.roomUpdateQuery, body: s.roomUpdateBody }), updateInRoom);
   return router;
 }
 
@@ -76,18 +79,20 @@ interface DieChangeBody extends FlagsBody {
 const toFlags = (d: FlagsBody): DieFlags => ({ isHidden: d.is_hidden, isVisible: d.is_visible, isCleared: d.is_cleared });
 const toChange = (d: DieChangeBody): DieChange => ({ uuid: d.uuid, ...toFlags(d), ...(d.meta?.position ? { position: d.meta.position } : {}) });
 
+const toDieInput = (d: DieBody): DieInput => ({
+  type: d.type,
+  theme: d.theme,
+  value: d.value,
+  valueToDisplay: d.value_to_display,
+  label: d.label,
+  isHidden: d.is_hidden,
+  meta: d.meta,
+});
+
 const create: RequestHandler = async (req, res) => {
   const body = req.body as CreateBody;
-  const { roll, created } = await createRoll(req.user!, {
-    dice: body.dice?.map((d) => ({
-      type: d.type,
-      theme: d.theme,
-      value: d.value,
-      valueToDisplay: d.value_to_display,
-      label: d.label,
-      isHidden: d.is_hidden,
-      meta: d.meta,
-    })),
+  const roll = await createRoll(req.user!, {
+    dice: body.dice?.map(toDieInput),
     equation: body.equation,
     theme: body.theme,
     operator: body.operator,
@@ -98,7 +103,7 @@ const create: RequestHandler = async (req, res) => {
     direction: body.direction,
     velocity: body.velocity,
   });
-  res.status(created ? 201 : 200).json(one('roll', presentRoll(roll, req.user!.id)));
+  res.status(201).json(one('roll', presentRoll(roll, req.user!.id)));
 };
 
 const read: RequestHandler = async (req, res) => {
@@ -107,8 +112,14 @@ const read: RequestHandler = async (req, res) => {
 };
 
 const updateOne: RequestHandler = async (req, res) => {
-  const body = req.body as { dice: DieChangeBody[] };
-  const [roll] = await updateRolls(req.user!, [{ uuid: req.params.uuid as string, dice: body.dice.map(toChange) }], () => '');
+  const body = req.body as { dice: (DieChangeBody | DieBody)[] };
+  const changes: DieChange[] = [];
+  const added: AddedDie[] = [];
+  body.dice.forEach((d, index) => {
+    if ('uuid' in d) changes.push(toChange(d));
+    else added.push({ index, ...toDieInput(d) });
+  });
+  const [roll] = await updateRolls(req.user!, [{ uuid: req.params.uuid as string, dice: changes, added }], () => '');
   res.json(one('roll', presentRoll(roll!, req.user!.id)));
 };
 
@@ -124,7 +135,9 @@ const updateMany: RequestHandler = async (req, res) => {
 
 const updateInRoom: RequestHandler = async (req, res) => {
   const { dice } = req.body as { dice: FlagsBody };
-  const rolls = await updateRoomRolls(req.user!, req.params.slug as string, toFlags(dice));
+  const { participant } = req.query as { participant?: '*' | number };
+  const scope = participant === undefined ? 'own' : participant === '*' ? 'all' : { participantId: participant };
+  const rolls = await updateRoomRolls(req.user!, req.params.slug as string, toFlags(dice), scope);
   res.json(list('roll', rolls.map((r) => presentRoll(r, req.user!.id))));
 };
 

@@ -99,8 +99,31 @@ const dieChange = Joi.object({
 
 const dieChanges = Joi.array().items(dieChange).min(1).max(MAX_ROLL_VALUES).required();
 
+/**
+ * PATCH /roll/{uuid}'s entries: a die of the roll (`uuid`) and its new flags, or, without a `uuid`, a die
+ * to throw and add to the roll, as POST /roll takes one (Pathbuilder 2e adds damage dice to the last roll).
+ */
+const dieChangeOrAddition = Joi.alternatives().conditional('.uuid', {
+  is: Joi.exist(),
+  then: dieChange,
+  otherwise: die.keys({
+    type: Joi.string().min(1).max(64).required().messages({ 'any.required': '{{#label}} is required: give a die to add its type, or a die of the roll its uuid' }),
+  }),
+});
+
 /** `room` is accepted and ignored: real clients send the roll's room along (docs/api/rolls.md). */
-export const updateBody = Joi.object({ dice: dieChanges, room: slug.allow(null, '') });
+export const updateBody = Joi.object({
+  dice: Joi.array()
+    .items(dieChangeOrAddition)
+    .min(1)
+    .max(MAX_ROLL_VALUES)
+    .required()
+    .custom((value: Array<{ uuid?: string; label?: string | null; meta?: unknown }>, helpers) => {
+      const bytes = carriedBytes(value.filter((d) => d.uuid === undefined));
+      return bytes > MAX_CARRIED_BYTES ? helpers.message({ custom: carriedTooLargeMessage(bytes, false) }) : value;
+    }),
+  room: slug.allow(null, ''),
+});
 
 export const bulkBody = Joi.object({
   rolls: Joi.array()
@@ -117,12 +140,23 @@ export const roomUpdateBody = Joi.object({
     .messages({ 'object.missing': '{{#label}} must set at least one of is_hidden, is_visible and is_cleared' }),
 });
 
+/**
+ * Whose dice PATCH /room/{slug}/roll changes: `*` (every participant's) or a participant id; the caller's
+ * own without it. The dddice SDK writes it `?participant=*` (room.updateRolls(slug, dice, '*')).
+ */
+export const roomUpdateQuery = Joi.object({
+  participant: Joi.alternatives(Joi.string().valid('*'), Joi.number().integer().min(1).max(2_147_483_647)).messages({
+    'alternatives.match': '{{#label}} must be * (every participant) or a participant id',
+  }),
+});
+
 /** A roll's uuid in the path: any string (one that is not a uuid is simply not found). */
 export const uuidParams = Joi.object({ uuid: Joi.string().max(1000).required() });
 export const slugParams = Joi.object({ slug: slug.required() });
 
 export const historyQuery = Joi.object({
   before: uuid,
+  external_id: Joi.string().min(1).max(255),
   limit: Joi.number().integer().min(1).max(HISTORY_MAX_LIMIT).default(HISTORY_DEFAULT_LIMIT),
 });
 

@@ -1,10 +1,11 @@
-import { BadRequestError, type ErrorDetail } from '../errors';
+import { BadRequestError, NotFoundError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { requireRoomBySlug } from '../rooms/access';
-import { authorizeRollChange, authorizeRoomRollsChange } from './policy';
+import { authorizeOthersDiceChange, authorizeRollChange, authorizeRoomRollsChange, canSeeRoll } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
-import { FLAG_COLUMNS, inTransaction, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
+import { appendRollValues, FLAG_COLUMNS, inTransaction, lockRolls, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
+import { throwAddedDice, type AddedDie } from './addDice';
 
 export type { DieFlags, DiePosition };
 
@@ -17,6 +18,8 @@ export interface DieChange extends DieFlags {
 export interface RollChange {
   uuid: string;
   dice: DieChange[];
+  /** dice to throw and add to the roll (PATCH /roll/{uuid} entries with a `type` and no `uuid`: addDice.ts) */
+  added?: AddedDie[];
 }
 
 /** 400: a die uuid that is not a die of that roll. */
@@ -27,13 +30,14 @@ export class UnknownRollValueError extends BadRequestError {
 }
 
 /**
- * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, all or nothing, in one
- * transaction. A roll the user cannot see is a 404, another player's roll a 403, a die uuid not in its
+ * PATCH /roll/{uuid} and PATCH /roll: set flags on dice of the user's own rolls, and (PATCH /roll/{uuid})
+ * throw dice added to it (addDice.ts), all or nothing, in one transaction. A roll the user cannot see is a 404, another player's roll a 403, a die uuid not in its
  * roll a 400 naming it (`pathOf(i)` is where that roll sits in the request, for the error's path).
  * Answers the rolls (changed or not) in request order; announces the changed ones after commit.
  */
 export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
   const { ids, changedIds } = await inTransaction(async (tx) => {
+    await lockRolls(tx, changes.filter((c) => c.added?.length).map((c) => c.uuid));
     const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
     const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
     const moves = new Map<number, { value: RollValueRecord; position: DiePosition }>();
@@ -56,6 +60,13 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
     const now = new Date();
     const changedIds = await setDieFlags(tx, flagChanges(writes), now);
     for (const id of await setDiePositions(tx, [...moves.values()], now)) changedIds.add(id);
+    for (const change of changes) {
+      if (!change.added?.length) continue;
+      const roll = rolls.get(change.uuid.toLowerCase())!;
+      const added = await throwAddedDice(user.id, roll, change.added, now);
+      await appendRollValues(tx, roll.id, added.values, added, now);
+      changedIds.add(roll.id);
+    }
     return { ids, changedIds };
   });
   const rolls = await loadRolls(ids);
@@ -63,17 +74,33 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
   return rolls;
 }
 
+/** Whose dice PATCH /room/{slug}/roll changes: the caller's, everyone's (`*`), or one participant's (by id). */
+export type RoomDiceScope = 'own' | 'all' | { participantId: number };
+
 /**
  * PATCH /room/{slug}/roll: set flags on every die of the user's rolls in that room (clearing one's own dice
- * off the table, hiding or showing them all). Participants only. Answers the rolls that changed.
+ * off the table, hiding or showing them all); participants only. With `?participant=*` the room's owner
+ * picks up every participant's dice, with `?participant=<id>` one participant's (policy.ts
+ * authorizeOthersDiceChange: the owner only, and never hiding or revealing them). Answers the rolls that
+ * changed that the caller may see; every changed roll is announced to its own audience.
  */
-export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string, flags: DieFlags): Promise<RollRecord[]> {
+export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string, flags: DieFlags, scope: RoomDiceScope = 'own'): Promise<RollRecord[]> {
   const room = await requireRoomBySlug(slug);
-  authorizeRoomRollsChange(room, user.id);
-  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: user.id } }], new Date()));
+  let whose: number | undefined = user.id;
+  if (scope === 'all') {
+    authorizeOthersDiceChange(room, user.id, flags);
+    whose = undefined;
+  } else if (scope !== 'own') {
+    const participant = room.participants?.find((p) => p.id === scope.participantId);
+    if (!participant) throw new NotFoundError(`The room "${room.slug}" has no participant ${scope.participantId}.`);
+    if (participant.userId !== user.id) authorizeOthersDiceChange(room, user.id, flags);
+    whose = participant.userId;
+  }
+  if (whose === user.id) authorizeRoomRollsChange(room, user.id);
+  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: whose } }], new Date()));
   const rolls = await loadRolls([...changedIds].sort((a, b) => b - a));
   announceUpdates(rolls);
-  return rolls;
+  return rolls.filter((r) => canSeeRoll(r, user.id));
 }
 
 /**

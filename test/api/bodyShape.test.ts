@@ -4,6 +4,7 @@ import { useServer } from '../helpers/server';
 import { manifest, postTheme } from '../fixtures/themes';
 import { joiDetails } from '../../src/http/validate';
 import { MAX_JSON_DEPTH } from '../../src/http/jsonShape';
+import { storedRollCount } from './rolls.support';
 
 /**
  * Issue 16, finding 11: a die's `meta` nested 5,000 deep was a 400 whose message was the text of a
@@ -30,10 +31,10 @@ function isShapeRefusal(t: import('ava').ExecutionContext, res: { status: number
 }
 
 test('meta nested 5,000 deep: a 400 that says the body is too deep, without exception text; nothing is stored', async (t) => {
-  const { key, api } = await ctx.server.newUser();
+  const { key, api, user } = await ctx.server.newUser();
   const res = await postRaw('/roll', `{"dice":[{"type":"d6","theme":"standard","meta":${nested(5000)}}],"external_id":"deep-meta"}`, key);
   isShapeRefusal(t, res, 'dice[0].meta');
-  // external_id is free: the refused request stored nothing
+  t.is(await storedRollCount(user.uuid), 0, 'the refused request stored nothing');
   const ok = await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], external_id: 'deep-meta' });
   t.is(ok.status, 201);
 });

@@ -57,7 +57,7 @@ test('the preflight of every route group: 204 without a key, its methods, the th
       t.is(res.headers.get('access-control-allow-origin'), ORIGIN, label);
       t.is(res.headers.get('access-control-allow-credentials'), 'true', label);
       t.true(list(res.headers.get('access-control-allow-methods')).includes(method.toLowerCase()), `${label}: ${res.headers.get('access-control-allow-methods')}`);
-      t.deepEqual(list(res.headers.get('access-control-allow-headers')), ['authorization', 'content-type', 'x-extension'], label);
+      t.deepEqual(list(res.headers.get('access-control-allow-headers')), ['authorization', 'content-type', 'x-extension', 'idempotency-key'], label);
       t.is(res.headers.get('access-control-max-age'), String(PREFLIGHT_MAX_AGE), label);
       t.true(list(res.headers.get('vary')).includes('origin'), `${label}: the answer depends on Origin, caches must know`);
       t.is(res.headers.get('ratelimit-remaining'), null, `${label}: a preflight is not counted against any limit`);

@@ -183,14 +183,18 @@ test('a hidden die and a hidden modifier: every answer shows others null faces, 
   const c = await cast(t);
   const externalId = `ext-${randomUUID()}`;
   const body = { dice: [d('d20', { value: 17, is_hidden: true }), d('d6', { value: 4 }), { type: 'mod', value: 37, is_hidden: true }, { type: 'mod', value: 2 }], room: c.slug, external_id: externalId };
-  const created = await roll(t, c.roller, body);
+  const retryKey = { headers: { 'Idempotency-Key': randomUUID() } };
+  const posted = clean(t, await c.roller.api.post('/roll', body, retryKey), 'POST /roll');
+  t.is(posted.status, 201);
+  const created = posted.body.data as Roll;
   assertWhole(t, created, 'POST answer');
 
   // The roller, everywhere.
   assertWhole(t, clean(t, await c.roller.api.get(`/roll/${created.uuid}`)).body.data, 'GET as roller');
-  const replay = clean(t, await c.roller.api.post('/roll', body));
-  t.is(replay.status, 200, 'an external_id repeat answers the roll');
-  assertWhole(t, replay.body.data, 'external_id replay as roller');
+  const replay = clean(t, await c.roller.api.post('/roll', body, retryKey));
+  t.is(replay.headers.get('idempotent-replayed'), 'true', 'an Idempotency-Key retry answers the roll');
+  t.is(replay.body.data.uuid, created.uuid);
+  assertWhole(t, replay.body.data, 'Idempotency-Key replay as roller');
   assertWhole(t, (await history(t, c.roller, c.slug)).body.data[0], 'history as roller');
   const single = clean(t, await c.roller.api.patch(`/roll/${created.uuid}`, { dice: [{ uuid: created.values[1]!.uuid, is_visible: false }] }));
   assertWhole(t, single.body.data, 'single PATCH answer');
@@ -302,27 +306,40 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
 // ---------------------------------------------------------------------------------------------
 // external_id
 
-test('external_id is per user: another user reusing it gets a roll of its own, never the first user\'s', async (t) => {
+test('external_id and Idempotency-Key are per user: another user reusing them gets a roll of its own, never the first user\'s', async (t) => {
   const c = await cast(t);
   const externalId = `shared-${randomUUID()}`;
-  const first = await roll(t, c.roller, { dice: [d('d20', { value: 20, is_hidden: true })], room: c.slug, whisper: [c.pid(c.whisperee)], external_id: externalId });
+  const retryKey = { headers: { 'Idempotency-Key': `shared-${randomUUID()}` } };
+  const firstBody = { dice: [d('d20', { value: 20, is_hidden: true })], room: c.slug, whisper: [c.pid(c.whisperee)], external_id: externalId };
+  const firstRes = clean(t, await c.roller.api.post('/roll', firstBody, retryKey));
+  t.is(firstRes.status, 201);
+  const first = firstRes.body.data as Roll;
 
   for (const u of [c.bystander, c.whisperee, c.stranger]) {
-    const res = clean(t, await u.api.post('/roll', { dice: [d('d6', { value: 1 })], external_id: externalId }));
+    const res = clean(t, await u.api.post('/roll', { dice: [d('d6', { value: 1 })], external_id: externalId }, retryKey));
     t.is(res.status, 201, 'a new roll, not a replay');
+    t.is(res.headers.get('idempotent-replayed'), null);
     t.not(res.body.data.uuid, first.uuid);
     t.is(res.body.data.user.uuid, u.user.uuid);
     t.deepEqual(res.body.data.values.map((v: SeenValue) => [v.type, v.value]), [['d6', 1]]);
-    // Its own repeat answers its own roll.
-    const again = clean(t, await u.api.post('/roll', { dice: [d('d12')], external_id: externalId }));
-    t.is(again.status, 200);
+    // Its own retry answers its own roll; the same body as the first user's is still its own key's.
+    const again = clean(t, await u.api.post('/roll', { dice: [d('d6', { value: 1 })], external_id: externalId }, retryKey));
+    t.is(again.status, 201);
     t.is(again.body.data.uuid, res.body.data.uuid);
+    const sameBody = clean(t, await u.api.post('/roll', firstBody, retryKey));
+    t.is(sameBody.body.data.code, 'idempotency_key_reused', 'the first user\'s body under this user\'s key: a 422, not the first user\'s roll');
+    // Filtering a room's history by the external_id shows only what the viewer may see.
+    if (u !== c.stranger) {
+      const found = clean(t, await u.api.get(`/room/${c.slug}/roll?external_id=${externalId}`));
+      const seen = found.body.data.map((r: Roll) => r.uuid);
+      t.deepEqual(seen, u === c.whisperee ? [first.uuid] : [], 'a whisper for someone else stays out of the filtered history');
+    }
   }
   // A stranger sending the external_id with the room gets refused (not a member), not the roller's roll.
   const intoRoom = clean(t, await c.stranger.api.post('/roll', { dice: [d('d6')], room: c.slug, external_id: `other-${externalId}` }));
   t.is(intoRoom.status, 403);
-  const mine = clean(t, await c.roller.api.post('/roll', { dice: [d('d6')], external_id: externalId }));
-  t.is(mine.status, 200);
+  const mine = clean(t, await c.roller.api.post('/roll', firstBody, retryKey));
+  t.is(mine.status, 201);
   t.is(mine.body.data.uuid, first.uuid);
   t.is(mine.body.data.values[0].value, 20, 'the roller gets its roll back whole');
 });

@@ -1,4 +1,5 @@
 import type { TestServer } from '../helpers/server';
+import { db } from '../../src/db';
 
 /** Shared by the roll API tests (not a test file itself). */
 
@@ -65,4 +66,10 @@ export interface Roll {
   participants: Participant[];
   created_at: string;
   updated_at: string;
+}
+
+/** How many rolls the user with this uuid has stored (the test server runs in this process). */
+export async function storedRollCount(userUuid: string): Promise<number> {
+  const [row] = await db().sql.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM rolls r JOIN users u ON u.id = r.user_id WHERE u.uuid = $1', [userUuid]);
+  return Number(row!.n);
 }

@@ -31,6 +31,18 @@ test('allow(): null widens the type; other values that the type refuses become a
   t.deepEqual(fromJoi(Joi.alternatives(Joi.number(), Joi.string()).allow(null)), { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1 }, { type: 'null' }] });
 });
 
+test("conditional('.key', {is: exist, then, otherwise}): an object with the key is `then`, one without is `otherwise`", (t) => {
+  const schema = Joi.alternatives().conditional('.id', { is: Joi.exist(), then: Joi.object({ id: Joi.number().required() }), otherwise: Joi.object({ name: Joi.string().required() }) });
+  const has = { type: 'object', required: ['id'] };
+  t.deepEqual(fromJoi(schema), {
+    anyOf: [
+      { allOf: [has, { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] }] },
+      { allOf: [{ not: has }, { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] }] },
+    ],
+  });
+  t.throws(() => fromJoi(Joi.alternatives().conditional('.id', { is: 5, then: Joi.number(), otherwise: Joi.string() })), { message: /conditional/ });
+});
+
 test('valid() is an enum; default, description, notes and examples are carried over', (t) => {
   t.deepEqual(fromJoi(Joi.string().valid('a', 'b')), { enum: ['a', 'b'] });
   t.deepEqual(fromJoi(Joi.string().valid('a', 'b').default('a').description('Which one.').note('Case matters.').example('b')), {
@@ -119,7 +131,12 @@ const cases: Array<[string, string, Joi.Schema, unknown[]]> = [
     { equation: '1d6', label: '' }, { equation: '1d6', external_id: '' },
   ]],
   ['/api/1.0/roll', 'patch', rolls.bulkBody, [{ rolls: [] }, { rolls: [{ uuid: u, dice: [{ uuid: u, is_hidden: true }] }] }, { rolls: [{ uuid: 'nope', dice: [{ uuid: u }] }] }, { rolls: [{ uuid: u, dice: [] }] }]],
-  ['/api/1.0/roll/{uuid}', 'patch', rolls.updateBody, [{ dice: [{ uuid: u, is_cleared: true }] }, { dice: [{ is_hidden: true }] }, {}, { dice: [{ uuid: u }], room: null }]],
+  ['/api/1.0/roll/{uuid}', 'patch', rolls.updateBody, [
+    { dice: [{ uuid: u, is_cleared: true }] }, { dice: [{ is_hidden: true }] }, {}, { dice: [{ uuid: u }], room: null },
+    { dice: [{ type: 'd6', theme: 'standard' }] }, { dice: [{ uuid: u, type: 'd6' }] }, { dice: [{ uuid: 'x', type: 'd6' }] }, { dice: [{ type: '' }] },
+    { dice: [{ type: 'd6', value: 'x' }] }, { dice: [{ uuid: u, is_hidden: 'x', type: 'd6' }] }, { dice: [{ uuid: u, is_hidden: true }, { type: 'mod', value: 2 }] },
+    { dice: [{ type: 'd6', meta: { anything: [1] } }] }, { dice: [{ uuid: u, meta: { position: { x: 1 } } }] }, { dice: [5] },
+  ]],
   ['/api/1.0/room/{slug}/roll', 'patch', rolls.roomUpdateBody, [{ dice: { is_cleared: true } }, { dice: {} }, {}, { dice: { is_hidden: 'no' } }]],
   ['/api/1.0/share-request', 'post', shareRequests.createBody, [{ theme: 'oak' }, {}, { theme: '' }, { theme: 'oak', max_uses: 0 }, { theme: 'oak', max_uses: null, expires_at: null }, { theme: 'oak', expires_at: 'soon' }]],
   ['/api/1.0/share-request/{id}', 'patch', shareRequests.updateBody, [{}, { max_uses: 3 }, { expires_at: null }, { max_uses: 1.5 }]],

@@ -104,8 +104,8 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.deepEqual(live.values.map((v) => v.value), roll.values.map((v) => v.value));
   t.is(live.total_value, roll.total_value);
   t.is(roll.values.filter((v) => v.is_dropped).length, 1);
-  const retried = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
-  t.is(retried.uuid, roll.uuid, 'a retry with the same external_id answers the same roll');
+  const labelled = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
+  t.not(labelled.uuid, roll.uuid, 'another roll with the same external_id is a roll of its own');
   const hidden = await alice.createRoll({ dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd8', theme: 'standard' }], room: room.slug });
   // A roll group through the typed client's RollOperator: each part its own keep, the higher part kept.
   const six = (value: number) => ({ type: 'd6', theme: 'standard', value });

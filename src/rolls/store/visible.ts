@@ -26,14 +26,16 @@ function viewerParam(viewerId: number): number {
 /**
  * One page of a room's history as `viewerId` may see it, newest first: ids of rolls older than
  * `beforeId` (when given) that are not whispered, or are the viewer's own, or are whispered to the
- * viewer. The filter is in SQL, so a page is full even when whispers for others are skipped.
+ * viewer, and, when `externalId` is given, whose external_id it is. The filter is in SQL, so a page is
+ * full even when whispers for others are skipped.
  * Answers up to `limit + 1` ids: the extra one says there is a next page.
  */
-export async function visibleRollIdsInRoom(roomId: number, viewerId: number, beforeId: number | null, limit: number): Promise<number[]> {
-  const before = beforeId !== null ? ' AND r.id < $4' : '';
-  const params = [roomId, limit + 1, viewerParam(viewerId), ...(beforeId !== null ? [beforeId] : [])];
+export async function visibleRollIdsInRoom(roomId: number, viewerId: number, beforeId: number | null, limit: number, externalId: string | null = null): Promise<number[]> {
+  const params: unknown[] = [roomId, limit + 1, viewerParam(viewerId)];
+  const before = beforeId !== null ? ` AND r.id < $${params.push(beforeId)}` : '';
+  const labelled = externalId !== null ? ` AND r.external_id = $${params.push(externalId)}` : '';
   const rows = await db().sql.query<{ id: unknown }>(
-    `SELECT r.id FROM rolls r WHERE r.room_id = $1${before} AND ${visibleTo(3)} ORDER BY r.id DESC LIMIT $2`,
+    `SELECT r.id FROM rolls r WHERE r.room_id = $1${before}${labelled} AND ${visibleTo(3)} ORDER BY r.id DESC LIMIT $2`,
     params,
   );
   return rows.map((r) => Number(r.id));

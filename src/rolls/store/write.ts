@@ -1,7 +1,6 @@
 import { db } from '../../db';
 import { chunks } from '../../db/inList';
 import { asBool, placeholders, toJson, type Query } from '../../db/sql';
-import { loadRolls } from './load';
 import type { RollRecord, RollValueRecord, WhisperRecord } from './records';
 import { insertOutboxIn, outboxCte } from '../../outbox/store';
 
@@ -22,7 +21,6 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
 /**
  * Write a new roll, its values and whispers, and set the new rows' ids on the records. On PostgreSQL
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
- * Throws UniqueViolationError (db/errors.ts) when the user already has a roll with its `external_id`.
  */
 export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
   if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(roll, values, whispers, announce);
@@ -130,18 +128,35 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
   return announce ? Number(rows[0]!.outbox_id) : null;
 }
 
-/** The id of `userId`'s roll with this `external_id`, or null. */
-export async function findIdByExternalId(userId: number, externalId: string): Promise<number | null> {
-  const [row] = await db().sql.query<{ id: unknown }>('SELECT id FROM rolls WHERE user_id = $1 AND external_id = $2', [userId, externalId]);
-  return row ? Number(row.id) : null;
+/**
+ * Hold the rolls with these uuids until the caller's transaction ends (PostgreSQL: SELECT ... FOR UPDATE;
+ * SQLite's single writer serializes already): two requests adding dice to one roll add them one after
+ * the other, each reading the roll the other left.
+ */
+export async function lockRolls(tx: RollsTransaction, uuids: readonly string[]): Promise<void> {
+  if (db().dialect !== 'postgres' || !uuids.length) return;
+  for (const list of chunks([...new Set(uuids.map((u) => u.toLowerCase()))])) {
+    await tx(`SELECT id FROM rolls WHERE uuid IN (${placeholders(list.length)}) ORDER BY id FOR UPDATE`, list);
+  }
 }
 
-/** findIdByExternalId(), the roll fully loaded. */
-export async function findByExternalId(userId: number, externalId: string): Promise<RollRecord | null> {
-  const id = await findIdByExternalId(userId, externalId);
-  if (id === null) return null;
-  const [roll] = await loadRolls([id]);
-  return roll ?? null;
+/**
+ * Append values to a roll in the caller's transaction (dice added to it by PATCH /roll/{uuid}), and set
+ * its new total and equation; sets the new rows' ids on the records.
+ */
+export async function appendRollValues(tx: RollsTransaction, rollId: number, values: RollValueRecord[], totals: { totalValue: number; equation: string }, now: Date): Promise<void> {
+  if (!values.length) return;
+  const params: unknown[] = [];
+  const tuples = values.map((v) => {
+    const first = params.length + 1;
+    const [uuid, ...rest] = valueParams(v);
+    params.push(uuid, rollId, ...rest);
+    return `(${placeholders(VALUE_COLUMNS.length, first)})`;
+  });
+  const rows = await tx<{ id: unknown; position: unknown }>(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
+  const byPosition = new Map(rows.map((r) => [Number(r.position), Number(r.id)]));
+  for (const v of values) v.id = byPosition.get(v.position) ?? 0;
+  await tx('UPDATE rolls SET total_value = $1, equation = $2, updated_at = $3 WHERE id = $4', [totals.totalValue, totals.equation, now, rollId]);
 }
 
 /** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
@@ -154,12 +169,12 @@ export interface DieFlags {
 export const FLAG_COLUMNS = ['isHidden', 'isVisible', 'isCleared'] as const;
 const FLAG_COLUMN_NAMES = { isHidden: 'is_hidden', isVisible: 'is_visible', isCleared: 'is_cleared' } as const;
 
-/** Which dice a flag change names: these roll values, or every die of a user's rolls in a room. */
-export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId: number };
+/** Which dice a flag change names: these roll values, or every die of a user's rolls in a room (of every roll in it without `userId`). */
+export type DiceSelector = { valueIds: readonly number[] } | { roomId: number; userId?: number };
 
 /**
  * Set die flags, in the caller's transaction: the one way both PATCH /roll (dice by id) and PATCH
- * /room/{slug}/roll (every die of the user's rolls in the room) write them. Each change writes only
+ * /room/{slug}/roll (every die of a user's rolls in the room, or of all its rolls) write them. Each change writes only
  * the dice whose flags differ from it, stamps them and their rolls with `now`, and answers the ids of
  * the rolls it touched.
  */
@@ -177,7 +192,8 @@ export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFla
       for (const ids of chunks(dice.valueIds)) statements.push({ where: `id IN (${placeholders(ids.length, params.length + 1)})`, params: [...params, ...ids] });
     } else {
       const first = params.length + 1;
-      statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
+      if (dice.userId === undefined) statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first})`, params: [...params, dice.roomId] });
+      else statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
     }
     for (const { where, params: statementParams } of statements) {
       const rows = await tx<{ rollId: unknown }>(`UPDATE roll_values SET ${set} WHERE ${where} AND ${differs} RETURNING roll_id AS "rollId"`, statementParams);
