@@ -179,6 +179,11 @@ export interface RollValue {
   /** a penetrating throw (`3d6!p`): counts one less than its face */
   is_penetrated: boolean;
   /**
+   * the request die (index into the roll request's `dice`) this value belongs to: every throw of a
+   * rerolled, exploded or compounded die names it (`3d6!!`: the extra throws come after all the dice)
+   */
+  die_index: number;
+  /**
    * the roll group (`{4d6+2d8, 3d20+3}kh1`) and part (sub-roll) the value belongs to: indices into
    * `operator.groups` and that group's `parts`; null outside groups. A dropped part's values are all
    * `is_dropped`, a part meeting the group's compare point has all its values `is_success` / `is_failure`.

@@ -97,6 +97,8 @@ export function presentRollValue(
     is_failure: visible && Boolean(value.isFailure),
     is_compounded: visible && Boolean(value.isCompounded),
     is_penetrated: visible && Boolean(value.isPenetrated),
+    // Which request die a throw belongs to is public, as rerolls and explosions show on the board anyway.
+    die_index: value.dieIndex,
     group: place === undefined ? null : place[0],
     group_part: place === undefined ? null : place[1],
     created_at: ts(value.createdAt),

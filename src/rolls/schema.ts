@@ -43,7 +43,7 @@ const die = Joi.object({
  * engine (it names the bad selector).
  */
 const operator = Joi.object()
-  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
+  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().allow('').max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
   .max(20)
   // Stored with the roll and written into its equation: sent to every member of the room with each event.
   .custom(atMostJsonBytes(MAX_OPERATOR_BYTES))
