@@ -9,13 +9,14 @@ import type { Roll, Value } from './rolls.support';
 const ctx = useServer(test);
 
 type DieValue = Value & { die_index: number; is_compounded: boolean };
+type DieRoll = Omit<Roll, 'values'> & { values: DieValue[] };
 type SdkRoll = ReturnType<typeof parseRollEquation>;
 
 /** POST /roll with what parseRollEquation answered, as the integrations do (`roll.create(dice, {operator})`). */
 async function rollParsed(parsed: SdkRoll) {
   const { api } = await ctx.server.newUser();
   const res = await api.post('/roll', { dice: parsed.dice, operator: parsed.operator });
-  return { res, roll: res.body.data as Roll & { values: DieValue[] }, api };
+  return { res, roll: res.body.data as DieRoll, api };
 }
 
 test('each throw of a compounded or exploded die names its die: die_index', async (t) => {
@@ -27,7 +28,7 @@ test('each throw of a compounded or exploded die names its die: die_index', asyn
   };
   const res = await api.post('/roll', body);
   t.is(res.status, 201, res.text);
-  const roll = res.body.data as Roll & { values: DieValue[] };
+  const roll = res.body.data as DieRoll;
   t.deepEqual(roll.values.slice(0, 4).map((v) => v.die_index), [0, 1, 2, 3], 'the request dice first, each its own index');
   for (const die of [0, 1]) {
     const throws = roll.values.filter((v) => v.die_index === die);
@@ -43,7 +44,7 @@ test('each throw of a compounded or exploded die names its die: die_index', asyn
 
   const explodedRes = await api.post('/roll', { dice: [{ type: 'd6', value: 6 }, { type: 'd8', value: 8 }], operator: { '!': '' } });
   t.is(explodedRes.status, 201, explodedRes.text);
-  const exploded = explodedRes.body.data as Roll & { values: DieValue[] };
+  const exploded = explodedRes.body.data as DieRoll;
   t.deepEqual(exploded.values.slice(0, 2).map((v) => v.die_index), [0, 1]);
   const extraTypes = exploded.values.slice(2).map((v) => `${v.die_index}:${v.type}`);
   t.true(extraTypes.length >= 2 && extraTypes.every((e) => e === '0:d6' || e === '1:d8'), extraTypes.join(' '));
