@@ -52,3 +52,54 @@ test('each throw of a compounded or exploded die names its die: die_index', asyn
   const again = await api.get(`/roll/${roll.uuid}`);
   t.deepEqual(again.body.data.values.map((v: DieValue) => v.die_index), roll.values.map((v) => v.die_index), 'stored and read back');
 });
+
+test('a d100 as the SDK sends it (d10, then d10x with its tens digit): 201, read back as sent', async (t) => {
+  for (const [percent, units, tens, face] of [[57, 7, 5, '50'], [100, 10, 9, '90'], [5, 5, 10, '0'], [10, 10, 10, '0']] as const) {
+    const parsed = parseRollEquation('1d100', 'standard', [percent]);
+    const { res, roll, api } = await rollParsed(parsed);
+    t.is(res.status, 201, `${percent}: ${res.text}`);
+    t.deepEqual(roll.values.map((v) => [v.type, v.value, v.value_to_display]), [['d10', units, String(units)], ['d10x', tens, face]]);
+    t.is(roll.total_value, percent, 'the total is the faces: the d10x shows tens, the d10 units');
+    t.true(roll.values.every((v) => v.is_user_value));
+    const again = (await api.get(`/roll/${roll.uuid}`)).body.data as DieRoll;
+    t.deepEqual(again.values.map((v) => v.value), [units, tens], 'stored and read back in the same numbering');
+  }
+  // The server's own d100 (a d10x directly followed by a d10) takes the same numbering.
+  const { api } = await ctx.server.newUser();
+  const pair = await api.post('/roll', { dice: [{ type: 'd10x', value: 5, value_to_display: '50' }, { type: 'd10', value: 7 }] });
+  t.is(pair.status, 201, pair.text);
+  t.is(pair.body.data.total_value, 57);
+  t.is(pair.body.data.equation, '1d100');
+  // Drawn d10x read back the same way: the tens digit, 10 for 00.
+  const drawn = (await api.post('/roll', { dice: Array.from({ length: 30 }, () => ({ type: 'd10x' })) })).body.data as DieRoll;
+  for (const v of drawn.values) t.is(v.value, Number(v.value_to_display) / 10 || 10, String(v.value_to_display));
+  const wrong = await api.post('/roll', { dice: [{ type: 'd10x', value: 11 }] });
+  t.is(wrong.status, 400);
+  t.is(wrong.body.data.details[0].path, 'dice[0].value');
+  const disagree = await api.post('/roll', { dice: [{ type: 'd10x', value: 6, value_to_display: '50' }] });
+  t.is(disagree.status, 400);
+  t.is(disagree.body.data.details[0].path, 'dice[0].value_to_display');
+});
+
+test('fate dice as the SDK sends them (-1, 0, +1), and numeric strings as numbers', async (t) => {
+  const { res, roll, api } = await rollParsed(parseRollEquation('4df+1', 'standard', [-1, 0, 1, 1]));
+  t.is(res.status, 201, res.text);
+  t.deepEqual(roll.values.map((v) => v.value), [-1, 0, 1, 1, 1]);
+  t.deepEqual(roll.values.slice(0, 4).map((v) => Number(v.value_to_display)), [-1, 0, 1, 1]);
+  t.is(roll.total_value, 2);
+  t.is(roll.equation, '4dF+1');
+  const drawn = (await api.post('/roll', { equation: '20dF' })).body.data as DieRoll;
+  for (const v of drawn.values) t.is(v.value, Number(v.value_to_display), 'a drawn fate die reads its face');
+  const wrong = await api.post('/roll', { dice: [{ type: 'df', value: 2 }] });
+  t.is(wrong.status, 400);
+  t.regex(wrong.body.data.message, /-1, 0 or 1/);
+
+  // Integrations that build dice by hand send the number as a string.
+  const strings = await api.post('/roll', { dice: [{ type: 'd20', theme: 'standard', value: '15' }, { type: 'df', value: '-1' }, { type: 'mod', value: '3' }] });
+  t.is(strings.status, 201, strings.text);
+  t.deepEqual(strings.body.data.values.map((v: DieValue) => v.value), [15, -1, 3]);
+  t.is(strings.body.data.total_value, 17);
+  const notNumber = await api.post('/roll', { dice: [{ type: 'd20', value: 'fifteen' }] });
+  t.is(notNumber.status, 400);
+  t.is(notNumber.body.data.details[0].path, 'dice[0].value');
+});

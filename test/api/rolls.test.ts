@@ -91,7 +91,7 @@ test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces rea
     (await api.post('/roll', { dice: [{ type: 'd10x', theme: 'standard', value_to_display: tensFace }, { type: 'd10', theme: 'standard', value_to_display: unitsFace }] })).body.data as Roll;
   const r57 = await fixed(50, 7);
   t.is(r57.total_value, 57);
-  t.is(r57.values[0]!.value, 6, 'value is the face index: 50 is the 6th face of the d10x');
+  t.is(r57.values[0]!.value, 5, 'a d10x\'s value is its tens digit (dddice\'s numbering): 5 for the face 50');
   t.true(r57.values.every((v) => v.is_user_value));
   t.is((await fixed(0, 10)).total_value, 100, '00 and 0 read 100');
   t.is((await fixed(90, 10)).total_value, 90);
