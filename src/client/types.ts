@@ -162,7 +162,10 @@ export interface RollValue {
   /** die id, lower case (`d20`, `d10x`, `mod`) */
   type: string;
   theme?: string;
-  /** 1-based face index (the modifier itself for `mod`); null when hidden from this viewer */
+  /**
+   * dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate
+   * die's (`df`) -1, 0 or 1; the modifier itself for `mod`; null when hidden from this viewer
+   */
   value: number | null;
   /** the face; null when hidden from this viewer */
   value_to_display: Face | null;
@@ -227,7 +230,8 @@ export interface DieInput {
   /** a die id of the theme (case-insensitive), or `mod` */
   type: string;
   theme: string;
-  value?: number;
+  /** a predetermined face, numbered as RollValue.value (a numeric string such as "15" is that number) */
+  value?: number | string;
   value_to_display?: Face;
   is_hidden?: boolean;
   label?: string;

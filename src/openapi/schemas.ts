@@ -148,7 +148,7 @@ export const schemas: Record<string, Schema> = {
       uuid,
       type: { type: 'string', description: 'Die id of the theme, lower case (`d20`, `d10x`), or `mod` for a modifier' },
       theme: { type: 'string', description: 'Theme id of the die' },
-      value: nullable({ type: 'number', description: '1-based face index (the number itself for `mod`); null when hidden from you' }),
+      value: nullable({ type: 'number', description: "dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate die's (`df`) -1, 0 or 1; the number itself for `mod`; null when hidden from you" }),
       value_to_display: nullable({ ...face, description: 'The face shown (numbers as strings); null when hidden from you' }),
       label: nullable({ type: 'string' }),
       meta: {
