@@ -122,7 +122,7 @@ export function rollDice(
   }
 
   // Counted from the values once everything ran: a group may drop a part after its dice were counted.
-  const sum = tally(state.values, poolPartsOfPlan(plan, n), true);
+  const sum = tally(state.values, poolPartsOfPlan(plan, n), true, plan?.dieScales ?? null);
   return {
     values: state.values,
     total: plan === null ? sum.sum : applyScaling(sum.sum, plan),

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parseRollEquation } from 'dddice-js';
 import { useServer } from '../helpers/server';
-import type { Roll, Value } from './rolls.support';
+import { table, type Roll, type Value } from './rolls.support';
 
 // What the dddice integrations send, as they send it: the SDK's own parseRollEquation (Foundry VTT, the
 // browser extension, the Stream Deck plugin and GM's Grimoire all roll its output), and raw bodies where
@@ -102,4 +102,59 @@ test('fate dice as the SDK sends them (-1, 0, +1), and numeric strings as number
   const notNumber = await api.post('/roll', { dice: [{ type: 'd20', value: 'fifteen' }] });
   t.is(notNumber.status, 400);
   t.is(notNumber.body.data.details[0].path, 'dice[0].value');
+});
+
+test('the SDK\'s * and / on some dice ({"*": {"2": [0, 1]}}): rolled, totalled and written as parsed', async (t) => {
+  const cases: [string, number[], string, number][] = [
+    ['(1d6+3)*2+1d4', [4, 2], '(1d6+3)*2+1d4', 16],
+    ['2d6*2+1d4', [4, 5, 2], '(2d6)*2+1d4', 20],
+    ['1d8+2d6*2', [4, 5, 2], '1d8+(2d6)*2', 18],
+    ['2d6*2+1d4*3', [4, 5, 2], '(2d6)*2+(1d4)*3', 24],
+    ['2d20kh1*2+1d4', [4, 15, 2], '(2d20kh1)*2+1d4', 32],
+    ['2d6/2+1d4', [4, 5, 2], '(2d6)/2+1d4', 6.5],
+    ['(1d6+3)*2+1d4+1', [4, 2], '(1d6+3)*2+1d4+1', 17],
+    ['(1d6+3)*2', [4], '(1d6+3)*2', 14],
+  ];
+  for (const [equation, values, written, total] of cases) {
+    const parsed = parseRollEquation(equation, 'standard', values);
+    const { res, roll, api } = await rollParsed(parsed);
+    t.is(res.status, 201, `${equation}: ${res.text}`);
+    t.deepEqual(roll.operator, parsed.operator, 'the operator is stored as sent');
+    t.is(roll.equation, written, equation);
+    t.is(roll.total_value, total, equation);
+    t.deepEqual((await api.get(`/roll/${roll.uuid}`)).body.data, roll, 'read back as answered');
+    // The written equation rolls the same way when sent back (POST /roll {equation}).
+    const again = await api.post('/roll', { equation: roll.equation });
+    t.is(again.status, 201, again.text);
+    t.is(again.body.data.equation, written);
+  }
+});
+
+test('a scaled roll in a room: a viewer who may not see a die gets the total of what they see, scaled alike', async (t) => {
+  const { roller, bystander, slug } = await table(ctx.server);
+  const parsed = parseRollEquation('(1d6+3)*2+1d4', 'standard', [4, 2]);
+  const dice = parsed.dice.map((d, i) => (i === 2 ? { ...d, is_hidden: true } : d));
+  const res = await roller.api.post('/roll', { dice, operator: parsed.operator, room: slug });
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.total_value, 16);
+  const seen = (await bystander.api.get(`/roll/${res.body.data.uuid}`)).body.data as DieRoll;
+  t.is(seen.total_value, 14, '(4+3)*2; the hidden d4 counts nothing');
+  t.is(seen.values[2]!.value, null);
+  t.is(seen.equation, '(1d6+3)*2+1d4', 'dice are written by kind');
+});
+
+test('the object form of * is bounded like every operator: a 400 naming the field, never a 500', async (t) => {
+  const { api } = await ctx.server.newUser();
+  const dice = [{ type: 'd6' }, { type: 'd6' }];
+  for (const operator of [
+    { '*': { two: [0] } }, { '*': { 2: [5] } }, { '*': { 2: [0], 3: [0] } }, { '/': { 0: [0] } }, { '*': {} }, { '*': { 2: 'all' } },
+    { '*': { ['9'.repeat(301)]: [0] } }, { '*': Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i + 2), [0]])) },
+    { '*': { 2: Array.from({ length: 3000 }, () => 0) } }, // past the operator's 4,096 bytes
+  ]) {
+    const res = await api.post('/roll', { dice, operator });
+    t.is(res.status, 400, JSON.stringify(operator).slice(0, 80));
+    t.is(res.body.type, 'error');
+    t.true(['invalid_operator', 'validation_error'].includes(res.body.data.code), res.body.data.code);
+    t.regex(res.body.data.details[0].path, /^operator/);
+  }
 });
