@@ -16,12 +16,10 @@ import type { Face } from './types';
 
 export type Numbering = 'position' | 'tens' | 'fate';
 
-const FATE = /^df(\.[12])?$/;
-
 /** The numbering of a die type (lower case), as a value's `type` names it. */
 export function numberingOf(type: string): Numbering {
   if (type === 'd10x') return 'tens';
-  return FATE.test(type) ? 'fate' : 'position';
+  return type === 'df' || type === 'df.1' || type === 'df.2' ? 'fate' : 'position';
 }
 
 /** The dddice number of a face, or null when the face keeps its position under that numbering. */
@@ -35,6 +33,9 @@ function numberOfFace(numbering: Numbering, face: Face): number | null {
 
 /** The `value` an answer shows for a die of type `type` showing `face` at 1-based `position`. */
 export function wireValue(type: string, position: number, face: Face): number {
+  // Every value of every answer passes here: a d10x and a fate die have "1" or "f" second, most dice not.
+  const second = type.charCodeAt(1) | 0x20;
+  if (second !== 0x31 && second !== 0x66) return position;
   return numberOfFace(numberingOf(type.toLowerCase()), face) ?? position;
 }
 
