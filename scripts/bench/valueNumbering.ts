@@ -4,6 +4,7 @@
  * wireValue alone over the same values, interleaved in one process, CPU time, median of rounds.
  *
  *   npx tsx scripts/bench/valueNumbering.ts [CPU-seconds per round, default 0.3]
+ *   VALUE_KINDS=d20 npx tsx scripts/bench/valueNumbering.ts    (only those dice of the mix)
  */
 import { wireValue } from '../../src/dice';
 import { presentRollValue } from '../../src/rolls/present';
@@ -12,7 +13,9 @@ import type { RollValueRecord } from '../../src/rolls/store/records';
 const seconds = Number(process.argv[2] ?? 0.3);
 const ROUNDS = 5;
 const now = new Date();
-const kinds: [string, number, unknown][] = [['d20', 17, 17], ['d10x', 6, 50], ['df', 1, -1], ['d6', 4, 4], ['d10', 10, 10]];
+const only = process.env.VALUE_KINDS?.split(',');
+const kinds = ([['d20', 17, 17], ['d10x', 6, 50], ['df', 1, -1], ['d6', 4, 4], ['d10', 10, 10]] as [string, number, unknown][])
+  .filter(([type]) => !only || only.includes(type));
 const values: RollValueRecord[] = Array.from({ length: 100 }, (_, i) => {
   const [type, value, face] = kinds[i % kinds.length]!;
   return {
@@ -48,6 +51,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const perValue = (perSecond: number) => 1e9 / (perSecond * values.length);
 const p = perValue(median(presentRates));
 const w = perValue(median(numberingRates));
-console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s, median; 100 values (d20, d10x, df, d6, d10)`);
+console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s, median; 100 values (${kinds.map((k) => k[0]).join(', ')})`);
 console.log(`presentRollValue: ${p.toFixed(0)} ns a value; wireValue: ${w.toFixed(0)} ns a value (${((w / p) * 100).toFixed(1)}% of presenting it)`);
 if (sink === 0.5) console.log('');
