@@ -10,7 +10,7 @@
  *               tens digit (10 for 00) and a fate die's -1, 0 or 1; a numeric string is that number.
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
  *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
- *               the SDK's k d * / round, and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
+ *               the SDK's k d * / round (`*` and `/` also as the SDK's {factor: [dice indices]}: dieScale.ts), and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
  *               default) and `success` / `failure` (compare points that make the dice a pool); `groups`:
  *               roll groups [{parts: [[dice indices, mods too], ...], k?, p?, d?, success?, failure?, s?}]
  *               (groups.ts). An operand maps to one list of dice indices or to a list of such lists.
