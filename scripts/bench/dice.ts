@@ -36,6 +36,7 @@ const cases: { ours: string; theirs: string }[] = [
   { ours: '4dF+2', theirs: '4dF+2' },
   { ours: '3d6!!', theirs: '3d6!!' },
   { ours: '{4d6kh3, 4d6kh3}', theirs: '{4d6kh3, 4d6kh3}' }, // a roll group, each part with its own keep
+  { ours: '(1d6+3)*2+1d4', theirs: '(1d6+3)*2+1d4' }, // the dddice SDK's crit: {"*": {"2": [0, 1]}}
 ];
 
 // The built-in theme's dice: the standard ones, fudge dice and generic dN (what POST /roll resolves).

@@ -111,7 +111,11 @@ export function diceViews(roll: Roll, room: Room | null): DieView[] {
   const { color } = rollerOf(roll, room);
   return roll.values
     .filter((v) => v.type !== 'mod' && !v.is_cleared)
-    .map((v) => ({ uuid: v.uuid, dieId: v.type, theme: v.theme ?? 'standard', value: typeof v.value === 'number' ? v.value : null, color, dropped: v.is_dropped }));
+    .map((v) => ({
+      uuid: v.uuid, dieId: v.type, theme: v.theme ?? 'standard', value: typeof v.value === 'number' ? v.value : null,
+      face: typeof v.value_to_display === 'string' || typeof v.value_to_display === 'number' ? String(v.value_to_display) : null,
+      color, dropped: v.is_dropped,
+    }));
 }
 
 /** A failure as the board says it: the API's own sentence, else the error's. */

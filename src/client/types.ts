@@ -185,7 +185,10 @@ export interface RollValue {
   /** die id, lower case (`d20`, `d10x`, `mod`) */
   type: string;
   theme?: string;
-  /** 1-based face index (the modifier itself for `mod`); null when hidden from this viewer */
+  /**
+   * dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate
+   * die's (`df`) -1, 0 or 1; the modifier itself for `mod`; null when hidden from this viewer
+   */
   value: number | null;
   /** the face; null when hidden from this viewer */
   value_to_display: Face | null;
@@ -201,6 +204,11 @@ export interface RollValue {
   is_compounded: boolean;
   /** a penetrating throw (`3d6!p`): counts one less than its face */
   is_penetrated: boolean;
+  /**
+   * the request die (index into the roll request's `dice`) this value belongs to: every throw of a
+   * rerolled, exploded or compounded die names it (`3d6!!`: the extra throws come after all the dice)
+   */
+  die_index: number;
   /**
    * the roll group (`{4d6+2d8, 3d20+3}kh1`) and part (sub-roll) the value belongs to: indices into
    * `operator.groups` and that group's `parts`; null outside groups. A dropped part's values are all
@@ -246,7 +254,8 @@ export interface DieInput {
   /** a die id of the theme (case-insensitive), or `mod` */
   type: string;
   theme: string;
-  value?: number;
+  /** a predetermined face, numbered as RollValue.value (a numeric string such as "15" is that number) */
+  value?: number | string;
   value_to_display?: Face;
   is_hidden?: boolean;
   label?: string;

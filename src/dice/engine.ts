@@ -6,7 +6,8 @@ import { WorkBudget } from './budget';
 import { shapeOf } from './shape';
 import { writeEquation } from './equation';
 import { DiceError } from './errors';
-import { facesEqual, prepare, type PreparedDie } from './faces';
+import { faceNumber, facesEqual, prepare, type PreparedDie } from './faces';
+import { describeValues, faceOfValue } from './numbering';
 import { isPoolGroup, partIds, runGroups } from './groups';
 import { applyStep } from './operators';
 import { explode, markPool, unique } from './outcomes';
@@ -72,10 +73,10 @@ export function rollDice(
     }
     const unit = newUnit({ die: dies.get(req, type, i), req, dieIndex: i, type }, b);
     unitOfDie[i] = units.length;
-    if (hasPreset(req)) (presets ??= new Array<number | null>(n).fill(null))[i] = presetFace(unit.die, req, i);
+    if (hasPreset(req)) (presets ??= new Array<number | null>(n).fill(null))[i] = presetFace(unit.die, type, req, i, budget);
     if (b !== null) {
       unitOfDie[i + 1] = units.length;
-      if (hasPreset(b.req)) (presets ??= new Array<number | null>(n).fill(null))[i + 1] = presetFace(b.die, b.req, i + 1);
+      if (hasPreset(b.req)) (presets ??= new Array<number | null>(n).fill(null))[i + 1] = presetFace(b.die, 'd10', b.req, i + 1, budget);
       i++;
     }
     units.push(unit);
@@ -121,7 +122,7 @@ export function rollDice(
   }
 
   // Counted from the values once everything ran: a group may drop a part after its dice were counted.
-  const sum = tally(state.values, poolPartsOfPlan(plan, n), true);
+  const sum = tally(state.values, poolPartsOfPlan(plan, n), true, plan?.dieScales ?? null);
   return {
     values: state.values,
     total: plan === null ? sum.sum : applyScaling(sum.sum, plan),
@@ -223,26 +224,28 @@ function modNumber(v: unknown, path: string): number {
 }
 
 /**
- * The face index (0-based) a request fixes, or null to draw. `value` is a 1-based index into the faces;
- * `value_to_display` names a face (numbers match numeric strings, images match by src); with both they
- * must agree.
+ * The face index (0-based) a request fixes, or null to draw. `value` is the die's dddice number
+ * (numbering.ts: a face's position, a d10x's tens digit, a fate die's -1/0/1; a numeric string is that
+ * number); `value_to_display` names a face (numbers match numeric strings, images match by src); with
+ * both they must agree.
  */
-function presetFace(die: PreparedDie, req: DieRequest, i: number): number | null {
+function presetFace(die: PreparedDie, type: string, req: DieRequest, i: number, budget: WorkBudget): number | null {
   const hasValue = req.value !== undefined && req.value !== null;
   const hasFace = req.valueToDisplay !== undefined && req.valueToDisplay !== null;
   if (!hasValue && !hasFace) return null;
   const faces = die.def.faces;
   if (hasValue) {
-    const v = req.value as unknown;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > die.size) {
-      throw new DiceError('invalid_dice', `dice[${i}].value`,
-        `value is the face's position on the die, 1 to ${die.size} for ${die.def.id}; ${String(v)} is not.`);
+    const raw = req.value as unknown;
+    const v = typeof raw === 'string' ? faceNumber(raw) : typeof raw === 'number' ? raw : null;
+    const f = v === null ? -1 : faceOfValue(die, type, v, budget);
+    if (f < 0) {
+      throw new DiceError('invalid_dice', `dice[${i}].value`, `${describeValues(die, type)}; ${JSON.stringify(raw) ?? String(raw)} is not.`);
     }
-    if (hasFace && !facesEqual(faces[v - 1]!, req.valueToDisplay)) {
+    if (hasFace && !facesEqual(faces[f]!, req.valueToDisplay)) {
       throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
-        `Face ${v} of ${die.def.id} is ${show(faces[v - 1])}, not ${show(req.valueToDisplay)}.`);
+        `The ${die.def.id} value ${v} is ${show(faces[f])}, not ${show(req.valueToDisplay)}.`);
     }
-    return v - 1;
+    return f;
   }
   for (let f = 0; f < faces.length; f++) if (facesEqual(faces[f]!, req.valueToDisplay)) return f;
   throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,

@@ -9,6 +9,8 @@
  *   1d100               a d10x followed by a d10
  *   2{df}               a custom die, its notation in braces (d20 has no names for custom dice)
  *   floor((1d20+5)/2)   the dddice SDK's `*`, `/` and `round` (floor, ceil or round around the whole)
+ *   (1d6+3)*2+1d4       the SDK's `*` and `/` on some dice ({"*": {"2": [0, 1]}}): a term in parentheses
+ *                       per scale, before the other dice when the first die is scaled, else after them
  *
  * Modifiers outside groups come last, whatever their place in the request.
  */
@@ -33,6 +35,10 @@ export interface EquationShape {
   mul: number | null;
   div: number | null;
   round: RoundMode | null;
+  /** dice and modifiers scaled on their own (`{"*": {"2": [0, 1]}}`): per scale, its units and modifiers */
+  scaled: { mul: number; div: number; units: number[]; mods: number[] }[];
+  /** whether the roll's first die is scaled: the scaled terms are then written before the other dice */
+  scaledFirst: boolean;
 }
 
 export function formatOps(ops: { code: OpCode; sels: readonly Selector[] }[]): string {
@@ -49,12 +55,23 @@ export function formatOps(ops: { code: OpCode; sels: readonly Selector[] }[]): s
 }
 
 export function writeEquation(shape: EquationShape): string {
-  const all = new Array<number>(shape.tokens.length);
-  for (let i = 0; i < all.length; i++) all[i] = i;
+  let all: number[];
+  if (shape.scaled.length === 0) {
+    all = new Array<number>(shape.tokens.length);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+  } else {
+    const inTerms = new Set(shape.scaled.flatMap((t) => t.units));
+    all = [];
+    for (let i = 0; i < shape.tokens.length; i++) if (!inTerms.has(i)) all.push(i);
+  }
   const written = new Array<boolean>(shape.groups.length).fill(false);
   let body = writeUnits(shape, all, written);
   // A group of modifiers only has no unit to stand at: it comes after the dice.
   for (let g = 0; g < shape.groups.length; g++) if (!written[g]) body = join(body, groupTerm(shape, g));
+  if (shape.scaled.length > 0) {
+    const terms = shape.scaled.map((t) => scaledTerm(shape, t)).join('+');
+    body = shape.scaledFirst || body === '' ? (body === '' ? terms : `${terms}+${body}`) : `${body}+${terms}`;
+  }
   body = appendModifiers(body, shape.mods);
   const { prefix, suffix } = scalingAffixes(shape);
   return prefix + (body === '' ? '0' : body) + suffix;
@@ -108,6 +125,12 @@ function groupTerm(shape: EquationShape, g: number): string {
     return body === '' ? '0' : body;
   });
   return `{${parts.join(', ')}}${group.ops}`;
+}
+
+/** Dice scaled on their own, as the SDK writes them: `(1d6+3)*2`, `(2d20kh1)*2`, `(1d8)/2`. */
+function scaledTerm(shape: EquationShape, t: EquationShape['scaled'][number]): string {
+  const inner = appendModifiers(writeUnits(shape, t.units, null), t.mods);
+  return `(${inner === '' ? '0' : inner})${t.mul !== 1 ? `*${t.mul}` : ''}${t.div !== 1 ? `/${t.div}` : ''}`;
 }
 
 function join(body: string, term: string): string {

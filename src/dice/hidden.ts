@@ -4,7 +4,7 @@
  * and sharing their scaling and modifier writing (scaling.ts). Pure, like the rest of src/dice.
  */
 import type { RoundMode } from './plan';
-import { appendModifiers, applyScaling, scalingAffixes, type Scaling } from './scaling';
+import { appendModifiers, applyScaling, dieScalesOf, scalingAffixes, type Scaling } from './scaling';
 import { withoutHiddenGroupMods } from './hiddenGroups';
 import { groupsOf, poolPartsOf, tally, type TallyValue } from './tally';
 
@@ -40,7 +40,14 @@ export function scalingOf(operator: Record<string, unknown> | null): Scaling {
  * stored total.
  */
 export function viewerTotal(values: readonly ViewerDie[], operator: Record<string, unknown> | null): number {
-  return applyScaling(tally(values, poolPartsOf(groupsOf(operator)), false).sum, scalingOf(operator));
+  return applyScaling(tally(values, poolPartsOf(groupsOf(operator)), false, dieScalesOf(operator, dieCount(values))).sum, scalingOf(operator));
+}
+
+/** How many request dice a roll's values come from (every request die has its value). */
+function dieCount(values: readonly ViewerDie[]): number {
+  let n = 0;
+  for (const v of values) if (v.dieIndex >= n) n = v.dieIndex + 1;
+  return n;
 }
 
 /** Whether a stored operator makes dice a pool (a compare point `success`, or `failure`), or a group counts. */
@@ -82,7 +89,12 @@ export function viewerEquation(stored: string, operator: Record<string, unknown>
     if (cut === null) return '';
     equation = cut;
   }
-  const mods = values.filter((v) => v.type === 'mod' && !inGroups.has(v.dieIndex)).sort((a, b) => a.dieIndex - b.dieIndex);
+  // A modifier scaled on its own ({"*": {"2": [1]}}) is written inside its scaled term, `(1d6+3)*2`: such a
+  // term is not cut, so a hidden one leaves the viewer no equation rather than its number.
+  const scales = dieScalesOf(operator, dieCount(values));
+  const isScaled = (i: number) => scales !== null && (scales.mul[i] !== 1 || scales.div[i] !== 1);
+  if (values.some((v) => v.type === 'mod' && v.isHidden && isScaled(v.dieIndex))) return '';
+  const mods = values.filter((v) => v.type === 'mod' && !inGroups.has(v.dieIndex) && !isScaled(v.dieIndex)).sort((a, b) => a.dieIndex - b.dieIndex);
   if (!mods.some((m) => m.isHidden)) return equation;
   const { prefix, suffix } = scalingAffixes(scalingOf(operator));
   if (!equation.startsWith(prefix) || !equation.endsWith(suffix) || equation.length < prefix.length + suffix.length) return '';

@@ -6,9 +6,11 @@
  *
  *   rollDice(dice, operator, resolve, rng?, budget?) -> RollResult
  *     dice      DieRequest[] in camelCase (`value_to_display` -> valueToDisplay, `is_hidden` -> isHidden).
+ *               `value` is dddice's number of a face (numbering.ts): its 1-based position, but a d10x's
+ *               tens digit (10 for 00) and a fate die's -1, 0 or 1; a numeric string is that number.
  *               1..100 entries; `type` is a die id of the die's theme (case-insensitive) or "mod".
  *     operator  the request's `operator` object as received (or undefined): d20's keys k p rr ro ra e mi ma,
- *               the SDK's k d * / round, and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
+ *               the SDK's k d * / round (`*` and `/` also as the SDK's {factor: [dice indices]}: dieScale.ts), and rpg-dice-roller's ! !! !p !!p u (compare point or "" for the
  *               default) and `success` / `failure` (compare points that make the dice a pool); `groups`:
  *               roll groups [{parts: [[dice indices, mods too], ...], k?, p?, d?, success?, failure?, s?}]
  *               (groups.ts). An operand maps to one list of dice indices or to a list of such lists.
@@ -33,7 +35,9 @@
  *
  *   RollResult
  *     values    request dice first, values[i] for dice[i] (a d100 is its two dice), then rerolls and
- *               explosions in the order they happened. Map to the wire as: type, value, value_to_display,
+ *               explosions in the order they happened. `value` is the face's 1-based position (what the
+ *               store keeps); the wire's `value` is wireValue(type, value, valueToDisplay), dddice's
+ *               number of that face. Map to the wire as: type, value, value_to_display,
  *               is_hidden, is_user_value, is_dropped, is_success, is_failure, is_compounded, is_penetrated
  *               (+ label/meta if you keep them). `dieIndex` and `origin` say where a value came from;
  *               `numericValue` is what it added to the total (a pool die: +1, -1 or 0).
@@ -63,6 +67,7 @@ export { WorkBudget, WORK_BUDGET, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
 export { groupPartsOf, groupsOf } from './tally';
+export { wireValue } from './numbering';
 export { CryptoRng, defaultRng } from './random';
 export type {
   DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,

@@ -2,10 +2,12 @@
  * parseEquation: a d20-syntax equation -> the `dice` and `operator` a roll request would carry.
  *
  * Grammar (whitespace allowed between terms; case-insensitive):
- *   equation := fn '(' scaled ')' | scaled            fn: floor -> round "down", ceil -> "up", round -> "nearest"
- *   scaled   := body (('*' | '/') number)*           only when body is one term: (1d20+5)*2, 1d20/2
+ *   equation := fn '(' body ')' | body                fn: floor -> round "down", ceil -> "up", round -> "nearest"
  *   body     := ['+'|'-'] term (('+'|'-') term)*
- *   term     := number                               a modifier (1d20-2)
+ *   term     := unscaled (('*' | '/') number)*       at most one of each; the whole roll's when the equation
+ *                                                    is that one term ((1d20+5)*2, 1d20/2), else that term's
+ *                                                    dice's alone ((1d6+3)*2+1d4: {"*": {"2": [0, 1]}})
+ *   unscaled := number                               a modifier (1d20-2)
  *             | [count] die ops                      4d6kh3, d20, 2d100kl1, 3{df}
  *             | '(' die1 (',' die1)* ')' ops         a set of single dice: (1d20, 1d12)kh1
  *             | '(' body ')'                         grouping, added as if unparenthesised
@@ -76,6 +78,10 @@ class Parser {
   readonly groups: Group[] = [];
   readonly rollGroups: RollGroup[] = [];
   private inGroup = false;
+  /** parentheses open around the term being read: only a top-level term's `*` may be the whole roll's */
+  private depth = 0;
+  /** `*` and `/` written after a term (`(1d6+3)*2+1d4`): the dice they scale, in order read */
+  readonly scales: TermScale[] = [];
   mods = 0;
   mul: number | null = null;
   div: number | null = null;
@@ -122,26 +128,48 @@ class Parser {
     if (this.pos < this.s.length) this.fail(`Unexpected "${this.peek()}"`);
   }
 
+  /**
+   * The whole equation: terms, each with its own `*` and `/` (term()). When there is only one term, its
+   * `*` and `/` are the whole roll's (`(1d20+5)*2` is {"*": 2}); otherwise they scale the dice of their
+   * term alone (`(1d6+3)*2+1d4` is {"*": {"2": [0, 1]}}, as the dddice SDK writes it).
+   */
   private scaled(): void {
+    const before = this.scales.length;
     const count = this.body();
+    const last = this.scales[this.scales.length - 1];
+    if (count === 1 && this.scales.length > before && last!.depth === 0) {
+      this.scales.pop();
+      this.mul = last!.mul;
+      this.div = last!.div;
+    }
+    refuseTwiceScaled(this.scales, (m) => this.fail(m));
+  }
+
+  /** A term and the `*` and `/` written after it. */
+  private term(sign: number): void {
+    const from = this.dice.length;
+    this.unscaledTerm(sign);
+    let mul: number | null = null;
+    let div: number | null = null;
     for (;;) {
       this.ws();
       const c = this.peek();
-      if (c !== '*' && c !== '/') return;
-      if (count !== 1) this.fail(`${c} applies to the whole total; put the rest in parentheses, as in (1d20+5)${c}2`);
+      if (c !== '*' && c !== '/') break;
+      if (this.inGroup) this.fail('* and / cannot stand inside a group; put them around the whole roll');
       this.pos++;
       this.ws();
       const n = this.number(true);
       if (n === null) this.fail(`Expected a number after ${c}`);
       if (c === '*') {
-        if (this.mul !== null) this.fail('Only one * is allowed');
-        this.mul = n;
+        if (mul !== null) this.fail('Only one * is allowed after a term');
+        mul = n;
       } else {
-        if (this.div !== null) this.fail('Only one / is allowed');
+        if (div !== null) this.fail('Only one / is allowed after a term');
         if (n === 0) this.fail('Cannot divide by 0');
-        this.div = n;
+        div = n;
       }
     }
+    if (mul !== null || div !== null) this.scales.push({ from, to: this.dice.length, mul, div, depth: this.depth });
   }
 
   /** Reads terms; returns how many top-level terms there were. */
@@ -164,7 +192,7 @@ class Parser {
     }
   }
 
-  private term(sign: number): void {
+  private unscaledTerm(sign: number): void {
     if (this.peek() === '(') return this.paren(sign, ')');
     if (this.peek() === '{' && this.isGroup()) return this.group(sign);
     const start = this.pos;
@@ -242,22 +270,25 @@ class Parser {
     const firstDie = this.dice.length;
     const firstGroup = this.groups.length;
     this.pos++; // (
+    this.depth++;
     let elements = 0;
     let singleDice = true; // every element so far is one die (or one d100) without operators
     for (;;) {
       const from = this.dice.length;
       const groups = this.groups.length;
+      const scales = this.scales.length;
       const terms = this.body();
       elements++;
       const added = this.dice.length - from;
       const one = added === 1 && this.dice[from]!.type !== 'mod';
       const pair = added === 2 && this.dice[from]!.type === 'd10x' && this.dice[from + 1]!.type === 'd10';
-      if (terms !== 1 || this.groups.length !== groups || !(one || pair)) singleDice = false;
+      if (terms !== 1 || this.groups.length !== groups || this.scales.length !== scales || !(one || pair)) singleDice = false;
       this.ws();
       if (this.peek() !== ',') break;
       this.pos++;
     }
     this.expect(close);
+    this.depth--;
     const ops = this.ops(false);
     if (elements === 1 && ops.length === 0) {
       // Grouping only: (1d20+5) adds like 1d20+5; -(2+3) subtracts numbers.
@@ -404,6 +435,25 @@ class Parser {
       if (this.pos - frac > 15) this.fail('At most 15 digits may follow the decimal point');
     }
     return Number(this.s.slice(start, this.pos));
+  }
+}
+
+/** A term's `*` and `/`: dice [from, to) of the parsed dice. */
+export interface TermScale { from: number; to: number; mul: number | null; div: number | null; depth: number }
+
+/** A die takes one `*` and one `/` of its own at most: the operator object maps each die to one factor. */
+function refuseTwiceScaled(scales: readonly TermScale[], fail: (message: string) => never): void {
+  if (scales.length < 2) return;
+  const mulOf = new Map<number, number>();
+  const divOf = new Map<number, number>();
+  for (const sc of scales) {
+    for (let i = sc.from; i < sc.to; i++) {
+      if ((sc.mul !== null && mulOf.has(i)) || (sc.div !== null && divOf.has(i))) {
+        fail('A die may be multiplied once and divided once; write the factors as one number, as in (1d6)*6');
+      }
+      if (sc.mul !== null) mulOf.set(i, sc.mul);
+      if (sc.div !== null) divOf.set(i, sc.div);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * parse.ts), or a 400 for equations the object cannot say.
  */
 import { DiceError } from './errors';
-import type { Group, Op, ParsedEquation, RollGroup } from './parse';
+import type { Group, Op, ParsedEquation, RollGroup, TermScale } from './parse';
 import type { OpCode, RoundMode } from './plan';
 import { formatSelector } from './selectors';
 import type { GroupInput, OperatorInput } from './types';
@@ -17,12 +17,13 @@ export interface ParsedParts {
   mul: number | null;
   div: number | null;
   round: RoundMode | null;
+  scales: readonly TermScale[];
 }
 
 /** The parsed dice and groups as request dice and an operator object (see the contract above). */
 export function toRequest(p: ParsedParts): ParsedEquation {
   const { dice, groups } = p;
-  if (groups.length === 0 && p.rollGroups.length === 0 && p.mul === null && p.div === null && p.round === null) return { dice };
+  if (groups.length === 0 && p.rollGroups.length === 0 && p.mul === null && p.div === null && p.round === null && p.scales.length === 0) return { dice };
   const diceWithoutMods = dice.length - p.mods;
   const operator: OperatorInput = {};
   const onAll = groups.length === 1 && groups[0]!.indices.length === diceWithoutMods;
@@ -44,12 +45,32 @@ export function toRequest(p: ParsedParts): ParsedEquation {
     operator[code] = out;
   }
   if (p.rollGroups.length > 0) operator.groups = p.rollGroups.map(groupInput);
+  const dieMul = dieScaleForm(p.scales, 'mul');
+  const dieDiv = dieScaleForm(p.scales, 'div');
+  if ((dieMul !== null && p.mul !== null) || (dieDiv !== null && p.div !== null)) {
+    refuse('The operator object cannot scale the whole roll and some of its dice with the same * or /; scale the terms instead');
+  }
   if (p.mul !== null) operator['*'] = p.mul;
+  else if (dieMul !== null) operator['*'] = dieMul;
   if (p.div !== null) operator['/'] = p.div;
+  else if (dieDiv !== null) operator['/'] = dieDiv;
   if (p.round !== null) operator.round = p.round;
   return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
 }
 
+
+/** Terms' `*` (or `/`) as the SDK's object form: factor -> indices of the dice it scales; null when none. */
+function dieScaleForm(scales: readonly TermScale[], which: 'mul' | 'div'): Record<string, number[]> | null {
+  let out: Record<string, number[]> | null = null;
+  for (const sc of scales) {
+    const f = sc[which];
+    if (f === null) continue;
+    const list = ((out ??= {})[String(f)] ??= []);
+    for (let i = sc.from; i < sc.to; i++) list.push(i);
+  }
+  if (out !== null) for (const key of Object.keys(out)) out[key]!.sort((a, b) => a - b);
+  return out;
+}
 
 const REPEAT = 'The operator object cannot repeat an operator on the same dice with another in between; combine them or roll separately';
 

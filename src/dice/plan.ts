@@ -10,6 +10,8 @@
  *   operand -> indices into `dice`, each entry its own set, or -> a list of such lists, each its own set
  *   (`{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}`, the equation `{4d6kh3, 4d6kh3}`);
  * - `groups` lists roll groups (groups.ts), run after every dice operator;
+ * - `*` and `/` scale the total (`{"*": 2}`), or, as objects, some dice and modifiers on their own
+ *   (`{"*": {"2": [0, 1]}}`, the SDK's `(1d6+3)*2+1d4`: dieScale.ts);
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
  *   roll must stay writable as a d20 equation, where an operator follows one group of dice.
  */
@@ -17,6 +19,8 @@ import { MAX_OPERAND_LENGTH, STEP_COST, type WorkBudget } from './budget';
 import { DiceError } from './errors';
 import { checkSetsInParts, compileGroups, type GroupPlan } from './groups';
 import { parseSelectors, refuseManySelectors, type Selector } from './selectors';
+import { checkDieScales, compileDieScale } from './dieScale';
+import { dieScalesOf, isDieScaleForm, type DieScales } from './scaling';
 import type { OperatorInput } from './types';
 
 export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u' | 's';
@@ -52,6 +56,8 @@ export interface Plan {
   mul: number | null;
   div: number | null;
   round: RoundMode | null;
+  /** the object form of `*` and `/`: dice (and modifiers) scaled on their own; null when none */
+  dieScales: DieScales | null;
 }
 
 /** How request dice map to units, which the plan's sets are made of. */
@@ -134,6 +140,7 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
   const before = budget.used;
   const c = new Compiler(layout.unitCount, budget);
   let all: number[] | null = null;
+  let scaled = false;
   for (const rawKey in input) {
     if (!Object.hasOwn(input, rawKey)) continue;
     const val = input[rawKey];
@@ -141,6 +148,11 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
     const path = `operator.${rawKey}`;
     const plan = c.plan;
     budget.path = path;
+    if ((key === '*' || key === '/') && isDieScaleForm(val)) {
+      compileDieScale(key, val, layout, path, budget);
+      scaled = true;
+      continue;
+    }
     if (key === '*') { plan.mul = plainNumber(val, path, 'The multiplier (*)'); continue; }
     if (key === '/') {
       plan.div = plainNumber(val, path, 'The divisor (/)');
@@ -191,6 +203,10 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
     }
   }
   if (c.plan.groups.length > 0) checkSetsInParts(c.plan, layout);
+  if (scaled) {
+    c.plan.dieScales = dieScalesOf(input, layout.unitOfDie.length);
+    checkDieScales(c.plan, layout, budget);
+  }
   return { plan: c.plan, cost: budget.used - before };
 }
 
@@ -216,7 +232,7 @@ function operandSelectors(code: OpCode, operand: string | number, path: string):
 const FEW_SETS = 16;
 
 class Compiler {
-  readonly plan: Plan = { sets: [], steps: [], groups: [], mul: null, div: null, round: null };
+  readonly plan: Plan = { sets: [], steps: [], groups: [], mul: null, div: null, round: null, dieScales: null };
   // Plans usually hold a handful of sets, so plain arrays beat maps here (this runs on every roll).
   private readonly lastStepOfSet: number[] = [];
   /** per unit, its set, once there are many sets (an object form can map up to one set per die) */

@@ -39,3 +39,47 @@ export function appendModifiers(body: string, mods: readonly number[]): string {
   }
   return body;
 }
+
+/**
+ * The SDK's `*` and `/` on some dice: `{"*": {"2": [0, 1]}}` multiplies what dice 0 and 1 add by 2 (the
+ * SDK writes `(1d6+3)*2+1d4` so; modifiers may be listed). Per request die index, its factor and divisor
+ * (1 when none); null when the operator scales no die on its own.
+ */
+export interface DieScales {
+  mul: Float64Array;
+  div: Float64Array;
+}
+
+/** Whether an operator value is the object form of `*` or `/` (factor -> dice indices). */
+export function isDieScaleForm(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The per-die scales of an operator, for `n` request dice (validated by the engine's plan when rolled:
+ * stored operators are read as they were accepted; anything else in them is skipped).
+ */
+export function dieScalesOf(operator: Record<string, unknown> | null | undefined, n: number): DieScales | null {
+  if (!operator) return null;
+  let out: DieScales | null = null;
+  for (const rawKey of Object.keys(operator)) {
+    const key = rawKey.trim().toLowerCase();
+    if (key !== '*' && key !== '/') continue;
+    const v = operator[rawKey];
+    if (!isDieScaleForm(v)) continue;
+    for (const factor of Object.keys(v)) {
+      const f = Number(factor);
+      const list = v[factor];
+      if (!Number.isFinite(f) || (key === '/' && f === 0) || !Array.isArray(list)) continue;
+      out ??= { mul: new Float64Array(n).fill(1), div: new Float64Array(n).fill(1) };
+      for (const i of list) if (Number.isInteger(i) && i >= 0 && i < n) (key === '*' ? out.mul : out.div)[i] = f;
+    }
+  }
+  return out;
+}
+
+/** What a value adds to the total once its die's scale applies: `x * mul / div`, in that order. */
+export function scaledNumber(x: number, dieIndex: number, scales: DieScales | null): number {
+  if (scales === null || dieIndex >= scales.mul.length) return x;
+  return (x * scales.mul[dieIndex]!) / scales.div[dieIndex]!;
+}

@@ -39,16 +39,42 @@ export function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice
       groups.push({ parts: g.parts.map((_, pi) => ({ index: pi, mods: [] })), ops: formatGroupOps(g.steps) });
     });
   }
+  const scaled = scaledTerms(plan, dice.length, unitOfDie);
   const mods: number[] = [];
   if (units.length < dice.length) {
     for (let i = 0; i < dice.length; i++) {
       if (unitOfDie[i] !== -1) continue;
       if (groupOfDie[i]! >= 0) groups[groupOfDie[i]!]!.parts[partOfDie[i]!]!.mods.push(state.values[i]!.value);
+      else if (scaled !== null && scaled.termOfDie[i]! >= 0) scaled.terms[scaled.termOfDie[i]!]!.mods.push(state.values[i]!.value);
       else mods.push(state.values[i]!.value);
     }
   }
   return {
     tokens, setOfUnit, setOps, groupOfUnit, partOfUnit, groups, mods,
     mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null,
+    scaled: scaled?.terms ?? [], scaledFirst: scaled !== null && scaled.termOfDie[0]! >= 0,
   };
+}
+
+/**
+ * The dice scaled on their own (`{"*": {"2": [0, 1]}}`), as terms of the equation: dice and modifiers of
+ * one scale make one term, in the order of their first die. Null when no die is scaled.
+ */
+function scaledTerms(plan: Plan | null, n: number, unitOfDie: number[]): { terms: EquationShape['scaled']; termOfDie: number[] } | null {
+  const scales = plan?.dieScales ?? null;
+  if (scales === null) return null;
+  const terms: EquationShape['scaled'] = [];
+  const termOfDie = new Array<number>(n).fill(-1);
+  const seenUnit = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const mul = scales.mul[i]!;
+    const div = scales.div[i]!;
+    if (mul === 1 && div === 1) continue;
+    let t = terms.findIndex((term) => term.mul === mul && term.div === div);
+    if (t < 0) t = terms.push({ mul, div, units: [], mods: [] }) - 1;
+    termOfDie[i] = t;
+    const u = unitOfDie[i]!;
+    if (u >= 0 && !seenUnit.has(u)) { seenUnit.add(u); terms[t]!.units.push(u); }
+  }
+  return terms.length > 0 ? { terms, termOfDie } : null;
 }

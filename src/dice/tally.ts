@@ -5,8 +5,10 @@
  * A value counts its numericValue unless it is dropped (a dice pool's dice already hold +1, -1 or 0).
  * A part of a roll group that counts successes (`{4d6+2d8, 3d20+3}>=10`) counts +1, -1 or 0 as a whole
  * instead of its values, and only for a viewer who sees every value of it: its outcome comes from its
- * total, so a part with a hidden die would give that die away.
+ * total, so a part with a hidden die would give that die away. A die scaled on its own (`{"*": {"2": [0]}}`,
+ * scaling.ts) adds its numbers scaled; dice in roll groups never are (the plan refuses it).
  */
+import { scaledNumber, type DieScales } from './scaling';
 
 export interface TallyValue {
   dieIndex: number;
@@ -27,7 +29,9 @@ export interface Tally {
  * `poolPartOfDie`: per request die, the id of the counting group part it belongs to, or -1 (null: no
  * such group). `seesAll`: the roller (every value counts); otherwise hidden values count nothing.
  */
-export function tally(values: readonly TallyValue[], poolPartOfDie: readonly number[] | null, seesAll: boolean): Tally {
+export function tally(
+  values: readonly TallyValue[], poolPartOfDie: readonly number[] | null, seesAll: boolean, scales: DieScales | null = null,
+): Tally {
   let sum = 0;
   let successes = 0;
   let failures = 0;
@@ -44,7 +48,7 @@ export function tally(values: readonly TallyValue[], poolPartOfDie: readonly num
       continue;
     }
     if (v.isDropped || (!seesAll && v.isHidden)) continue;
-    if (v.numericValue !== null && v.numericValue !== undefined) sum += v.numericValue;
+    if (v.numericValue !== null && v.numericValue !== undefined) sum += scaledNumber(v.numericValue, v.dieIndex, scales);
     if (v.isSuccess) successes++;
     else if (v.isFailure) failures++;
   }

@@ -173,7 +173,7 @@ export const schemas: Record<string, Schema> = {
       uuid,
       type: { type: 'string', description: 'Die id of the theme, lower case (`d20`, `d10x`), or `mod` for a modifier' },
       theme: { type: 'string', description: 'Theme id of the die' },
-      value: nullable({ type: 'number', description: '1-based face index (the number itself for `mod`); null when hidden from you' }),
+      value: nullable({ type: 'number', description: "dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate die's (`df`) -1, 0 or 1; the number itself for `mod`; null when hidden from you" }),
       value_to_display: nullable({ ...face, description: 'The face shown (numbers as strings); null when hidden from you' }),
       label: nullable({ type: 'string' }),
       meta: {
@@ -189,6 +189,7 @@ export const schemas: Record<string, Schema> = {
       is_failure: { type: 'boolean', description: 'A failure of a dice pool (`8d10>=8f1`): counts -1; false when hidden from you' },
       is_compounded: { type: 'boolean', description: 'A throw of a compounding die (`3d6!!`): its throws add into one die; false when hidden from you' },
       is_penetrated: { type: 'boolean', description: 'A penetrating throw (`3d6!p`): counts one less than its face; false when hidden from you' },
+      die_index: { type: 'integer', minimum: 0, description: "The request die this value belongs to (an index into the roll request's `dice`; a d100 is two). Rerolls, explosions and a compounding die's throws come after all the dice, each naming its die" },
       group: nullable({ type: 'integer', minimum: 0, description: 'The roll group (`{4d6+2d8, 3d20+3}kh1`) the value belongs to: an index into `operator.groups`; null outside groups' }),
       group_part: nullable({ type: 'integer', minimum: 0, description: "The group's part (sub-roll) the value belongs to: an index into that group's `parts`. A part the group dropped has all its values `is_dropped`; a part that meets the group's compare point has all its values `is_success` (or `is_failure`)" }),
       created_at: timestamp,

@@ -6,6 +6,7 @@ import { ts } from '../http/time';
 import { presentUser } from '../users/present';
 import { hasComparePoint, poolCounts, viewerEquation, viewerTotal } from '../dice/hidden';
 import { groupPartsOf, groupsOf } from '../dice/tally';
+import { wireValue } from '../dice/numbering';
 
 /**
  * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
@@ -97,6 +98,8 @@ export function presentRollValue(
     is_failure: visible && Boolean(value.isFailure),
     is_compounded: visible && Boolean(value.isCompounded),
     is_penetrated: visible && Boolean(value.isPenetrated),
+    // Which request die a throw belongs to is public, as rerolls and explosions show on the board anyway.
+    die_index: value.dieIndex,
     group: place === undefined ? null : place[0],
     group_part: place === undefined ? null : place[1],
     created_at: ts(value.createdAt),
@@ -108,10 +111,14 @@ function sortedValues(values: RollValue[]): RollValue[] {
   return [...values].sort((a, b) => a.position - b.position);
 }
 
-/** A die's `value` is its 1-based face index; a modifier's is its number (kept exactly in numericValue). */
+/**
+ * A die's `value` in dddice's numbering (src/dice/numbering.ts: a d10x's tens digit, a fate die's -1/0/1,
+ * else the face's position, which is what the store keeps); a modifier's is its number (kept exactly in
+ * numericValue).
+ */
 function faceIndex(value: RollValue): number | null {
   if (value.type === 'mod') return value.numericValue ?? value.value;
-  return value.value;
+  return value.value === null ? null : wireValue(value.type, value.value, value.valueToDisplay as Face);
 }
 
 /** The face as shown: spec 2.7 types it as a string, so numbers become strings; image faces stay objects. */

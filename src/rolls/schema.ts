@@ -26,12 +26,19 @@ const face = Joi.alternatives(
   Joi.object({ src: Joi.string().max(1000).required() }).unknown(true).custom(atMostJsonBytes(MAX_FACE_BYTES)),
 ).messages({ 'alternatives.match': '{{#label}} must be a number, a string or an object with src' });
 
+const NUMERIC_STRING = /^\s*[+-]?\d{1,12}(\.\d{1,15})?\s*$/;
+
 const meta = Joi.any().custom(atMostJsonBytes(MAX_META_BYTES));
 
 const die = Joi.object({
   type: Joi.string().min(1).max(64).required(),
   theme: themeId,
-  value: Joi.number().allow(null),
+  // dddice's clients send a face's number as a number or as a numeric string ("15"): both are that number.
+  value: Joi.alternatives(Joi.number(), Joi.string().max(32).pattern(NUMERIC_STRING).custom((v: string) => Number(v))).allow(null)
+    .messages({
+      'alternatives.types': '{{#label}} must be a number (or a numeric string such as "15")',
+      'string.pattern.base': '{{#label}} must be a number (or a numeric string such as "15")',
+    }),
   value_to_display: face.allow(null),
   label,
   is_hidden: Joi.boolean(),
@@ -43,7 +50,7 @@ const die = Joi.object({
  * engine (it names the bad selector).
  */
 const operator = Joi.object()
-  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
+  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().allow('').max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
   .max(20)
   // Stored with the roll and written into its equation: sent to every member of the room with each event.
   .custom(atMostJsonBytes(MAX_OPERATOR_BYTES))

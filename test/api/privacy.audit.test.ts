@@ -24,8 +24,11 @@ const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme:
 const USER_KEYS = ['created_at', 'is_merchant', 'is_registered', 'name', 'subscription', 'subscription_level', 'updated_at', 'username', 'uuid'];
 const INTERNAL_KEYS = new Set([
   'user_id', 'userId', 'room_id', 'roomId', 'roll_id', 'rollId', 'theme_id', 'themeId', 'participant_id', 'participantId',
-  'key_hash', 'keyHash', 'api_key', 'apiKey', 'token', 'stack', 'sql', 'password', 'numeric_value', 'numericValue', 'origin', 'die_index', 'position_in_roll',
+  'key_hash', 'keyHash', 'api_key', 'apiKey', 'token', 'stack', 'sql', 'password', 'numeric_value', 'numericValue', 'origin', 'position_in_roll',
 ]);
+// `die_index` is no internal: the index of a value's die in the roll request's own `dice` (docs/api/rolls.md),
+// which every viewer of the roll sees, as they see rerolls and explosions on the board.
+
 
 /** Paths in `body` that expose internals: numeric ids (participants aside), foreign keys, key material, user fields beyond the public ones. */
 function internals(body: unknown, path = '$', out: string[] = []): string[] {
@@ -276,7 +279,7 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
     },
     // A d100 whose tens die is hidden: the others add the units only.
     {
-      body: { dice: [d('d10x', { value: 10, is_hidden: true }), d('d10', { value: 3 })] },
+      body: { dice: [d('d10x', { value: 9, is_hidden: true }), d('d10', { value: 3 })] },
       others: (r) => { t.deepEqual(r.values.map((v) => v.value), [null, 3]); t.is(r.total_value, 3); t.is(r.equation, '1d100'); },
       rollerTotal: () => 93,
     },

@@ -81,8 +81,9 @@ test('4dF and dF.1 roll fudge dice on the built-in theme: faces -1, 0, +1, writt
   const one = (await api.post('/roll', { equation: 'dF.1' })).body.data as Roll;
   t.is(one.equation, '1dF.1');
   t.is(one.values[0]!.type, 'df.1');
-  const plus = await rollOk(user, { dice: [d('dF.1', { value: 6 })] });
-  t.is(plus.total_value, 1, 'face 6 of dF.1 is its one +1');
+  const plus = await rollOk(user, { dice: [d('dF.1', { value: 1 })] });
+  t.is(plus.total_value, 1, 'a fate die\'s value is its face: 1 is the one +1 of dF.1');
+  t.is(plus.values[0]!.value, 1);
 });
 
 test('8d10>=8f1: each value says success or failure, the total is successes minus failures, stored as answered', async (t) => {

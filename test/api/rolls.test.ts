@@ -9,7 +9,7 @@ const ctx = useServer(test);
 const events = recordEvents();
 
 const ROLL_KEYS = ['uuid', 'direction', 'velocity', 'user', 'room', 'values', 'operator', 'equation', 'total_value', 'external_id', 'label', 'participants', 'created_at', 'updated_at'];
-const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'group', 'group_part', 'created_at', 'updated_at'];
+const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'die_index', 'group', 'group_part', 'created_at', 'updated_at'];
 
 test('a d20 in the built-in theme: 201 with the whole roll of spec 2.6', async (t) => {
   const { api, user } = await ctx.server.newUser();
@@ -91,7 +91,7 @@ test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces rea
     (await api.post('/roll', { dice: [{ type: 'd10x', theme: 'standard', value_to_display: tensFace }, { type: 'd10', theme: 'standard', value_to_display: unitsFace }] })).body.data as Roll;
   const r57 = await fixed(50, 7);
   t.is(r57.total_value, 57);
-  t.is(r57.values[0]!.value, 6, 'value is the face index: 50 is the 6th face of the d10x');
+  t.is(r57.values[0]!.value, 5, 'a d10x\'s value is its tens digit (dddice\'s numbering): 5 for the face 50');
   t.true(r57.values.every((v) => v.is_user_value));
   t.is((await fixed(0, 10)).total_value, 100, '00 and 0 read 100');
   t.is((await fixed(90, 10)).total_value, 90);

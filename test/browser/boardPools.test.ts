@@ -34,7 +34,7 @@ test('the roll list shows a pool\'s successes and failures and fudge faces as -,
   t.deepEqual(marks, ['S', 'F', '-', 'S']);
 
   const df = (value: number) => ({ type: 'df', theme: 'standard', value });
-  const fudge = await owner.api.post('/roll', { room: slug, dice: [df(1), df(3), df(5), df(6)] });
+  const fudge = await owner.api.post('/roll', { room: slug, dice: [df(-1), df(0), df(1), df(1)] });
   t.is(fudge.status, 201);
   t.deepEqual(fudge.body.data.values.map((v: { value_to_display: string }) => v.value_to_display), ['-1', '0', '1', '1']);
   const fudgeItem = page.locator(`#rolls li[data-roll-uuid="${fudge.body.data.uuid}"]`);
@@ -104,7 +104,7 @@ test('successes and failures are told apart by colour (computed style and screen
 
   // Fudge dice on the 3D table: the face up reads -, blank or +.
   const df = (value: number) => ({ type: 'df', theme: 'standard', value });
-  const fudge = (await owner.api.post('/roll', { room: slug, dice: [df(1), df(3), df(5), { type: 'df.1', theme: 'standard', value: 6 }] })).body.data;
+  const fudge = (await owner.api.post('/roll', { room: slug, dice: [df(-1), df(0), df(1), { type: 'df.1', theme: 'standard', value: 1 }] })).body.data;
   const resting = await restingDice(page, fudge.values.map((v: { uuid: string }) => v.uuid));
   t.deepEqual(fudge.values.map((v: { uuid: string }) => resting.find((r) => r.uuid === v.uuid)!.topText), ['-', '', '+', '+']);
   t.log(`screenshot: ${await screenshot(page, 'board-fudge-3d.png')}`);

@@ -39,7 +39,7 @@ test('a hidden roll turns a plain sum into dice, each hidden; anything else is r
 
 test('a die shows its face, ? when hidden from you, a signed number for a modifier', (t) => {
   const base = { uuid: 'u', theme: 'standard', is_hidden: false, is_user_value: false, is_visible: true, is_cleared: false, is_dropped: false,
-    is_success: false, is_failure: false, is_compounded: false, is_penetrated: false, group: null, group_part: null, created_at: '', updated_at: '' };
+    is_success: false, is_failure: false, is_compounded: false, is_penetrated: false, die_index: 0, group: null, group_part: null, created_at: '', updated_at: '' };
   t.is(faceText({ ...base, type: 'd20', value: 17, value_to_display: '17' }), '17');
   t.is(faceText({ ...base, type: 'd20', value: null, value_to_display: null, is_hidden: true }), '?');
   t.is(faceText({ ...base, type: 'mod', value: 3, value_to_display: '3' }), '+3');

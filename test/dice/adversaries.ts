@@ -118,7 +118,9 @@ export const rollRequests = (): fc.Arbitrary<{ dice: DieRequest[]; operator: Ope
     const half = Math.ceil(n / 2);
     const operator: OperatorInput = {};
     for (const [key, value] of ops) {
-      if (split === 'all' || typeof value === 'number' || key === '*' || key === '/' || key === 'round') operator[key] = value;
+      // `*` and `/` on halves take the SDK's object form, {"2": [dice indices]}.
+      if ((key === '*' || key === '/') && split === 'halves') operator[key] = { [String(value)]: all.slice(0, half) };
+      else if (split === 'all' || typeof value === 'number' || key === '*' || key === '/' || key === 'round') operator[key] = value;
       else if (split === 'halves') operator[key] = { [String(value)]: all.slice(0, half) };
       else operator[key] = { [String(value)]: [all.slice(0, half), all.slice(half)].filter((l) => l.length > 0) };
     }

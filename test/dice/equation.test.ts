@@ -72,7 +72,10 @@ test('malformed equations are refused with a readable message', (t) => {
   refused(t, '1.5d6', /whole number/);
   refused(t, '2d$', /After "d"/); // 2dF is a fudge die now (a notation dX): see dice-pools.test.ts
   refused(t, '1d20-1d4', /subtracted/);
-  refused(t, '1d20+5*2', /whole total/);
+  // `1d20+5*2` is no mistake any more: the SDK reads it so (the 5 doubled), and so does parseEquation.
+  refused(t, '((1d6)*2)*3+1d4', /multiplied once/);
+  refused(t, '{1d6*2, 1d4}kh1', /inside a group/);
+  refused(t, '(1d20*2, 1d12)kh1', /each die alone/);
   refused(t, '(1d20+5)*2*3', /Only one \*/);
   refused(t, '1d20/0', /divide by 0/);
   refused(t, '(2d20)kh1', /each die alone/);

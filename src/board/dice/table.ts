@@ -17,8 +17,10 @@ export interface DieView {
   /** the die id of its theme (`d20`, `d10x`, `big`...); the shape comes from the theme's `type` for it */
   dieId: string;
   theme: string;
-  /** 1-based face index the server rolled; null when hidden from this viewer */
+  /** the value the server rolled (docs/api/rolls.md: a face's position, a d10x's tens digit, a fate die's -1/0/1); null when hidden */
   value: number | null;
+  /** the rolled face as text (`value_to_display`), null when hidden or an image: finds a d10x's or fate die's face */
+  face: string | null;
   /** `#rrggbb` of the roller's seat: the die's outline */
   color: string;
   dropped: boolean;
@@ -165,7 +167,7 @@ export class DiceTable {
     const group = new Group();
     group.scale.setScalar(crowd);
     // The rolled face goes where the throw left the resting face: a turn of the solid onto itself.
-    const rolled = view.value === null ? -1 : (view.value - 1) % kind.shape.valued;
+    const rolled = rolledFace(view, kind);
     // Of the turns that put the rolled face there, the one whose value reads upright for the viewer.
     const o = frames.length - 7;
     const rest = new Quaternion(frames[o + 3], frames[o + 4], frames[o + 5], frames[o + 6]);
@@ -235,7 +237,7 @@ export class DiceTable {
       moving = k < roll.count - 1;
       if (!moving && roll.played !== Infinity) {
         roll.played = Infinity;
-        this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[(d.view.value - 1) % d.kind.shape.valued] ?? null })));
+        this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[rolledFace(d.view, d.kind)] ?? null })));
       }
     }
     this.renderer.render(this.stage.scene, this.stage.camera);
@@ -283,4 +285,28 @@ function signature(views: DieView[]): string {
 function withTimeout<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
   let timer = 0;
   return Promise.race([promise, new Promise<T>((resolve) => { timer = window.setTimeout(() => resolve(late()), ms); })]).finally(() => clearTimeout(timer));
+}
+
+const NUMBERED_BY_FACE = /^(d10x|df(\.[12])?)$/;
+
+/** What a face's text counts as: fudge dice are drawn -, blank, +. */
+function textNumber(text: string): number {
+  if (text === '-') return -1;
+  if (text === '+') return 1;
+  return text.trim() === '' ? 0 : Number(text);
+}
+
+/**
+ * The 0-based face of the model the server rolled, -1 when hidden. `value` is most dice's face position,
+ * but a d10x's tens digit and a fate die's -1/0/1: those are found by their face among the drawn faces
+ * (the first that counts the same), else by position as any die.
+ */
+function rolledFace(view: DieView, kind: DieKind): number {
+  if (view.value === null) return -1;
+  if (view.face !== null && view.face.trim() !== '' && NUMBERED_BY_FACE.test(view.dieId.toLowerCase())) {
+    const want = Number(view.face);
+    const i = Number.isFinite(want) ? kind.faceTexts.findIndex((t) => textNumber(t) === want) : -1;
+    if (i >= 0) return i % kind.shape.valued;
+  }
+  return (((view.value - 1) % kind.shape.valued) + kind.shape.valued) % kind.shape.valued;
 }

@@ -49,7 +49,7 @@ export const rollsPaths: Record<string, Record<string, unknown>> = {
         },
         'dice[].type': { description: 'A die id of the theme (case-insensitive), or `mod` with a `value`', examples: ['d20'] },
         'dice[].theme': { description: 'Theme id', examples: ['standard'] },
-        'dice[].value': { description: 'Predetermined 1-based face index (the modifier for `mod`)' },
+        'dice[].value': { description: "Predetermined face, as dddice numbers it: its 1-based position, a `d10x`'s tens digit (10 for 00), a fate die's -1, 0 or 1; a numeric string is that number (the modifier for `mod`)" },
         'dice[].value_to_display': { description: `A face of a die: a number, a string, or an image (\`{src}\` names a file of the theme; at most ${rolls.MAX_FACE_BYTES} bytes of JSON)` },
         'dice[].meta': { description: `Free data kept with the die and with each value rolled for it (at most ${rolls.MAX_META_BYTES} bytes of JSON)` },
         operator: {
