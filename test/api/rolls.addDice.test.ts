@@ -42,10 +42,11 @@ test("Pathbuilder 2e's dice tray through the stock SDK: roll.update adds a d6 to
   t.deepEqual(heard.data, seen, 'the event is the roll as GET /roll shows it to them');
   t.is(seen.total_value, answer.total_value);
 
-  // The dice tray's d100 is a d10x and a d10; a modifier too.
+  // The dice tray's d100 is a d10x and a d10 (dddice's numbering: the d10x's value is its tens digit,
+  // so 5 and 7 make 57); a modifier too.
   const more = (await sdk.roll.update(made.uuid, { dice: [{ type: 'd10x', theme: 'standard', value: 5 }, { type: 'd10', theme: 'standard', value: 7 }, { type: 'mod', theme: 'standard', value: -2 }], room: slug })).data as unknown as Roll;
   t.deepEqual(more.values.map((v) => v.type), ['d20', 'mod', 'd6', 'd10x', 'd10', 'mod']);
-  t.is(more.total_value, 19 + face(d6) + 47 - 2);
+  t.is(more.total_value, 19 + face(d6) + 57 - 2);
   t.is(more.equation, '1d20+1d6+1d100+7-2');
   t.true(more.values.slice(3, 5).every((v) => v.is_user_value));
 });

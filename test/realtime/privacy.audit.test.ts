@@ -216,7 +216,7 @@ test('ParticipantConnectEvent and moves carry a participant or a mover, nothing 
   const c = await seated();
   const late = await connect(c.slug, { token: c.roller.key });
   for (const p of late.of('ParticipantConnectEvent')) {
-    t.deepEqual(Object.keys(p.data).sort(), ['color', 'created_at', 'id', 'position', 'updated_at', 'user', 'username']);
+    t.deepEqual(Object.keys(p.data).sort(), ['color', 'created_at', 'dice_tray', 'id', 'position', 'updated_at', 'user', 'username']);
     t.deepEqual(Object.keys(p.data.user).sort(), ['created_at', 'is_merchant', 'is_registered', 'name', 'subscription', 'subscription_level', 'updated_at', 'username', 'uuid']);
   }
   t.true(late.of('ParticipantConnectEvent').length >= 3);
