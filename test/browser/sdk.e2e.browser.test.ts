@@ -21,8 +21,8 @@ import { useChromium } from './chromium';
  * `require('process')`, which a browser has not, is a stand-in whose `exit()` records that the test got
  * to its end. (The package's `exports` give `require` in a browser `dddice-latest.js`, CommonJS in a
  * `"type": "module"` package: a bundler takes it for an ES module, and it stops on "exports is not
- * defined".) The page is served by a plain `http.Server` on
- * another origin than the API, as a site using the SDK would be.
+ * defined".) The page is served by a plain `http.Server` on another origin than the API, as a site
+ * using the SDK would be.
  *
  * The server listens on '::' (both stacks): the SDK speaks plain ws only to the host name "localhost".
  */
