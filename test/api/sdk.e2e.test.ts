@@ -1,10 +1,10 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { useServer, type TestServer } from '../helpers/server';
+import { installPointedSdk, SDK_PACKAGE } from '../helpers/dddiceSdk';
+import { useServer } from '../helpers/server';
 
 // The stock dddice SDK's own end-to-end tests (`tests/*.test.*` of the dddice-js package, unchanged),
 // run as their users would run them, each as its own Node process, against a started server: only the
@@ -12,48 +12,24 @@ import { useServer, type TestServer } from '../helpers/server';
 // operators). Each creates a guest, a room, connects (Pusher protocol), rolls 1d20 in `dddice-bees`
 // and exits once the RollCreateEvent comes back; a test that hangs or throws fails here.
 //
-// `dddice.test.cjs` drives `ThreeDDice`, the 3D renderer, which throws outside a browser ("must be used
-// in a browser context with the window object"): under Node it cannot run, here or against dddice.com,
-// so it is checked to fail for that reason alone (and would be reported if it ever ran).
+// `dddice.test.cjs` drives `ThreeDDice`, the 3D renderer, which exists in a browser only (under Node it
+// throws "must be used in a browser context with the window object"): it runs in Chromium, in
+// test/browser/sdk.e2e.browser.test.ts.
 //
 // The server listens on '::' (both stacks): the SDK speaks plain ws only to the host name "localhost",
 // which Node 20 may resolve to ::1 or 127.0.0.1.
 const ctx = useServer(test, { HOST: '::' });
 
-const PACKAGE = path.dirname(createRequire(import.meta.url).resolve('dddice-js'));
-const TESTS = fs.readdirSync(path.join(PACKAGE, 'tests')).filter((f) => /\.test\.[cm]?js$/.test(f)).sort();
-const NEEDS_A_BROWSER = new Set(['dddice.test.cjs']);
+const TESTS = fs.readdirSync(path.join(SDK_PACKAGE, 'tests')).filter((f) => /\.test\.[cm]?js$/.test(f)).sort();
+const IN_A_BROWSER = new Set(['dddice.test.cjs']);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dddice-e2e-'));
 test.after.always(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 let installed: string | null = null;
 
-/**
- * A directory holding the package as `node_modules/dddice-js` with its Node bundles pointed at the
- * server, and the package's tests beside it, copied byte for byte: `require('dddice-js')` in them finds
- * the pointed copy. Every rewritten string must be there, or the bundle is not the one this was written
- * against and the test says so.
- */
-function install(server: TestServer): string {
-  if (installed) return installed;
-  const target = path.join(tmp, 'node_modules', 'dddice-js');
-  fs.mkdirSync(target, { recursive: true });
-  fs.copyFileSync(path.join(PACKAGE, 'package.json'), path.join(target, 'package.json'));
-  const appUrl = `http://localhost:${server.port}`;
-  for (const bundle of ['dddice-latest.node.cjs', 'dddice-latest.node.mjs']) {
-    let source = fs.readFileSync(path.join(PACKAGE, bundle), 'utf8');
-    for (const [from, to] of [
-      ['APP_URL:"https://dddice.com"', `APP_URL:${JSON.stringify(appUrl)}`],
-      ['WEBSOCKETS_URI:"ws.dddice.com"', 'WEBSOCKETS_URI:"localhost"'],
-      ['wsPort:6001', `wsPort:${server.port}`],
-    ] as const) {
-      if (!source.includes(from)) throw new Error(`${bundle}: "${from}" not found (not dddice-js 0.19.34-974?)`);
-      source = source.replaceAll(from, to);
-    }
-    fs.writeFileSync(path.join(target, bundle), source);
-  }
-  fs.cpSync(path.join(PACKAGE, 'tests'), path.join(tmp, 'tests'), { recursive: true });
-  return (installed = tmp);
+/** The package's Node builds pointed at the server, with its tests beside them (once per file). */
+function install(port: number): string {
+  return (installed ??= installPointedSdk(tmp, ['dddice-latest.node.cjs', 'dddice-latest.node.mjs'], port));
 }
 
 /**
@@ -81,13 +57,13 @@ function run(dir: string, file: string, timeoutMs = 20_000): Promise<{ code: num
   });
 }
 
-test('the package ships the end-to-end tests this file runs', (t) => {
+test('the package ships three end-to-end tests: two run here, dddice.test.cjs in Chromium', (t) => {
   t.deepEqual(TESTS, ['dddice.test.cjs', 'test.test.cjs', 'test.test.mjs']);
 });
 
-for (const file of TESTS.filter((f) => !NEEDS_A_BROWSER.has(f))) {
+for (const file of TESTS.filter((f) => !IN_A_BROWSER.has(f))) {
   test(`dddice-js tests/${file}: a guest rolls 1d20 in dddice-bees in a new room and hears it back`, async (t) => {
-    const dir = install(ctx.server);
+    const dir = install(ctx.server.port);
     const { code, out, timedOut } = await run(dir, file);
     t.false(timedOut, `it never heard its roll back:\n${out}`);
     t.is(code, 0, out);
@@ -96,11 +72,3 @@ for (const file of TESTS.filter((f) => !NEEDS_A_BROWSER.has(f))) {
     t.true(total >= 1 && total <= 20);
   });
 }
-
-test('dddice-js tests/dddice.test.cjs needs a browser (ThreeDDice): under Node it stops there, after the guest was made', async (t) => {
-  const dir = install(ctx.server);
-  const { code, out } = await run(dir, 'dddice.test.cjs');
-  t.is(code, 1);
-  t.regex(out, /data: 'dk_/, 'the guest was created against this server');
-  t.regex(out, /ThreeDDice must be used in a browser context with the window object/);
-});
