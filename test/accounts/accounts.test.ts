@@ -2,6 +2,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { db } from '../../src/db';
 import { useServer } from '../helpers/server';
+import { closeAll, connectUser } from '../helpers/sockets';
 import { WebClient } from './webClient';
 
 // Addresses come from X-Forwarded-For behind one trusted proxy: each test has its own, so the
@@ -198,4 +199,20 @@ test('keys made on /account work on the API, show when they were last used, and 
   t.is((await ctx.server.api.as(key).get('/user')).status, 401);
   t.is((await web.get('/account')).state!.account!.keys.length, 0);
   t.is((await web.post('/account/keys/revoke', { prefix: listed[0]!.prefix })).status, 404);
+});
+
+test('revoking a key on /account drops the sockets open with it, as the API does', async (t) => {
+  const web = client();
+  await web.signUp(name('niaj'), PASSWORD);
+  await web.get('/account');
+  const made = await web.post('/account/keys', { label: 'socket' });
+  const { key, prefix } = made.state!.account!.newKey!;
+  const socket = await connectUser(ctx.server.url, key);
+  try {
+    const dropped = socket.waitForDisconnect();
+    t.is((await web.post('/account/keys/revoke', { prefix })).status, 303);
+    t.is(await dropped, 'io server disconnect');
+  } finally {
+    closeAll(socket);
+  }
 });
