@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
-import { AppError, NotFoundError } from '../errors';
+import { AppError, NotFoundError, RateLimitError } from '../errors';
 import type { AppDeps } from '../http/deps';
-import { rateLimit } from '../http/rateLimit';
+import { failOpen } from '../http/rateLimit';
 import { PAGE_HEADERS } from '../board';
 import { changePassword } from './changePassword';
 import { claimGuest } from './claimGuest';
@@ -45,7 +45,12 @@ export function accountRoutes(deps: AppDeps): Router {
   // Small bodies: the largest form is two passwords and a key.
   const forms = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
   // Each account costs an argon2 hash and a row: as many per address as guests (GUESTS_PER_HOUR).
-  const newAccounts = rateLimit(deps.rateLimitStore, { name: 'signup', limit: deps.config.guestsPerHour, windowMs: 3_600_000, key: (req) => req.ip ?? 'unknown' }, deps.logger);
+  // Counted inside the form's handling (after its CSRF check), so a refusal is the page with its sentence.
+  const limits = failOpen(deps.rateLimitStore, deps.logger);
+  const newAccount = async (req: Request) => {
+    const counted = await limits.hit(`signup:${req.ip ?? 'unknown'}`, 3_600_000, deps.config.guestsPerHour);
+    if (counted && counted.count > deps.config.guestsPerHour) throw new RateLimitError(Math.max(1, Math.ceil(counted.resetMs / 1000)));
+  };
 
   async function render(req: Request, res: Response, session: WebSession | null, page: Page, status = 200) {
     const [csrf, assets] = await Promise.all([csrfTokenFor(req, res, session), accountAssets()]);
@@ -93,8 +98,9 @@ export function accountRoutes(deps: AppDeps): Router {
     if (session) return res.redirect(303, '/account');
     await render(req, res, null, { view: 'signup', ...(deps.config.allowSignup ? {} : { error: 'Sign-up is turned off on this server: ask its operator for an account.' }) });
   });
-  router.post('/signup', forms, newAccounts, post('signup', async (req, res) => {
+  router.post('/signup', forms, post('signup', async (req, res) => {
     const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
+    await newAccount(req);
     const user = await signUp(deps.config.allowSignup, username, password);
     await startSession(req, res, user);
     res.redirect(303, '/account');
@@ -121,8 +127,9 @@ export function accountRoutes(deps: AppDeps): Router {
   router.get('/claim', async (req, res) => {
     await render(req, res, await currentSession(req), { view: 'claim' });
   });
-  router.post('/claim', forms, newAccounts, post('claim', async (req, res, session) => {
+  router.post('/claim', forms, post('claim', async (req, res, session) => {
     const { key, username, password } = readForm<{ key: string; username: string; password: string }>(claimForm, req.body);
+    await newAccount(req);
     const user = await claimGuest(key, username, password);
     if (session) await endSession(req, res);
     await startSession(req, res, user);
