@@ -216,3 +216,21 @@ test('revoking a key on /account drops the sockets open with it, as the API does
     closeAll(socket);
   }
 });
+
+test('odd form bodies and cookies are 4xx answers, never a 500', async (t) => {
+  const web = client();
+  await web.get('/signin');
+  const url = `${ctx.server.url}/signin`;
+  const send = (body: string, type = 'application/x-www-form-urlencoded', cookie = web.cookieHeader()) =>
+    fetch(url, { method: 'POST', body, headers: { 'content-type': type, cookie, 'x-forwarded-for': web.forwardedFor }, redirect: 'manual' }).then((r) => r.status);
+  const token = encodeURIComponent(web.csrf);
+  t.is(await send(`_csrf=${token}&username=a&username=b&password=xxxxxxxx`), 400, 'a repeated field');
+  t.is(await send(`_csrf=${token}&_csrf=${token}&username=a&password=xxxxxxxx`), 403, 'a repeated token');
+  t.is(await send(`_csrf=${token}&username=%ZZ&password=%E0%A4%A`), 400, 'broken percent-encoding');
+  t.is(await send(`_csrf=${token}&username=${'a'.repeat(5000)}`), 413, 'a body over 4 KiB');
+  t.is(await send(JSON.stringify({ _csrf: web.csrf, username: 'a', password: 'xxxxxxxx' }), 'application/json'), 403, 'JSON is not a form');
+  t.is(await send(`_csrf=${token}&username=a&password=xxxxxxxx`, undefined, 'dice_csrf=%E0%A4%A; dice_session=%%%'), 403, 'garbled cookies');
+  t.is(await send(`_csrf=${token}&username=a&password=${'p'.repeat(300)}`), 400, 'a password over 256 characters');
+  const page = await fetch(`${ctx.server.url}/account`, { headers: { cookie: `dice_session=${'x'.repeat(5000)}` }, redirect: 'manual' });
+  t.is(page.status, 303);
+});
