@@ -15,6 +15,7 @@ import { currentSession, endSession, startSession, type WebSession } from './ses
 import { signIn } from './signIn';
 import { signInAttempts } from './signInAttempts';
 import { signUp } from './signUp';
+import { DEFAULT_NEXT, nextPath } from './nextPath';
 
 /**
  * The account pages: /signup, /signin, /signout, /claim (a guest keeps its account) and /account (the
@@ -34,9 +35,15 @@ const HEADERS = {
 
 type Page = Omit<PageState, 'csrf' | 'signupAllowed'>;
 
-const field = (body: unknown, name: string) => {
+const field = (body: unknown, name: string, max = 64) => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value.slice(0, 64) : undefined;
+  return typeof value === 'string' ? value.slice(0, max) : undefined;
+};
+
+/** The page's `next` when it is a path of this site other than the default (nextPath.ts). */
+const nextOf = (value: unknown): { next?: string } => {
+  const next = nextPath(value);
+  return next === DEFAULT_NEXT ? {} : { next };
 };
 
 export function accountRoutes(deps: AppDeps): Router {
@@ -75,7 +82,7 @@ export function accountRoutes(deps: AppDeps): Router {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.headers) res.set(err.headers);
-      const page: Page = view === 'account' && session ? await accountPage(session, { error: err.message }) : { view: view === 'account' ? 'signin' : view, error: err.message, username: field(req.body, 'username') };
+      const page: Page = view === 'account' && session ? await accountPage(session, { error: err.message }) : { view: view === 'account' ? 'signin' : view, error: err.message, username: field(req.body, 'username'), ...nextOf(field(req.body, 'next', 4096)) };
       await render(req, res, session, page, err.status);
     }
   };
@@ -95,28 +102,28 @@ export function accountRoutes(deps: AppDeps): Router {
 
   router.get('/signup', async (req, res) => {
     const session = await currentSession(req);
-    if (session) return res.redirect(303, '/account');
-    await render(req, res, null, { view: 'signup', ...(deps.config.allowSignup ? {} : { error: 'Sign-up is turned off on this server: ask its operator for an account.' }) });
+    if (session) return res.redirect(303, nextPath(req.query.next));
+    await render(req, res, null, { view: 'signup', ...nextOf(req.query.next), ...(deps.config.allowSignup ? {} : { error: 'Sign-up is turned off on this server: ask its operator for an account.' }) });
   });
   router.post('/signup', forms, post('signup', async (req, res) => {
     const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
     await newAccount(req);
     const user = await signUp(deps.config.allowSignup, username, password);
     await startSession(req, res, user);
-    res.redirect(303, '/account');
+    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
   }));
 
   router.get('/signin', async (req, res) => {
     const session = await currentSession(req);
-    if (session) return res.redirect(303, '/account');
-    await render(req, res, null, { view: 'signin', ...(req.query.done === 'password' ? { notice: 'Your password is changed, and every browser was signed out: sign in with the new one.' } : {}) });
+    if (session) return res.redirect(303, nextPath(req.query.next));
+    await render(req, res, null, { view: 'signin', ...nextOf(req.query.next), ...(req.query.done === 'password' ? { notice: 'Your password is changed, and every browser was signed out: sign in with the new one.' } : {}) });
   });
   router.post('/signin', forms, post('signin', async (req, res, session) => {
     const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
     const user = await signIn(attempt, req.ip ?? 'unknown', username, password);
     if (session) await endSession(req, res);
     await startSession(req, res, user);
-    res.redirect(303, '/account');
+    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
   }));
 
   router.post('/signout', forms, post('signin', async (req, res) => {
@@ -125,7 +132,7 @@ export function accountRoutes(deps: AppDeps): Router {
   }));
 
   router.get('/claim', async (req, res) => {
-    await render(req, res, await currentSession(req), { view: 'claim' });
+    await render(req, res, await currentSession(req), { view: 'claim', ...nextOf(req.query.next) });
   });
   router.post('/claim', forms, post('claim', async (req, res, session) => {
     const { key, username, password } = readForm<{ key: string; username: string; password: string }>(claimForm, req.body);
@@ -133,7 +140,7 @@ export function accountRoutes(deps: AppDeps): Router {
     const user = await claimGuest(key, username, password);
     if (session) await endSession(req, res);
     await startSession(req, res, user);
-    res.redirect(303, '/account');
+    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
   }));
 
   router.get('/account', async (req, res) => {

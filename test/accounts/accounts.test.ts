@@ -234,3 +234,18 @@ test('odd form bodies and cookies are 4xx answers, never a 500', async (t) => {
   const page = await fetch(`${ctx.server.url}/account`, { headers: { cookie: `dice_session=${'x'.repeat(5000)}` }, redirect: 'manual' });
   t.is(page.status, 303);
 });
+
+test('after sign-in the page goes to its ?next= path of this site, never to another site', async (t) => {
+  const username = name('olga');
+  await client().signUp(username, PASSWORD);
+  const web = client();
+  t.is((await web.get('/signin?next=%2Froom%2Fabc%3Fpasscode%3D1')).state!.next, '/room/abc?passcode=1');
+  t.is((await web.post('/signin', { username, password: PASSWORD, next: '/room/abc?passcode=1' })).location, '/room/abc?passcode=1');
+  for (const next of ['//evil.example/', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/a\u0000b', `/${'a'.repeat(600)}`]) {
+    const other = client();
+    // (A NUL in the address is refused before any page: 400 malformed_url.)
+    t.falsy((await other.get(`/signin?next=${encodeURIComponent(next)}`)).state?.next, next);
+    await other.get('/signin');
+    t.is((await other.post('/signin', { username, password: PASSWORD, next })).location, '/account', next);
+  }
+});

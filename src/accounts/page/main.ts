@@ -18,6 +18,11 @@ function Csrf() {
   return h('input', { type: 'hidden', name: '_csrf', value: state.csrf });
 }
 
+/** Where the form goes once done (only on sign-in, sign-up and claim). */
+function Next() {
+  return state.next ? h('input', { type: 'hidden', name: 'next', value: state.next }) : null;
+}
+
 function Field(props: { label: string; name: string; type?: string; autocomplete?: string; minLength?: number; maxLength?: number; value?: string; hint?: string }) {
   const id = `field-${props.name}`;
   return h('div', { class: 'field' }, [
@@ -50,6 +55,7 @@ function SignIn() {
   return h(Layout, { title: 'Sign in' }, [
     h('form', { method: 'post', action: '/signin', class: 'card' }, [
       h(Csrf, null),
+      h(Next, null),
       h(Field, { label: 'Username', name: 'username', autocomplete: 'username', maxLength: 64, value: state.username }),
       h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'current-password', maxLength: 256 }),
       h('button', { type: 'submit' }, 'Sign in'),
@@ -66,6 +72,7 @@ function SignUp() {
   return h(Layout, { title: 'Create an account' }, [
     h('form', { method: 'post', action: '/signup', class: 'card' }, [
       h(Csrf, null),
+      h(Next, null),
       h(Field, { label: 'Username', name: 'username', autocomplete: 'username', maxLength: 64, value: state.username, hint: 'Letters, digits, dots, dashes or underscores; up to 64.' }),
       h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),
       h('button', { type: 'submit' }, 'Sign up'),
@@ -81,6 +88,7 @@ function Claim() {
     key
       ? h('form', { method: 'post', action: '/claim', class: 'card' }, [
           h(Csrf, null),
+          h(Next, null),
           h('input', { type: 'hidden', name: 'key', value: key }),
           h(Field, { label: 'Username', name: 'username', autocomplete: 'username', maxLength: 64, value: state.username, hint: 'Letters, digits, dots, dashes or underscores; up to 64.' }),
           h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),

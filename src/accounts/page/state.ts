@@ -21,6 +21,8 @@ export interface PageState {
   notice?: string;
   /** The username typed, given back after a refused form (never a password). */
   username?: string;
+  /** Where sign-in, sign-up and claim go once done (a path of this site: accounts/nextPath.ts). */
+  next?: string;
   account?: {
     username: string;
     name: string;
