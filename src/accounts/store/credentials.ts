@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { db } from '../../db';
+import { asBool } from '../../db/sql';
 import type { Transaction } from '../../users/store';
 
 /**
@@ -20,7 +21,7 @@ export async function findCredentialsByUsername(username: string): Promise<Crede
     { replacements: { username }, type: QueryTypes.SELECT },
   );
   const row = rows[0];
-  return row ? { userId: Number(row.id), isRegistered: Boolean(Number(row.is_registered)) || row.is_registered === true, passwordHash: row.password_hash } : null;
+  return row ? { userId: Number(row.id), isRegistered: asBool(row.is_registered), passwordHash: row.password_hash } : null;
 }
 
 export async function findPasswordHash(userId: number, transaction?: Transaction): Promise<string | null> {
