@@ -11,7 +11,7 @@ import { accountAssets } from './page/assets';
 import { renderShell } from './page/shell';
 import type { PageState } from './page/state';
 import { claimForm, createKeyForm, credentialsForm, passwordForm, readForm, revokeKeyForm } from './schema';
-import { currentSession, endSession, startSession, type WebSession } from './sessions';
+import { SESSION_COOKIE, cookieOptions, currentSession, endSession, startSession, type WebSession } from './sessions';
 import { signIn } from './signIn';
 import { signInAttempts } from './signInAttempts';
 import { signUp } from './signUp';
@@ -33,7 +33,7 @@ const HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-type Page = Omit<PageState, 'csrf' | 'signupAllowed'>;
+type Page = Omit<PageState, 'csrf' | 'signupAllowed' | 'signedInAs'>;
 
 const field = (body: unknown, name: string, max = 64) => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -61,7 +61,7 @@ export function accountRoutes(deps: AppDeps): Router {
 
   async function render(req: Request, res: Response, session: WebSession | null, page: Page, status = 200) {
     const [csrf, assets] = await Promise.all([csrfTokenFor(req, res, session), accountAssets()]);
-    res.status(status).set(HEADERS).send(renderShell({ ...page, csrf, signupAllowed: deps.config.allowSignup }, assets.version));
+    res.status(status).set(HEADERS).send(renderShell({ ...page, csrf, signupAllowed: deps.config.allowSignup, ...(session ? { signedInAs: session.user.username } : {}) }, assets.version));
   }
 
   type NewKey = NonNullable<PageState['account']>['newKey'];
@@ -145,7 +145,8 @@ export function accountRoutes(deps: AppDeps): Router {
 
   router.get('/account', async (req, res) => {
     const session = await currentSession(req);
-    if (!session) return res.redirect(303, '/signin');
+    // A cookie naming no live session (ended elsewhere, expired) is dropped with the redirect.
+    if (!session) return res.clearCookie(SESSION_COOKIE, cookieOptions(req)).redirect(303, '/signin');
     await render(req, res, session, await accountPage(session));
   });
   const signedIn = (run: (req: Request, res: Response, session: WebSession) => Promise<void>) =>

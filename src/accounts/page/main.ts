@@ -43,8 +43,8 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
   return h('div', { class: 'layout' }, [
     h('header', { class: 'top' }, [
       h('a', { class: 'brand', href: '/' }, 'Dice'),
-      state.account
-        ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.account.username), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')])
+      state.signedInAs
+        ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.signedInAs), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')])
         : h('nav', { 'aria-label': 'Account' }, [h('a', { href: '/signin' }, 'Sign in'), state.signupAllowed ? h('a', { href: '/signup' }, 'Sign up') : null]),
     ]),
     h('main', { class: 'content' }, [h('h1', null, props.title), h(Messages, null), props.children]),

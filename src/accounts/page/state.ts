@@ -17,6 +17,8 @@ export interface PageState {
   /** The forms' CSRF token (accounts/csrf.ts). */
   csrf: string;
   signupAllowed: boolean;
+  /** The signed-in user's username, on every page (the header's Sign out), or absent. */
+  signedInAs?: string;
   error?: string;
   notice?: string;
   /** The username typed, given back after a refused form (never a password). */
