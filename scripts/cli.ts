@@ -1,5 +1,6 @@
 // Operators' CLI: npm run cli -- <command> [args]
 //   user:create USERNAME [NAME]   create a registered user and print a first API key
+//   user:password USERNAME        set a registered user's web password, read from stdin (ends their sessions)
 //   key:create USERNAME [LABEL]   issue another key for a user (printed once; only its hash is kept)
 //   key:list USERNAME             list a user's keys by prefix (never the keys themselves)
 //   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close the sockets opened with them
@@ -17,9 +18,22 @@ import { createRegisteredUser } from '../src/users/create';
 import { findUserByUsername, listApiKeys, type UserRecord } from '../src/users/store';
 import { AppError } from '../src/errors';
 import { makeThemePrivate, makeThemePublic } from '../src/themes/publicThemes';
+import { setPasswordByOperator } from '../src/accounts/setPassword';
+
+/** The first line of stdin (a password piped in, or typed and ended with Enter). */
+async function firstLineOfStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
 
 const USAGE = `Usage: npm run cli -- <command> [args]
   user:create USERNAME [NAME]   create a registered user and print a first API key
+  user:password USERNAME        set a user's web password, read from the first line of stdin
+                                (never an argument: arguments show in the process list)
   key:create USERNAME [LABEL]   issue another key for a user
   key:list USERNAME             list a user's keys (prefix, label, state)
   key:revoke KEY_PREFIX|KEY     revoke the matching live key(s) and close their sockets
@@ -43,6 +57,11 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       const user = await createRegisteredUser(a, b ?? a);
       const { key } = await issueApiKey(user, 'cli');
       return `Created user ${user.username} (${user.uuid}).\nAPI key (shown once): ${key}`;
+    }
+    case 'user:password': {
+      const user = await findUser(a);
+      await setPasswordByOperator(user, await firstLineOfStdin());
+      return `The password of ${user.username} is set; every browser signed in as them was signed out.`;
     }
     case 'key:create': {
       // api_keys.name holds 255 characters; a label is for telling keys apart, so 64 is plenty.

@@ -23,6 +23,7 @@ import { themePreviewPageRoutes } from './themes/preview/routes';
 import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
+import { accountRoutes } from './accounts/routes';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -49,6 +50,8 @@ export function createApp(deps: AppDeps): Express {
   // The theme preview page (no key), whose script the board's bundler builds.
   app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
+  // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
+  app.use(accountRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).

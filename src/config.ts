@@ -36,6 +36,12 @@ export interface Config {
   /** What one user may hold (quotaConfig.ts, users/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
   quotas: Readonly<Quotas>;
   allowGuests: boolean;
+  /** Whether /signup makes accounts (the operators' CLI always can). */
+  allowSignup: boolean;
+  /** Wrong passwords per account per hour on the sign-in page, then 429 (accounts/signInAttempts.ts). */
+  signinFailuresPerHour: number;
+  /** Wrong passwords per client address per hour, across every username it tries. */
+  signinAddressFailuresPerHour: number;
   publicUrl: string | null;
   /**
    * Hosts (name or name:port) whose Host header may stand in stored links when PUBLIC_URL is not set
@@ -221,6 +227,9 @@ const schema = Joi.object({
     .default('info'),
   ...QUOTA_VARIABLES,
   ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
+  ALLOW_SIGNUP: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).messages({ 'boolean.base': 'must be true or false (also 1/0, yes/no, on/off)' }),
+  SIGNIN_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(1000).default(10),
+  SIGNIN_ADDRESS_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(100000).default(100),
   // Bounded so that a stored link (origin + a background's path) fits its column (rooms.bg_file_path, 512).
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).max(200).empty('').default(null),
   ALLOWED_HOSTS: Joi.string()
@@ -359,6 +368,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: value.LOG_LEVEL,
     quotas: quotasFrom(value),
     allowGuests: value.ALLOW_GUESTS,
+    allowSignup: value.ALLOW_SIGNUP,
+    signinFailuresPerHour: value.SIGNIN_FAILURES_PER_HOUR,
+    signinAddressFailuresPerHour: value.SIGNIN_ADDRESS_FAILURES_PER_HOUR,
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     allowedHosts: Object.freeze([...(value.ALLOWED_HOSTS as string[])]),
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,

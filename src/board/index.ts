@@ -60,7 +60,7 @@ export function previewAssets(): Promise<PreviewAssets> {
   return previewBundle;
 }
 
-async function bundleScript(entry: string, format: 'esm' | 'iife' = 'esm'): Promise<string> {
+export async function bundleScript(entry: string, format: 'esm' | 'iife' = 'esm'): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [entry],

@@ -148,6 +148,7 @@ function build() {
       { name: 'Share requests', description: 'Sharing a theme through a URL' },
       { name: 'Realtime', description: 'Channel authorisation for the Pusher-protocol gateway (the stock dddice SDK)' },
       { name: 'Board', description: 'The browser dice board' },
+      { name: 'Accounts', description: 'Pages for people: sign-up, sign-in, keeping a guest account, developer settings (docs/accounts.md)' },
       { name: 'Documentation', description: 'This document, as JSON and as a page' },
       { name: 'Operations', description: 'Health checks' },
     ],

@@ -12,6 +12,8 @@ import {
   lockUser,
   lockUserQuotas,
   revokeKeys,
+  touchKeyLastUsed,
+  KEY_USE_PRECISION_MS,
   type ApiKeyRecord,
   type Transaction,
   type UserRecord,
@@ -70,6 +72,10 @@ export async function authenticate(key: string): Promise<Authenticated | null> {
     // check does not depend on the database's collation.
     if (!found || found.revoked) return null;
     if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+    // "Last used" in the owner's settings: only when the key is read from the database (not from this
+    // cache) and the recorded use is over a minute old, so a busy key costs one write a minute. A
+    // failed write must not fail the request.
+    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= KEY_USE_PRECISION_MS) await touchKeyLastUsed(found.keyId).catch(() => undefined);
     return { user: found.user, apiKeyId: found.keyId };
   });
 }

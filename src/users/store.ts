@@ -169,17 +169,37 @@ export interface KeyOwner {
   keyId: number;
   keyHash: string;
   revoked: boolean;
+  /** When the key was last used, to a minute (null: never, or before that was recorded). */
+  lastUsedAt: Date | null;
   user: UserRecord;
 }
 
-const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
+const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt", ${userColumns('u')}
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
 
 /** One plain query (db/sql.ts), the user built from the same row without a second read. */
 export async function findKeyByHash(keyHash: string): Promise<KeyOwner | null> {
-  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown }>(AUTHENTICATE, [keyHash]);
+  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown; lastUsedAt: unknown }>(AUTHENTICATE, [keyHash]);
   if (!row) return null;
-  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: asDateOrNull(row.revokedAt) !== null, user: toUser(row) };
+  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: asDateOrNull(row.revokedAt) !== null, lastUsedAt: asDateOrNull(row.lastUsedAt), user: toUser(row) };
+}
+
+/** Uses of a key within this long of the last one recorded are not written again. */
+export const KEY_USE_PRECISION_MS = 60_000;
+
+/** A key's last use, for its owner's settings page (written at most once a minute per key). */
+export async function touchKeyLastUsed(keyId: number, now = new Date()): Promise<void> {
+  // A transaction: on SQLite that is the one writer lock (db/index.ts), not a wait on SQLite's own.
+  await db().sql.transaction((query) => query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)', [now, keyId, new Date(now.getTime() - KEY_USE_PRECISION_MS)]));
+}
+
+/** A user's live keys with when each was last used (null: never, or before that was recorded). */
+export async function listLiveApiKeysWithUse(userId: number): Promise<Array<ApiKeyRecord & { lastUsedAt: Date | null }>> {
+  const rows = await db().sql.query<Row>(
+    'SELECT id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id ASC',
+    [userId],
+  );
+  return rows.map((r) => ({ id: num(r.id), userId: num(r.userId), name: r.name as string, prefix: r.prefix as string, revokedAt: null, createdAt: asDate(r.createdAt), lastUsedAt: asDateOrNull(r.lastUsedAt) }));
 }
 
 /** Which live keys a revocation names: by shown prefix or by hash, of one user or of anyone. */

@@ -1,8 +1,9 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { ApiError, DiceClient, type Roll, type RoomSocket } from '../../src/client';
 import { openApiDocument } from '../../src/openapi';
 import { checkRecords, documentedOperations, exercised, recordResponses, validateSchema, type ResponseRecord } from '../helpers/openapi';
 import { useServer } from '../helpers/server';
+import { WebClient } from '../accounts/webClient';
 
 /**
  * The typed client, end to end, against the real server: every endpoint of the document is called
@@ -211,6 +212,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
   t.is((await fetch(`${server.url}/?room=${room.slug}`, { redirect: 'manual' })).status, 303);
+  await exerciseAccountPages(t, server.url);
 
   const problems = checkRecords(records);
   t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');
@@ -219,6 +221,28 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.deepEqual(missing, [], 'documented operations this test did not see succeed');
   t.true(records.length > 50, `${records.length} responses checked`);
 });
+
+/** The account pages (docs/accounts.md), as a browser uses them: every one answered as documented. */
+async function exerciseAccountPages(t: ExecutionContext, base: string) {
+  const guest = await new WebClient(base).get('/claim');
+  t.is(guest.status, 200);
+  const key = ((await (await fetch(`${base}/api/1.0/user`, { method: 'POST' })).json()) as { data: string }).data;
+  const web = new WebClient(base);
+  t.is((await web.signUp(`contract${Date.now() % 100000}`, 'a long password')).status, 303);
+  t.is((await web.get('/account')).status, 200);
+  const made = await web.post('/account/keys', { label: 'contract' });
+  t.is(made.status, 201);
+  t.is((await web.post('/account/keys/revoke', { prefix: made.state!.account!.newKey!.prefix })).status, 303);
+  t.is((await web.post('/account/password', { current: 'a long password', password: 'another long password' })).status, 303);
+  const username = `claimed${Date.now() % 100000}`;
+  const claimer = new WebClient(base);
+  await claimer.get('/claim');
+  t.is((await claimer.post('/claim', { key, username, password: 'a long password' })).status, 303);
+  await claimer.get('/account');
+  t.is((await claimer.post('/signout', {})).status, 303);
+  t.is((await claimer.signIn(username, 'a long password')).status, 303);
+  for (const file of ['accounts.js', 'accounts.css']) t.is((await fetch(`${base}/accounts/assets/${file}`)).status, 200, file);
+}
 
 test('the checker notices a response that breaks the document', (t) => {
   const good: ResponseRecord = {

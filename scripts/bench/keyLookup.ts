@@ -1,0 +1,63 @@
+/**
+ * What "last used" (src/accounts, the developer settings) adds to authenticating a key that is not in
+ * the key cache: `findKeyByHash` (which now also reads api_keys.last_used_at) and, for a key whose
+ * recorded use is over a minute old, one UPDATE. Against, in the same run, the lookup as it was (the
+ * same SELECT without the column).
+ *
+ *   npx tsx scripts/bench/keyLookup.ts     env: KEYS (5,000), LOOKUPS (3,000 per round), DATABASE_URL (else SQLite in a
+ *   temp dir; give PostgreSQL an empty database of its own)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import { db, openDatabase } from '../../src/db';
+import { migrate } from '../../src/db/migrate';
+import { ApiKey, User } from '../../src/db/models';
+import { findKeyByHash, touchKeyLastUsed, userColumns } from '../../src/users/store';
+
+const KEYS = Number(process.env.KEYS || 5_000);
+const LOOKUPS = Number(process.env.LOOKUPS || 3_000);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-key-lookup-'));
+const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || null, dataDir });
+await migrate(database);
+
+const user = await User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
+const hashes: string[] = [];
+for (let i = 0; i < KEYS; i += 1000) {
+  const rows = Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({ userId: user.id, name: 'bench', prefix: 'dk_bench', keyHash: createHash('sha256').update(`${Date.now()} ${i + j}`).digest('hex'), revokedAt: null }));
+  hashes.push(...rows.map((r) => r.keyHash));
+  await ApiKey.bulkCreate(rows);
+}
+const keyIds = (await ApiKey.findAll({ attributes: ['id'] })).map((k) => k.id);
+
+const BEFORE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
+  FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
+
+async function perOp(run: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 100; i++) await run(i);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < LOOKUPS; i++) await run(i);
+  return Number(process.hrtime.bigint() - start) / 1000 / LOOKUPS;
+}
+
+// Alternated rounds, so that neither side gets the warm caches (pages, prepared statements) alone.
+let baseline = 0;
+let lookup = 0;
+for (let round = 0; round < 3; round++) {
+  baseline += (await perOp((i) => db().sql.query(BEFORE, [hashes[i % hashes.length]]))) / 3;
+  lookup += (await perOp((i) => findKeyByHash(hashes[i % hashes.length]!))) / 3;
+}
+// Every key's first use in a minute: the lookup and the write (a fresh `now` each time, so each writes).
+let t = Date.now();
+const firstUse = await perOp(async (i) => {
+  await findKeyByHash(hashes[i % hashes.length]!);
+  t += 61_000;
+  await touchKeyLastUsed(keyIds[i % keyIds.length]!, new Date(t));
+});
+console.log(`${database.dialect}, ${KEYS} keys, ${LOOKUPS} lookups each, one after another`);
+console.log(`lookup without last_used_at (baseline): ${baseline.toFixed(0)} µs`);
+console.log(`lookup with last_used_at:               ${lookup.toFixed(0)} µs (${(lookup / baseline).toFixed(2)}x)`);
+console.log(`lookup + the once-a-minute write:       ${firstUse.toFixed(0)} µs (${(firstUse / baseline).toFixed(2)}x)`);
+await database.close();
+fs.rmSync(dataDir, { recursive: true, force: true });

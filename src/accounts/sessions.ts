@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { parse } from 'cookie';
+import type { Request, Response } from 'express';
+import type { UserRecord } from '../users/store';
+import { deleteSessionByHash, deleteUserSessions, findSessionByHash, insertSession } from './store/sessions';
+
+/**
+ * Web sessions: a random token in an HttpOnly, SameSite=Lax cookie (Secure when the request came over
+ * https, as the trusted proxies tell: app.ts's `trust proxy`), its sha256 in the database so every
+ * instance serves it. A session only ever signs in the account pages: /api/1.0 reads Bearer keys alone.
+ */
+
+export const SESSION_COOKIE = 'dice_session';
+export const SESSION_DAYS = 30;
+const SESSION_MS = SESSION_DAYS * 86_400_000;
+/** Browsers one user may be signed in on at once; signing in on one more ends the oldest. */
+export const MAX_SESSIONS_PER_USER = 20;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A cookie's value from the request, or null. */
+export function cookieOf(req: Request, name: string): string | null {
+  const header = req.headers.cookie;
+  if (!header || header.length > 8192) return null;
+  const value = parse(header)[name];
+  return value && value.length <= 200 ? value : null;
+}
+
+export function cookieOptions(req: Request, maxAgeMs?: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: req.secure, path: '/', ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }) };
+}
+
+/** The request's signed-in session: its user and the token's hash (the CSRF token is made from it), or null. */
+export interface WebSession {
+  user: UserRecord;
+  tokenHash: string;
+}
+
+export async function currentSession(req: Request): Promise<WebSession | null> {
+  const token = cookieOf(req, SESSION_COOKIE);
+  if (!token) return null;
+  const tokenHash = hashToken(token);
+  const found = await findSessionByHash(tokenHash, Date.now());
+  return found && { user: found.user, tokenHash };
+}
+
+/** Sign this browser in as `user`: a new session and its cookie. */
+export async function startSession(req: Request, res: Response, user: Pick<UserRecord, 'id'>): Promise<void> {
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await insertSession(user.id, hashToken(token), now, now + SESSION_MS, MAX_SESSIONS_PER_USER);
+  res.cookie(SESSION_COOKIE, token, cookieOptions(req, SESSION_MS));
+}
+
+/** Sign this browser out (its session row goes, so a copied cookie is worthless too). */
+export async function endSession(req: Request, res: Response): Promise<void> {
+  const token = cookieOf(req, SESSION_COOKIE);
+  if (token) await deleteSessionByHash(hashToken(token));
+  res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+}
+
+/** Every browser signed in as this user is signed out (a password change). */
+export async function endAllSessions(userId: number): Promise<void> {
+  await deleteUserSessions(userId);
+}
