@@ -118,8 +118,15 @@ function withBodyErrors(all: typeof paths): typeof paths {
       }
       const { default: unexpected, ...rest } = op.responses;
       const successes = Object.fromEntries(Object.entries(rest).filter(([status]) => /^[23]/.test(status)));
+      // Pages for browsers answer some errors as HTML (no codes listed): those stay as they are.
+      const pages = Object.fromEntries(Object.entries(rest).filter(([status, r]) => /^[45]/.test(status) && !r['x-codes']));
       const codes = new Set<Code>([...Object.values(rest).flatMap((r) => (r['x-codes'] as Code[] | undefined) ?? []), ...BODY_CODES]);
-      out[path][method] = { ...op, responses: { ...successes, ...errorResponses([...codes]), default: unexpected } };
+      const errors = errorResponses([...codes]) as Record<string, Record<string, unknown>>;
+      for (const [status, page] of Object.entries(pages)) {
+        const json = errors[status];
+        errors[status] = json ? { ...json, content: { ...(json.content as object), ...(page.content as object) } } : page;
+      }
+      out[path][method] = { ...op, responses: { ...successes, ...errors, default: unexpected } };
     }
   }
   return out;
