@@ -76,6 +76,7 @@ class SdkUser {
   readonly moves: any[] = [];
   /** Every frame pusher-js received, for the message of a wait that times out. */
   readonly wire: string[] = [];
+  readonly subscriptionErrors: unknown[] = [];
   private readonly wakers = new Set<() => void>();
 
   private constructor(
@@ -106,9 +107,15 @@ class SdkUser {
       me.wire.push(`${m.event}@${m.channel ?? ''}`);
       me.wake();
     });
+    // A refused authorisation is not retried by pusher-js: keep its answer, to say why in a timeout.
+    me.pusher.bind_global((event: string, data: unknown) => {
+      if (event === 'pusher:subscription_error') me.subscriptionErrors.push(data);
+    });
     // Presence (onConnect) and, since a user uuid was given, the two private channels the SDK also
     // binds every listen() on: a copy sent on those too would be a duplicate, so wait for all three.
-    await me.until(() => me.connects.length > 0 && me.channels.every((name) => me.pusher.channel(name)?.subscribed), 'the SDK connected and subscribed');
+    // Three authorisations and subscriptions: under the full suite's load on two cores this has been
+    // seen to take longer than the 10 s other waits are given.
+    await me.until(() => me.connects.length > 0 && me.channels.every((name) => me.pusher.channel(name)?.subscribed), 'the SDK connected and subscribed', 30_000);
     return me;
   }
 
@@ -125,7 +132,7 @@ class SdkUser {
     for (const wake of [...this.wakers]) wake();
   }
 
-  until<T>(check: () => T | undefined | null | false, what: string): Promise<T> {
+  until<T>(check: () => T | undefined | null | false, what: string, timeoutMs?: number): Promise<T> {
     return waitUntil(
       (wake) => {
         this.wakers.add(wake);
@@ -133,7 +140,8 @@ class SdkUser {
       },
       check,
       `${this.user.user.username}: ${what}`,
-      () => `state ${this.pusher.connection.state}; received: ${this.wire.join(', ') || 'nothing'}`,
+      () => `state ${this.pusher.connection.state}; received: ${this.wire.join(', ') || 'nothing'}; subscription errors: ${JSON.stringify(this.subscriptionErrors)}`,
+      timeoutMs,
     );
   }
 
