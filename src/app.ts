@@ -24,6 +24,7 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { roomPageRoutes } from './pages/room/routes';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -52,6 +53,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/share', shareRoutes(deps));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
+  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
+  app.use(roomPageRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).

@@ -3,7 +3,8 @@
  * then show it live: participants and presence, a roll form, and every roll as 3D dice plus a list.
  *
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
- * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
+ * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays). The stream
+ * address (`/room/{slug}/stream?key=`, src/pages/stream/) hands its key over the same way as the fragment.
  */
 import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
@@ -11,6 +12,7 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
+import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
@@ -53,6 +55,7 @@ async function signIn(key: string, remember: boolean, entry: Entry) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       localStorage.removeItem(KEY_STORAGE);
+      forgetStreamKey();
       show('login');
       $('login-error').textContent = err.message;
       return;
@@ -308,7 +311,7 @@ function start() {
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');
-  const given = fragment.get('key');
+  const given = fragment.get('key') ?? handedStreamKey();
   const key = given ?? localStorage.getItem(KEY_STORAGE);
   if (!key) return show('login');
   show('loading');

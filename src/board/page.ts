@@ -3,18 +3,20 @@ import { escapeHtml } from '../openapi/html';
 /**
  * The board's HTML shell. The slug comes from the URL and is checked against the slug pattern before
  * it gets here; it is escaped anyway. Everything the server sends later is put in the DOM as text by
- * the script (src/board/main.ts), never as HTML.
+ * the script (src/board/main.ts), never as HTML. `firstScript`, a path of this server, is a classic
+ * script run before anything else (the stream address's, src/pages/stream/moveKey.ts).
  */
-export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string): string {
+export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, firstScript?: string): string {
   const s = escapeHtml(slug);
   const v = escapeHtml(assetVersion);
+  const first = firstScript ? `<script src="${escapeHtml(firstScript)}"></script>\n` : '';
   return `<!doctype html>
 <html lang="en" class="${overlay ? 'overlay' : ''}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="${overlay ? 'normal' : 'dark light'}">
-<title>Dice board · ${s}</title>
+${first}<title>Dice board · ${s}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/board/assets/board.css?v=${v}">
 <script type="module" src="/board/assets/board.js?v=${v}"></script>
