@@ -65,7 +65,7 @@ export function Feedback(props: { id: string; action: Action }) {
 
 export function Field(props: { id: string; label: string; value: string; onInput: (value: string) => void; type?: string; maxLength?: number; hint?: string; describedBy?: string; autocomplete?: string }) {
   const described = [props.hint ? `${props.id}-hint` : '', props.describedBy ?? ''].filter(Boolean).join(' ') || undefined;
-  return h('div', { class: 'field' }, [
+  return h('div', { class: props.type === 'color' ? 'field narrow' : 'field' }, [
     h('label', { for: props.id }, props.label),
     h('input', {
       id: props.id,
