@@ -131,6 +131,8 @@ test('the owner manages the room on its page; a player changes name and colour a
   // Private with a chosen passcode: the page says who is sent out before it is confirmed.
   await page.getByRole('button', { name: 'Make private' }).click();
   await page.getByText('Every player but you leaves the room').waitFor();
+  t.is(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.id), 'new-passcode', 'the question takes the focus');
+  await checkPage(t, page, 'room-owner-make-private', { dark: false });
   await page.getByLabel('Passcode', { exact: true }).fill('no');
   await page.getByRole('button', { name: 'Make private' }).click();
   t.regex(await errorBeside(page, 'access-error'), /passcode must be 4 to 64 characters/);
