@@ -27,6 +27,7 @@ ${first}<title>Dice board · ${s}</title>
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
+    <a id="room-page" class="bar-link" href="/room/${s}/settings">Room settings</a>
     <button id="sound-toggle" class="link" type="button" aria-pressed="true" title="Theme sounds (they start after your first click)">Sound on</button>
     <button id="sign-out" class="link" type="button" hidden>Change key</button>
   </header>

@@ -104,8 +104,11 @@ test('the owner manages the room on its page; a player changes name and colour a
   const playerSeat = () => owner.api.get(`/room/${room.slug}`).then((r) => r.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === player.user.uuid));
   const seat = await playerSeat();
 
+  // The board links to the room page.
   const { context, page } = await browserWithKey(owner.key);
-  await page.goto(`${instance.url}/room/${room.slug}/settings`);
+  await page.goto(`${instance.url}/board/${room.slug}`);
+  await page.getByRole('link', { name: 'Room settings' }).click();
+  await page.waitForURL(`**/room/${room.slug}/settings`);
   await page.getByRole('heading', { level: 1, name: 'Friday game' }).waitFor();
   t.is(await page.getByRole('list').getByText(seat.username, { exact: true }).count(), 1, 'the players are listed');
   await checkPage(t, page, 'room-owner');
