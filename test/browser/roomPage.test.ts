@@ -151,7 +151,8 @@ test('the owner manages the room on its page; a player changes name and colour a
 
   // The player comes back with the invite's passcode; the owner removes them.
   t.is((await player.api.post(`/room/${room.slug}/participant`, { passcode: 'table-42' })).status, 200);
-  await page.reload();
+  // The page reads the room again when its tab comes back into view.
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   const back = await playerSeat();
   await page.getByRole('button', { name: `Remove ${back.username}` }).click();
   await page.getByText(`Remove ${back.username} from the room?`).waitFor();

@@ -5,7 +5,7 @@
  * the owner; the API is what refuses anyone else).
  */
 import { h, render, type ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, RestClient } from '../../client/rest';
 import type { Room, User } from '../../client/types';
 import { Invite } from './invite';
@@ -18,6 +18,7 @@ const slug = document.body.dataset.slug ?? '';
 /** A passcode in the address (an invite opened here): shown to the API to see a private room. */
 const passcodeGiven = new URLSearchParams(location.search).get('passcode');
 const boardPath = `/room/${encodeURIComponent(slug)}`;
+const REFRESH_MS = 15_000;
 
 type Phase =
   | { kind: 'loading' }
@@ -46,30 +47,53 @@ function refusal(err: unknown): string {
 function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
 
-  const load = useCallback(async (quiet: boolean) => {
+  // The phase as of now, for the timer's refresh (its closure would see the first one).
+  const current = useRef(phase);
+  current.current = phase;
+
+  const load = useCallback(async () => {
     const key = await pageKey();
     if (!key) return setPhase({ kind: 'nokey' });
     const client = new RestClient({ baseUrl: '', apiKey: key });
     try {
       const [me, room] = await Promise.all([client.me(), client.getRoom(slug, passcodeGiven)]);
       setPhase({ kind: 'ready', client, me, room });
-      document.title = `${room.name} · Room settings`;
     } catch (err) {
-      // Coming back to the tab: a passing network failure leaves the page as it was.
-      if (quiet && err instanceof ApiError && err.status === 0) return;
       setPhase({ kind: 'refused', message: refusal(err) });
     }
   }, []);
 
+  /** The room read again, while the page shows it: someone joined, or was sent out (this user too). */
+  const refresh = useCallback(async () => {
+    const shown = current.current;
+    if (shown.kind !== 'ready' || document.visibilityState !== 'visible') return;
+    try {
+      const room = await shown.client.getRoom(slug, passcodeGiven);
+      const now = current.current;
+      if (now.kind === 'ready') setPhase({ ...now, room });
+    } catch (err) {
+      // A passing network failure leaves the page as it was.
+      if (err instanceof ApiError && err.status === 0) return;
+      if (current.current.kind === 'ready') setPhase({ kind: 'refused', message: refusal(err) });
+    }
+  }, []);
+
   useEffect(() => {
-    void load(false);
-    // Someone joined, or the owner changed something elsewhere: read the room again when the tab is back.
-    const again = () => {
-      if (document.visibilityState === 'visible') void load(true);
-    };
+    void load();
+    // Read again when the tab comes back, and every 15 s while it is shown: one small GET (a socket
+    // would also show this page's user as present at the table).
+    const again = () => void refresh();
     document.addEventListener('visibilitychange', again);
-    return () => document.removeEventListener('visibilitychange', again);
-  }, [load]);
+    const timer = setInterval(again, REFRESH_MS);
+    return () => {
+      document.removeEventListener('visibilitychange', again);
+      clearInterval(timer);
+    };
+  }, [load, refresh]);
+
+  useEffect(() => {
+    if (phase.kind === 'ready') document.title = `${phase.room.name} · Room settings`;
+  }, [phase]);
 
   switch (phase.kind) {
     case 'loading':
