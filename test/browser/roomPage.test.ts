@@ -234,6 +234,15 @@ test('the owner manages the room on its page; a player changes name and colour a
   await stranger.page.getByText('This browser does not play in any room yet.').waitFor();
   await checkPage(t, stranger.page, 'room-no-key', { dark: false });
   await stranger.context.close();
+  // The owner deletes the room: asked first, then gone for the API too.
+  const again = await browserWithKey(owner.key);
+  await again.page.goto(`${instance.url}/room/${room.slug}/settings`);
+  await again.page.getByRole('button', { name: 'Delete the room' }).click();
+  await again.page.getByText('This cannot be undone.').waitFor();
+  await again.page.getByRole('button', { name: 'Delete the room' }).click();
+  await again.page.getByRole('heading', { name: 'The room is deleted' }).waitFor();
+  t.is((await owner.api.get(`/room/${room.slug}`)).status, 404);
+  await again.context.close();
   const lost = await browserWithKey(player.key);
   await lost.page.goto(`${instance.url}/room/nosuchroom123/settings`);
   await lost.page.getByText('There is no such room (or it was deleted).').waitFor();
