@@ -159,7 +159,7 @@ export async function appendRollValues(tx: RollsTransaction, rollId: number, val
   await tx('UPDATE rolls SET total_value = $1, equation = $2, updated_at = $3 WHERE id = $4', [totals.totalValue, totals.equation, now, rollId]);
 }
 
-/** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
+/** The flags a roller may set on a die (docs/spec.md §3): hide or show its value, take it off the board, clear it. */
 export interface DieFlags {
   isHidden?: boolean;
   isVisible?: boolean;
