@@ -12,5 +12,5 @@ ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 EXPOSE 3000
 USER node
 # The same command as `npm start` (test/ops/startFlags.test.ts). --min-semi-space-size: a young
-# generation V8 does not shrink below 16 MiB while a room is quiet (docs/performance.md, session 12).
+# generation V8 does not shrink below 16 MiB while a room is quiet (docs/performance.md, "The young generation is kept at 16 MiB").
 CMD ["node", "--min-semi-space-size=16", "--import=tsx", "src/main.ts"]
