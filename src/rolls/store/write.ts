@@ -38,7 +38,7 @@ export interface RollAnnouncement {
   slug: string;
 }
 
-/** The outbox event of a roll's creation (realtime/outboxRolls.ts announces it again). */
+/** The outbox event of a roll's creation (src/realtime/index.ts announces it again when the outbox sweeper hands it over). */
 export const ROLL_CREATED = 'roll.created';
 
 const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
