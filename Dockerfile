@@ -15,6 +15,6 @@ ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 EXPOSE 3000
 USER node
 # The same command as `npm start` (test/ops/startFlags.test.ts). --min-semi-space-size: a young
-# generation V8 does not shrink below 16 MiB while a room is quiet (docs/performance.md).
+# generation V8 does not shrink below 16 MiB while a room is quiet (docs/performance.md, "The young generation is kept at 16 MiB").
 # Operators' commands in the container: `node dist/cli.mjs ...`, `node dist/migrate.mjs`.
 CMD ["node", "--min-semi-space-size=16", "--enable-source-maps", "dist/main.mjs"]

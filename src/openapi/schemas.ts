@@ -57,7 +57,7 @@ const face: Schema = {
   anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'object', required: ['src'], properties: { src: { type: 'string' } } }],
 };
 
-/** A participant's fields (spec 2.5), shared by Participant and RollParticipant. */
+/** A participant's fields (docs/spec.md §2.5), shared by Participant and RollParticipant. */
 const participantProperties: Record<string, Schema> = {
   id: { type: 'integer', description: "The participant's own id (not the user's): it names the participant in paths" },
   username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },

@@ -9,7 +9,7 @@ import { killRedis, startRedis } from '../helpers/redisServer';
 import { Client } from '../helpers/sockets';
 
 /**
- * The in-process caches across instances (issue 23; docs/api.md, "Caches and bounded staleness"):
+ * The in-process caches across instances (docs/api.md, "Caches and bounded staleness"):
  * two instances on PostgreSQL and a redis-server of this test's own, which the last test stops.
  * A and B keep cached entries for 10 s (CACHE_TTL_MS, the maximum), so that within 1 s only the
  * pushed invalidation can explain a refusal; C keeps them for 1 s, to show that the TTL alone bounds

@@ -10,8 +10,8 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * Behind the shipped deploy/nginx.conf, with the compose file's TRUST_PROXY, a client that writes a
  * new X-Forwarded-For on every request is still one client: its real address (here a loopback alias,
  * 127.0.0.N, which nginx sees as $remote_addr) spends the per-address budgets, and another real
- * address has budgets of its own. Before issue 16, nginx appended to the client's header and the
- * service trusted its leftmost entry: 75 guests instead of 60, unlimited bad keys and handshakes.
+ * address has budgets of its own. With an nginx that appends to the client's header and a
+ * service that trusts its leftmost entry, it was 75 guests instead of 60, unlimited bad keys and handshakes.
  */
 const LIMIT = 4;
 const binary = nginxBinary();
