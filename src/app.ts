@@ -24,6 +24,8 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { pageKeyRoutes } from './accounts/pageKeyRoutes';
+import { pageSession } from './pages/session';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -46,12 +48,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(refuseMalformedUrls());
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
-  app.use(boardRoutes(deps));
+  // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
+  app.use(boardRoutes(deps, { pageData: pageSession }));
   // The theme preview page (no key), whose script the board's bundler builds.
   app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
+  // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
+  app.use(pageKeyRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
