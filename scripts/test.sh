@@ -32,6 +32,11 @@ run_ava() { # label, env..., -- patterns...
 echo "=== type check ==="
 if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
 
+# The servers and CLIs the tests start as processes of their own run the build production runs
+# (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.
+echo "=== build ==="
+if node scripts/build.mjs; then export TEST_BUILD_DIR=dist; else status=1; failed=$((failed + 1)); echo "build failed"; fi
+
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
 redis_state=${probe[1]#redis=}

@@ -25,6 +25,8 @@ import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
 import { roomPageRoutes } from './pages/room/routes';
+import { pageKeyRoutes } from './accounts/pageKeyRoutes';
+import { pageSession } from './pages/session';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -47,7 +49,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(refuseMalformedUrls());
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
-  app.use(boardRoutes(deps));
+  // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
+  app.use(boardRoutes(deps, { pageData: pageSession }));
   // The theme preview page (no key), whose script the board's bundler builds.
   app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
@@ -55,6 +58,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(accountRoutes(deps));
   // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
   app.use(roomPageRoutes(deps));
+  // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
+  app.use(pageKeyRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).

@@ -3,8 +3,8 @@
  * then show it live: participants and presence, a roll form, and every roll as 3D dice plus a list.
  *
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
- * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays). The stream
- * address (`/room/{slug}/stream?key=`, src/pages/stream/) hands its key over the same way as the fragment.
+ * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
+ * The stream address (`/room/{slug}/stream?key=`, src/pages/stream/) hands its key over the same way.
  */
 import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
@@ -12,12 +12,11 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
-import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
-
-const KEY_STORAGE = 'openDice.apiKey';
+import { forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
+import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
 
 type Screen = 'login' | 'passcode' | 'join' | 'board' | 'fatal' | 'loading';
 
@@ -48,14 +47,20 @@ function setConnection(label: string, kind: 'online' | 'offline' | 'error') {
  */
 type Entry = 'join' | 'ask';
 
-async function signIn(key: string, remember: boolean, entry: Entry) {
+/** The key the page signed in with (a typed one, the kept guest's, or the session's page key). */
+let currentKey: string | null = null;
+
+async function signIn(key: string, remember: boolean, entry: Entry, retry = true) {
   const client = new DiceClient({ baseUrl: '', apiKey: key });
   try {
     state.me = await client.me();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
-      localStorage.removeItem(KEY_STORAGE);
+      // A kept key the API refuses (revoked, expired): forget it; signed in, the session gets a new one.
+      forgetPageKey(key);
       forgetStreamKey();
+      const next = retry && pageSession() ? await pageKey().catch(() => null) : null;
+      if (next && next !== key) return signIn(next, false, entry, false);
       show('login');
       $('login-error').textContent = err.message;
       return;
@@ -64,10 +69,12 @@ async function signIn(key: string, remember: boolean, entry: Entry) {
     return;
   }
   if (remember) localStorage.setItem(KEY_STORAGE, key);
+  currentKey = key;
   state.client = client;
   configureThemes({ readTheme: (id) => client.getTheme(id), apiKey: key, report: noteThemeFailure });
   $('me').textContent = state.me.username;
-  $('sign-out').hidden = false;
+  // Signed in on this site, the board is the account's: "Change key" would only come back to it.
+  $('sign-out').hidden = Boolean(pageSession());
   void loadThemes();
   await (entry === 'join' ? joinAndConnect() : openOrAsk());
 }
@@ -173,7 +180,8 @@ function joinFailed(err: unknown) {
     return;
   }
   if (err instanceof ApiError && err.status === 401) {
-    localStorage.removeItem(KEY_STORAGE);
+    // The key stopped working (revoked: a sign-out elsewhere, the settings page): forget that one only.
+    if (currentKey) forgetPageKey(currentKey);
     show('login');
     $('login-error').textContent = err.message;
     return;
@@ -311,11 +319,17 @@ function start() {
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');
+  // The room's own page (src/pages/room): its invite link, players and settings.
+  const roomPage = $('room-page') as HTMLAnchorElement;
+  roomPage.href = `/room/${slug}/settings`;
+  roomPage.hidden = false;
   const given = fragment.get('key') ?? handedStreamKey();
-  const key = given ?? localStorage.getItem(KEY_STORAGE);
-  if (!key) return show('login');
   show('loading');
-  void signIn(key, !given, given ? 'join' : 'ask');
+  if (given) return void signIn(given, false, 'join');
+  // The signed-in session's page key, else the guest key this browser keeps (src/pages/client/pageKey.ts).
+  void pageKey()
+    .catch(() => null)
+    .then((key) => (key ? signIn(key, false, 'ask') : show('login')));
 }
 
 start();

@@ -1,33 +1,36 @@
-import { escapeHtml } from '../openapi/html';
+import { renderShell } from '../pages/shell';
 
 /**
- * The board's HTML shell. The slug comes from the URL and is checked against the slug pattern before
- * it gets here; it is escaped anyway. Everything the server sends later is put in the DOM as text by
- * the script (src/board/main.ts), never as HTML. `firstScript`, a path of this server, is a classic
- * script run before anything else (the stream address's, src/pages/stream/moveKey.ts).
+ * The board's HTML: the shared page shell (src/pages/shell.ts) around the board's fixed skeleton below.
+ * The slug comes from the URL and is checked against the slug pattern before it gets here; it is
+ * escaped anyway, as every `data-*` value. Everything the server sends later is put in the DOM as
+ * text by the script (src/board/main.ts), never as HTML.
+ *
+ * `page` are more `data-*` attributes of <body> for the script: `mode` (`room` on /room/{slug}, the
+ * address invites carry; `board` on /board/{slug}), and for a signed-in browser what
+ * src/pages/client/pageKey.ts reads (`session`, `csrf`, `user`). `firstScript`, a path of this
+ * server, runs before anything else (the stream address's, src/pages/stream/moveKey.ts).
  */
-export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, firstScript?: string): string {
-  const s = escapeHtml(slug);
-  const v = escapeHtml(assetVersion);
-  const first = firstScript ? `<script src="${escapeHtml(firstScript)}"></script>\n` : '';
-  return `<!doctype html>
-<html lang="en" class="${overlay ? 'overlay' : ''}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${overlay ? 'normal' : 'dark light'}">
-${first}<title>Dice board · ${s}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/board/assets/board.css?v=${v}">
-<script type="module" src="/board/assets/board.js?v=${v}"></script>
-</head>
-<body data-slug="${s}">
-<div id="app">
+export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, page: Readonly<Record<string, string | undefined>> = {}, firstScript?: string): string {
+  return renderShell({
+    title: `Dice board · ${slug}`,
+    firstScripts: firstScript ? [firstScript] : undefined,
+    styles: [`/board/assets/board.css?v=${assetVersion}`],
+    scripts: [`/board/assets/board.js?v=${assetVersion}`],
+    htmlClass: overlay ? 'overlay' : undefined,
+    colorScheme: overlay ? 'normal' : 'dark light',
+    body: { ...page, slug },
+    markup: BOARD_MARKUP,
+  });
+}
+
+/** The board's skeleton: fixed markup, no value in it (main.ts fills it in as text). */
+const BOARD_MARKUP = `
   <header class="bar">
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
-    <a id="room-page" class="bar-link" href="/room/${s}/settings">Room settings</a>
+    <a id="room-page" class="bar-link" hidden>Room settings</a>
     <button id="sound-toggle" class="link" type="button" aria-pressed="true" title="Theme sounds (they start after your first click)">Sound on</button>
     <button id="sign-out" class="link" type="button" hidden>Change key</button>
   </header>
@@ -100,7 +103,4 @@ ${first}<title>Dice board · ${s}</title>
       </section>
     </aside>
   </main>
-</div>
-</body>
-</html>`;
-}
+`;

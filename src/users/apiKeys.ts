@@ -27,10 +27,16 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** A new key: 32 random bytes, base64url. Returned once; only its hash is stored. */
-export async function issueApiKey(user: Pick<UserRecord, 'id'>, name = 'default', transaction?: Transaction): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+/** A new key's text (32 random bytes, base64url), its shown prefix and the hash that is stored. */
+export function newKeyMaterial(): { key: string; prefix: string; keyHash: string } {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  const apiKey = await insertApiKey({ userId: user.id, name, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashKey(key) }, transaction);
+  return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashKey(key) };
+}
+
+/** A new key. Returned once; only its hash is stored. */
+export async function issueApiKey(user: Pick<UserRecord, 'id'>, name = 'default', transaction?: Transaction): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+  const { key, prefix, keyHash } = newKeyMaterial();
+  const apiKey = await insertApiKey({ userId: user.id, name, prefix, keyHash }, transaction);
   return { key, apiKey };
 }
 
@@ -108,8 +114,16 @@ export async function revokeApiKeyIds(prefixOrKey: string, scope: RevocationScop
   // After the commit, before the answer: every instance's key cache drops them (the CLI has no
   // transport: it publishes the same invalidation itself, scripts/cli.ts), and this process's realtime
   // layer drops the keys' sockets.
-  if (keyIds.length) await announce({ keys: keyIds }, { type: 'keys.revoked', keyIds });
+  await announceRevokedKeys(keyIds);
   return keyIds;
+}
+
+/**
+ * After a commit that revoked keys, before the answer: every instance's key cache drops them and the
+ * realtime layer closes their sockets (also for the keys a web session took with it: accounts/sessions.ts).
+ */
+export async function announceRevokedKeys(keyIds: readonly number[]): Promise<void> {
+  if (keyIds.length) await announce({ keys: [...keyIds] }, { type: 'keys.revoked', keyIds: [...keyIds] });
 }
 
 /** revokeApiKeyIds, answering how many. */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { redactUrl } from '../../src/http/requestLog';
+import { loggedUrl } from '../../src/http/loggedUrl';
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { Api, newGuest } from '../helpers/http';
 import { nginxBinary, startShippedNginx } from '../helpers/nginx';
@@ -101,13 +101,13 @@ test("/dice/{id}: the theme's preview page; an unknown theme is the 404 page; /t
 });
 
 test('secret query values are redacted by name however they are spelled', (t) => {
-  t.is(redactUrl('/room/a/stream?key=dk_1&sound=1'), '/room/a/stream?key=[redacted]&sound=1');
-  t.is(redactUrl('/x?sound=1&KEY=dk_2'), '/x?sound=1&KEY=[redacted]');
-  t.is(redactUrl('/x?%6Bey=dk_3'), '/x?%6Bey=[redacted]');
-  t.is(redactUrl('/x?key%5B%5D=dk_4&key[a]=dk_5'), '/x?key%5B%5D=[redacted]&key[a]=[redacted]');
-  t.is(redactUrl('/api/1.0/room/a?passcode=p1'), '/api/1.0/room/a?passcode=[redacted]');
-  t.is(redactUrl('/x?monkey=1&keys=2&%zz=3'), '/x?monkey=1&keys=2&%zz=3', 'other names, and malformed escapes, stay');
-  t.is(redactUrl('/plain'), '/plain');
+  t.is(loggedUrl('/room/a/stream?key=dk_1&sound=1'), '/room/a/stream?key=[redacted]&sound=1');
+  t.is(loggedUrl('/x?sound=1&KEY=dk_2'), '/x?sound=1&KEY=[redacted]');
+  t.is(loggedUrl('/x?%6Bey=dk_3'), '/x?%6Bey=[redacted]');
+  t.is(loggedUrl('/x?key%5B%5D=dk_4&key[a]=dk_5'), '/x?key%5B%5D=[redacted]&key[a]=[redacted]');
+  t.is(loggedUrl('/api/1.0/room/a?passcode=p1'), '/api/1.0/room/a?passcode=[redacted]');
+  t.is(loggedUrl('/x?monkey=1&keys=2&%zz=3'), '/x?monkey=1&keys=2&%zz=3', 'other names, and malformed escapes, stay');
+  t.is(loggedUrl('/plain'), '/plain');
 });
 
 test("the stream's key is in no log line: the server's, and the shipped nginx's access log", async (t) => {

@@ -1,6 +1,7 @@
 import { h, render, type ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DeveloperKeyView, PageState } from './state';
+import { GUEST_KEY_STORAGE } from '../../pages/client/pageKey';
 
 /**
  * The account pages in the browser: everything rendered with Preact from the state the server put in
@@ -9,7 +10,7 @@ import type { DeveloperKeyView, PageState } from './state';
  */
 
 /** Where the board keeps the guest's key (src/board/main.ts): the claim form sends it. */
-const KEY_STORAGE = 'openDice.apiKey';
+const KEY_STORAGE = GUEST_KEY_STORAGE;
 
 const root = document.getElementById('app')!;
 const state = JSON.parse(root.dataset.page ?? '{}') as PageState;

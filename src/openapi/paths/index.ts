@@ -111,6 +111,19 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       validated: false,
     }),
   },
+  '/room/{slug}': {
+    get: operation('roomPage', {
+      tag: 'Board',
+      summary: "A room's board at the address invites carry (dddice's room address)",
+      description:
+        'The same board as `/board/{slug}`. Opened with `?passcode=` (an invite link), it joins the room at once: signed in as the account, else with the guest key the browser keeps, else as a new guest. Without a passcode, a browser that already has a key is asked before it joins. The page moves the passcode out of the address bar; logs never keep it.',
+      auth: false,
+      params: [slug, queryParam('passcode', "The room's passcode (an invite link of a private room)", { type: 'string', maxLength: 64 }), queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      success: [{ status: '200', description: 'The board', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',

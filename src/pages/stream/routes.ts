@@ -27,7 +27,8 @@ export function streamPageRoutes(deps: AppDeps): Router {
     const slug = req.params.slug;
     if (!SLUG.test(slug)) throw new NotFoundError('There is no such room.');
     const [board, own] = await Promise.all([boardAssets(), roomPageAssets()]);
-    res.set(headers).send(renderBoardPage(slug, true, board.version, `/room-page/assets/stream.js?v=${own.version['stream.js']}`));
+    // No session in it: the overlay is framed by other sites (as /board/{slug}?overlay=1).
+    res.set(headers).send(renderBoardPage(slug, true, board.version, {}, `/room-page/assets/stream.js?v=${own.version['stream.js']}`));
   });
   return router;
 }
