@@ -98,6 +98,8 @@ test('the SDK activates, a person approves the code in Chromium, the SDK\'s poll
   watchPage(page, logs);
   await page.goto(`${ctx.server.url}/activate`);
   await page.waitForURL('**/signin?next=*');
+  // A person without an account would sign up from here, and come back all the same.
+  t.is(await page.getByRole('link', { name: 'Create an account' }).getAttribute('href'), `/signup?next=${encodeURIComponent('/activate')}`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
