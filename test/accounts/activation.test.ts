@@ -158,6 +158,21 @@ test('two polls at once after approval: exactly one gets the key, the others hea
   t.is((await web.get('/account')).state!.account!.keys.filter((k) => k.label === 'Race').length, 1, 'one key was made');
 });
 
+test('two people approving one code at once: one approves it, the other is told it cannot be any more', async (t) => {
+  const [alice, bob] = await Promise.all([signedIn(), signedIn()]);
+  const integration = new Integration(ctx.server.url, nextAddress(), 'Contested');
+  const { code, secret } = (await integration.activate()).body.data;
+  await Promise.all([alice.web.get(`/activate?code=${code}`), bob.web.get(`/activate?code=${code}`)]);
+  const answers = await Promise.all([alice.web.post('/activate', { code }), bob.web.post('/activate', { code })]);
+  const statuses = answers.map((a) => a.status);
+  t.true([200, 409, 410].includes(statuses[0]!) && [200, 409, 410].includes(statuses[1]!), `answers: ${statuses}`);
+  t.is(statuses.filter((s) => s === 200).length, 1, 'one approval');
+  const winner = statuses[0] === 200 ? alice : bob;
+  const token = (await integration.poll(code, `Secret ${secret}`)).body.data.token!;
+  const me = (await (await fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { username: string } };
+  t.is(me.data.username, winner.username, 'the key is the approver\'s');
+});
+
 test('an expired code: the poll hears 410 and the page refuses it with 410', async (t) => {
   const { web } = await signedIn();
   const integration = new Integration(ctx.server.url);

@@ -51,7 +51,7 @@ function Confirm() {
   return h(Layout, { title: 'Connect an integration' }, [
     h('section', { class: 'card', 'aria-labelledby': 'asks' }, [
       h('p', { class: 'asks', id: 'asks' }, [h('strong', null, nameOf(state.integration)), ' asks to roll dice as ', h('strong', null, state.signedInAs), '.']),
-      h('p', null, ['Code ', h('span', { class: 'code-shown' }, state.code ?? '')]),
+      h('p', null, ['Code ', h('span', { class: 'code-shown' }, state.code ?? ''), state.expiresAt ? h('span', { class: 'hint' }, ` \u00b7 valid until ${new Date(state.expiresAt).toLocaleTimeString(undefined, { timeStyle: 'short' })}`) : null]),
       h('p', { class: 'hint' }, 'Approving gives it an API key of your account, labelled with its name. The key shows up in your Developer settings, where you can revoke it at any time. Approve only a code you asked for yourself.'),
       h('div', { class: 'actions' }, [
         h('form', { method: 'post', action: '/activate' }, [h(Csrf, null), h('input', { type: 'hidden', name: 'code', value: state.code ?? '' }), h('button', { type: 'submit' }, 'Approve')]),
