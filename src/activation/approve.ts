@@ -1,10 +1,8 @@
 import { ConflictError } from '../errors';
 import { MAX_LIVE_KEYS } from '../users/apiKeys';
 import { listLiveApiKeys, type UserRecord } from '../users/store';
-import type { ActivationRecord } from './store/codes';
-import { approveActivation } from './store/codes';
 import { approvalRefusal } from './policy';
-import { findActivationByCode } from './store/codes';
+import { approveActivation, findActivationByCode, type ActivationRecord } from './store/codes';
 
 /** A code as the page shows it before approval: which integration asks. */
 export interface PendingActivation {
@@ -17,7 +15,7 @@ export interface PendingActivation {
 export async function findPending(code: string, now = Date.now()): Promise<{ pending: PendingActivation; record: ActivationRecord } | { refusal: string; found: boolean }> {
   const record = await findActivationByCode(code);
   const refusal = approvalRefusal(record, now);
-  if (refusal !== null || !record) return { refusal: refusal ?? '', found: record !== null };
+  if (!record || refusal !== null) return { refusal: refusal ?? '', found: record !== null };
   return { pending: { code: record.code, integration: record.integration, expiresAt: new Date(record.expiresMs).toISOString() }, record };
 }
 

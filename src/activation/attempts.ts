@@ -4,8 +4,8 @@ import { failOpen } from '../http/rateLimit';
 
 const HOUR_MS = 3_600_000;
 
-/** Runs one look-up of a typed code; `run` answers whether the code exists (a miss is a guess). */
-export type CodeAttempt = (userId: number, address: string, run: () => Promise<boolean>) => Promise<boolean>;
+/** Runs one look-up of a typed code and answers it; `exists` tells a hit from a miss (a guess). */
+export type CodeAttempt = <T>(userId: number, address: string, run: () => Promise<T>, exists: (result: T) => boolean) => Promise<T>;
 
 /**
  * Codes typed at /activate that match no code, per account (ACTIVATION_FAILURES_PER_HOUR) and per
@@ -19,7 +19,7 @@ export function codeAttempts(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimi
   const store = failOpen(deps.rateLimitStore, deps.logger);
   const perAccount = deps.config.activationFailuresPerHour;
   const perAddress = deps.config.activationAddressFailuresPerHour;
-  return async (userId, address, run) => {
+  return async (userId, address, run, exists) => {
     const accountKey = `activate:user:${userId}`;
     const addressKey = `activate:addr:${address}`;
     const account = await store.hit(accountKey, HOUR_MS, perAccount);
@@ -28,8 +28,9 @@ export function codeAttempts(deps: Pick<AppDeps, 'config' | 'logger' | 'rateLimi
     if (over.some((ms) => ms > 0)) throw new RateLimitError(Math.max(1, Math.ceil(Math.max(...over) / 1000)));
     let found = false;
     try {
-      found = await run();
-      return found;
+      const result = await run();
+      found = exists(result);
+      return result;
     } finally {
       if (found) {
         if (account) await store.unhit(accountKey);

@@ -1,5 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
-import { AppError, NotFoundError, ValidationError } from '../errors';
+import { AppError, GoneError, NotFoundError, ValidationError } from '../errors';
 import type { AppDeps } from '../http/deps';
 import { one } from '../http/envelope';
 import { rateLimit } from '../http/rateLimit';
@@ -87,13 +87,8 @@ export function activationPageRoutes(deps: AppDeps): Router {
   async function lookUp(req: Request, session: WebSession, typed: unknown) {
     const code = normalizeCode(typed);
     if (!code) throw new ValidationError([{ path: 'code', message: NOT_A_CODE }], NOT_A_CODE);
-    let result: Awaited<ReturnType<typeof findPending>> | null = null;
-    await attempt(session.user.id, req.ip ?? 'unknown', async () => {
-      result = await findPending(code);
-      return 'pending' in result || result.found;
-    });
-    const found = result! as Awaited<ReturnType<typeof findPending>>;
-    if ('refusal' in found) throw new AppError(found.found ? 410 : 404, found.found ? 'gone' : 'not_found', found.refusal);
+    const found = await attempt(session.user.id, req.ip ?? 'unknown', () => findPending(code), (r) => 'pending' in r || r.found);
+    if ('refusal' in found) throw found.found ? new GoneError(found.refusal) : new NotFoundError(found.refusal);
     return found;
   }
 
