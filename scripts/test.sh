@@ -56,7 +56,7 @@ if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed +
 
 # test/openapi/contract and fromJoi check the document alone, without a server or a database: the
 # SQLite pass runs them, and once is enough.
-db_patterns=('test/api/**/*.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
+db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
 if [ "$pg_state" = ok ]; then
   if [ "$redis_state" = ok ]; then
     db_patterns+=('test/cluster/**/*.test.ts')

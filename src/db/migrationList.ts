@@ -10,6 +10,8 @@ import * as m0010 from './migrations/0010-roll-external-id-not-unique';
 import * as m0011 from './migrations/0011-participant-dice-tray';
 import * as m0012 from './migrations/0012-builtin-public-themes';
 import * as m0014 from './migrations/0014-accounts-and-sessions';
+import * as m0015 from './migrations/0015-activation-codes';
+import * as m0016 from './migrations/0016-web-session-keys';
 
 type Step = (params: { context: MigrationContext }) => Promise<void>;
 
@@ -32,4 +34,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, { up: Step; down: Step 
   ['0011-participant-dice-tray.ts', m0011],
   ['0012-builtin-public-themes.ts', m0012],
   ['0014-accounts-and-sessions.ts', m0014],
+  ['0015-activation-codes.ts', m0015],
+  ['0016-web-session-keys.ts', m0016],
 ];
