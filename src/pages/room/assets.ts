@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../../board';
+import { sourceFile } from '../../lib/sourceFiles';
 
 /**
  * The room page's script (main.ts: Preact, bundled with esbuild as the board is, once per process on
@@ -9,9 +9,9 @@ import { bundleScript } from '../../board';
  * (src/pages/stream/moveKey.ts, a classic script), each with a content hash for `?v=`.
  */
 
-const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
-const STYLE = fileURLToPath(new URL('./room.css', import.meta.url));
-const STREAM = fileURLToPath(new URL('../stream/moveKey.ts', import.meta.url));
+const ENTRY = sourceFile('pages/room/main.ts');
+const STYLE = sourceFile('pages/room/room.css');
+const STREAM = sourceFile('pages/stream/moveKey.ts');
 
 export interface RoomPageAssets {
   files: Record<'room.js' | 'room.css' | 'stream.js', string>;
