@@ -297,3 +297,26 @@ test("/dice/{themeId} is the theme's page; an unknown theme is the 404 page", as
   await page.getByRole('heading', { name: 'No theme to preview' }).waitFor();
   await context.close();
 });
+
+test("signed in, the page calls the API with the session's page key: the owner's controls with no key kept", async (t) => {
+  t.timeout(90_000);
+  const { context, page } = await browserWithKey(null);
+  await page.goto(`${instance.url}/signup`);
+  await page.getByLabel('Username').fill(`roomowner${Date.now() % 100_000}`);
+  await page.getByLabel('Password').fill('a table of dice');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/account');
+  await page.getByLabel('Label').fill('script');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.locator('#new-key').textContent())!;
+  const room = (await api.as(key).post('/room', { name: 'Signed-in table', is_public: false })).body.data;
+
+  await page.goto(`${instance.url}/room/${room.slug}/settings`);
+  await page.getByRole('heading', { name: 'Room settings' }).waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('openDice.apiKey')), null, 'no guest key: the page key of the session');
+  await page.getByLabel('Room name').fill('Signed-in table, renamed');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByText('Renamed.').waitFor();
+  t.is((await api.as(key).get(`/room/${room.slug}`)).body.data.name, 'Signed-in table, renamed');
+  await context.close();
+});
