@@ -318,5 +318,11 @@ test("signed in, the page calls the API with the session's page key: the owner's
   await page.getByRole('button', { name: 'Rename' }).click();
   await page.getByText('Renamed.').waitFor();
   t.is((await api.as(key).get(`/room/${room.slug}`)).body.data.name, 'Signed-in table, renamed');
+  await checkPage(t, page, 'room-signed-in', { dark: false });
+  // Sign out from the page's header (its CSRF token): the page key dies with the session.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/signin');
+  await page.goto(`${instance.url}/room/${room.slug}/settings`);
+  await page.getByText('This browser does not play in any room yet.').waitFor();
   await context.close();
 });

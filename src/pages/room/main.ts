@@ -8,7 +8,7 @@ import { h, render, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, RestClient } from '../../client/rest';
 import type { Room, User } from '../../client/types';
-import { pageKey } from '../client/pageKey';
+import { pageKey, pageSession } from '../client/pageKey';
 import { Invite } from './invite';
 import { OwnerControls } from './owner';
 import { MySeat, Players } from './people';
@@ -28,11 +28,21 @@ type Phase =
   | { kind: 'left'; name: string }
   | { kind: 'deleted'; name: string };
 
+/** Signed in on the web: who, and the session's CSRF token for Sign out (src/pages/session.ts). */
+const session = pageSession();
+
 function Layout(props: { title: string; children?: ComponentChildren }) {
   return h('div', { class: 'layout' }, [
     h('header', { class: 'top' }, [
       h('a', { class: 'brand', href: '/' }, 'Dice'),
       h('nav', { 'aria-label': 'Room' }, [h('a', { href: boardPath }, 'Open the board'), h('a', { href: '/' }, 'My rooms')]),
+      session
+        ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [
+            h('input', { type: 'hidden', name: '_csrf', value: session.csrf }),
+            h('a', { class: 'who', href: '/account' }, session.user),
+            h('button', { type: 'submit', class: 'secondary small' }, 'Sign out'),
+          ])
+        : null,
     ]),
     h('main', { class: 'content' }, [h('h1', null, props.title), props.children]),
   ]);
