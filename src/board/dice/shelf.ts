@@ -10,6 +10,9 @@ import { dieKind, type DieKind } from './materials';
 import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
 import type { ThemeAssets } from './themes';
+import { verifyThemeShaders } from './shaderCheck';
+import { sourceDiagnostics, type ShaderDiagnostic } from './shaders';
+import type { Theme } from '../../client';
 
 interface ShelfDie {
   dieId: string;
@@ -41,6 +44,7 @@ export class DiceShelf {
   /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up. */
   show(assets: ThemeAssets, dieIds: string[]) {
     for (const die of this.dice) this.stage.scene.remove(die.group);
+    verifyThemeShaders(this.renderer, assets);
     const kinds = dieIds.map((id) => dieKind(assets, id, false));
     const pitch = Math.max(1.6, ...kinds.map((k) => k.shape.radius * k.scale * 2.3));
     const columns = Math.min(PER_ROW, Math.max(1, dieIds.length));
@@ -68,6 +72,11 @@ export class DiceShelf {
     const tallest = Math.max(1, ...kinds.map((k) => k.shape.radius * k.scale * 2));
     this.extent = { x: (columns * pitch) / 2, z: (rows * pitch) / 2, y: tallest };
     this.draw();
+  }
+
+  /** What the compiler says of shader sources on this shelf's renderer (an editor shows it by the source). */
+  diagnose(shaders: { frag_shader?: string | null; vert_shader?: string | null; uniforms?: Theme['uniforms'] }): ShaderDiagnostic[] {
+    return sourceDiagnostics(this.renderer, shaders);
   }
 
   private draw() {

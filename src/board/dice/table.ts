@@ -3,13 +3,15 @@
  * each die turned so the face of the value the server rolled lies up. The latest roll stays on the
  * table; a new one takes its place. The render loop runs only while something moves.
  */
-import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
+import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, ShaderMaterial, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { faceTurn, faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
+import { verifyThemeShaders } from './shaderCheck';
+import { fadedShaderMaterial, setShaderTime } from './shaders';
 import { slowTheme, themeAssets } from './themes';
 
 export interface DieView {
@@ -125,6 +127,8 @@ export class DiceTable {
       const themes = [...new Set(views.map((v) => v.theme))];
       const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
       if (generation !== this.generation) return;
+      // A theme whose shaders fail here is drawn in the built-in look (said once), before any die uses them.
+      for (const assets of loaded.values()) verifyThemeShaders(this.renderer, assets);
       const kinds = views.map((v) => dieKind(loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
@@ -185,8 +189,9 @@ export class DiceTable {
     }
     if (view.dropped) {
       group.traverse((o) => {
-        const m = (o as Mesh).material as MeshBasicMaterial | undefined;
-        if (m) (o as Mesh).material = Object.assign(m.clone(), { transparent: true, opacity: 0.4 });
+        const m = (o as Mesh).material as MeshBasicMaterial | ShaderMaterial | undefined;
+        if (m instanceof ShaderMaterial) (o as Mesh).material = fadedShaderMaterial(m, 0.4);
+        else if (m) (o as Mesh).material = Object.assign(m.clone(), { transparent: true, opacity: 0.4 });
       });
     }
     const size = kind.shape.radius * kind.scale * crowd;
@@ -240,6 +245,7 @@ export class DiceTable {
         this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[rolledFace(d.view, d.kind)] ?? null })));
       }
     }
+    setShaderTime(now / 1000);
     this.renderer.render(this.stage.scene, this.stage.camera);
     this.stats.renders++;
     this.stats.diceOnTable = roll?.dice.length ?? 0;
