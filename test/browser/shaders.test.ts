@@ -68,11 +68,19 @@ test('the board draws dice with their theme\'s shaders: a solid colour, uniforms
     'void main() {', '  vUv = uv;', '  vNormal = normalize(mat3(modelMatrix) * normal);', '  gl_Position = projectionMatrix * viewMatrix * modelMatrix * vec4(position * 1.1, 1.0);', '}',
   ].join('\n');
   const broken = manifest({ id: themeId('broken'), name: 'Broken', label: { color: '#00ff00', background_color: '#ff00ff' }, available_dice: ['d6'] });
+  // Compiles, but costs 50,000 steps a pixel: a frame of the table would take a minute here.
+  const heavy = manifest({ id: themeId('heavy'), name: 'Heavy', label: { color: '#00ff00', background_color: '#ff00ff' }, available_dice: ['d6'] });
+  const heavyFrag = [
+    'uniform float u_time;', 'void main() {', '  float c = 0.5;',
+    '  for (int i = 0; i < 50000; i++) { c = fract(sin(c * 12.9898 + float(i) + u_time) * 43758.5453); }',
+    '  gl_FragColor = vec4(c, 0.0, 1.0, 1.0);', '}',
+  ].join('\n');
   for (const [m, files, fields] of [
     [solid, [], { frag_shader: SOLID_MAGENTA }],
     [bound, [{ name: 'cyan.png', data: png([0, 255, 255, 255]) }, { name: 'magenta.png', data: png([255, 0, 255, 255]) }], { frag_shader: boundFrag }],
     [vertOnly, [], { vert_shader: vert }],
     [broken, [], { frag_shader: BROKEN }],
+    [heavy, [], { frag_shader: heavyFrag }],
   ] as const) {
     const res = await postTheme(owner.api, m, [...files], fields);
     t.is(res.status, 201, res.text);
@@ -87,6 +95,10 @@ test('the board draws dice with their theme\'s shaders: a solid colour, uniforms
 
   const painted = await roll([{ type: 'd6', theme: solid.id }, { type: 'd20', theme: solid.id }]);
   let image = await shot(page, 'board-solid-magenta.png');
+  const probeMs = async () => page.evaluate(() => (window as unknown as { __board: { stats(): { shaderProbeMs: number } } }).__board.stats().shaderProbeMs);
+  const light = await probeMs();
+  t.log(`the solid shader's probe: ${light.toFixed(2)} ms for 256 pixels`);
+  t.true(light < 25);
   for (const die of painted) {
     t.true(share(image, die, MAGENTA, 40) > 0.4, `${die.dieId} is painted magenta by the shader: ${share(image, die, MAGENTA, 40)}`);
     t.true(share(image, die, hex('#ff8000'), 90) < 0.01, `${die.dieId}: not the label colour`);
@@ -118,6 +130,16 @@ test('the board draws dice with their theme\'s shaders: a solid colour, uniforms
   t.true(share(image, solidAgain!, MAGENTA, 40) > 0.4);
   t.is(await page.locator('#theme-note').textContent(), message, 'the same one message');
   t.is((await page.locator('#theme-note').getAttribute('data-messages'))!.trim().split('\n').length, 1, 'said once');
+
+  // A shader too heavy for this device: the built-in look, its own message (the latest shown), the page goes on.
+  const [slow] = await roll([{ type: 'd6', theme: heavy.id }]);
+  image = await shot(page, 'board-heavy-shader.png');
+  const heavyMs = await probeMs();
+  t.log(`the heavy shader's probe: ${heavyMs.toFixed(0)} ms for 256 pixels (${(heavyMs / light).toFixed(0)}x the solid one)`);
+  t.regex(await page.locator('#theme-note').textContent() ?? '', /"Heavy".*too heavy for this device.*built-in look/);
+  t.true(share(image, slow!, hex(GOLD), 90) > 0.25, `built-in gold: ${share(image, slow!, hex(GOLD), 90)}`);
+  t.is((await page.locator('#theme-note').getAttribute('data-messages'))!.trim().split('\n').length, 2, 'one message per failed theme');
+
   // (Joining the room one is already in answers 409: the board expects it.)
   t.deepEqual(logs.filter((l) => !l.includes('status of 409')), [], 'no page error, no console error (three\'s own shader error report is replaced by the message)');
   await page.context().close();

@@ -10,7 +10,7 @@ import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
-import { verifyThemeShaders } from './shaderCheck';
+import { shaderProbe, verifyThemeShaders } from './shaderCheck';
 import { fadedShaderMaterial, setShaderTime } from './shaders';
 import { slowTheme, themeAssets } from './themes';
 
@@ -70,7 +70,7 @@ export class DiceTable {
   onCollision: CollisionListener = () => {};
   onRest: (dice: { view: DieView; face: string | null }[]) => void = () => {};
   /** for tests and curious people: frames drawn, and the last throw's simulation time */
-  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0 };
+  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0, shaderProbeMs: 0 };
 
   private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement, overlay: boolean) {
     this.stage = new Stage(overlay);
@@ -129,6 +129,7 @@ export class DiceTable {
       if (generation !== this.generation) return;
       // A theme whose shaders fail here is drawn in the built-in look (said once), before any die uses them.
       for (const assets of loaded.values()) verifyThemeShaders(this.renderer, assets);
+      this.stats.shaderProbeMs = shaderProbe.lastMs;
       const kinds = views.map((v) => dieKind(loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
