@@ -104,7 +104,7 @@ async function draw(theme: Theme, canvas: HTMLCanvasElement, note: HTMLElement) 
     note.hidden = false;
     return;
   }
-  shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
+  await shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
 }
 
 async function main() {

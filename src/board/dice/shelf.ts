@@ -11,7 +11,7 @@ import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
 import type { ThemeAssets } from './themes';
 import { verifyThemeShaders } from './shaderCheck';
-import { sourceDiagnostics, type ShaderDiagnostic } from './shaders';
+import { setShaderTime, sourceDiagnostics, type ShaderDiagnostic } from './shaders';
 import type { Theme } from '../../client';
 
 interface ShelfDie {
@@ -41,10 +41,10 @@ export class DiceShelf {
     return new DiceShelf(renderer, canvas);
   }
 
-  /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up. */
-  show(assets: ThemeAssets, dieIds: string[]) {
+  /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up (its shaders checked first). */
+  async show(assets: ThemeAssets, dieIds: string[]) {
+    await verifyThemeShaders(this.renderer, assets);
     for (const die of this.dice) this.stage.scene.remove(die.group);
-    verifyThemeShaders(this.renderer, assets);
     const kinds = dieIds.map((id) => dieKind(assets, id, false));
     const pitch = Math.max(1.6, ...kinds.map((k) => k.shape.radius * k.scale * 2.3));
     const columns = Math.min(PER_ROW, Math.max(1, dieIds.length));
@@ -84,6 +84,7 @@ export class DiceShelf {
     const height = this.canvas.clientHeight || 400;
     this.renderer.setSize(width, height, false);
     this.stage.fit(width, height, 0, this.extent);
+    setShaderTime(performance.now() / 1000);
     this.renderer.render(this.stage.scene, this.stage.camera);
   }
 

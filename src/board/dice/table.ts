@@ -128,8 +128,9 @@ export class DiceTable {
       const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
       if (generation !== this.generation) return;
       // A theme whose shaders fail here is drawn in the built-in look (said once), before any die uses them.
-      for (const assets of loaded.values()) verifyThemeShaders(this.renderer, assets);
+      await Promise.all([...loaded.values()].map((assets) => verifyThemeShaders(this.renderer, assets)));
       this.stats.shaderProbeMs = shaderProbe.lastMs;
+      if (generation !== this.generation) return;
       const kinds = views.map((v) => dieKind(loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
