@@ -205,6 +205,7 @@ test.serial('the theme preview draws the theme\'s shaders, falls back from a bro
   // A vertex shader without the varyings the default fragment shader reads does not link.
   const linkErrors = await diagnose(null, 'void main() {\n  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);\n}\n');
   t.true(linkErrors.some((d) => d.severity === 'error'), JSON.stringify(linkErrors));
+  t.log(JSON.stringify({ fragErrors, vertErrors, linkErrors }));
   t.deepEqual(painted.log, [], 'diagnosing writes no console error');
   await painted.context.close();
 

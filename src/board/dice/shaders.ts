@@ -4,9 +4,10 @@
  * shader (docs/board.md, "Custom shaders"). A theme gives one or both; the one left out is the board's
  * default below, which draws the die as the built-in look does (its face atlas, lit by the sun).
  *
- * Shaders are checked before a die is drawn with them (`verifyThemeShaders`): compiled and linked ahead
- * on the renderer that will draw them, their diagnostics read back (`shaderDiagnostics`, also what an
- * editor shows). One that fails makes its theme fall back to the built-in look, with one message.
+ * Shaders are checked before a die is drawn with them (shaderCheck.ts): compiled and linked ahead on
+ * the renderer that will draw them, their diagnostics read back (`shaderDiagnostics` here, also what an
+ * editor shows), their cost probed. One that fails makes its theme fall back to the built-in look, with
+ * one message.
  */
 import {
   Color, Mesh, OrthographicCamera, PlaneGeometry, Scene, ShaderMaterial, SRGBColorSpace, Texture, Vector3, Vector4, WebGLRenderer, type IUniform,
