@@ -24,6 +24,7 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { roomPageRoutes } from './pages/room/routes';
 import { pageKeyRoutes } from './accounts/pageKeyRoutes';
 import { pageSession } from './pages/session';
 import { activationApiRoutes, activationPageRoutes } from './activation/routes';
@@ -56,6 +57,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/share', shareRoutes(deps));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
+  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
+  app.use(roomPageRoutes(deps));
   // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
   app.use(pageKeyRoutes(deps));
   // /activate, where a signed-in person approves an integration's activation code (its own form body).
