@@ -8,7 +8,7 @@ import type { FaceCount } from './store/counts';
  * the theme's die by id or notation, the built-in dice for the built-in theme).
  *
  * - A die type rolled with several themes is one entry when those themes give it the same faces (the
- *   built-in d20 and a theme's d20 numbered 1 to 20), else one entry per distinct list of faces
+ *   built-in d20 and a theme's d20 numbered "1" to "20"), else one entry per distinct list of faces
  *   (`themes` says which): a fair die is fair in its own faces.
  * - Faces come from the theme's latest version. When that no longer describes a value (a theme deleted,
  *   or a later version with fewer faces), the built-in die of that name stands in, else a die of as many
@@ -68,7 +68,7 @@ export function dieFigures(rows: readonly FaceCount[], resolve: Resolve, builtin
     const { type, theme } = list[0]!;
     const highest = list.reduce((m, r) => Math.max(m, r.position), 0);
     const faces = facesOf(resolve, builtin, theme, type, highest);
-    const key = `${type}\u0000${JSON.stringify(faces)}`;
+    const key = `${type}\u0000${facesKey(faces)}`;
     let entry = entries.get(key);
     if (!entry) entries.set(key, (entry = { type, faces, themes: new Set(), drawn: new Array<number>(faces.length).fill(0), userValues: 0 }));
     entry.themes.add(theme);
@@ -80,6 +80,11 @@ export function dieFigures(rows: readonly FaceCount[], resolve: Resolve, builtin
     }
   }
   return [...entries.values()].map(figuresOf).sort(byType);
+}
+
+/** Faces as the engine compares them (faces.ts facesEqual): numbers by value ("7" is 7), images by src. */
+function facesKey(faces: readonly Face[]): string {
+  return JSON.stringify(faces.map((f) => faceNumber(f) ?? (typeof f === 'object' ? { src: f.src } : f)));
 }
 
 function figuresOf(e: Entry): DieFigures {
