@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { useServer } from '../helpers/server';
 import { chiSquareAgainstUniform } from '../../src/stats/chiSquare';
 import { rollOk, table, type NewUser, type Roll } from './rolls.support';
+import { manifest, postTheme } from '../fixtures/themes';
 
 /**
  * GET /room/{slug}/stats and GET /user/stats, checked against tallies made here from the rolls' own
@@ -205,4 +206,38 @@ test('user statistics: every value of your own rolls, in rooms or not, hidden an
   t.is(big.p_value !== null, true);
   agree(t, await stats(roller, '/user/stats?type=d20'), tally(mine.filter((r) => r.values.some((v) => v.type === 'd20')).map((r) => ({ ...r, values: r.values.filter((v) => v.type === 'd20') }))), 'own d20');
   t.deepEqual(await stats(bystander, '/user/stats?type=d6'), { rolls: 0, dice: [] });
+});
+
+test("a theme's own faces: its face order, a die found by notation, and one entry per distinct list of faces", async (t) => {
+  const { roller, bystander, slug } = await table(ctx.server);
+  // A d6 of words (faces that are no numbers), a d20 numbered in strings as themes often write them, and
+  // a custom die rolled by its notation.
+  const m = manifest({
+    available_dice: ['d6', 'd20', { id: 'coin', type: 'd2', notation: 'dC' }],
+    values: { d6: ['skull', 'sword', 'shield', 'crown', 'gem', 'star'], d20: Array.from({ length: 20 }, (_, i) => String(i + 1)), coin: ['heads', 'tails'] },
+  });
+  t.is((await postTheme(roller.api, m)).status, 201);
+  const rolls = [
+    await rollOk(roller, { equation: '12d6+10d20+8dC', theme: m.id, room: slug }),
+    await rollOk(bystander, { equation: '6d6+10d20', theme: 'standard', room: slug }),
+  ];
+  const seen = await stats(bystander, `/room/${slug}/stats`);
+  // A die rolled by its notation keeps the type it was asked as ("dc"), as its roll values do.
+  t.deepEqual(seen.dice.map((d) => [d.type, d.themes]), [['d6', ['standard']], ['d6', [m.id as string]], ['d20', [m.id as string, 'standard'].sort()], ['dc', [m.id as string]]]);
+  const words = seen.dice.find((d) => d.type === 'd6' && d.themes[0] === m.id)!;
+  t.deepEqual(words.counts.map((c) => c.face), ['skull', 'sword', 'shield', 'crown', 'gem', 'star'], "the theme's face order");
+  t.is(words.count, 12);
+  t.is(words.mean, null, 'words have no mean');
+  t.is(words.expected_mean, null);
+  t.is(seen.dice.find((d) => d.type === 'd20')!.count, 20, "the theme's d20 numbered in strings is the same die as the built-in one");
+  const coin = seen.dice.find((d) => d.type === 'dc')!;
+  t.deepEqual(coin.counts.map((c) => c.face), ['heads', 'tails']);
+  t.is(coin.count, 8);
+  // Against the rolls' own answers, by wire value and face.
+  for (const [type, theme, n] of [['d6', m.id, 12], ['d6', 'standard', 6]] as const) {
+    const values = rolls.flatMap((r) => r.values).filter((v) => v.type === type && v.theme === theme);
+    t.is(values.length, n);
+    const entry = seen.dice.find((d) => d.type === type && d.themes.includes(theme))!;
+    for (const c of entry.counts) t.is(c.count, values.filter((v) => v.value === c.value).length, `${theme} ${type} face ${String(c.face)}`);
+  }
 });
