@@ -12,6 +12,8 @@ import { $, messageOf } from './view';
 
 /** Below this p-value a die's throws are called unusual (1%: one fair die in a hundred is, by chance). */
 export const UNUSUAL_BELOW = 0.01;
+/** How long the open dialog waits after a roll before it asks again (rolls arriving meanwhile wait with it). */
+const REFRESH_AFTER_MS = 1500;
 /** The chi-square test needs about 5 throws per face to mean much: fewer, and the words say so. */
 export const FEWEST_PER_FACE = 5;
 
@@ -113,6 +115,28 @@ function StatsPanel({ close }: { close: () => void }) {
       current = false;
     };
   }, [user, loads]);
+  // Live: a roll made, changed (a die revealed) or cleared while the dialog is open asks again, once per
+  // REFRESH_AFTER_MS however many arrive (each answer is a count over the whole room).
+  useEffect(() => {
+    const socket = state.socket;
+    if (!socket) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        setLoads((n) => n + 1);
+      }, REFRESH_AFTER_MS);
+    };
+    socket.on('RollCreateEvent', soon);
+    socket.on('RollUpdateEvent', soon);
+    socket.on('RollDeleteEvent', soon);
+    return () => {
+      socket.off('RollCreateEvent', soon);
+      socket.off('RollUpdateEvent', soon);
+      socket.off('RollDeleteEvent', soon);
+      if (timer) clearTimeout(timer);
+    };
+  }, []);
   const players = [...(state.room?.participants ?? [])].sort((a, b) => a.position - b.position);
   return h('div', { class: 'stats-panel' }, [
     h('header', null, [
@@ -128,7 +152,7 @@ function StatsPanel({ close }: { close: () => void }) {
           [h('option', { value: '' }, 'Everyone'), ...players.map((p) => h('option', { key: p.id, value: p.user.uuid }, p.username))],
         ),
       ]),
-      h('button', { type: 'button', class: 'secondary', onClick: () => setLoads(loads + 1) }, 'Refresh'),
+      h('button', { type: 'button', class: 'secondary', onClick: () => setLoads((n) => n + 1) }, 'Refresh'),
     ]),
     h(
       'p',

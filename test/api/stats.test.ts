@@ -234,7 +234,7 @@ test("a theme's own faces: its face order, a die found by notation, and one entr
   t.deepEqual(coin.counts.map((c) => c.face), ['heads', 'tails']);
   t.is(coin.count, 8);
   // Against the rolls' own answers, by wire value and face.
-  for (const [type, theme, n] of [['d6', m.id, 12], ['d6', 'standard', 6]] as const) {
+  for (const [type, theme, n] of [['d6', m.id as string, 12], ['d6', 'standard', 6]] as const) {
     const values = rolls.flatMap((r) => r.values).filter((v) => v.type === type && v.theme === theme);
     t.is(values.length, n);
     const entry = seen.dice.find((d) => d.type === type && d.themes.includes(theme))!;

@@ -14,7 +14,7 @@ import { db } from '../../src/db';
 /**
  * The board's Statistics dialog in real Chromium, by clicks: a histogram per die type, the fair count
  * across it, the verdict in words (as the API's p-value says), the table alternative, the filter by
- * player; axe-core (no serious or critical violation), 1280 and 375 px wide without sideways scroll.
+ * player, a live refresh; axe-core (no serious or critical violation), 1280 and 375 px wide without sideways scroll.
  * Screenshots go to $STATS_SCREENSHOTS (default: a temporary directory), to be looked at.
  */
 const ctx = useServer(test);
@@ -110,6 +110,11 @@ test('the Statistics dialog: histograms, the fair count, verdicts in words, a ta
   t.deepEqual(await dialog.locator('.stats-die h3').allTextContents(), ['d6', 'd8', 'd20']);
   t.is(await dialog.locator('.stats-die[data-type="d20"] .verdict').textContent(), 'No throws drawn by the server yet');
   await page.screenshot({ path: path.join(SHOTS, 'stats-friend.png') });
+
+  // Live: a roll made while the dialog is open shows without a click.
+  t.is((await friend.api.post('/roll', { equation: '4d12', theme: 'standard', room: slug })).status, 201);
+  await dialog.locator('.stats-die[data-type="d12"]').waitFor({ timeout: 15_000 });
+  t.regex((await dialog.locator('.stats-die[data-type="d12"] .facts').textContent())!, /^4 throws · mean /);
 
   // Escape closes it; the board is as it was.
   await page.keyboard.press('Escape');
