@@ -20,7 +20,8 @@ export const FEWEST_PER_FACE = 5;
 /** A p-value as people read it: two decimals, three below 0.01, and "< 0.001" below that. */
 export function formatP(p: number): string {
   if (p >= 0.01) return p.toFixed(2);
-  if (p >= 0.001) return p.toFixed(3);
+  // Cut, not rounded: 0.0099 must not read "0.010" beside the word "unusual".
+  if (p >= 0.001) return (Math.floor(p * 1000) / 1000).toFixed(3);
   return '< 0.001';
 }
 
