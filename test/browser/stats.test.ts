@@ -28,6 +28,9 @@ const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'u
 const SHOTS = process.env.STATS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stats-board-'));
 fs.mkdirSync(SHOTS, { recursive: true });
 
+/** A p-value as the dialog writes it (docs/stats.md): two decimals, three (cut) below 0.01, "< 0.001" below that. */
+const shownP = (p: number) => (p >= 0.01 ? `p = ${p.toFixed(2)}` : p >= 0.001 ? `p = ${(Math.floor(p * 1000) / 1000).toFixed(3)}` : 'p < 0.001');
+
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }>;
@@ -73,13 +76,13 @@ test('the Statistics dialog: histograms, the fair count, verdicts in words, a ta
   t.deepEqual(await dialog.locator('.stats-die h3').allTextContents(), ['d6', 'd8', 'd10', 'd10x', 'd20'], 'one card per die type, in order');
 
   const d20 = dialog.locator('.stats-die[data-type="d20"]');
-  t.is(await d20.locator('.verdict').textContent(), d20p >= 0.01 ? `Consistent with a fair d20 (p = ${d20p.toFixed(2)})` : `Unusual: p ${d20p >= 0.001 ? `= ${d20p.toFixed(3)}` : '< 0.001'}`);
+  t.is(await d20.locator('.verdict').textContent(), d20p >= 0.01 ? `Consistent with a fair d20 (${shownP(d20p)})` : `Unusual: ${shownP(d20p)}`);
   t.is(await d20.locator('svg rect.bar').count(), 20, 'a bar per face');
   t.is(await d20.locator('svg line.expected').count(), 1, 'the fair count across them');
   t.regex((await d20.locator('svg').getAttribute('aria-label'))!, /^Throws per face of the d20: 1: \d+, 2: \d+, .* A fair die would give 10 each\.$/);
   t.regex((await d20.locator('.facts').allTextContents()).join(' | '), /^200 throws · mean [\d.]+ \(fair: 10\.5\) \| 1 value sent by a client: not counted$/);
   t.is(await dialog.locator('.stats-die[data-type="d6"] .verdict').textContent(), 'Unusual: p < 0.001', 'sixty sixes are no fair d6');
-  t.is(await dialog.locator('.stats-die[data-type="d8"] .verdict').textContent(), `Too few throws to judge yet (p = ${api.dice.find((d) => d.type === 'd8')!.p_value!.toFixed(2)})`);
+  t.is(await dialog.locator('.stats-die[data-type="d8"] .verdict').textContent(), `Too few throws to judge yet (${shownP(api.dice.find((d) => d.type === 'd8')!.p_value!)})`);
 
   await page.screenshot({ path: path.join(SHOTS, 'stats-top-1280.png') });
 
