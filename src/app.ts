@@ -14,6 +14,7 @@ import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './rolls/routes';
+import { statsRoutes } from './stats/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));
   api.use(rollRoutes(deps));
+  api.use(statsRoutes());
   api.use('/dice-box', diceBoxRoutes(deps));
   api.use('/share-request', shareRequestRoutes(deps));
   api.use(notFoundRoute);

@@ -12,6 +12,7 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
+import { wireStats } from './stats';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
@@ -300,6 +301,7 @@ function start() {
   wireJoinQuestion();
   wireRollForm();
   wireTray();
+  wireStats();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
   keepTableBelowCards();

@@ -98,9 +98,10 @@ const BOARD_MARKUP = `
         <p id="roll-error" class="error" role="alert"></p>
       </form>
       <section class="history">
-        <h2>Rolls</h2>
+        <div class="history-head"><h2>Rolls</h2><button id="stats-open" type="button" class="link">Statistics</button></div>
         <ol id="rolls"></ol>
       </section>
     </aside>
   </main>
+  <dialog id="stats-dialog" class="stats" aria-labelledby="stats-title"></dialog>
 `;

@@ -129,6 +129,10 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const history = await bob.listRoomRolls(room.slug, { limit: 1 });
   t.is(history.data.length, 1);
   t.truthy(history.links.next);
+  const roomStats = await bob.getRoomStats(room.slug, { type: 'D20' });
+  t.true(roomStats.dice.every((d) => d.type === 'd20'));
+  t.true((await alice.getUserStats()).rolls >= 1);
+  await refused(t, bob.getRoomStats(room.slug, { since: 'yesterday' }), 400, 'validation_error');
   await refused(t, alice.createRoll({ dice: [{ type: 'd1001', theme: 'standard' }] }), 422);
   await refused(t, alice.createRoll({ equation: '2d6+', theme: 'standard' }), 400);
   await refused(t, alice.createRoll({}), 400, 'validation_error');
