@@ -19,6 +19,7 @@ import { renderBoardPage } from './page';
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const ENTRY = sourceFile('board/main.ts');
 const STYLE = sourceFile('board/board.css');
+const STATS_STYLE = sourceFile('pages/client/stats.css');
 const PREVIEW_ENTRY = sourceFile('board/preview.ts');
 const PHYSICS = sourceFile('board/dice/physicsWorker.ts');
 
@@ -83,7 +84,8 @@ async function bundle(): Promise<BoardAssets> {
     bundleScript(ENTRY),
     // A classic worker script (no module workers needed).
     bundleScript(PHYSICS, 'iife'),
-    readFile(STYLE, 'utf8'),
+    // The board's own style sheet, then the statistics' die cards (shared with the room page).
+    Promise.all([readFile(STYLE, 'utf8'), readFile(STATS_STYLE, 'utf8')]).then((sheets) => sheets.join('\n')),
   ]);
   const version = createHash('sha256').update(js).update(physics).update(css).digest('hex').slice(0, 16);
   return { js, physics, css, version };

@@ -187,6 +187,14 @@ test('the owner manages the room on its page; a player changes name and colour a
   t.is((await player.api.post(`/room/${room.slug}/participant`, { passcode: renewed.passcode })).status, 200);
   t.is((await player.api.post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], room: room.slug })).status, 201);
   t.is((await owner.api.get(`/room/${room.slug}/roll`)).body.data.length, 1);
+  // Statistics, asked for on a click: the room's d20 as the board's dialog shows it, with its verdict in words.
+  await page.getByRole('button', { name: 'Show statistics' }).click();
+  const d20 = page.locator('.stats-die[data-type="d20"]');
+  await d20.waitFor();
+  t.regex(await d20.locator('.verdict').innerText(), /^Too few throws to judge yet \(p = /);
+  t.regex(await d20.locator('.facts').first().innerText(), /^1 throw · mean \d+ \(fair: 10\.5\)$/);
+  t.true(await d20.getByRole('img', { name: /Throws per face of the d20/ }).isVisible(), 'the histogram, named for screen readers');
+  await checkPage(t, page, 'room-owner-stats', { dark: false });
   await page.getByRole('button', { name: 'Clear the table' }).click();
   await page.getByText('Every roll made in this room is deleted').waitFor();
   await page.getByRole('button', { name: 'Clear the table' }).click();

@@ -11,6 +11,7 @@ import { sourceFile } from '../../lib/sourceFiles';
 
 const ENTRY = sourceFile('pages/room/main.ts');
 const STYLE = sourceFile('pages/room/room.css');
+const STATS_STYLE = sourceFile('pages/client/stats.css');
 const STREAM = sourceFile('pages/stream/moveKey.ts');
 
 export interface RoomPageAssets {
@@ -23,7 +24,8 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex').s
 let assets: Promise<RoomPageAssets> | null = null;
 
 export function roomPageAssets(): Promise<RoomPageAssets> {
-  assets ??= Promise.all([bundleScript(ENTRY), readFile(STYLE, 'utf8'), bundleScript(STREAM, 'iife')])
+  // The page's style sheet, then the statistics' die cards (shared with the board).
+  assets ??= Promise.all([bundleScript(ENTRY), Promise.all([readFile(STYLE, 'utf8'), readFile(STATS_STYLE, 'utf8')]).then((sheets) => sheets.join('\n')), bundleScript(STREAM, 'iife')])
     .then(([js, css, stream]) => ({
       files: { 'room.js': js, 'room.css': css, 'stream.js': stream },
       version: { 'room.js': hash(js), 'room.css': hash(css), 'stream.js': hash(stream) },

@@ -12,6 +12,7 @@ import { pageKey, pageSession } from '../client/pageKey';
 import { Invite } from './invite';
 import { OwnerControls } from './owner';
 import { MySeat, Players } from './people';
+import { RoomStatistics } from './stats';
 import { messageOf } from './ui';
 
 const slug = document.body.dataset.slug ?? '';
@@ -134,6 +135,7 @@ function App() {
         h(Invite, { room, passcodeGiven }),
         h(Players, props),
         seat ? h(MySeat, { ...props, key: seat.id, seat, onLeft: () => setPhase({ kind: 'left', name: room.name }) }) : null,
+        seat ? h(RoomStatistics, props) : null,
         owner ? h(OwnerControls, { ...props, onDeleted: () => setPhase({ kind: 'deleted', name: room.name }) }) : null,
       ]);
     }
