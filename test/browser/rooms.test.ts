@@ -50,6 +50,11 @@ async function checkPage(t: Asserts, page: Page, name: string) {
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
+  // The dark scheme's colours too (the pages follow the system's).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  t.deepEqual(await seriousViolations(page), [], `${name} in the dark scheme: no serious or critical axe violation`);
+  await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 async function newPage(context: BrowserContext): Promise<Page> {
@@ -172,13 +177,25 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     t.is(await page.locator('#me').textContent(), username);
     await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, { timeout: 20_000 });
 
-    // Join a room on the home page with a slug: straight in (the person asked for it here).
+    // Someone else's public room: its address opened from anywhere asks first (no passcode proves
+    // that the person meant it) ...
+    const host = await ctx.server.newUser();
+    const tavern = (await host.api.post('/room', { name: 'Open tavern', is_public: true })).body.data.slug as string;
+    await page.goto(`${ctx.server.url}/room/${tavern}`);
+    await page.getByRole('dialog', { name: 'Join "Open tavern"?' }).waitFor();
+    t.false(await page.locator('#board').isVisible());
+    // ... while Join a room on the home page, with its slug, goes straight in (the person asked here).
     await page.goto(`${ctx.server.url}/`);
     await page.getByRole('link', { name: 'Campaign' }).waitFor();
     await page.getByRole('link', { name: 'Friday <b>night</b> table' }).waitFor();
     await page.getByLabel('Invite link or room slug').fill('not a room address!');
     await page.getByRole('button', { name: 'Join a room' }).click();
     await page.getByText('Paste an invite link').waitFor();
+    await page.getByLabel('Invite link or room slug').fill(`  ${tavern} `);
+    await page.getByRole('button', { name: 'Join a room' }).click();
+    await page.waitForURL(`${ctx.server.url}/room/${tavern}`);
+    await live(page);
+    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, { timeout: 20_000 });
 
     // The developer settings list the session's page key; signing out revokes it.
     await page.goto(`${ctx.server.url}/account`);
