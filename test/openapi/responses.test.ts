@@ -207,7 +207,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
+  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, `/room/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
@@ -239,6 +239,11 @@ async function exerciseAccountPages(t: ExecutionContext, base: string) {
   await claimer.get('/claim');
   t.is((await claimer.post('/claim', { key, username, password: 'a long password' })).status, 303);
   await claimer.get('/account');
+  // The page key the signed-in pages' scripts ask for (src/pages/client/pageKey.ts).
+  const pageKey = await fetch(`${base}/account/page-key`, { method: 'POST', headers: { origin: base, 'x-csrf-token': claimer.csrf, cookie: claimer.cookieHeader() } });
+  t.is(pageKey.status, 201);
+  t.is((await fetch(`${base}/account/page-key`, { method: 'POST', headers: { origin: base, cookie: claimer.cookieHeader() } })).status, 403);
+  t.is(pageKey.headers.get('cache-control'), 'no-store');
   t.is((await claimer.post('/signout', {})).status, 303);
   t.is((await claimer.signIn(username, 'a long password')).status, 303);
   for (const file of ['accounts.js', 'accounts.css']) t.is((await fetch(`${base}/accounts/assets/${file}`)).status, 200, file);
