@@ -105,6 +105,8 @@ function wireLogin() {
   $('sign-out').addEventListener('click', () => {
     localStorage.removeItem(KEY_STORAGE);
     state.socket?.disconnect();
+    // /room/{slug} would make a new guest at once: the key form is /board/{slug}'s.
+    if (roomAddress) return location.assign(`/board/${encodeURIComponent(slug)}`);
     location.hash = '';
     location.reload();
   });
