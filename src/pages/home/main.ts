@@ -199,14 +199,20 @@ function App() {
     // Only a key this browser already has: looking at the page makes no guest.
     void (async () => {
       try {
-        const key = await pageKey();
-        if (!key) return;
-        const c = new DiceClient({ baseUrl: '', apiKey: key });
-        try {
-          setMe(await c.me());
-          setClient(c);
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 401) forgetPageKey(key);
+        // A kept key the API refuses (revoked in the settings, say) is forgotten; signed in, the session
+        // gets a new one (one more try).
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const key = await pageKey();
+          if (!key) return;
+          const c = new DiceClient({ baseUrl: '', apiKey: key });
+          try {
+            setMe(await c.me());
+            setClient(c);
+            return;
+          } catch (err) {
+            if (!(err instanceof ApiError && err.status === 401)) return;
+            forgetPageKey(key);
+          }
         }
       } catch {
         // No key to be had: the page still offers everything, and creating a room makes one.
