@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Router, type Request, type Response } from 'express';
 import { NotFoundError } from '../errors';
 import type { AppDeps } from '../http/deps';
+import { sourceFile } from '../lib/sourceFiles';
 import { PAGE_HEADERS } from '../pages/shell';
 import { renderBoardPage } from './page';
 
@@ -17,10 +17,10 @@ import { renderBoardPage } from './page';
  */
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
-const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
-const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
-const PREVIEW_ENTRY = fileURLToPath(new URL('./preview.ts', import.meta.url));
-const PHYSICS = fileURLToPath(new URL('./dice/physicsWorker.ts', import.meta.url));
+const ENTRY = sourceFile('board/main.ts');
+const STYLE = sourceFile('board/board.css');
+const PREVIEW_ENTRY = sourceFile('board/preview.ts');
+const PHYSICS = sourceFile('board/dice/physicsWorker.ts');
 
 export interface BoardAssets {
   js: string;

@@ -1,7 +1,7 @@
 /**
  * The board's "Invite players" panel: the room's invite link (its address with the passcode of a
- * private room: src/pages/client/invite.ts) with a Copy button, the passcode itself, and a link to the
- * room's settings page (/room/{slug}/settings). Shown to the room's players, who may see the passcode
+ * private room: src/pages/client/invite.ts) with a Copy button and the passcode itself (the board's
+ * header links the room's settings page, /room/{slug}/settings). Shown to the room's players, who may see the passcode
  * (the API answers it to the owner and, in a private room, to its participants); refreshed on every
  * RoomUpdateEvent, so a changed passcode changes the link.
  */
@@ -26,7 +26,6 @@ export function renderInvite(room: Room): void {
   $('invite-note').textContent = room.is_public
     ? 'A public room: anyone with this link can join.'
     : 'Whoever opens this link joins the room: send it to your players only.';
-  ($('room-settings') as HTMLAnchorElement).href = `/room/${encodeURIComponent(room.slug)}/settings`;
 }
 
 async function copy(text: string, input: HTMLInputElement): Promise<boolean> {

@@ -129,6 +129,10 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const history = await bob.listRoomRolls(room.slug, { limit: 1 });
   t.is(history.data.length, 1);
   t.truthy(history.links.next);
+  const roomStats = await bob.getRoomStats(room.slug, { type: 'D20' });
+  t.true(roomStats.dice.every((d) => d.type === 'd20'));
+  t.true((await alice.getUserStats()).rolls >= 1);
+  await refused(t, bob.getRoomStats(room.slug, { since: 'yesterday' }), 400, 'validation_error');
   await refused(t, alice.createRoll({ dice: [{ type: 'd1001', theme: 'standard' }] }), 422);
   await refused(t, alice.createRoll({ equation: '2d6+', theme: 'standard' }), 400);
   await refused(t, alice.createRoll({}), 400, 'validation_error');
@@ -213,6 +217,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
   t.is((await fetch(`${server.url}/?room=${room.slug}`, { redirect: 'manual' })).status, 303);
   await exerciseAccountPages(t, server.url);
+  await exerciseRoomPages(t, server.url, room.slug);
 
   const problems = checkRecords(records);
   t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');
@@ -247,6 +252,13 @@ async function exerciseAccountPages(t: ExecutionContext, base: string) {
   t.is((await claimer.post('/signout', {})).status, 303);
   t.is((await claimer.signIn(username, 'a long password')).status, 303);
   for (const file of ['accounts.js', 'accounts.css']) t.is((await fetch(`${base}/accounts/assets/${file}`)).status, 200, file);
+}
+
+/** A room's page, its stream address and their assets, and dddice's theme address (docs/board.md). */
+async function exerciseRoomPages(t: ExecutionContext, base: string, slug: string) {
+  const paths = [`/room/${slug}/settings`, `/room/${slug}/stream?key=dk_x&sound=1`, '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/dice/standard'];
+  for (const path of paths) t.is((await fetch(`${base}${path}`)).status, 200, path);
+  t.is((await fetch(`${base}/dice/no-such-theme`)).status, 404);
 }
 
 test('the checker notices a response that breaks the document', (t) => {

@@ -15,6 +15,9 @@ const KEY_STORAGE = GUEST_KEY_STORAGE;
 const root = document.getElementById('app')!;
 const state = JSON.parse(root.dataset.page ?? '{}') as PageState;
 
+/** A link to another account page that keeps where this one goes once done (`next`). */
+const withNext = (path: string) => (state.next ? `${path}?next=${encodeURIComponent(state.next)}` : path);
+
 function Csrf() {
   return h('input', { type: 'hidden', name: '_csrf', value: state.csrf });
 }
@@ -46,7 +49,7 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
       h('a', { class: 'brand', href: '/' }, 'Dice'),
       state.signedInAs
         ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.signedInAs), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')])
-        : h('nav', { 'aria-label': 'Account' }, [h('a', { href: '/signin' }, 'Sign in'), state.signupAllowed ? h('a', { href: '/signup' }, 'Sign up') : null]),
+        : h('nav', { 'aria-label': 'Account' }, [h('a', { href: withNext('/signin') }, 'Sign in'), state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Sign up') : null]),
     ]),
     h('main', { class: 'content' }, [h('h1', null, props.title), h(Messages, null), props.children]),
   ]);
@@ -62,14 +65,14 @@ function SignIn() {
       h('button', { type: 'submit' }, 'Sign in'),
     ]),
     h('p', { class: 'aside' }, [
-      state.signupAllowed ? h('a', { href: '/signup' }, 'Create an account') : null,
-      h('a', { href: '/claim' }, 'Keep the guest account of this browser'),
+      state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Create an account') : null,
+      h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser'),
     ]),
   ]);
 }
 
 function SignUp() {
-  if (!state.signupAllowed) return h(Layout, { title: 'Create an account' }, h('p', { class: 'aside' }, h('a', { href: '/signin' }, 'Sign in')));
+  if (!state.signupAllowed) return h(Layout, { title: 'Create an account' }, h('p', { class: 'aside' }, h('a', { href: withNext('/signin') }, 'Sign in')));
   return h(Layout, { title: 'Create an account' }, [
     h('form', { method: 'post', action: '/signup', class: 'card' }, [
       h(Csrf, null),
@@ -78,7 +81,7 @@ function SignUp() {
       h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),
       h('button', { type: 'submit' }, 'Sign up'),
     ]),
-    h('p', { class: 'aside' }, [h('a', { href: '/signin' }, 'I have an account: sign in'), h('a', { href: '/claim' }, 'Keep the guest account of this browser')]),
+    h('p', { class: 'aside' }, [h('a', { href: withNext('/signin') }, 'I have an account: sign in'), h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser')]),
   ]);
 }
 
