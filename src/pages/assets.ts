@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../board';
+import { sourceFile } from '../lib/sourceFiles';
 
 /**
  * The home page's script (home/main.ts: Preact, bundled with esbuild as the board is, once per process
  * on first use, kept in memory) and style sheet, with a content hash for `?v=`.
  */
 
-const ENTRY = fileURLToPath(new URL('./home/main.ts', import.meta.url));
-const STYLE = fileURLToPath(new URL('./home/home.css', import.meta.url));
+const ENTRY = sourceFile('pages/home/main.ts');
+const STYLE = sourceFile('pages/home/home.css');
 
 export interface PageAssets {
   js: string;
