@@ -197,6 +197,24 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     await live(page);
     await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, { timeout: 20_000 });
 
+    // My rooms pages as the API does, 10 a page: 13 rooms make two pages.
+    const pageKey = (await page.evaluate(() => JSON.parse(localStorage.getItem('openDice.pageKey') ?? 'null')?.key)) as string;
+    for (let i = 1; i <= 10; i++) {
+      const made = await fetch(`${ctx.server.url}/api/1.0/room`, { method: 'POST', headers: { authorization: `Bearer ${pageKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Extra ${i}` }) });
+      t.is(made.status, 201);
+    }
+    await page.goto(`${ctx.server.url}/`);
+    await page.getByText('Page 1 of 2').waitFor();
+    const firstPage = await page.locator('.room-name').allTextContents();
+    t.is(firstPage.length, 10);
+    t.true(await page.getByRole('button', { name: 'Previous page' }).isDisabled());
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    const secondPage = await page.locator('.room-name').allTextContents();
+    t.is(secondPage.length, 3);
+    t.deepEqual([...firstPage, ...secondPage].sort(), ['Campaign', 'Friday <b>night</b> table', 'Open tavern', ...Array.from({ length: 10 }, (_, i) => `Extra ${i + 1}`)].sort(), 'owned and joined, each once');
+    await checkPage(t, page, 'home-signed-in');
+
     // The developer settings list the session's page key; signing out revokes it.
     await page.goto(`${ctx.server.url}/account`);
     await page.getByText('Web session').first().waitFor();
