@@ -9,7 +9,7 @@ import { insertPageKey } from './store/sessions';
  * to the session (api_keys.web_session_id) and expiring with it; it is revoked in the transaction that
  * ends the session (sign-out, password change, a 21st browser: store/sessions.ts), and its open sockets
  * close as for any revoked key. The developer settings list it as "Web session"; it is not counted
- * against MAX_LIVE_KEYS (users/store.ts countLiveKeys).
+ * against MAX_LIVE_KEYS (users/store.ts countQuotaKeys).
  *
  * The browser keeps one per session (localStorage, src/pages/client/pageKey.ts) and asks again only
  * when it has none for this session or it was refused: a session holds at most PAGE_KEYS_PER_SESSION

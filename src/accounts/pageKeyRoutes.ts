@@ -18,17 +18,27 @@ import { currentSession } from './sessions';
 /** Page keys one session may ask for in an hour: a page load asks at most once, and only when it has none. */
 const PAGE_KEYS_PER_HOUR = 60;
 
-/** Whether the request came from a page of this server's own origin (host as the browser addressed it). */
-function fromThisOrigin(req: Request): boolean {
+/**
+ * Whether the request came from a page of this server's own origin: `Sec-Fetch-Site: same-origin`
+ * where the browser sends it, and an `Origin` naming this server: the host the request was addressed to,
+ * PUBLIC_URL, or the same name when a proxy passed a Host without the port (nginx's `$host`, as
+ * deploy/nginx.conf does).
+ */
+function fromThisOrigin(req: Request, publicUrl: string | null): boolean {
   const site = req.get('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = req.get('origin');
   if (!origin || origin === 'null') return false;
+  let from: URL;
   try {
-    return new URL(origin).host === (req.get('host') ?? '').toLowerCase();
+    from = new URL(origin);
   } catch {
     return false;
   }
+  if (publicUrl && from.origin === new URL(publicUrl).origin) return true;
+  const host = (req.get('host') ?? '').toLowerCase();
+  if (from.host === host) return true;
+  return !/:\d+$/.test(host) && from.hostname === host;
 }
 
 export function pageKeyRoutes(deps: AppDeps): Router {
@@ -36,7 +46,7 @@ export function pageKeyRoutes(deps: AppDeps): Router {
   const limits = failOpen(deps.rateLimitStore, deps.logger);
 
   router.post('/account/page-key', async (req, res) => {
-    if (!fromThisOrigin(req)) throw new ForbiddenError('A page key is only given to pages of this site.');
+    if (!fromThisOrigin(req, deps.config.publicUrl)) throw new ForbiddenError('A page key is only given to pages of this site.');
     const session = await currentSession(req);
     if (!session) throw new UnauthorizedError('You are not signed in: the pages use the guest key this browser keeps, or sign in.');
     await checkCsrfHeader(req, session);

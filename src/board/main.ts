@@ -13,11 +13,13 @@ import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
 import { wireStats } from './stats';
-import { fragment, overlay, passcodeStorage, slug, state } from './state';
+import { fragment, overlay, passcodeStorage, query, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
-import { forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
+import { ensurePageKey, forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
+import { takeJoinIntent } from '../pages/client/invite';
 import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
+import { focusInviteIfNew, renderInvite, wireInvite } from './invitePanel';
 
 type Screen = 'login' | 'passcode' | 'join' | 'board' | 'fatal' | 'loading';
 
@@ -107,6 +109,8 @@ function wireLogin() {
   $('sign-out').addEventListener('click', () => {
     localStorage.removeItem(KEY_STORAGE);
     state.socket?.disconnect();
+    // /room/{slug} would make a new guest at once: the key form is /board/{slug}'s.
+    if (roomAddress) return location.assign(`/board/${encodeURIComponent(slug)}`);
     location.hash = '';
     location.reload();
   });
@@ -168,6 +172,7 @@ async function enterRoom(room: Room) {
   state.room = room;
   show('board');
   renderRoom();
+  focusInviteIfNew();
   await loadHistory();
   connect();
 }
@@ -207,6 +212,7 @@ function renderRoom() {
   $('room-name').textContent = room.name;
   document.title = `${room.name} · dice board`;
   renderParticipants($('participants'), room, state.online, state.me?.uuid ?? null);
+  renderInvite(room);
   renderTray();
   // Streamers key the overlay's page out: no table image there.
   state.table?.setBackground(overlay ? null : room.bg_file_path);
@@ -299,6 +305,7 @@ function start() {
   wireLogin();
   wirePasscode();
   wireJoinQuestion();
+  wireInvite(slug);
   wireRollForm();
   wireTray();
   wireStats();
@@ -326,12 +333,48 @@ function start() {
   roomPage.href = `/room/${slug}/settings`;
   roomPage.hidden = false;
   const given = fragment.get('key') ?? handedStreamKey();
+  const invited = !overlay && (Boolean(addressPasscode) || takeJoinIntent(slug));
   show('loading');
   if (given) return void signIn(given, false, 'join');
-  // The signed-in session's page key, else the guest key this browser keeps (src/pages/client/pageKey.ts).
-  void pageKey()
-    .catch(() => null)
-    .then((key) => (key ? signIn(key, false, 'ask') : show('login')));
+  void (async () => {
+    // The signed-in session's page key, else the guest key this browser keeps (src/pages/client/pageKey.ts).
+    const key = await pageKey().catch(() => null);
+    if (key) return signIn(key, false, invited ? 'join' : 'ask');
+    // No key at all. On a room's address (an invite, a room's link) a new guest joins at once: a new
+    // guest has nothing of anyone's to show the room. Never in the overlay (any site may frame it), and
+    // /board/{slug} offers the key form first, as it always did.
+    if (overlay || !roomAddress) return show('login');
+    try {
+      await signIn(await ensurePageKey(), false, 'join');
+    } catch (err) {
+      show('login');
+      $('login-error').textContent = messageOf(err);
+    }
+  })();
+}
+
+/**
+ * /room/{slug} (the address invites and dddice's integrations use), rather than /board/{slug}: a
+ * browser without any key becomes a guest there instead of being asked for a key.
+ */
+const roomAddress = document.body.dataset.mode === 'room';
+
+/**
+ * The passcode the address carried (an invite link: `?passcode=`, or `#passcode=` as overlays carry
+ * it), read once by state.ts. It proves that whoever made the link could let people in (only the
+ * room's players see it), so the page joins without asking (docs/pages.md, "Invite links"). It is
+ * moved out of the address bar at once: no screenshot, shared screen or history entry keeps it (the
+ * tab keeps it in sessionStorage once in).
+ */
+const addressPasscode = query.get('passcode') ?? fragment.get('passcode');
+if (query.has('passcode') || fragment.has('passcode')) {
+  const search = new URLSearchParams(query);
+  search.delete('passcode');
+  const hash = new URLSearchParams(fragment);
+  hash.delete('passcode');
+  const [q, f] = [search.toString(), hash.toString()];
+  const rest = `${q ? `?${q}` : ''}${f ? `#${f}` : ''}`;
+  history.replaceState(history.state, '', `${location.pathname}${rest}`);
 }
 
 start();

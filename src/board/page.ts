@@ -27,6 +27,7 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
 /** The board's skeleton: fixed markup, no value in it (main.ts fills it in as text). */
 const BOARD_MARKUP = `
   <header class="bar">
+    <a class="home" href="/">Home</a>
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
@@ -78,6 +79,17 @@ const BOARD_MARKUP = `
       <section class="participants">
         <h2>Players</h2>
         <ul id="participants"></ul>
+      </section>
+      <section id="invite" class="invite" aria-labelledby="invite-title" hidden>
+        <h2 id="invite-title">Invite players</h2>
+        <p id="invite-note" class="invite-note"></p>
+        <label for="invite-link">Invite link</label>
+        <div class="copy-row">
+          <input id="invite-link" type="text" readonly spellcheck="false">
+          <button id="copy-invite" type="button">Copy invite link</button>
+        </div>
+        <p id="invite-passcode" class="invite-passcode" hidden>Passcode: <code id="invite-passcode-value"></code></p>
+        <p id="copy-status" class="copy-status" role="status"></p>
       </section>
       <section id="tray" class="tray" hidden>
         <h2>Your dice tray</h2>

@@ -25,7 +25,8 @@ export function loggedUrl(url: string): string {
   const parts = query.split('&').map((part) => {
     const eq = part.indexOf('=');
     const name = eq < 0 ? part : part.slice(0, eq);
-    return SECRET_NAMES.has(decoded(name)) ? `${name}=[redacted]` : part;
+    // A value that is itself an address with a passcode (an invite pasted into `/?room=`) goes too.
+    return SECRET_NAMES.has(decoded(name)) || (eq >= 0 && /passcode|key=/.test(decoded(part.slice(eq + 1)))) ? `${name}=[redacted]` : part;
   });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }

@@ -5,6 +5,7 @@ import { announce, cacheTtlMs, onInvalidation } from '../lib/invalidation';
 import { QuotaExceededError } from './quotas';
 import {
   countLiveKeys,
+  countQuotaKeys,
   findKeyByHash,
   findLiveKeyIds,
   inTransaction,
@@ -144,7 +145,7 @@ export const MAX_LIVE_KEYS = 20;
 export async function issueOwnApiKey(user: Pick<UserRecord, 'id'>, name: string): Promise<{ key: string; apiKey: ApiKeyRecord }> {
   return inTransaction(async (transaction) => {
     await lockUserQuotas(user.id, transaction);
-    const live = await countLiveKeys(user.id, transaction);
+    const live = await countQuotaKeys(user.id, transaction);
     if (live >= MAX_LIVE_KEYS) throw new QuotaExceededError(`You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`);
     return issueApiKey(user, name, transaction);
   });

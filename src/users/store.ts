@@ -219,13 +219,18 @@ export async function findLiveKeyIds(match: KeyMatch, transaction: Transaction):
   return live.map((k) => k.id);
 }
 
-/**
- * A user's live keys as the quota (MAX_LIVE_KEYS) and the last-key guard count them: page keys
- * (web_session_id set) are not counted. Each lives and dies with a browser's session and is bounded
- * per session (accounts/pageKey.ts); counting them would let ten signed-in browsers use up the keys
- * a developer may create, and a page key is no way back into the API once its session ends.
- */
+/** A user's live keys, of every kind (the last-key guard: a page key is a way into the API too while its session lasts). */
 export async function countLiveKeys(userId: number, transaction: Transaction): Promise<number> {
+  return ApiKey.count({ where: { userId, revokedAt: null }, transaction });
+}
+
+/**
+ * A user's live keys as the quota (MAX_LIVE_KEYS) counts them: page keys (web_session_id set) are not
+ * counted. Each lives and dies with a browser's session and is bounded per session
+ * (accounts/pageKey.ts); counting them would let ten signed-in browsers use up the keys a developer
+ * may create.
+ */
+export async function countQuotaKeys(userId: number, transaction: Transaction): Promise<number> {
   return ApiKey.count({ where: { userId, revokedAt: null, webSessionId: null }, transaction });
 }
 

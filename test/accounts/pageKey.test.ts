@@ -1,5 +1,6 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { db } from '../../src/db';
 import { useServer } from '../helpers/server';
 import { closeAll, connectUser } from '../helpers/sockets';
@@ -26,6 +27,19 @@ async function askPageKey(web: WebClient, override: Record<string, string | null
   }
   const res = await fetch(`${ctx.server.url}/account/page-key`, { method: 'POST', headers });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** The same with node:http, which sends the Host header given (fetch always writes its own). */
+function askThroughProxy(web: WebClient, host: string, origin: string): Promise<number> {
+  const url = new URL(`${ctx.server.url}/account/page-key`);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, origin, 'x-csrf-token': web.csrf, cookie: web.cookieHeader(), 'x-forwarded-for': web.forwardedFor } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const me = (key: string) => fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${key}` } });
@@ -70,10 +84,15 @@ test('refused without the CSRF token, from another origin, cross-site, or signed
   // A preflight from another origin is not answered with CORS either.
   const preflight = await fetch(`${ctx.server.url}/account/page-key`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token' } });
   t.is(preflight.headers.get('access-control-allow-origin'), null);
+  // Behind a proxy that passes the Host without its port (nginx's $host), the same name still counts.
+  const port = new URL(ctx.server.url).port;
+  t.is(await askThroughProxy(web, '127.0.0.1', ctx.server.url), 201);
+  t.is(await askThroughProxy(web, '127.0.0.1', `http://evil.example:${port}`), 403);
+  t.is(await askThroughProxy(web, `127.0.0.1:${Number(port) + 1}`, ctx.server.url), 403, 'another port named in Host: not this origin');
   const anonymous = client();
   await anonymous.get('/signin');
   t.is((await askPageKey(anonymous)).status, 401);
-  t.is((await web.get('/account')).state!.account!.keys.length, 0, 'no key was made');
+  t.is((await web.get('/account')).state!.account!.keys.length, 1, 'only the proxied request made a key');
 });
 
 test('sign-out revokes the session\'s page keys and closes their sockets; another session\'s key lives on', async (t) => {
@@ -123,9 +142,12 @@ test('a session holds at most 4 live page keys (the oldest goes), and they are n
   for (let i = 0; i < 5; i++) keys.push((await askPageKey(web)).body.key);
   t.is((await me(keys[0]!)).status, 401, 'the oldest was revoked');
   for (const key of keys.slice(1)) t.is((await me(key)).status, 200);
-  // Developer keys: the page keys do not use up MAX_LIVE_KEYS (20) nor count as the "last key".
-  const api = (await fetch(`${ctx.server.url}/api/1.0/user/key`, { method: 'POST', headers: { authorization: `Bearer ${keys[4]}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dev' }) }));
-  t.is(api.status, 201);
+  // Developer keys: the page keys do not use up MAX_LIVE_KEYS (20).
+  const createKey = async () => (await fetch(`${ctx.server.url}/api/1.0/user/key`, { method: 'POST', headers: { authorization: `Bearer ${keys[4]}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dev' }) })).status;
+  const made: number[] = [];
+  for (let i = 0; i < 20; i++) made.push(await createKey());
+  t.deepEqual(made, Array(20).fill(201), 'twenty developer keys beside four page keys');
+  t.is(await createKey(), 409, 'the twenty-first is over the quota');
   const listed = (await web.get('/account')).state!.account!.keys;
   t.is(listed.filter((k) => k.label === 'Web session').length, 4);
 });

@@ -211,7 +211,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
+  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');

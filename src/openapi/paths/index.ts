@@ -34,9 +34,10 @@ const pagePaths: Record<string, Record<string, unknown>> = {
   '/': {
     get: operation('homePage', {
       tag: 'Documentation',
-      summary: 'What this server is, with links to the reference, this document, a room board and health (HTML)',
+      summary: 'The home page for people: create a room, my rooms, join a room with an invite; the developer links below (HTML)',
+      description: 'Rendered by its script (Preact) from `data-*` attributes; rooms come from the API with the page key (`POST /account/page-key` when signed in, else the guest key the browser keeps). Not framed, `Cache-Control: no-store`.',
       auth: false,
-      params: [queryParam('room', 'A room slug: redirects to its board, `/board/{slug}` (what the page\'s form sends)', { type: 'string' })],
+      params: [queryParam('room', 'A room slug, or a room address whose slug is taken (a passcode in it is not): redirects to its board, `/room/{slug}`', { type: 'string' })],
       validated: false,
       success: [
         { status: '200', description: 'The page', content: html('HTML page') },
@@ -122,6 +123,17 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       auth: false,
       params: [slug, queryParam('passcode', "The room's passcode (an invite link of a private room)", { type: 'string', maxLength: 64 }), queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
       success: [{ status: '200', description: 'The board', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/pages/assets/{file}': {
+    get: operation('pageAsset', {
+      tag: 'Board',
+      summary: "The home page's script and style sheet (bundled on first use, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['home.js', 'home.css'] })],
+      success: [{ status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }],
       errors: ['not_found'],
       validated: false,
     }),
