@@ -62,8 +62,8 @@
  */
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
 export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
-export { rollDice, MAX_REQUEST_DICE } from './engine';
-export { WorkBudget, WORK_BUDGET, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
+export { rollDice } from './engine';
+export { WorkBudget, WORK_BUDGET, MAX_REQUEST_DICE, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
 export { groupPartsOf, groupsOf } from './tally';

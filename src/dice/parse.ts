@@ -31,24 +31,14 @@
  * operator twice on the same dice apart from each other (4d6kh3pl1kh1), the same operator and selector on
  * two groups (1d20kh1+1d20kh1), or two groups running operators in opposite orders.
  */
-import { MAX_SELECTORS_PER_OPERATOR } from './budget';
-import { MAX_REQUEST_DICE } from './engine';
+import { MAX_REQUEST_DICE, MAX_SELECTORS_PER_OPERATOR } from './budget';
 import { DiceError } from './errors';
-import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
-import { toRequest } from './parseRequest';
+import { toRequest, type EquationDie, type Group, type Op, type ParsedEquation, type RollGroup, type TermScale } from './parseRequest';
+import { isExplode, takesComparePoint, type OpCode } from './planTypes';
+import type { RoundMode } from './scaling';
 import { MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
-import type { OperatorInput } from './types';
 
-export interface EquationDie {
-  type: string;
-  /** only for `mod`: the modifier */
-  value?: number;
-}
-
-export interface ParsedEquation {
-  dice: EquationDie[];
-  operator?: OperatorInput;
-}
+export type { EquationDie, ParsedEquation } from './parseRequest';
 
 /**
  * Characters an equation may have. Integrations send short ones (`2d20kh1+5`, `(1d6+3)*2`, `8d6`); 500 still
@@ -57,13 +47,6 @@ export interface ParsedEquation {
  * parsed, cached and stored for a stranger's text.
  */
 export const MAX_EQUATION_LENGTH = 500;
-
-/** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
-export interface Op { code: OpCode; sels: Selector[]; key?: string }
-/** Dice an operator list acts on: indices into the parsed dice. */
-export interface Group { indices: number[]; ops: Op[] }
-/** An rpg-dice-roller roll group: per part, indices into the parsed dice (modifiers included). */
-export interface RollGroup { parts: number[][]; ops: Op[] }
 
 const GROUP_OPS: ReadonlySet<OpCode> = new Set<OpCode>(['k', 'p', 'success', 'failure', 's']);
 
@@ -437,9 +420,6 @@ class Parser {
     return Number(this.s.slice(start, this.pos));
   }
 }
-
-/** A term's `*` and `/`: dice [from, to) of the parsed dice. */
-export interface TermScale { from: number; to: number; mul: number | null; div: number | null; depth: number }
 
 /** A die takes one `*` and one `/` of its own at most: the operator object maps each die to one factor. */
 function refuseTwiceScaled(scales: readonly TermScale[], fail: (message: string) => never): void {
