@@ -68,7 +68,7 @@
  *   parse   parse.ts -> parseRequest.ts (an equation string -> dice and operator object)
  *   words   planTypes.ts -> selectors.ts, scaling.ts (codes, steps, sets, groups, layout; selectors and
  *           their cost; `*`, `/`, round, modifiers); numbering.ts -> faces.ts (dice and their faces)
- *   ground  budget.ts (work and size limits), random.ts, errors.ts, types.ts
+ *   ground  budget.ts -> errors.ts (work and size limits, refusals), random.ts -> types.ts
  *
  * A module may import any module on a line below its own, and on its own line only the modules it is
  * drawn before with "->". Parsing needs no plan: the parser writes the operator object, and the plan

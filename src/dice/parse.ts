@@ -21,7 +21,7 @@
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
  *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
  *   sort     := 's' ['a' | 'd']                      how results are shown; written s or sd
- *   gops     := (('k' | 'p' | 'd') selector | compare | 'f' failure | sort)*   a group's (groups.ts)
+ *   gops     := (('k' | 'p' | 'd') selector | compare | 'f' failure | sort)*   a group's (groupPlan.ts)
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -217,7 +217,7 @@ class Parser {
 
   /**
    * rpg-dice-roller's roll group `{4d6+2d8, 3d20+3}kh1`: each part a body of its own (dice, their operators
-   * and modifiers), then the group's operators (groups.ts says what they do).
+   * and modifiers), then the group's operators (groupPlan.ts says what they do).
    */
   private group(sign: number): void {
     const start = this.pos;

@@ -9,7 +9,7 @@
  * - a string or number applies to every die of the roll (modifiers aside) as one set; an object maps
  *   operand -> indices into `dice`, each entry its own set, or -> a list of such lists, each its own set
  *   (`{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}`, the equation `{4d6kh3, 4d6kh3}`);
- * - `groups` lists roll groups (groups.ts), run after every dice operator;
+ * - `groups` lists roll groups (groupPlan.ts), run after every dice operator;
  * - `*` and `/` scale the total (`{"*": 2}`), or, as objects, some dice and modifiers on their own
  *   (`{"*": {"2": [0, 1]}}`, the SDK's `(1d6+3)*2+1d4`: dieScale.ts);
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
