@@ -15,12 +15,16 @@ const FEATURE_EDGES = {
   // themes are owned and shared by users
   themes: ['users'],
   users: [],
+  // statistics read rolls by the rolls' own visibility rule (policy, store SQL) and die resolver, in a room
+  // the reader may open (rooms access), with the theme's latest dice
+  stats: ['rolls', 'rooms', 'themes'],
   // the account pages sign users in, and are Preact pages served by the board's bundler in the pages' shell
   accounts: ['users', 'board', 'pages'],
   // device login: a signed-in account (sessions, CSRF) approves a code that issues a user's key
   activation: ['accounts', 'users', 'board'],
-  // the page shell reads the session and CSRF token of the account pages
-  pages: ['accounts'],
+  // the page shell reads the session and CSRF token of the account pages; the room page's script and the
+  // stream address's handover page are bundled and served by the board's bundler and page
+  pages: ['accounts', 'board'],
   // the board draws a theme's dice within the themes' own asset and shader limits (themes/assetLimits.ts,
   // themes/manifest/limits.ts): one definition of what a theme may cost, on the server and in the browser
   board: ['pages', 'themes'],

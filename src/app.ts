@@ -14,6 +14,7 @@ import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './rolls/routes';
+import { statsRoutes } from './stats/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiDocument, openApiRoutes } from './openapi';
@@ -24,6 +25,7 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { roomPageRoutes } from './pages/room/routes';
 import { pageKeyRoutes } from './accounts/pageKeyRoutes';
 import { pageSession } from './pages/session';
 import { activationApiRoutes, activationPageRoutes } from './activation/routes';
@@ -56,6 +58,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/share', shareRoutes(deps));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
+  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
+  app.use(roomPageRoutes(deps));
   // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
   app.use(pageKeyRoutes(deps));
   // /activate, where a signed-in person approves an integration's activation code (its own form body).
@@ -83,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));
   api.use(rollRoutes(deps));
+  api.use(statsRoutes());
   api.use('/dice-box', diceBoxRoutes(deps));
   api.use('/share-request', shareRequestRoutes(deps));
   api.use(notFoundRoute);

@@ -4,6 +4,7 @@
  *
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
  * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
+ * The stream address (`/room/{slug}/stream?key=`, src/pages/stream/) hands its key over the same way.
  */
 import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
@@ -11,10 +12,12 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
+import { wireStats } from './stats';
 import { fragment, overlay, passcodeStorage, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
 import { forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
+import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
 
 type Screen = 'login' | 'passcode' | 'join' | 'board' | 'fatal' | 'loading';
 
@@ -56,6 +59,7 @@ async function signIn(key: string, remember: boolean, entry: Entry, retry = true
     if (err instanceof ApiError && err.status === 401) {
       // A kept key the API refuses (revoked, expired): forget it; signed in, the session gets a new one.
       forgetPageKey(key);
+      forgetStreamKey();
       const next = retry && pageSession() ? await pageKey().catch(() => null) : null;
       if (next && next !== key) return signIn(next, false, entry, false);
       show('login');
@@ -297,6 +301,7 @@ function start() {
   wireJoinQuestion();
   wireRollForm();
   wireTray();
+  wireStats();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
   keepTableBelowCards();
@@ -316,7 +321,11 @@ function start() {
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');
-  const given = fragment.get('key');
+  // The room's own page (src/pages/room): its invite link, players and settings.
+  const roomPage = $('room-page') as HTMLAnchorElement;
+  roomPage.href = `/room/${slug}/settings`;
+  roomPage.hidden = false;
+  const given = fragment.get('key') ?? handedStreamKey();
   show('loading');
   if (given) return void signIn(given, false, 'join');
   // The signed-in session's page key, else the guest key this browser keeps (src/pages/client/pageKey.ts).

@@ -8,11 +8,13 @@ import { renderShell } from '../pages/shell';
  *
  * `page` are more `data-*` attributes of <body> for the script: `mode` (`room` on /room/{slug}, the
  * address invites carry; `board` on /board/{slug}), and for a signed-in browser what
- * src/pages/client/pageKey.ts reads (`session`, `csrf`, `user`).
+ * src/pages/client/pageKey.ts reads (`session`, `csrf`, `user`). `firstScript`, a path of this
+ * server, runs before anything else (the stream address's, src/pages/stream/moveKey.ts).
  */
-export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, page: Readonly<Record<string, string | undefined>> = {}): string {
+export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, page: Readonly<Record<string, string | undefined>> = {}, firstScript?: string): string {
   return renderShell({
     title: `Dice board · ${slug}`,
+    firstScripts: firstScript ? [firstScript] : undefined,
     styles: [`/board/assets/board.css?v=${assetVersion}`],
     scripts: [`/board/assets/board.js?v=${assetVersion}`],
     htmlClass: overlay ? 'overlay' : undefined,
@@ -28,6 +30,7 @@ const BOARD_MARKUP = `
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
+    <a id="room-page" class="bar-link" hidden>Room settings</a>
     <button id="sound-toggle" class="link" type="button" aria-pressed="true" title="Theme sounds (they start after your first click)">Sound on</button>
     <button id="sign-out" class="link" type="button" hidden>Change key</button>
   </header>
@@ -95,9 +98,10 @@ const BOARD_MARKUP = `
         <p id="roll-error" class="error" role="alert"></p>
       </form>
       <section class="history">
-        <h2>Rolls</h2>
+        <div class="history-head"><h2>Rolls</h2><button id="stats-open" type="button" class="link">Statistics</button></div>
         <ol id="rolls"></ol>
       </section>
     </aside>
   </main>
+  <dialog id="stats-dialog" class="stats" aria-labelledby="stats-title"></dialog>
 `;

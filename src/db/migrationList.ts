@@ -12,6 +12,7 @@ import * as m0012 from './migrations/0012-builtin-public-themes';
 import * as m0014 from './migrations/0014-accounts-and-sessions';
 import * as m0015 from './migrations/0015-activation-codes';
 import * as m0016 from './migrations/0016-web-session-keys';
+import * as m0017 from './migrations/0017-roll-values-covering-index';
 
 type Step = (params: { context: MigrationContext }) => Promise<void>;
 
@@ -36,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, { up: Step; down: Step 
   ['0014-accounts-and-sessions.ts', m0014],
   ['0015-activation-codes.ts', m0015],
   ['0016-web-session-keys.ts', m0016],
+  ['0017-roll-values-covering-index.ts', m0017],
 ];

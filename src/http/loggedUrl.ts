@@ -7,12 +7,15 @@
  */
 const SECRET_NAMES = new Set(['passcode', 'key', 'api_key', 'apikey', 'secret', 'token', 'access_token']);
 
+/** A parameter's name as the query parsers read it: decoded, case-blind, without a `[...]` suffix (`key[]`). */
 function decoded(name: string): string {
+  let out = name.replace(/\+/g, ' ');
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+    out = decodeURIComponent(out);
   } catch {
-    return name.toLowerCase();
+    // A malformed escape: compared as written.
   }
+  return out.split('[')[0]!.trim().toLowerCase();
 }
 
 export function loggedUrl(url: string): string {

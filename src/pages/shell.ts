@@ -39,6 +39,11 @@ export interface Shell {
   styles: readonly string[];
   /** Module script URLs (of this server). */
   scripts: readonly string[];
+  /**
+   * Classic script URLs (of this server) run first, before the page goes on parsing: for what must
+   * happen at once (the stream address takes its key out of the address bar, src/pages/stream/).
+   */
+  firstScripts?: readonly string[];
   /** `data-*` attributes of <body> (names without `data-`, in the attribute's own spelling). */
   body?: Readonly<Record<string, string | undefined>>;
   /** `data-*` attributes of the #app element that the script renders into. */
@@ -67,6 +72,7 @@ const NO_SCRIPT = '<noscript><p>This page needs JavaScript.</p></noscript>';
 
 export function renderShell(page: Shell): string {
   const styles = page.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
+  const first = (page.firstScripts ?? []).map((src) => `<script src="${escapeHtml(src)}"></script>\n`).join('');
   const scripts = page.scripts.map((src) => `<script type="module" src="${escapeHtml(src)}"></script>`).join('\n');
   return `<!doctype html>
 <html lang="en"${page.htmlClass ? ` class="${escapeHtml(page.htmlClass)}"` : ''}>
@@ -74,7 +80,7 @@ export function renderShell(page: Shell): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="${escapeHtml(page.colorScheme ?? 'dark light')}">
-<title>${escapeHtml(page.title)}</title>
+${first}<title>${escapeHtml(page.title)}</title>
 <link rel="icon" href="data:,">
 ${styles}
 ${scripts}

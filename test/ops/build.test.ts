@@ -42,7 +42,7 @@ test.serial('the built server starts, migrates and serves its API, the board and
 
   const guest = await fetch(`${server.url}/api/1.0/user`, { method: 'POST' });
   t.is(guest.status, 201);
-  for (const asset of ['/board/assets/board.js', '/board/assets/board.css', '/board/assets/physics.js', '/board/assets/preview.js']) {
+  for (const asset of ['/board/assets/board.js', '/board/assets/board.css', '/board/assets/physics.js', '/board/assets/preview.js', '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js']) {
     const res = await fetch(`${server.url}${asset}`);
     t.is(res.status, 200, asset);
     t.true((await res.text()).length > 100, asset);

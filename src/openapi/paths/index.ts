@@ -3,10 +3,12 @@ import { html, shareCode, slug, themeId } from '../params';
 import { ref, strict, type Schema } from '../schemas';
 import { rollSchemas, rollsPaths } from './rolls';
 import { roomsPaths } from './rooms';
+import { statsPaths, statsSchemas } from './stats';
 import { themesPaths } from './themes';
 import { userSchemas, usersPaths } from './users';
 import { broadcastingPaths } from './broadcasting';
 import { accountsPaths } from './accounts';
+import { roomPagesPaths } from './roomPages';
 import { activationPaths } from './activation';
 
 /** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
@@ -190,6 +192,6 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths };
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths };
 
-export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas };
+export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas };
