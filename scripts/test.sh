@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite: type check, then every test on SQLite (the embedded shape), then the database
+# The whole suite: type check, the import rules, then every test on SQLite (the embedded shape), then the database
 # tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape),
 # then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
 # and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
@@ -31,6 +31,11 @@ run_ava() { # label, env..., -- patterns...
 
 echo "=== type check ==="
 if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
+
+# The import rules of docs/architecture.md (.dependency-cruiser.cjs): one count, passed or failed.
+echo ""
+echo "=== import rules ==="
+if npm run --silent lint:deps; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "import rules broken"; fi
 
 # The servers and CLIs the tests start as processes of their own run the build production runs
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.

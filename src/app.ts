@@ -17,7 +17,7 @@ import { rollRoutes } from './rolls/routes';
 import { statsRoutes } from './stats/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
-import { docsRoutes, openApiRoutes } from './openapi';
+import { docsRoutes, openApiDocument, openApiRoutes } from './openapi';
 import { boardRoutes, PAGE_HEADERS, previewAssets } from './board';
 import { themePublicRoutes } from './themes/publicRoutes';
 import { themePreviewPageRoutes } from './themes/preview/routes';
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Express {
   // dddice's device login: an integration without a key asks for a code, then polls with its secret.
   api.use('/activate', activationApiRoutes(deps));
   // A path the API does not have is a 404 before it is a 401.
-  api.use(unknownApiRoute());
+  api.use(unknownApiRoute(openApiDocument().paths));
   // Everything below needs a key, and counts against that key's rate limit.
   api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger), body.afterAuth);
   api.use('/user', userRoutes(deps));

@@ -1,9 +1,11 @@
 import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
 import Joi from 'joi';
-import { parseTrustProxy, type TrustProxy } from './http/clientAddress';
-import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './http/origin';
-import { generateSecret } from './realtime/pusher/signature';
-import { MAX_CACHE_TTL_MS } from './lib/invalidation';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './hostsConfig';
+import { parseTrustProxy, type TrustProxy } from './trustProxyConfig';
+
+/** Longest time an entry of any of the hot paths' caches may live (CACHE_TTL_MS, src/lib/invalidation.ts); 0 turns caching off. */
+export const MAX_CACHE_TTL_MS = 10_000;
 import { BUILT_IN_THEME_IDS } from './themes/defaultTheme';
 
 /** Everything the process reads from its environment, parsed once and frozen. */
@@ -408,7 +410,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsPort: value.METRICS_PORT,
     pusher: Object.freeze({
       appKeys: Object.freeze([...(value.PUSHER_APP_KEYS as string[])]),
-      secret: value.PUSHER_APP_SECRET ?? generateSecret(),
+      // The embedded shape's own secret: one process both signs channel grants and checks them.
+      secret: value.PUSHER_APP_SECRET ?? randomBytes(32).toString('hex'),
       secretGenerated: !value.PUSHER_APP_SECRET,
       activityTimeoutS: value.PUSHER_ACTIVITY_TIMEOUT,
       clientEventsPerSecond: value.PUSHER_CLIENT_EVENTS_PER_SECOND,

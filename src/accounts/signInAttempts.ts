@@ -10,7 +10,7 @@ export type PasswordAttempt = (username: string, address: string, check: () => P
 /**
  * Wrong passwords per account (SIGNIN_FAILURES_PER_HOUR) and per client address
  * (SIGNIN_ADDRESS_FAILURES_PER_HOUR; the address by the trusted-proxy rule, http/clientAddress.ts), in the
- * rate-limit store (Redis when shared). As http/passcodeAttempts.ts: every attempt is counted before the
+ * rate-limit store (Redis when shared). As rooms/passcodeAttempts.ts: every attempt is counted before the
  * password is compared and given back when it was right, so a burst sent at once cannot slip past the
  * count. Past either limit the answer is 429, right password or not. The account's count is keyed by the
  * username typed, whether or not such a user exists, so the limit itself says nothing about which exist.

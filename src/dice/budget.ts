@@ -13,7 +13,9 @@
  * with 20 selectors on each uses about 90,000 units.
  */
 import { DiceError } from './errors';
-import type { Selector } from './selectors';
+
+/** Entries a request's `dice` may hold (modifiers count; a d100 is two). */
+export const MAX_REQUEST_DICE = 100;
 
 /** Units of work one roll may use. */
 export const WORK_BUDGET = 400_000;
@@ -60,16 +62,4 @@ export class WorkBudget {
         'many dice); roll fewer dice or use fewer selectors.');
     }
   }
-}
-
-/** What selecting with `sels` from `n` dice costs: one test per die and selector, plus a sort for hN/lN. */
-export function selectCost(n: number, sels: readonly Selector[]): number {
-  let cost = 0;
-  for (const s of sels) cost += s.cat === 'h' || s.cat === 'l' ? n + sortCost(n) : n;
-  return cost;
-}
-
-/** Comparisons a sort of n items makes, about. */
-export function sortCost(n: number): number {
-  return n < 2 ? 0 : n * Math.ceil(Math.log2(n));
 }

@@ -10,8 +10,8 @@
  */
 import { MAX_OPERAND_LENGTH, STEP_COST, type WorkBudget } from './budget';
 import { DiceError } from './errors';
-import type { Layout, Plan } from './plan';
-import { plainNumber } from './plan';
+import type { Layout, Plan } from './planTypes';
+import { plainNumber } from './scaling';
 
 /** Checks one object form of `*` or `/` (the scales are read afterwards by dieScalesOf). */
 export function compileDieScale(key: '*' | '/', val: Record<string, unknown>, layout: Layout, path: string, budget: WorkBudget): void {

@@ -2,25 +2,25 @@
  * rollDice: request dice + operator object -> values, total and equation. Pure: the theme lookup is the
  * caller's `resolve`, randomness the `rng`.
  */
-import { WorkBudget } from './budget';
+import { MAX_REQUEST_DICE, WorkBudget } from './budget';
 import { shapeOf } from './shape';
 import { writeEquation } from './equation';
 import { DiceError } from './errors';
 import { faceNumber, facesEqual, prepare, type PreparedDie } from './faces';
 import { describeValues, faceOfValue } from './numbering';
-import { isPoolGroup, partIds, runGroups } from './groups';
+import { isPoolGroup, partIds } from './groupPlan';
+import { runGroups } from './groups';
 import { applyStep } from './operators';
 import { explode, markPool, unique } from './outcomes';
-import { compilePlan, isExplode, plainNumber, type Plan } from './plan';
+import { compilePlan } from './plan';
+import { isExplode, type Plan } from './planTypes';
 import type { Selector } from './selectors';
 import { defaultRng } from './random';
-import { applyScaling } from './scaling';
+import { applyScaling, plainNumber } from './scaling';
 import { newUnit, RollState, type Part, type Unit } from './state';
 import { tally } from './tally';
 import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
 
-/** Entries a request's `dice` may hold (modifiers count; a d100 is two). */
-export const MAX_REQUEST_DICE = 100;
 
 export function rollDice(
   dice: DieRequest[],

@@ -14,9 +14,9 @@
  *
  * Modifiers outside groups come last, whatever their place in the request.
  */
-import type { OpCode, RoundMode } from './plan';
+import type { OpCode } from './planTypes';
+import { appendModifiers, scalingAffixes, type RoundMode } from './scaling';
 import { formatSelector, opPrefix, type Selector } from './selectors';
-import { appendModifiers, scalingAffixes } from './scaling';
 
 export interface EquationShape {
   /** per unit of the request, in order: how it is written after its count (`d20`, `d100`, `{df}`) */

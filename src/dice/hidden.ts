@@ -3,8 +3,7 @@
  * that arithmetic, beside the engine that wrote the stored total and equation (engine.ts, equation.ts)
  * and sharing their scaling and modifier writing (scaling.ts). Pure, like the rest of src/dice.
  */
-import type { RoundMode } from './plan';
-import { appendModifiers, applyScaling, dieScalesOf, scalingAffixes, type Scaling } from './scaling';
+import { appendModifiers, applyScaling, dieScalesOf, scalingAffixes, type RoundMode, type Scaling } from './scaling';
 import { withoutHiddenGroupMods } from './hiddenGroups';
 import { groupsOf, poolPartsOf, tally, type TallyValue } from './tally';
 

@@ -56,14 +56,32 @@
  * 500-character equations, 10,000 faces per die, 20 selectors per operator on the same dice, 300-character
  * operands, and a work budget per roll (budget.ts; `budget`, a WorkBudget, is for tests and benchmarks).
  *
+ * ORDER: imports run one way, from the stages down to the ground; no module imports one that imports it
+ * back, type imports included (.dependency-cruiser.cjs, rule no-circular-dice):
+ *
+ *   index.ts                 rollEquation: parse, then rollDice; the parse cache
+ *   engine.ts                rollDice: plan -> run -> tally, for one request
+ *   tally   hidden.ts -> hiddenGroups.ts -> tally.ts (a viewer's total and equation; the totals);
+ *           shape.ts -> equation.ts (the written equation)
+ *   run     groups.ts -> outcomes.ts -> operators.ts -> state.ts (rerolls, explosions, pools, groups)
+ *   plan    plan.ts -> groupPlan.ts, dieScale.ts (the operator object checked and compiled)
+ *   parse   parse.ts -> parseRequest.ts (an equation string -> dice and operator object)
+ *   words   planTypes.ts -> selectors.ts, scaling.ts (codes, steps, sets, groups, layout; selectors and
+ *           their cost; `*`, `/`, round, modifiers); numbering.ts -> faces.ts (dice and their faces)
+ *   ground  budget.ts -> errors.ts (work and size limits, refusals), random.ts -> types.ts
+ *
+ * A module may import any module on a line below its own, and on its own line only the modules it is
+ * drawn before with "->". Parsing needs no plan: the parser writes the operator object, and the plan
+ * reads it; both speak planTypes.ts's codes.
+ *
  * ERRORS: every refusal is a DiceError {code, status (400 | 422), message, details: [{path, message}]},
  * with paths like `dice[3].value`, `dice[0].value_to_display`, `operator.k.h1[2]`, `equation`; messages are
  * written for people. Nothing else is thrown for bad input.
  */
 export { DiceError, type DiceErrorCode, type DiceErrorDetail } from './errors';
 export { STANDARD_DICE, standardDefinition, builtinDefinition, faceNumber, pairValue, MAX_GENERIC_SIDES } from './faces';
-export { rollDice, MAX_REQUEST_DICE } from './engine';
-export { WorkBudget, WORK_BUDGET, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
+export { rollDice } from './engine';
+export { WorkBudget, WORK_BUDGET, MAX_REQUEST_DICE, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR } from './budget';
 export { MAX_ROLL_VALUES } from './state';
 export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquation } from './parse';
 export { groupPartsOf, groupsOf } from './tally';

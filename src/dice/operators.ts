@@ -12,11 +12,10 @@
  * Every loop is bounded: RollState refuses to pass MAX_ROLL_VALUES, loops that could never end are
  * refused before they start, and every selection is charged to the roll's work budget first (budget.ts).
  */
-import { selectCost } from './budget';
 import { DiceError } from './errors';
 import { pairValue, type PreparedDie } from './faces';
-import type { Step } from './plan';
-import { formatSelector, matchesValue, opPrefix, type Selector } from './selectors';
+import type { Step } from './planTypes';
+import { formatSelector, matchesValue, opPrefix, selectCost, type Selector } from './selectors';
 import { MAX_ROLL_VALUES, type RollState, type Unit } from './state';
 
 // Units carry a scratch `mark`; each selection takes a new stamp, so membership needs no Set.

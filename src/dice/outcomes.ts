@@ -16,10 +16,10 @@
  */
 import { DiceError } from './errors';
 import type { PreparedDie } from './faces';
-import { isExplode, type Step } from './plan';
+import { refuseEndless } from './operators';
+import { isExplode, type Step } from './planTypes';
 import { matchesValue, type Selector } from './selectors';
 import { MAX_ROLL_VALUES, type RollState, type Unit } from './state';
-import { refuseEndless } from './operators';
 
 /** Whether a number matches one of the compare points; `max` is the unit's highest number. */
 export function hits(sels: readonly Selector[], n: number, max: number | null): boolean {

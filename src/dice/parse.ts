@@ -21,7 +21,7 @@
  *   failure  := compare | [-]n                       f1, f<3: failures of a pool
  *   unique   := 'u' [compare]                        reroll duplicates (of numbers meeting compare)
  *   sort     := 's' ['a' | 'd']                      how results are shown; written s or sd
- *   gops     := (('k' | 'p' | 'd') selector | compare | 'f' failure | sort)*   a group's (groups.ts)
+ *   gops     := (('k' | 'p' | 'd') selector | compare | 'f' failure | sort)*   a group's (groupPlan.ts)
  *
  * Result contract: `dice` lists request dice in the order written ({type} per die, {type: "mod", value} per
  * number), ready for rollDice once each gets the roller's theme. `operator` (absent when the equation has
@@ -31,24 +31,14 @@
  * operator twice on the same dice apart from each other (4d6kh3pl1kh1), the same operator and selector on
  * two groups (1d20kh1+1d20kh1), or two groups running operators in opposite orders.
  */
-import { MAX_SELECTORS_PER_OPERATOR } from './budget';
-import { MAX_REQUEST_DICE } from './engine';
+import { MAX_REQUEST_DICE, MAX_SELECTORS_PER_OPERATOR } from './budget';
 import { DiceError } from './errors';
-import { isExplode, takesComparePoint, type OpCode, type RoundMode } from './plan';
-import { toRequest } from './parseRequest';
+import { toRequest, type EquationDie, type Group, type Op, type ParsedEquation, type RollGroup, type TermScale } from './parseRequest';
+import { isExplode, takesComparePoint, type OpCode } from './planTypes';
+import type { RoundMode } from './scaling';
 import { MAX_SELECTOR_NUM, type Selector, type SelectorCat } from './selectors';
-import type { OperatorInput } from './types';
 
-export interface EquationDie {
-  type: string;
-  /** only for `mod`: the modifier */
-  value?: number;
-}
-
-export interface ParsedEquation {
-  dice: EquationDie[];
-  operator?: OperatorInput;
-}
+export type { EquationDie, ParsedEquation } from './parseRequest';
 
 /**
  * Characters an equation may have. Integrations send short ones (`2d20kh1+5`, `(1d6+3)*2`, `8d6`); 500 still
@@ -57,13 +47,6 @@ export interface ParsedEquation {
  * parsed, cached and stored for a stranger's text.
  */
 export const MAX_EQUATION_LENGTH = 500;
-
-/** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
-export interface Op { code: OpCode; sels: Selector[]; key?: string }
-/** Dice an operator list acts on: indices into the parsed dice. */
-export interface Group { indices: number[]; ops: Op[] }
-/** An rpg-dice-roller roll group: per part, indices into the parsed dice (modifiers included). */
-export interface RollGroup { parts: number[][]; ops: Op[] }
 
 const GROUP_OPS: ReadonlySet<OpCode> = new Set<OpCode>(['k', 'p', 'success', 'failure', 's']);
 
@@ -234,7 +217,7 @@ class Parser {
 
   /**
    * rpg-dice-roller's roll group `{4d6+2d8, 3d20+3}kh1`: each part a body of its own (dice, their operators
-   * and modifiers), then the group's operators (groups.ts says what they do).
+   * and modifiers), then the group's operators (groupPlan.ts says what they do).
    */
   private group(sign: number): void {
     const start = this.pos;
@@ -437,9 +420,6 @@ class Parser {
     return Number(this.s.slice(start, this.pos));
   }
 }
-
-/** A term's `*` and `/`: dice [from, to) of the parsed dice. */
-export interface TermScale { from: number; to: number; mul: number | null; div: number | null; depth: number }
 
 /** A die takes one `*` and one `/` of its own at most: the operator object maps each die to one factor. */
 function refuseTwiceScaled(scales: readonly TermScale[], fail: (message: string) => never): void {

@@ -1,12 +1,34 @@
 /**
  * The parser's dice and groups as a roll request: `dice` and the d20-keyed `operator` object (contract in
- * parse.ts), or a 400 for equations the object cannot say.
+ * parse.ts), or a 400 for equations the object cannot say. The types of what the parser read live here,
+ * below parse.ts, so that the parser imports this module and not the other way round.
  */
 import { DiceError } from './errors';
-import type { Group, Op, ParsedEquation, RollGroup, TermScale } from './parse';
-import type { OpCode, RoundMode } from './plan';
-import { formatSelector } from './selectors';
+import type { OpCode } from './planTypes';
+import type { RoundMode } from './scaling';
+import { formatSelector, type Selector } from './selectors';
 import type { GroupInput, OperatorInput } from './types';
+
+export interface EquationDie {
+  type: string;
+  /** only for `mod`: the modifier */
+  value?: number;
+}
+
+export interface ParsedEquation {
+  dice: EquationDie[];
+  operator?: OperatorInput;
+}
+
+/** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
+export interface Op { code: OpCode; sels: Selector[]; key?: string }
+/** Dice an operator list acts on: indices into the parsed dice. */
+export interface Group { indices: number[]; ops: Op[] }
+/** An rpg-dice-roller roll group: per part, indices into the parsed dice (modifiers included). */
+export interface RollGroup { parts: number[][]; ops: Op[] }
+
+/** A term's `*` and `/`: dice [from, to) of the parsed dice. */
+export interface TermScale { from: number; to: number; mul: number | null; div: number | null; depth: number }
 
 /** What the parser read. */
 export interface ParsedParts {

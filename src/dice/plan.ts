@@ -9,63 +9,20 @@
  * - a string or number applies to every die of the roll (modifiers aside) as one set; an object maps
  *   operand -> indices into `dice`, each entry its own set, or -> a list of such lists, each its own set
  *   (`{"k": {"h3": [[0, 1, 2, 3], [4, 5, 6, 7]]}}`, the equation `{4d6kh3, 4d6kh3}`);
- * - `groups` lists roll groups (groups.ts), run after every dice operator;
+ * - `groups` lists roll groups (groupPlan.ts), run after every dice operator;
  * - `*` and `/` scale the total (`{"*": 2}`), or, as objects, some dice and modifiers on their own
  *   (`{"*": {"2": [0, 1]}}`, the SDK's `(1d6+3)*2+1d4`: dieScale.ts);
  * - two operations may act on the same set or on sets with no die in common, never on overlapping sets: the
  *   roll must stay writable as a d20 equation, where an operator follows one group of dice.
  */
 import { MAX_OPERAND_LENGTH, STEP_COST, type WorkBudget } from './budget';
-import { DiceError } from './errors';
-import { checkSetsInParts, compileGroups, type GroupPlan } from './groups';
-import { parseSelectors, refuseManySelectors, type Selector } from './selectors';
 import { checkDieScales, compileDieScale } from './dieScale';
-import { dieScalesOf, isDieScaleForm, type DieScales } from './scaling';
+import { DiceError } from './errors';
+import { checkSetsInParts, compileGroups } from './groupPlan';
+import { isExplode, takesComparePoint, type Layout, type OpCode, type Plan } from './planTypes';
+import { dieScalesOf, isDieScaleForm, plainNumber, type RoundMode } from './scaling';
+import { parseSelectors, refuseManySelectors, type Selector } from './selectors';
 import type { OperatorInput } from './types';
-
-export type OpCode = 'k' | 'p' | 'rr' | 'ro' | 'ra' | 'e' | 'mi' | 'ma' | ExplodeCode | 'success' | 'failure' | 'u' | 's';
-/** rpg-dice-roller's explosions: explode, compound, penetrate, compound and penetrate */
-export type ExplodeCode = '!' | '!!' | '!p' | '!!p';
-
-export function isExplode(code: OpCode): code is ExplodeCode {
-  return code === '!' || code === '!!' || code === '!p' || code === '!!p';
-}
-
-/** Codes whose operand is a compare point (`>=8`, `=1`, `<3`, `5`), never `hN`/`lN`. */
-export function takesComparePoint(code: OpCode): boolean {
-  return code === 'success' || code === 'failure' || code === 'u' || isExplode(code);
-}
-export type RoundMode = 'nearest' | 'down' | 'up';
-
-export interface Step {
-  code: OpCode;
-  /** may be shared with the selector cache: never mutate, replace */
-  sels: readonly Selector[];
-  /** index into Plan.sets */
-  set: number;
-  /** where this step came from, for errors: `operator.k` or `operator.k.h1` */
-  path: string;
-}
-
-export interface Plan {
-  /** each set: indices of units (a die, or a d100 pair), ascending */
-  sets: number[][];
-  steps: Step[];
-  /** roll groups (`{4d6+2d8, 3d20+3}kh1`), in the order given */
-  groups: GroupPlan[];
-  mul: number | null;
-  div: number | null;
-  round: RoundMode | null;
-  /** the object form of `*` and `/`: dice (and modifiers) scaled on their own; null when none */
-  dieScales: DieScales | null;
-}
-
-/** How request dice map to units, which the plan's sets are made of. */
-export interface Layout {
-  /** per request die: its unit's index, or -1 for a modifier */
-  unitOfDie: number[];
-  unitCount: number;
-}
 
 // Maps, not object literals: the keys come from the request, and an object literal also "has" the keys
 // it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
@@ -82,19 +39,6 @@ const ASCENDING: readonly Selector[] = [{ cat: 'asc', num: 0 }];
 const DESCENDING: readonly Selector[] = [{ cat: 'desc', num: 0 }];
 const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
 const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, s, success, failure, groups, *, / and round';
-
-/**
- * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
- * equation can carry it. Numeric strings are accepted, as clients send numbers both ways.
- */
-export function plainNumber(v: unknown, path: string, what: string): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
-  // |n| <= 1e9 and |n| >= 1e-6 (or 0) is exactly the range String(n) writes without an exponent here.
-  if (!Number.isFinite(n) || Math.abs(n) > 1e9 || (n !== 0 && Math.abs(n) < 1e-6)) {
-    throw new DiceError('invalid_operator', path, `${what} must be a number between -1e9 and 1e9 written as a plain decimal.`);
-  }
-  return n;
-}
 
 /**
  * Plans of the parse cache's operator objects (rollEquation hands out the same deep-frozen object for the

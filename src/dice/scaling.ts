@@ -2,7 +2,9 @@
  * The SDK's `*`, `/` and `round`, and how modifiers are written: the one place the engine's total,
  * its equation writer and the hidden-dice view (hidden.ts) take them from, so the three agree.
  */
-import type { RoundMode } from './plan';
+import { DiceError } from './errors';
+
+export type RoundMode = 'nearest' | 'down' | 'up';
 
 export interface Scaling {
   mul: number | null;
@@ -82,4 +84,17 @@ export function dieScalesOf(operator: Record<string, unknown> | null | undefined
 export function scaledNumber(x: number, dieIndex: number, scales: DieScales | null): number {
   if (scales === null || dieIndex >= scales.mul.length) return x;
   return (x * scales.mul[dieIndex]!) / scales.div[dieIndex]!;
+}
+
+/**
+ * A multiplier, divisor or modifier: a finite number that prints as a plain decimal (no exponent), so the
+ * equation can carry it. Numeric strings are accepted, as clients send numbers both ways.
+ */
+export function plainNumber(v: unknown, path: string, what: string): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  // |n| <= 1e9 and |n| >= 1e-6 (or 0) is exactly the range String(n) writes without an exponent here.
+  if (!Number.isFinite(n) || Math.abs(n) > 1e9 || (n !== 0 && Math.abs(n) < 1e-6)) {
+    throw new DiceError('invalid_operator', path, `${what} must be a number between -1e9 and 1e9 written as a plain decimal.`);
+  }
+  return n;
 }

@@ -99,3 +99,15 @@ export function matchesValue(s: Selector, v: number): boolean {
     default: return false;
   }
 }
+
+/** What selecting with `sels` from `n` dice costs: one test per die and selector, plus a sort for hN/lN. */
+export function selectCost(n: number, sels: readonly Selector[]): number {
+  let cost = 0;
+  for (const s of sels) cost += s.cat === 'h' || s.cat === 'l' ? n + sortCost(n) : n;
+  return cost;
+}
+
+/** Comparisons a sort of n items makes, about. */
+export function sortCost(n: number): number {
+  return n < 2 ? 0 : n * Math.ceil(Math.log2(n));
+}

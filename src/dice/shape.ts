@@ -3,7 +3,7 @@
  * and their steps, the roll groups with their parts' modifiers, the other modifiers and the scaling.
  */
 import { formatGroupOps, type EquationShape } from './equation';
-import type { Plan } from './plan';
+import type { Plan } from './planTypes';
 import type { RollState, Unit } from './state';
 import type { DieRequest } from './types';
 

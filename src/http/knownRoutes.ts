@@ -1,17 +1,20 @@
 import type { RequestHandler } from 'express';
-import { openApiDocument } from '../openapi';
 import { notFoundRoute } from './errorHandler';
 
 const API_PREFIX = '/api/1.0';
 
+/** An OpenAPI document's `paths`: path template -> method -> operation. */
+export type ApiPaths = Record<string, Record<string, unknown>>;
+
 /**
- * The API's routes as method + path patterns, from the OpenAPI document: it lists every route the app
+ * The API's routes as method + path patterns, from the OpenAPI document's `paths` (app.ts passes them:
+ * the document sits above the HTTP layer, which imports no feature): it lists every route the app
  * serves and no other (test/openapi/coverage.test.ts compares it with the router). Path parameters
  * match one segment, as Express's do; like Express, case and a trailing slash do not matter.
  */
-function apiRoutePatterns(): Map<string, RegExp> {
+function apiRoutePatterns(paths: ApiPaths): Map<string, RegExp> {
   const byMethod = new Map<string, string[]>();
-  for (const [template, item] of Object.entries(openApiDocument().paths)) {
+  for (const [template, item] of Object.entries(paths)) {
     if (!template.startsWith(`${API_PREFIX}/`)) continue;
     const source = template
       .slice(API_PREFIX.length)
@@ -35,8 +38,8 @@ function apiRoutePatterns(): Map<string, RegExp> {
  * Mounted under /api/1.0 before `auth`: a method and path the API does not have is a 404
  * `route_not_found` at once, not a 401 that sends the caller looking for a key problem.
  */
-export function unknownApiRoute(): RequestHandler {
-  const patterns = apiRoutePatterns();
+export function unknownApiRoute(paths: ApiPaths): RequestHandler {
+  const patterns = apiRoutePatterns(paths);
   return (req, res, next) => {
     if (patterns.get(req.method)?.test(req.path)) return next();
     notFoundRoute(req, res, next);

@@ -17,9 +17,10 @@
 import type { Request } from 'express';
 import type { Config } from '../config';
 
-/** A host as the Host header and ALLOWED_HOSTS write it: a DNS name, an IPv4 address or [IPv6], and an optional port. */
-export const HOST_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
-export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+// Read by config.ts (below this layer), re-exported for the HTTP layer's callers.
+import { HOST_PATTERN } from '../hostsConfig';
+export { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from '../hostsConfig';
+
 
 type OriginConfig = Pick<Config, 'publicUrl' | 'allowedHosts'>;
 

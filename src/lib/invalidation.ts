@@ -1,3 +1,4 @@
+import { MAX_CACHE_TTL_MS } from '../config';
 import { publish, type DomainEvent } from '../events/bus';
 
 /**
@@ -34,8 +35,6 @@ const appliers = new Set<Applier>();
 let transport: Transport | null = null;
 let ttlMs = 5000;
 
-/** Longest time an entry of any of these caches may live (CACHE_TTL_MS); 0 turns caching off. */
-export const MAX_CACHE_TTL_MS = 10_000;
 
 export function configureCaches(options: { ttlMs: number }): void {
   ttlMs = Math.max(0, Math.min(MAX_CACHE_TTL_MS, options.ttlMs));

@@ -12,7 +12,7 @@ import { passcodesEqual } from './codes';
  */
 type UserRef = { id: number };
 
-/** A passcode was given and it is not this room's: the one refusal that counts as a guess (http/passcodeAttempts.ts). */
+/** A passcode was given and it is not this room's: the one refusal that counts as a guess (rooms/passcodeAttempts.ts). */
 export class WrongPasscodeError extends ForbiddenError {
   constructor() {
     super('The passcode is not right for this private room.');

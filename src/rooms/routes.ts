@@ -6,7 +6,7 @@ import { one, page } from '../http/envelope';
 import { multipart } from '../http/multipart';
 import { trustedOrigin } from '../http/origin';
 import { DEFAULT_PER_PAGE, listPath } from '../http/paging';
-import { passcodeAttempts } from '../http/passcodeAttempts';
+import { passcodeAttempts } from './passcodeAttempts';
 import { rateLimit } from '../http/rateLimit';
 import { validate } from '../http/validate';
 import { viewRoom } from './access';

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Channel authorisation signatures (Pusher's auth-signatures): `auth` is `<app key>:<hex HMAC-SHA256>`
@@ -24,9 +24,4 @@ export function verifyChannel(secret: string, auth: unknown, socketId: string, c
   if (!/^[0-9a-f]{64}$/.test(given)) return false;
   const expected = signChannel(secret, socketId, channel, channelData);
   return timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));
-}
-
-/** A secret for the embedded shape, where one process both signs and checks. */
-export function generateSecret(): string {
-  return randomBytes(32).toString('hex');
 }

@@ -1,7 +1,7 @@
 import { RateLimitError } from '../errors';
-import { WrongPasscodeError } from '../rooms/policy';
-import type { AppDeps } from './deps';
-import { failOpen } from './rateLimit';
+import { WrongPasscodeError } from './policy';
+import type { AppDeps } from '../http/deps';
+import { failOpen } from '../http/rateLimit';
 
 const HOUR_MS = 3_600_000;
 
