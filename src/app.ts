@@ -24,6 +24,7 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { webhookRoutes } from './webhooks';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(rollRoutes(deps));
   api.use('/dice-box', diceBoxRoutes(deps));
   api.use('/share-request', shareRequestRoutes(deps));
+  api.use('/webhook', webhookRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api/1.0', api);
 

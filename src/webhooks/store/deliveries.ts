@@ -192,3 +192,9 @@ export async function pruneDeliveries(beforeMs: number, limit = 1000): Promise<n
   );
   return rows.length;
 }
+
+/** The delivery of event `eventId` to webhook `webhookId`, or null. */
+export async function findDelivery(webhookId: number, eventId: string): Promise<DeliveryRecord | null> {
+  const [row] = await db().sql.query('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2', [webhookId, eventId]);
+  return row ? toDelivery(row) : null;
+}

@@ -1,0 +1,215 @@
+import { Webhook as Signer } from 'standardwebhooks';
+import type { Logger } from '../logger';
+import type { WebhookConfig } from '../webhookConfig';
+import type { WebhookMetrics } from './metrics';
+import { buildBody } from './payload';
+import { send, type SendResult } from './send';
+import { checkUrlShape, RefusedUrlError, resolveTarget } from './ssrf';
+import { claimDeliveries, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
+import { disableWebhook, findWebhookById, recordOutcome, type WebhookRecord } from './store/webhooks';
+
+/** Events failed in a row after which a webhook is disabled (PATCH is_active: true enables it again). */
+export const DISABLE_AFTER_FAILURES = 20;
+/** How long finished deliveries stay in the log. */
+export const LOG_KEEP_MS = 7 * 86_400_000;
+
+/**
+ * Delivers what the queue holds (store/deliveries.ts), on every instance: each claims due rows for a
+ * lease (a row is held by one instance; one that dies lets its lease expire and another takes the
+ * row), sends them with at most `concurrency` requests in flight, and writes each attempt's result.
+ * Rows of one webhook go one after another, in the order they were recorded (per instance: across
+ * instances, and after a failure, receivers order by the room's `seq` or the roll's times).
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private again = false;
+  private stopped = false;
+  private inFlight = 0;
+  private queued = 0;
+  private readonly chains = new Map<number, Promise<void>>();
+  private lastPruneMs = 0;
+
+  constructor(
+    private readonly config: WebhookConfig,
+    private readonly logger: Logger,
+    private readonly metrics: WebhookMetrics,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.config.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Look for due rows now (an event was just recorded, a webhook enabled). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
+    this.polling = true;
+    void this.poll().finally(() => {
+      this.polling = false;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      // Claim no more than can be sent soon: a claimed row waits only for the requests ahead of it.
+      const room = this.config.concurrency * 2 - this.queued;
+      if (room <= 0) return;
+      const claimed = await claimDeliveries(room, this.config.leaseMs);
+      for (const delivery of claimed) this.enqueue(delivery);
+      if (claimed.length === room) this.again = true;
+      await this.prune();
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'webhooks: could not claim deliveries; trying again at the next poll');
+    }
+  }
+
+  private async prune(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastPruneMs < 3_600_000) return;
+    this.lastPruneMs = now;
+    await pruneDeliveries(now - LOG_KEEP_MS);
+  }
+
+  private enqueue(delivery: DeliveryRecord): void {
+    this.queued++;
+    const previous = this.chains.get(delivery.webhookId) ?? Promise.resolve();
+    const next = previous.then(() => this.attemptSafely(delivery));
+    this.chains.set(delivery.webhookId, next);
+    void next.finally(() => {
+      this.queued--;
+      if (this.chains.get(delivery.webhookId) === next) this.chains.delete(delivery.webhookId);
+      this.wake();
+    });
+  }
+
+  private slots: (() => void)[] = [];
+
+  private async slot(): Promise<() => void> {
+    if (this.inFlight >= this.config.concurrency) await new Promise<void>((resolve) => this.slots.push(resolve));
+    this.inFlight++;
+    return () => {
+      this.inFlight--;
+      this.slots.shift()?.();
+    };
+  }
+
+  private async attemptSafely(delivery: DeliveryRecord): Promise<void> {
+    // Held too long waiting here (a slow receiver ahead): the lease may run out mid-attempt, and another
+    // instance take the row. Leave it: it is claimed again once the lease expires.
+    if (delivery.claimedUntilMs !== null && delivery.claimedUntilMs - Date.now() < this.config.timeoutMs + 1000) return;
+    const release = await this.slot();
+    try {
+      await this.attempt(delivery);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, delivery: delivery.id }, 'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires');
+    } finally {
+      release();
+    }
+  }
+
+  private async attempt(delivery: DeliveryRecord): Promise<void> {
+    const started = performance.now();
+    const hook = await findWebhookById(delivery.webhookId);
+    if (!hook) return;
+    const finish = async (result: AttemptResult, outcome: string) => {
+      this.metrics.attempt(outcome, (performance.now() - started) / 1000);
+      if (!(await finishAttempt(delivery, result))) return;
+      if (result.status === 'delivered') {
+        this.metrics.delivered((Date.now() - delivery.createdMs) / 1000);
+        if (hook.failedInRow) await recordOutcome(hook.id, true, DISABLE_AFTER_FAILURES, '');
+      } else if (result.status === 'failed') {
+        const disabled = await recordOutcome(hook.id, false, DISABLE_AFTER_FAILURES, `Disabled after ${DISABLE_AFTER_FAILURES} events in a row failed to be delivered.`);
+        if (disabled) this.logger.info({ webhook: hook.uuid }, 'webhooks: disabled after repeated failures');
+      }
+    };
+    const none = { statusCode: null, response: null, durationMs: null, nextAttemptMs: null };
+
+    const built = delivery.body !== null ? { body: delivery.body } : await buildBody(delivery, hook);
+    if ('skip' in built) return finish({ ...none, status: 'skipped', error: built.skip, body: null, attempted: false }, 'skipped');
+
+    let target;
+    try {
+      target = await resolveTarget(checkUrlShape(hook.url, this.config), this.config);
+    } catch (err) {
+      if (!(err instanceof RefusedUrlError)) throw err;
+      // A name that does not resolve may resolve later; an address that is refused stays refused.
+      const next = /does not resolve/.test(err.rule) ? this.retryOrFail(delivery, null) : { status: 'failed' as const, nextAttemptMs: null };
+      return finish({ ...none, ...next, error: err.rule, body: built.body, attempted: true }, 'refused');
+    }
+
+    const id = delivery.eventId;
+    const now = new Date();
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signatures(hook, id, now, built.body),
+    };
+    const result = await send(target, hook.format === 'discord' ? {} : headers, built.body, this.config.timeoutMs);
+    const base = { statusCode: result.status, response: result.body, durationMs: result.durationMs, body: built.body, attempted: true };
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      return finish({ ...base, status: 'delivered', nextAttemptMs: null, error: null }, 'delivered');
+    }
+    if (result.status === 410) {
+      await disableWebhook(hook.id, 'The receiver answered 410 Gone: the webhook was disabled.');
+      return finish({ ...base, status: 'failed', nextAttemptMs: null, error: 'The receiver answered 410 Gone.' }, 'failed');
+    }
+    const error = result.error ?? `The receiver answered ${result.status}.`;
+    if (retryable(result)) {
+      const next = this.retryOrFail(delivery, result.retryAfterMs);
+      return finish({ ...base, ...next, error }, next.status === 'pending' ? 'retry' : 'failed');
+    }
+    return finish({ ...base, status: 'failed', nextAttemptMs: null, error: result.status !== null && result.status < 400 ? `${error} Redirects are not followed.` : error }, 'failed');
+  }
+
+  /** The next attempt after this one failed: the schedule's delay with jitter (Retry-After when longer), or failed once spent. */
+  private retryOrFail(delivery: DeliveryRecord, retryAfterMs: number | null): { status: 'pending' | 'failed'; nextAttemptMs: number | null } {
+    const schedule = this.config.retryScheduleMs;
+    const made = delivery.attempts + 1;
+    if (made > schedule.length) return { status: 'failed', nextAttemptMs: null };
+    // ±20%: receivers that failed together are not all tried again at the same instant.
+    const delay = schedule[made - 1]! * (0.8 + Math.random() * 0.4);
+    return { status: 'pending', nextAttemptMs: Date.now() + Math.max(delay, retryAfterMs ?? 0) };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.chains.values()]);
+  }
+}
+
+/** Timeouts, connection errors, 429 and 5xx are tried again; other answers are final. */
+function retryable(result: SendResult): boolean {
+  return result.status === null || result.status === 429 || result.status >= 500;
+}
+
+/**
+ * `v1,<sig>` with the secret, and beside it (space-separated, as Standard Webhooks allows) one with
+ * the rotated-out secret while it still signs: a receiver that has either verifies.
+ */
+export function signatures(hook: Pick<WebhookRecord, 'secret' | 'previousSecret' | 'previousSecretUntilMs'>, id: string, at: Date, body: string): string {
+  const out = [new Signer(hook.secret).sign(id, at, body)];
+  if (hook.previousSecret && (hook.previousSecretUntilMs ?? 0) > at.getTime()) out.push(new Signer(hook.previousSecret).sign(id, at, body));
+  return out.join(' ');
+}
+
+let current: DeliveryWorker | null = null;
+
+/** The process's worker (server.ts starts it); routes and the event listener wake it. */
+export function setDeliveryWorker(worker: DeliveryWorker | null): void {
+  current = worker;
+}
+
+export function wakeDeliveries(): void {
+  current?.wake();
+}
