@@ -55,7 +55,7 @@ export async function createWebhook(user: UserRef, body: CreateWebhookBody, conf
       userId: user.id,
       roomId,
       url: url.toString(),
-      events: body.events,
+      events: [...new Set(body.events)],
       format,
       // A Discord channel is read by whoever is in it: what a bystander of the room sees, never more.
       visibility: format === 'discord' ? 'public' : (body.visibility ?? 'owner'),
@@ -87,7 +87,7 @@ export async function changeWebhook(user: UserRef, uuid: string, body: UpdateWeb
     if (hook.format === 'standard' && isDiscordUrl(url)) change.format = 'discord';
     if (change.format === 'discord') change.visibility = 'public';
   }
-  if (body.events !== undefined) change.events = body.events;
+  if (body.events !== undefined) change.events = [...new Set(body.events)];
   if (body.is_active !== undefined) {
     change.isActive = body.is_active;
     // Enabled again by its owner: the server's reason and the run of failures are forgotten.

@@ -22,7 +22,7 @@ export const LOG_KEEP_MS = 7 * 86_400_000;
  */
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
-  private polling = false;
+  private polling: Promise<void> | null = null;
   private again = false;
   private stopped = false;
   private inFlight = 0;
@@ -49,9 +49,8 @@ export class DeliveryWorker {
       this.again = true;
       return;
     }
-    this.polling = true;
-    void this.poll().finally(() => {
-      this.polling = false;
+    this.polling = this.poll().finally(() => {
+      this.polling = null;
       if (this.again && !this.stopped) {
         this.again = false;
         this.wake();
@@ -184,6 +183,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    await this.polling;
     await Promise.allSettled([...this.chains.values()]);
   }
 }
