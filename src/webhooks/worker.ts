@@ -177,7 +177,7 @@ export class DeliveryWorker {
     if (made > schedule.length) return { status: 'failed', nextAttemptMs: null };
     // ±20%: receivers that failed together are not all tried again at the same instant.
     const delay = schedule[made - 1]! * (0.8 + Math.random() * 0.4);
-    return { status: 'pending', nextAttemptMs: Date.now() + Math.max(delay, retryAfterMs ?? 0) };
+    return { status: 'pending', nextAttemptMs: Math.round(Date.now() + Math.max(delay, retryAfterMs ?? 0)) };
   }
 
   async stop(): Promise<void> {
