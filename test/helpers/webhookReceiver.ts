@@ -27,7 +27,9 @@ export class WebhookReceiver {
   url = '';
 
   async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
+    // `new http.Server`, not http.createServer: the OpenAPI recorder (test/openapi/record.ts) wraps the
+    // latter, and this server's answers are the receiver's, not the API's.
+    this.server = new http.Server((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {

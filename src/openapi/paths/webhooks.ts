@@ -4,7 +4,7 @@ import { operation, pageParams, pathParam } from '../operations';
 import { envelope, nullable, pageOf, ref, strict, TIMESTAMP_PATTERN, type Schema } from '../schemas';
 
 const webhookId = pathParam('id', 'Webhook id (a uuid)', { type: 'string', format: 'uuid' });
-const events: Schema = { type: 'array', items: { enum: [...webhooks.WEBHOOK_EVENTS, '*'] }, minItems: 1, uniqueItems: true };
+const events: Schema = { type: 'array', items: { enum: [...webhooks.WEBHOOK_EVENTS, '*'] }, minItems: 1 };
 const timestamp: Schema = { type: 'string', pattern: TIMESTAMP_PATTERN };
 
 const urlRule =
