@@ -5,7 +5,7 @@ import type { WebhookMetrics } from './metrics';
 import { buildBody } from './payload';
 import { send, type SendResult } from './send';
 import { checkUrlShape, RefusedUrlError, resolveTarget } from './ssrf';
-import { claimDeliveries, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
+import { claimDeliveries, extendLease, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
 import { disableWebhook, findWebhookById, recordOutcome, type WebhookRecord } from './store/webhooks';
 
 /** Events failed in a row after which a webhook is disabled (PATCH is_active: true enables it again). */
@@ -102,15 +102,18 @@ export class DeliveryWorker {
     };
   }
 
-  private async attemptSafely(delivery: DeliveryRecord): Promise<void> {
-    // Held too long waiting here (a slow receiver ahead): the lease may run out mid-attempt, and another
-    // instance take the row. Leave it: it is claimed again once the lease expires.
-    if (delivery.claimedUntilMs !== null && delivery.claimedUntilMs - Date.now() < this.config.timeoutMs + 1000) return;
+  private async attemptSafely(claimed: DeliveryRecord): Promise<void> {
     const release = await this.slot();
     try {
-      await this.attempt(delivery);
+      let delivery: DeliveryRecord | null = claimed;
+      // Waited here long enough (slow receivers ahead) for the lease to run out mid-attempt: renewed
+      // first, unless another instance took the row over meanwhile (then it is theirs).
+      if (claimed.claimedUntilMs === null || claimed.claimedUntilMs - Date.now() < this.config.timeoutMs * 2) {
+        delivery = await extendLease(claimed, this.config.leaseMs);
+      }
+      if (delivery) await this.attempt(delivery);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message, delivery: delivery.id }, 'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires');
+      this.logger.warn({ err: (err as Error).message, delivery: claimed.id }, 'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires');
     } finally {
       release();
     }

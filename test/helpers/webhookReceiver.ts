@@ -11,9 +11,12 @@ export interface Received {
   json: any;
   /** performance.now() when it arrived. */
   at: number;
+  /** The status this receiver answered, once the answer was written (null until then, or never). */
+  answered: number | null;
 }
 
-export type Answer = { status: number; body?: string; headers?: Record<string, string> };
+/** `delayMs`: answer that much later (a slow receiver; a sender killed meanwhile never hears it). */
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /**
  * A real HTTP server standing for webhook receivers: it records every request, and answers each
@@ -42,10 +45,19 @@ export class WebhookReceiver {
           json = null;
         }
         const before = this.received.filter((r) => r.path === path).length;
-        this.received.push({ path, headers: req.headers, body, json, at: performance.now() });
+        const got: Received = { path, headers: req.headers, body, json, at: performance.now(), answered: null };
+        this.received.push(got);
         const answer = this.answers.get(path)?.(before) ?? { status: 200, body: 'ok' };
-        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-        res.end(answer.body ?? '');
+        const reply = () => {
+          if (res.destroyed) return;
+          res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+          res.end(answer.body ?? '', () => {
+            got.answered = answer.status;
+            this.events.emit('request');
+          });
+        };
+        if (answer.delayMs) setTimeout(reply, answer.delayMs);
+        else reply();
         this.events.emit('request');
       });
     });

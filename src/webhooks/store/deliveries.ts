@@ -198,3 +198,15 @@ export async function findDelivery(webhookId: number, eventId: string): Promise<
   const [row] = await db().sql.query('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2', [webhookId, eventId]);
   return row ? toDelivery(row) : null;
 }
+
+/**
+ * Hold `delivery` for `leaseMs` more, provided nobody took it over since it was claimed (its lease is
+ * the one this instance wrote). Answers the delivery with its new lease, or null: leave it.
+ */
+export async function extendLease(delivery: DeliveryRecord, leaseMs: number, nowMs = Date.now()): Promise<DeliveryRecord | null> {
+  const until = nowMs + leaseMs;
+  const rows = await db().sql.transaction((query) =>
+    query(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [until, delivery.id, delivery.claimedUntilMs]),
+  );
+  return rows.length ? { ...delivery, claimedUntilMs: until } : null;
+}
