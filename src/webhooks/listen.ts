@@ -23,7 +23,7 @@ export function rollCreatedEventId(rollId: number): string {
  *   row is not deleted before the roll's deliveries are recorded (gateOutboxRelease): recorded by this
  *   listener right after the commit, or, when the instance died first, from the row itself when another
  *   instance's sweep announces it. A process killed at any moment loses no roll;
- * - the other events (a roll's change, a table cleared, a room's change) are recorded right after their
+ * - the other events (a roll's change, a table cleared, a room's or a participant's change) are recorded right after their
  *   commit: an instance killed in that moment loses that one event's webhooks.
  * Answers the undo.
  */
@@ -63,8 +63,14 @@ export function listenForWebhookEvents(logger: Logger): () => void {
       case 'roll.deleted':
         return record(event.rolls.map(({ uuid, audience }) => ({ eventId: newEventId(), type: 'roll.deleted', payload: { uuid, audience, roomId: event.roomId }, audience: { roomId: event.roomId } })));
       case 'room.updated':
-      case 'room.deleted':
-        return record([{ eventId: newEventId(), type: event.type, payload: { roomId: event.roomId }, audience: { roomId: event.roomId } }]);
+      case 'room.deleted': {
+        const events: NewEvent[] = [{ eventId: newEventId(), type: event.type, payload: { roomId: event.roomId }, audience: { roomId: event.roomId } }];
+        if (event.type === 'room.updated' && event.participant) {
+          const { id, userId, change } = event.participant;
+          events.push({ eventId: newEventId(), type: `participant.${change}`, payload: { roomId: event.roomId, participantId: id, userId }, audience: { roomId: event.roomId } });
+        }
+        return record(events);
+      }
       default:
         return;
     }

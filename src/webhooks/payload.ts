@@ -1,7 +1,9 @@
 import { loadRolls } from '../rolls/store/load';
 import { canSeeRoll } from '../rolls/policy';
 import { presentRoll } from '../rolls/present';
-import { presentRoom } from '../rooms/present';
+import { presentParticipant, presentRoom } from '../rooms/present';
+import { findUsersByIds } from '../users/store';
+import { presentUser } from '../users/present';
 import { readRoomById } from '../rooms/store/read';
 import type { RoomRecord } from '../rooms/store/records';
 import { ts } from '../http/time';
@@ -70,6 +72,21 @@ async function eventData(delivery: DeliveryRecord, hook: WebhookRecord): Promise
       const room = await liveRoomOf(hook, Number(p.roomId), delivery.eventType === 'room.deleted');
       if ('skip' in room) return room;
       return { data: presentRoom(room.room, viewerOf(hook)) };
+    }
+    case 'participant.joined':
+    case 'participant.updated': {
+      const room = await liveRoomOf(hook, Number(p.roomId));
+      if ('skip' in room) return room;
+      const seat = room.room.participants?.find((x) => x.id === Number(p.participantId));
+      if (!seat) return { skip: 'The participant is no longer in the room.' };
+      return { data: presentParticipant(seat) };
+    }
+    case 'participant.left': {
+      const room = await liveRoomOf(hook, Number(p.roomId));
+      if ('skip' in room) return room;
+      // The seat is gone: its id, and who it was.
+      const [user] = await findUsersByIds([Number(p.userId)]);
+      return { data: { id: Number(p.participantId), user: user ? presentUser(user) : null } };
     }
     default:
       return { skip: `Unknown event ${delivery.eventType}.` };

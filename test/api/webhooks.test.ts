@@ -270,3 +270,23 @@ test('where deliveries may go: addresses refused, checked at delivery time again
   t.notThrows(() => checkUrlShape('http://127.0.0.1:9/', { allowedHosts: ['127.0.0.1:9'], allowPrivate: false }));
   t.throws(() => checkUrlShape('http://127.0.0.1:10/', { allowedHosts: ['127.0.0.1:9'], allowPrivate: false }), undefined, 'host:port allows that port only');
 });
+
+test('participant events: joined, updated and left, as the room sees its participants; room.updated beside them', async (t) => {
+  const owner = await ctx.server.newUser();
+  const slug = (await owner.api.post('/room', { name: 'Lobby' })).body.data.slug as string;
+  const p = path('participants');
+  const w = await hook(owner, { url: receiver.url + p, events: ['participant.joined', 'participant.updated', 'participant.left', 'room.updated'], room: slug });
+  const guest = await ctx.server.newUser();
+  const joined = await guest.api.post(`/room/${slug}/participant`);
+  const seat = joined.body.data.participants.find((x: { user: { uuid: string } }) => x.user.uuid === guest.user.uuid);
+  await receiver.waitFor(p, (r) => r.some((x) => x.json?.type === 'participant.joined'), 'joined');
+  t.is((await guest.api.patch(`/room/${slug}/participant/${seat.id}`, { username: 'Renamed' })).status, 200);
+  await receiver.waitFor(p, (r) => r.some((x) => x.json?.type === 'participant.updated'), 'updated');
+  t.is((await guest.api.delete(`/room/${slug}/participant/${seat.id}`)).status, 204);
+  const got = await receiver.waitFor(p, (r) => r.some((x) => x.json?.type === 'participant.left') && r.filter((x) => x.json?.type === 'room.updated').length >= 3, 'left');
+  const of = (type: string) => got.filter((x) => x.json?.type === type).map((x) => verified(w.secret, x).data);
+  t.like(of('participant.joined')[0], { id: seat.id, username: seat.username, user: { uuid: guest.user.uuid } });
+  t.like(of('participant.updated')[0], { id: seat.id, username: 'Renamed' });
+  t.like(of('participant.left')[0], { id: seat.id, user: { uuid: guest.user.uuid } });
+  t.true(of('room.updated').every((room) => room.slug === slug));
+});
