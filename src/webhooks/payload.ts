@@ -1,4 +1,5 @@
 import { loadRolls } from '../rolls/store/load';
+import type { RollRecord } from '../rolls/store/records';
 import { canSeeRoll } from '../rolls/policy';
 import { presentRoll } from '../rolls/present';
 import { presentParticipant, presentRoom } from '../rooms/present';
@@ -25,8 +26,8 @@ export type Built = { body: string } | { skip: string };
  * Access is decided here, at each attempt, not when the event was recorded: a participant removed
  * from the room, or a room deleted, ends its webhooks' deliveries for that room, as it drops sockets.
  */
-export async function buildBody(delivery: DeliveryRecord, hook: WebhookRecord): Promise<Built> {
-  const data = await eventData(delivery, hook);
+export async function buildBody(delivery: DeliveryRecord, hook: WebhookRecord, rolls: RollCache = new Map()): Promise<Built> {
+  const data = await eventData(delivery, hook, rolls);
   if ('skip' in data) return data;
   if (hook.format === 'discord') {
     if (delivery.eventType === 'webhook.test') return { body: JSON.stringify({ content: 'Webhook test: this channel will receive rolls.', allowed_mentions: { parse: [] } }) };
@@ -36,19 +37,31 @@ export async function buildBody(delivery: DeliveryRecord, hook: WebhookRecord): 
   return { body: JSON.stringify({ type: delivery.eventType, timestamp: ts(new Date(delivery.createdMs)), data: data.data }) };
 }
 
+/**
+ * Rolls loaded for one batch of deliveries, by id: a roll sent to ten webhooks is read once. Each
+ * webhook still gets its own presentation (its owner, its visibility).
+ */
+export type RollCache = Map<number, Promise<RollRecord | undefined>>;
+
+function rollOf(rolls: RollCache, id: number): Promise<RollRecord | undefined> {
+  let roll = rolls.get(id);
+  if (!roll) rolls.set(id, (roll = loadRolls([id]).then(([r]) => r)));
+  return roll;
+}
+
 /** The viewer the webhook stands for: its owner, or nobody in particular (public). */
 function viewerOf(hook: WebhookRecord): number | null {
   return hook.visibility === 'owner' ? hook.userId : null;
 }
 
-async function eventData(delivery: DeliveryRecord, hook: WebhookRecord): Promise<{ data: unknown } | { skip: string }> {
+async function eventData(delivery: DeliveryRecord, hook: WebhookRecord, rolls: RollCache): Promise<{ data: unknown } | { skip: string }> {
   const p = delivery.payload;
   switch (delivery.eventType) {
     case 'webhook.test':
       return { data: { webhook_id: hook.uuid, message: 'This is a test event: your endpoint received it and can verify its signature.' } };
     case 'roll.created':
     case 'roll.updated': {
-      const [roll] = await loadRolls([Number(p.rollId)]);
+      const roll = await rollOf(rolls, Number(p.rollId));
       if (!roll) return { skip: 'The roll no longer exists.' };
       if (hook.roomId !== null) {
         if (roll.roomId !== hook.roomId) return { skip: 'The roll is not in the webhook\'s room.' };

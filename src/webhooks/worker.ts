@@ -6,7 +6,14 @@ import { buildBody } from './payload';
 import { send, type SendResult } from './send';
 import { checkUrlShape, RefusedUrlError, resolveTarget } from './ssrf';
 import { claimDeliveries, extendLease, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
-import { disableWebhook, findWebhookById, recordOutcome, type WebhookRecord } from './store/webhooks';
+import { disableWebhook, findWebhookById, findWebhooksByIds, recordOutcome, type WebhookRecord } from './store/webhooks';
+import type { RollCache } from './payload';
+
+/** What one claimed batch of deliveries shares. */
+interface Batch {
+  hooks: Map<number, WebhookRecord>;
+  rolls: RollCache;
+}
 
 /** Events failed in a row after which a webhook is disabled (PATCH is_active: true enables it again). */
 export const DISABLE_AFTER_FAILURES = 20;
@@ -64,7 +71,9 @@ export class DeliveryWorker {
       const room = this.config.concurrency * 2 - this.queued;
       if (room <= 0) return;
       const claimed = await claimDeliveries(room, this.config.leaseMs);
-      for (const delivery of claimed) this.enqueue(delivery);
+      // What the batch shares is read once: its webhooks, and each roll it sends (to several webhooks).
+      const batch: Batch = { hooks: await findWebhooksByIds(claimed.map((d) => d.webhookId)), rolls: new Map() };
+      for (const delivery of claimed) this.enqueue(delivery, batch);
       if (claimed.length === room) this.again = true;
       await this.prune();
     } catch (err) {
@@ -79,10 +88,10 @@ export class DeliveryWorker {
     await pruneDeliveries(now - LOG_KEEP_MS);
   }
 
-  private enqueue(delivery: DeliveryRecord): void {
+  private enqueue(delivery: DeliveryRecord, batch: Batch): void {
     this.queued++;
     const previous = this.chains.get(delivery.webhookId) ?? Promise.resolve();
-    const next = previous.then(() => this.attemptSafely(delivery));
+    const next = previous.then(() => this.attemptSafely(delivery, batch));
     this.chains.set(delivery.webhookId, next);
     void next.finally(() => {
       this.queued--;
@@ -102,7 +111,7 @@ export class DeliveryWorker {
     };
   }
 
-  private async attemptSafely(claimed: DeliveryRecord): Promise<void> {
+  private async attemptSafely(claimed: DeliveryRecord, batch: Batch): Promise<void> {
     const release = await this.slot();
     try {
       let delivery: DeliveryRecord | null = claimed;
@@ -111,7 +120,7 @@ export class DeliveryWorker {
       if (claimed.claimedUntilMs === null || claimed.claimedUntilMs - Date.now() < this.config.timeoutMs * 2) {
         delivery = await extendLease(claimed, this.config.leaseMs);
       }
-      if (delivery) await this.attempt(delivery);
+      if (delivery) await this.attempt(delivery, batch);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, delivery: claimed.id }, 'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires');
     } finally {
@@ -119,9 +128,9 @@ export class DeliveryWorker {
     }
   }
 
-  private async attempt(delivery: DeliveryRecord): Promise<void> {
+  private async attempt(delivery: DeliveryRecord, batch: Batch): Promise<void> {
     const started = performance.now();
-    const hook = await findWebhookById(delivery.webhookId);
+    const hook = batch.hooks.get(delivery.webhookId) ?? (await findWebhookById(delivery.webhookId));
     if (!hook) return;
     const finish = async (result: AttemptResult, outcome: string) => {
       this.metrics.attempt(outcome, (performance.now() - started) / 1000);
@@ -136,7 +145,7 @@ export class DeliveryWorker {
     };
     const none = { statusCode: null, response: null, durationMs: null, nextAttemptMs: null };
 
-    const built = delivery.body !== null ? { body: delivery.body } : await buildBody(delivery, hook);
+    const built = delivery.body !== null ? { body: delivery.body } : await buildBody(delivery, hook, batch.rolls);
     if ('skip' in built) return finish({ ...none, status: 'skipped', error: built.skip, body: null, attempted: false }, 'skipped');
 
     let target;

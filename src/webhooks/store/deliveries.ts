@@ -23,6 +23,15 @@ export interface DeliveryRecord {
   finishedMs: number | null;
 }
 
+/**
+ * One writing statement: on its own on PostgreSQL (autocommit: one round trip, not BEGIN and COMMIT
+ * around it), under the writer lock on SQLite (db/index.ts: one write transaction at a time).
+ */
+function write(text: string, params: readonly unknown[]): Promise<Row[]> {
+  if (db().dialect === 'postgres') return db().sql.query(text, params);
+  return db().sql.transaction((query) => query(text, params));
+}
+
 function toDelivery(row: Row): DeliveryRecord {
   let payload: Record<string, unknown> = {};
   try {
@@ -93,13 +102,11 @@ export async function enqueueEvent(event: NewEvent, nowMs = Date.now()): Promise
     match = `w.room_id = $${params.length}`;
   }
   const events = 'webhookId' in a ? '' : ` AND (w.events LIKE $6 OR w.events LIKE '%"*"%')`;
-  const rows = await db().sql.transaction((query) =>
-    query(
+  const rows = await write(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
        SELECT w.id, $1, $2, $3, 'pending', 0, $4, $4 FROM webhooks w WHERE w.is_active = $5 AND ${match}${events}
        ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
       params,
-    ),
   );
   return rows.length;
 }
@@ -112,15 +119,13 @@ export async function enqueueEvent(event: NewEvent, nowMs = Date.now()): Promise
  */
 export async function claimDeliveries(limit: number, leaseMs: number, nowMs = Date.now()): Promise<DeliveryRecord[]> {
   const skipLocked = db().dialect === 'postgres' ? ' FOR UPDATE OF d SKIP LOCKED' : '';
-  const rows = await db().sql.transaction((query) =>
-    query(
+  const rows = await write(
       `UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id IN (
          SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
          WHERE d.status = 'pending' AND d.next_attempt_ms <= $2 AND (d.claimed_until_ms IS NULL OR d.claimed_until_ms < $2) AND w.is_active = $4
          ORDER BY d.id LIMIT $3${skipLocked}
        ) RETURNING *`,
       [nowMs + leaseMs, nowMs, limit, true],
-    ),
   );
   return rows.map(toDelivery).sort((x, y) => x.id - y.id);
 }
@@ -143,8 +148,7 @@ export interface AttemptResult {
  */
 export async function finishAttempt(delivery: DeliveryRecord, result: AttemptResult, nowMs = Date.now()): Promise<boolean> {
   const done = result.status !== 'pending';
-  const rows = await db().sql.transaction((query) =>
-    query(
+  const rows = await write(
       `UPDATE webhook_deliveries SET status = $1, attempts = attempts + $2, next_attempt_ms = $3, claimed_until_ms = NULL,
          last_status_code = $4, last_error = $5, last_response = $6, duration_ms = $7, body = COALESCE(body, $8), finished_ms = $9
        WHERE id = $10 AND claimed_until_ms = $11 RETURNING id`,
@@ -161,7 +165,6 @@ export async function finishAttempt(delivery: DeliveryRecord, result: AttemptRes
         delivery.id,
         delivery.claimedUntilMs,
       ],
-    ),
   );
   return rows.length > 0;
 }
@@ -187,9 +190,7 @@ export async function queueDepth(nowMs = Date.now()): Promise<{ pending: number;
  * Delivery log rows finished before `beforeMs` are forgotten (the log is bounded in time), a batch at a time.
  */
 export async function pruneDeliveries(beforeMs: number, limit = 1000): Promise<number> {
-  const rows = await db().sql.transaction((query) =>
-    query(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_ms < $1 ORDER BY id LIMIT $2) RETURNING id`, [beforeMs, limit]),
-  );
+  const rows = await write(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_ms < $1 ORDER BY id LIMIT $2) RETURNING id`, [beforeMs, limit]);
   return rows.length;
 }
 
@@ -205,8 +206,6 @@ export async function findDelivery(webhookId: number, eventId: string): Promise<
  */
 export async function extendLease(delivery: DeliveryRecord, leaseMs: number, nowMs = Date.now()): Promise<DeliveryRecord | null> {
   const until = nowMs + leaseMs;
-  const rows = await db().sql.transaction((query) =>
-    query(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [until, delivery.id, delivery.claimedUntilMs]),
-  );
+  const rows = await write(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [until, delivery.id, delivery.claimedUntilMs]);
   return rows.length ? { ...delivery, claimedUntilMs: until } : null;
 }

@@ -173,3 +173,11 @@ export async function recordOutcome(id: number, delivered: boolean, disableAfter
 export async function disableWebhook(id: number, reason: string, nowMs = Date.now()): Promise<void> {
   await db().sql.transaction((query) => query('UPDATE webhooks SET is_active = $2, disabled_reason = $3, updated_ms = $4 WHERE id = $1', [id, false, reason, nowMs]));
 }
+
+/** The webhooks `ids` (one query for a batch of deliveries), by id. */
+export async function findWebhooksByIds(ids: readonly number[]): Promise<Map<number, WebhookRecord>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db().sql.query(`${SELECT} WHERE w.id IN (${unique.map((_, i) => `$${i + 1}`).join(', ')})`, unique);
+  return new Map(rows.map((row) => [num(row.id), toWebhook(row)]));
+}
