@@ -75,7 +75,9 @@ export function checkUrlShape(text: string, config: Pick<WebhookConfig, 'allowed
   if (net.isIP(literal) && isForbiddenAddress(literal) && !allowed) {
     throw new RefusedUrlError('url must not point to a loopback, private, link-local, unique-local, multicast or unspecified address.');
   }
-  if (!net.isIP(literal) && (literal === 'localhost' || literal.endsWith('.localhost')) && !allowed) {
+  // `localhost.` (the absolute form) is the same name.
+  const name = literal.toLowerCase().replace(/\.$/, '');
+  if (!net.isIP(literal) && (name === 'localhost' || name.endsWith('.localhost')) && !allowed) {
     throw new RefusedUrlError('url must not point to a loopback, private, link-local, unique-local, multicast or unspecified address.');
   }
   return url;

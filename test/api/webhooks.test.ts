@@ -97,6 +97,8 @@ test('the API: create (secret once), list, get, patch, delete; only its owner se
     ['https://169.254.169.254/latest/meta-data', /link-local/],
     ['https://[::1]/hook', /loopback/],
     ['https://localhost/hook', /loopback/],
+    ['https://LocalHost./hook', /loopback/],
+    ['https://0x7f.2/hook', /loopback/], // 127.0.0.2 written in hex: judged as the address it is
     ['https://user:pw@example.com/hook', /credentials/],
     ['https://127.0.0.2:8443/hook', /loopback/],
   ];
