@@ -8,6 +8,7 @@ import { checkUrlShape, RefusedUrlError, resolveTarget } from './ssrf';
 import { claimDeliveries, extendLease, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
 import { disableWebhook, findWebhookById, findWebhooksByIds, recordOutcome, type WebhookRecord } from './store/webhooks';
 import type { RollCache } from './payload';
+import { loadRolls } from '../rolls/store/load';
 
 /** What one claimed batch of deliveries shares. */
 interface Batch {
@@ -72,7 +73,7 @@ export class DeliveryWorker {
       if (room <= 0) return;
       const claimed = await claimDeliveries(room, this.config.leaseMs);
       // What the batch shares is read once: its webhooks, and each roll it sends (to several webhooks).
-      const batch: Batch = { hooks: await findWebhooksByIds(claimed.map((d) => d.webhookId)), rolls: new Map() };
+      const batch: Batch = { hooks: await findWebhooksByIds(claimed.map((d) => d.webhookId)), rolls: preloadRolls(claimed) };
       for (const delivery of claimed) this.enqueue(delivery, batch);
       if (claimed.length === room) this.again = true;
       await this.prune();
@@ -198,6 +199,21 @@ export class DeliveryWorker {
     await this.polling;
     await Promise.allSettled([...this.chains.values()]);
   }
+}
+
+/** The rolls a batch will present, read in one query (a burst of rolls is one read, not one per delivery). */
+function preloadRolls(claimed: readonly DeliveryRecord[]): RollCache {
+  const ids = [...new Set(claimed.filter((d) => d.body === null && d.eventType.startsWith('roll.') && Number.isSafeInteger(d.payload.rollId)).map((d) => d.payload.rollId as number))];
+  const cache: RollCache = new Map();
+  if (!ids.length) return cache;
+  const loading = loadRolls(ids).then((rolls) => new Map(rolls.map((r) => [r.id, r])));
+  for (const id of ids) {
+    const roll = loading.then((byId) => byId.get(id));
+    // A failed read fails the attempts that await it (tried again later), never the process.
+    roll.catch(() => undefined);
+    cache.set(id, roll);
+  }
+  return cache;
 }
 
 /** Timeouts, connection errors, 429 and 5xx are tried again; other answers are final. */
