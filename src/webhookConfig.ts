@@ -31,9 +31,9 @@ export function parseRetrySchedule(text: string): number[] {
   if (!parts.length || parts.length > 20) throw new Error('must list 1 to 20 delays such as 5s,30s,2m,10m,1h');
   return parts.map((part) => {
     const match = /^(\d{1,7})(ms|s|m|h|d)$/.exec(part);
-    if (!match) throw new Error(`"${part}" is not a delay such as 30s, 2m or 1h`);
+    if (!match) throw new Error(`its part "${part}" is not a delay such as 30s, 2m or 1h`);
     const ms = Number(match[1]) * UNITS[match[2]!]!;
-    if (ms > 7 * 86_400_000) throw new Error(`"${part}" is longer than 7 days`);
+    if (ms > 7 * 86_400_000) throw new Error(`its part "${part}" is longer than 7 days`);
     return ms;
   });
 }
@@ -44,7 +44,7 @@ const hostList = Joi.string()
   .custom((value: string, helpers) => {
     const hosts = value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
     const bad = hosts.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(h));
-    return bad ? helpers.message({ custom: `"${bad}" is not a host or host:port` }) : hosts;
+    return bad ? helpers.message({ custom: `its entry "${bad}" is not a host or host:port` }) : hosts;
   });
 
 export const WEBHOOK_VARIABLES = {

@@ -4,6 +4,7 @@ import { useServer } from '../helpers/server';
 import { WebhookReceiver, type Received } from '../helpers/webhookReceiver';
 import { table, rollOk, type NewUser } from './rolls.support';
 import { isForbiddenAddress, resolveTarget, checkUrlShape, RefusedUrlError } from '../../src/webhooks/ssrf';
+import { loadConfig } from '../../src/config';
 
 // The receiver is on 127.0.0.1: allowed by the operator's list, as a self-hosted install would allow
 // its LAN receiver. Everything else keeps the SSRF rule (https, no private addresses).
@@ -291,4 +292,15 @@ test('participant events: joined, updated and left, as the room sees its partici
   t.like(of('participant.updated')[0], { id: seat.id, username: 'Renamed' });
   t.like(of('participant.left')[0], { id: seat.id, user: { uuid: guest.user.uuid } });
   t.true(of('room.updated').every((room) => room.slug === slug));
+});
+
+test('the webhook settings: defaults, a retry schedule in units, one sentence for a bad value', (t) => {
+  const base = { DATA_DIR: '/tmp' };
+  const defaults = loadConfig(base).webhooks;
+  t.deepEqual(defaults.retryScheduleMs, [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 43_200_000]);
+  t.like(defaults, { allowPrivate: false, perUser: 10, timeoutMs: 10_000, allowedHosts: [] });
+  t.true(defaults.leaseMs >= 3 * defaults.timeoutMs, 'a lease outlives an attempt');
+  t.deepEqual(loadConfig({ ...base, WEBHOOK_ALLOWED_HOSTS: 'Hooks.Lan, 10.0.0.5:8080' }).webhooks.allowedHosts, ['hooks.lan', '10.0.0.5:8080']);
+  t.throws(() => loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE: '5s,soon' }), { message: /WEBHOOK_RETRY_SCHEDULE is invalid \(its part "soon" is not a delay/ });
+  t.throws(() => loadConfig({ ...base, WEBHOOK_ALLOWED_HOSTS: 'http://x' }), { message: /WEBHOOK_ALLOWED_HOSTS is invalid/ });
 });
