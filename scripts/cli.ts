@@ -60,7 +60,10 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
     }
     case 'user:password': {
       const user = await findUser(a);
-      await setPasswordByOperator(user, await firstLineOfStdin());
+      const keyIds = await setPasswordByOperator(user, await firstLineOfStdin());
+      // The sessions' page keys were revoked with them: the instances drop them as for key:revoke.
+      const redis = keyIds.length ? redisTargetOf(config) : null;
+      if (redis) await publishControlOnce(redis, config.redisPrefix, { type: 'invalidate', keys: keyIds }, { type: 'revoke_keys', keyIds });
       return `The password of ${user.username} is set; every browser signed in as them was signed out.`;
     }
     case 'key:create': {

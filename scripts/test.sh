@@ -32,6 +32,11 @@ run_ava() { # label, env..., -- patterns...
 echo "=== type check ==="
 if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
 
+# The servers and CLIs the tests start as processes of their own run the build production runs
+# (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.
+echo "=== build ==="
+if node scripts/build.mjs; then export TEST_BUILD_DIR=dist; else status=1; failed=$((failed + 1)); echo "build failed"; fi
+
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
 redis_state=${probe[1]#redis=}
@@ -51,7 +56,7 @@ if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed +
 
 # test/openapi/contract and fromJoi check the document alone, without a server or a database: the
 # SQLite pass runs them, and once is enough.
-db_patterns=('test/api/**/*.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
+db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
 if [ "$pg_state" = ok ]; then
   if [ "$redis_state" = ok ]; then
     db_patterns+=('test/cluster/**/*.test.ts')

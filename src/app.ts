@@ -14,6 +14,7 @@ import { guestRoutes, userRoutes } from './users/routes';
 import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './rolls/routes';
+import { statsRoutes } from './stats/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiRoutes } from './openapi';
@@ -25,6 +26,11 @@ import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
 import { webhookRoutes } from './webhooks';
+import { roomPageRoutes } from './pages/room/routes';
+import { pageKeyRoutes } from './accounts/pageKeyRoutes';
+import { pageSession } from './pages/session';
+import { homeRoutes } from './pages/routes';
+import { activationApiRoutes, activationPageRoutes } from './activation/routes';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
 export function createApp(deps: AppDeps): Express {
@@ -47,12 +53,21 @@ export function createApp(deps: AppDeps): Express {
   app.use(refuseMalformedUrls());
   app.use(healthRoutes(deps));
   app.use(docsRoutes());
-  app.use(boardRoutes(deps));
+  // The home page for people (/): rooms to create, join and go back to.
+  app.use(homeRoutes(deps));
+  // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
+  app.use(boardRoutes(deps, { pageData: pageSession }));
   // The theme preview page (no key), whose script the board's bundler builds.
   app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
   app.use('/share', shareRoutes(deps));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
+  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
+  app.use(roomPageRoutes(deps));
+  // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
+  app.use(pageKeyRoutes(deps));
+  // /activate, where a signed-in person approves an integration's activation code (its own form body).
+  app.use(activationPageRoutes(deps));
   // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
   app.use(broadcastingRoutes(deps));
   // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
@@ -66,6 +81,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/room', roomPublicRoutes(deps));
   // Theme files by their content-addressed URL, and the preview page's JSON (see docs/api/themes.md).
   api.use('/theme', themePublicRoutes(deps));
+  // dddice's device login: an integration without a key asks for a code, then polls with its secret.
+  api.use('/activate', activationApiRoutes(deps));
   // A path the API does not have is a 404 before it is a 401.
   api.use(unknownApiRoute());
   // Everything below needs a key, and counts against that key's rate limit.
@@ -74,6 +91,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));
   api.use(rollRoutes(deps));
+  api.use(statsRoutes());
   api.use('/dice-box', diceBoxRoutes(deps));
   api.use('/share-request', shareRequestRoutes(deps));
   api.use('/webhook', webhookRoutes(deps));

@@ -45,6 +45,12 @@ export interface Config {
   signinFailuresPerHour: number;
   /** Wrong passwords per client address per hour, across every username it tries. */
   signinAddressFailuresPerHour: number;
+  /** Activation codes (POST /api/1.0/activate) one client address may ask for per hour (src/activation). */
+  activationsPerHour: number;
+  /** Codes typed at /activate that match no code, per account per hour, then 429. */
+  activationFailuresPerHour: number;
+  /** The same per client address, across the accounts it uses. */
+  activationAddressFailuresPerHour: number;
   publicUrl: string | null;
   /**
    * Hosts (name or name:port) whose Host header may stand in stored links when PUBLIC_URL is not set
@@ -233,6 +239,9 @@ const schema = Joi.object({
   ALLOW_SIGNUP: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).messages({ 'boolean.base': 'must be true or false (also 1/0, yes/no, on/off)' }),
   SIGNIN_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(1000).default(10),
   SIGNIN_ADDRESS_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(100000).default(100),
+  ACTIVATIONS_PER_HOUR: Joi.number().integer().min(1).max(100000).default(30),
+  ACTIVATION_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(1000).default(10),
+  ACTIVATION_ADDRESS_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(100000).default(50),
   // Bounded so that a stored link (origin + a background's path) fits its column (rooms.bg_file_path, 512).
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).max(200).empty('').default(null),
   ALLOWED_HOSTS: Joi.string()
@@ -376,6 +385,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     allowSignup: value.ALLOW_SIGNUP,
     signinFailuresPerHour: value.SIGNIN_FAILURES_PER_HOUR,
     signinAddressFailuresPerHour: value.SIGNIN_ADDRESS_FAILURES_PER_HOUR,
+    activationsPerHour: value.ACTIVATIONS_PER_HOUR,
+    activationFailuresPerHour: value.ACTIVATION_FAILURES_PER_HOUR,
+    activationAddressFailuresPerHour: value.ACTIVATION_ADDRESS_FAILURES_PER_HOUR,
     publicUrl: value.PUBLIC_URL ? String(value.PUBLIC_URL).replace(/\/+$/, '') : null,
     allowedHosts: Object.freeze([...(value.ALLOWED_HOSTS as string[])]),
     rateLimitPerMinute: value.RATE_LIMIT_PER_MINUTE,

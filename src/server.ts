@@ -25,6 +25,7 @@ import { listenMetrics, type MetricsListener } from './metrics/listener';
 import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 import { createAppServer } from './http/appServer';
 import { watchRevocations } from './users/revocationWatch';
+import { namespacesOf, redisAdapterChannels } from './realtime/socketioInternals';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -85,8 +86,8 @@ function redisAdapter(mode: PubSubMode, pub: RedisClient, sub: RedisClient, key:
 function resubscribeOnReconnect(io: SocketServer, sub: RedisClient, mode: PubSubMode) {
   // Registered after the first connection: every 'ready' from here on is a reconnection.
   sub.on('ready', () => {
-    for (const nsp of io._nsps.values()) {
-      const adapter = nsp.adapter as unknown as { channel?: string; requestChannel?: string; responseChannel?: string; specificResponseChannel?: string };
+    for (const nsp of namespacesOf(io).values()) {
+      const adapter = redisAdapterChannels(nsp);
       if (!adapter.channel) continue;
       if (mode === 'sharded') {
         // One SSUBSCRIBE each: on Redis Cluster the two channels may live in different slots.

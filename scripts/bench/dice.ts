@@ -31,7 +31,7 @@ const cases: { ours: string; theirs: string }[] = [
   { ours: '4d6kh3', theirs: '4d6kh3' },
   { ours: '8d6e6', theirs: '8d6!' },
   { ours: '10d10rr<3', theirs: '10d10r<3' },
-  // issue 21: rpg-dice-roller's own notation, written the same way in both
+  // rpg-dice-roller's own notation, written the same way in both
   { ours: '8d10>=8f1', theirs: '8d10>=8f=1' }, // rpg-dice-roller needs the = in f=1
   { ours: '4dF+2', theirs: '4dF+2' },
   { ours: '3d6!!', theirs: '3d6!!' },

@@ -9,7 +9,7 @@
  * a block of as many bare emits, each client holding a socket to the service and one to the bare
  * servers; each side's deliveries are pooled over its blocks.
  *
- * Then the Pusher rows (issue 19): the same participants, spread over the same two instances, as
+ * Then the Pusher rows: the same participants, spread over the same two instances, as
  * Pusher-protocol clients of the gateway (`/app/{key}`, each authorised at POST /broadcasting/auth
  * with its user's key and subscribed to `presence-room.{slug}`), the same rounds against the same
  * bare servers, timed to `App\Events\RollCreateEvent`. The load is raw `ws` clients speaking the
@@ -49,8 +49,8 @@ const RATE = Number(process.env.FANOUT_RATE || 20);
 const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
 /**
  * Rounds of a service block and a bare block (FANOUT_ROUNDS, 5). One block of 200 rolls put its p99
- * on its third-slowest roll, so one busy moment of this 2-core machine decided a run (session 11:
- * 0.63x-2.95x for one build); five rounds pool 1,000 rolls on each side, the p99 is about the tenth
+ * on its third-slowest roll, so one busy moment of this 2-core machine decided a run (0.63x-2.95x
+ * for one build); five rounds pool 1,000 rolls on each side, the p99 is about the tenth
  * slowest, and alternating blocks leave the machine's drift to neither side.
  */
 const ROUNDS = Math.max(1, Number(process.env.FANOUT_ROUNDS || 5));

@@ -1,5 +1,5 @@
 /**
- * bench:idle-rooms (issue 22): what an idle live room costs one instance, on sharded pub/sub
+ * bench:idle-rooms: what an idle live room costs one instance, on sharded pub/sub
  * (REDIS_PUBSUB=sharded) and on the classic adapter (REDIS_PUBSUB=classic), in the same run.
  *
  * Three fresh instances (the real server, scripts/bench/lib/serve.ts, --expose-gc), each on a

@@ -50,7 +50,7 @@ interface Store {
   hit(key: string, windowMs: number, limit: number): Promise<{ count: number; resetMs: number }>;
 }
 
-/** The store as it was before issue 22. */
+/** The project's former single-script store, kept as the baseline. */
 function baselineStore(redis: RedisClient, prefix: string): Store {
   redis.defineCommand('benchRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const hit = (redis as unknown as { benchRateLimitHit(key: string, windowMs: number): Promise<[number, number]> }).benchRateLimitHit.bind(redis);

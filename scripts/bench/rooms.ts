@@ -1,5 +1,5 @@
 /**
- * bench:rooms (issue 22): does an event's Redis cost grow with the number of live rooms? Two
+ * bench:rooms: does an event's Redis cost grow with the number of live rooms? Two
  * instances (PostgreSQL + a redis-server of the benchmark's own, so that INFO commandstats counts
  * only them), first 10 and then BENCH_ROOMS live rooms with one socket each, spread over the two
  * instances, then back to 10; in each, rolls at a steady rate into one room, posted through instance

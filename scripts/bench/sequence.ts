@@ -1,10 +1,10 @@
 /**
- * `npm run bench:sequence`: what numbering a room's events costs Redis (issue 22, exact replay).
+ * `npm run bench:sequence`: what numbering a room's events costs Redis (exact replay, docs/realtime.md).
  *
  * The same blocks of emits (three messages of one roll event, encoded by @socket.io/redis-emitter
  * as the service encodes them, about 1.5 KB each) are sent to a redis-server of this benchmark's own,
  * with a subscriber pattern-subscribed as the adapter is:
- * - baseline: MULTI + 3 PUBLISH + EXEC (how a block was sent before issue 22);
+ * - baseline: MULTI + 3 PUBLISH + EXEC (how a block is sent when nothing is numbered);
  * - sequenced: the sendBlock script (counter, seq written into each message, 3 PUBLISH, log entry,
  *   trim, TTLs, the block id), src/realtime/sequenceRedis.ts.
  * Rounds alternate (baseline, sequenced, baseline...) so drift hits both; the table gives Redis CPU

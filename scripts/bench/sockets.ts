@@ -4,7 +4,7 @@
  * holding the same 5,000 sockets. Memory is measured in the server after full garbage collections
  * (--expose-gc), before and after the sockets connect.
  *
- * Then the Pusher gateway (issue 19): a fresh instance, the same users as Pusher-protocol clients
+ * Then the Pusher gateway: a fresh instance, the same users as Pusher-protocol clients
  * (raw `ws`, lib/pusher.ts), each authorised at POST /broadcasting/auth and subscribed to its room's
  * `presence-room.{slug}`, idle: memory per connection beside Socket.IO's.
  *

@@ -35,7 +35,19 @@ export async function csrfTokenFor(req: Request, res: Response, session: WebSess
 /** Refuse (403) a form whose token does not match this browser's session or nonce. */
 export async function checkCsrf(req: Request, session: WebSession | null): Promise<void> {
   const body = req.body as Record<string, unknown> | undefined;
-  const sent = typeof body?.[CSRF_FIELD] === 'string' ? (body[CSRF_FIELD] as string) : '';
+  await checkToken(typeof body?.[CSRF_FIELD] === 'string' ? (body[CSRF_FIELD] as string) : '', req, session);
+}
+
+/** The header a page's script sends its token in (a form sends `_csrf`). */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** Refuse (403) a script's request (fetch) whose CSRF_HEADER does not match this browser's session or nonce. */
+export async function checkCsrfHeader(req: Request, session: WebSession | null): Promise<void> {
+  const sent = req.get(CSRF_HEADER);
+  await checkToken(typeof sent === 'string' && sent.length <= 200 ? sent : '', req, session);
+}
+
+async function checkToken(sent: string, req: Request, session: WebSession | null): Promise<void> {
   let expected: string | null = null;
   if (session) expected = await sign('session', session.tokenHash);
   else {

@@ -2,7 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { AppError, NotFoundError, RateLimitError } from '../errors';
 import type { AppDeps } from '../http/deps';
 import { failOpen } from '../http/rateLimit';
-import { PAGE_HEADERS } from '../board';
+import { PRIVATE_PAGE_HEADERS } from '../pages/shell';
 import { changePassword } from './changePassword';
 import { claimGuest } from './claimGuest';
 import { checkCsrf, csrfTokenFor } from './csrf';
@@ -24,14 +24,8 @@ import { DEFAULT_NEXT, nextPath } from './nextPath';
  * session these pages keep never authorises /api/1.0 (its `auth` reads Bearer keys only).
  */
 
-/** Not framed by any site: the pages have buttons that revoke keys and end sessions. */
-const HEADERS = {
-  ...PAGE_HEADERS,
-  'Content-Security-Policy': `${PAGE_HEADERS['Content-Security-Policy']}; frame-ancestors 'none'`,
-  'X-Frame-Options': 'DENY',
-  // Pages carry CSRF tokens and, once, a new key: never kept by a cache.
-  'Cache-Control': 'no-store',
-};
+/** Not framed by any site (the pages have buttons that revoke keys and end sessions), never cached (CSRF tokens, a new key). */
+const HEADERS = PRIVATE_PAGE_HEADERS;
 
 type Page = Omit<PageState, 'csrf' | 'signupAllowed' | 'signedInAs'>;
 

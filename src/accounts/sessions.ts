@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'cookie';
 import type { Request, Response } from 'express';
+import { announceRevokedKeys } from '../users/apiKeys';
 import type { UserRecord } from '../users/store';
 import { deleteSessionByHash, deleteUserSessions, findSessionByHash, insertSession } from './store/sessions';
 
@@ -32,10 +33,12 @@ export function cookieOptions(req: Request, maxAgeMs?: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: req.secure, path: '/', ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }) };
 }
 
-/** The request's signed-in session: its user and the token's hash (the CSRF token is made from it), or null. */
+/** The request's signed-in session: its user, the token's hash (the CSRF token is made from it), its row and end; or null. */
 export interface WebSession {
   user: UserRecord;
   tokenHash: string;
+  sessionId: number;
+  expiresMs: number;
 }
 
 export async function currentSession(req: Request): Promise<WebSession | null> {
@@ -43,25 +46,34 @@ export async function currentSession(req: Request): Promise<WebSession | null> {
   if (!token) return null;
   const tokenHash = hashToken(token);
   const found = await findSessionByHash(tokenHash, Date.now());
-  return found && { user: found.user, tokenHash };
+  return found && { user: found.user, tokenHash, sessionId: found.sessionId, expiresMs: found.expiresMs };
 }
 
 /** Sign this browser in as `user`: a new session and its cookie. */
 export async function startSession(req: Request, res: Response, user: Pick<UserRecord, 'id'>): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
-  await insertSession(user.id, hashToken(token), now, now + SESSION_MS, MAX_SESSIONS_PER_USER);
+  // The sessions this one pushes out (expired, or the oldest beyond the limit) take their page keys.
+  await announceRevokedKeys(await insertSession(user.id, hashToken(token), now, now + SESSION_MS, MAX_SESSIONS_PER_USER));
   res.cookie(SESSION_COOKIE, token, cookieOptions(req, SESSION_MS));
 }
 
-/** Sign this browser out (its session row goes, so a copied cookie is worthless too). */
+/**
+ * Sign this browser out (its session row goes, so a copied cookie is worthless too). Its page keys
+ * are revoked with it, and their open sockets close (users/apiKeys.ts announceRevokedKeys).
+ */
 export async function endSession(req: Request, res: Response): Promise<void> {
   const token = cookieOf(req, SESSION_COOKIE);
-  if (token) await deleteSessionByHash(hashToken(token));
+  if (token) await announceRevokedKeys(await deleteSessionByHash(hashToken(token)));
   res.clearCookie(SESSION_COOKIE, cookieOptions(req));
 }
 
-/** Every browser signed in as this user is signed out (a password change). */
-export async function endAllSessions(userId: number): Promise<void> {
-  await deleteUserSessions(userId);
+/**
+ * Every browser signed in as this user is signed out (a password change), and every page key of
+ * theirs revoked; answers those keys' ids (the CLI tells the other processes itself).
+ */
+export async function endAllSessions(userId: number): Promise<number[]> {
+  const keyIds = await deleteUserSessions(userId);
+  await announceRevokedKeys(keyIds);
+  return keyIds;
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { NotFoundError } from '../errors';
 import type { AppDeps } from '../http/deps';
+import { sourceFile } from '../lib/sourceFiles';
+import { PAGE_HEADERS } from '../pages/shell';
 import { renderBoardPage } from './page';
 
 /**
@@ -16,10 +17,11 @@ import { renderBoardPage } from './page';
  */
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
-const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
-const STYLE = fileURLToPath(new URL('./board.css', import.meta.url));
-const PREVIEW_ENTRY = fileURLToPath(new URL('./preview.ts', import.meta.url));
-const PHYSICS = fileURLToPath(new URL('./dice/physicsWorker.ts', import.meta.url));
+const ENTRY = sourceFile('board/main.ts');
+const STYLE = sourceFile('board/board.css');
+const STATS_STYLE = sourceFile('pages/client/stats.css');
+const PREVIEW_ENTRY = sourceFile('board/preview.ts');
+const PHYSICS = sourceFile('board/dice/physicsWorker.ts');
 
 export interface BoardAssets {
   js: string;
@@ -82,22 +84,15 @@ async function bundle(): Promise<BoardAssets> {
     bundleScript(ENTRY),
     // A classic worker script (no module workers needed).
     bundleScript(PHYSICS, 'iife'),
-    readFile(STYLE, 'utf8'),
+    // The board's own style sheet, then the statistics' die cards (shared with the room page).
+    Promise.all([readFile(STYLE, 'utf8'), readFile(STATS_STYLE, 'utf8')]).then((sheets) => sheets.join('\n')),
   ]);
   const version = createHash('sha256').update(js).update(physics).update(css).digest('hex').slice(0, 16);
   return { js, physics, css, version };
 }
 
-export const PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-cache',
-  // Scripts and styles from this server only: a username that slipped through as HTML could run nothing.
-  // connect-src data:: three's GLTFLoader fetches a .gltf model's embedded buffers and images (data: URIs).
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'",
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
+/** The pages' headers live with the one page shell (src/pages/shell.ts); re-exported for the board's neighbours. */
+export { PAGE_HEADERS };
 
 /**
  * The board's headers, by mode. The board joins the room with the key the browser keeps, so another
@@ -127,9 +122,16 @@ function sendAsset(res: Response, type: string, body: string, cacheable: boolean
     .send(body);
 }
 
-export function boardRoutes(deps: AppDeps): Router {
+/**
+ * What a board page tells its script about the browser's session (src/pages/session.ts, given by
+ * app.ts: the board does not import the account pages).
+ */
+export type PageData = (req: Request, res: Response) => Promise<Readonly<Record<string, string | undefined>>>;
+
+export function boardRoutes(deps: AppDeps, options: { pageData?: PageData } = {}): Router {
   const router = Router();
   const headers = boardPageHeaders(deps.config.frameAncestors);
+  const pageData: PageData = options.pageData ?? (async () => ({}));
 
   router.get('/board/assets/:file', async (req, res) => {
     const file = req.params.file;
@@ -148,13 +150,27 @@ export function boardRoutes(deps: AppDeps): Router {
     else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
   });
 
-  router.get('/board/:slug', async (req, res) => {
-    const slug = req.params.slug;
+  /**
+   * The board of a room: /board/{slug}, and /room/{slug}, the address invites and dddice's integrations
+   * use (mode `room`: whoever opens it with the passcode joins at once, a browser without any key as a
+   * new guest; docs/pages.md, "Invite links"). `?passcode=` never reaches a log (http/loggedUrl.ts) and
+   * the page moves it out of the address bar.
+   */
+  const boardPage = (mode: 'board' | 'room') => async (req: Request, res: Response) => {
+    const slug = req.params.slug as string;
     if (!SLUG.test(slug)) throw new NotFoundError('There is no such room.');
     const built = await boardAssets();
     const overlay = req.query.overlay === '1' || req.query.overlay === 'true';
-    res.set(overlay ? headers.overlay : headers.board).send(renderBoardPage(slug, overlay, built.version));
-  });
+    // The overlay is framed by streaming tools and has nothing to click: no session in it.
+    const page = overlay ? {} : await pageData(req, res);
+    res
+      .set(overlay ? headers.overlay : headers.board)
+      // A signed-in page carries its session's CSRF token: kept by no cache.
+      .set(page.session ? { 'Cache-Control': 'no-store' } : {})
+      .send(renderBoardPage(slug, overlay, built.version, { ...page, mode }));
+  };
+  router.get('/board/:slug', boardPage('board'));
+  router.get('/room/:slug', boardPage('room'));
 
   return router;
 }

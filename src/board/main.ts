@@ -4,6 +4,7 @@
  *
  * URL options: `?overlay=1` (transparent, table only: for streaming software); in the fragment, which
  * never reaches a server log, `#key=dk_...&passcode=...` sign in without typing (overlays).
+ * The stream address (`/room/{slug}/stream?key=`, src/pages/stream/) hands its key over the same way.
  */
 import { ApiError, DiceClient, lastSeq, type Participant, type Room } from '../client';
 import { DiceTable } from './dice/table';
@@ -11,11 +12,14 @@ import { configureThemes } from './dice/themes';
 import { loadThemes, wireRollForm } from './rollForm';
 import { renderTray, wireTray } from './tray';
 import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
-import { fragment, overlay, passcodeStorage, slug, state } from './state';
+import { wireStats } from './stats';
+import { fragment, overlay, passcodeStorage, query, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
 import { $, diceViews, messageOf, renderParticipants } from './view';
-
-const KEY_STORAGE = 'openDice.apiKey';
+import { ensurePageKey, forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
+import { takeJoinIntent } from '../pages/client/invite';
+import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
+import { focusInviteIfNew, renderInvite, wireInvite } from './invitePanel';
 
 type Screen = 'login' | 'passcode' | 'join' | 'board' | 'fatal' | 'loading';
 
@@ -46,13 +50,20 @@ function setConnection(label: string, kind: 'online' | 'offline' | 'error') {
  */
 type Entry = 'join' | 'ask';
 
-async function signIn(key: string, remember: boolean, entry: Entry) {
+/** The key the page signed in with (a typed one, the kept guest's, or the session's page key). */
+let currentKey: string | null = null;
+
+async function signIn(key: string, remember: boolean, entry: Entry, retry = true) {
   const client = new DiceClient({ baseUrl: '', apiKey: key });
   try {
     state.me = await client.me();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
-      localStorage.removeItem(KEY_STORAGE);
+      // A kept key the API refuses (revoked, expired): forget it; signed in, the session gets a new one.
+      forgetPageKey(key);
+      forgetStreamKey();
+      const next = retry && pageSession() ? await pageKey().catch(() => null) : null;
+      if (next && next !== key) return signIn(next, false, entry, false);
       show('login');
       $('login-error').textContent = err.message;
       return;
@@ -61,10 +72,12 @@ async function signIn(key: string, remember: boolean, entry: Entry) {
     return;
   }
   if (remember) localStorage.setItem(KEY_STORAGE, key);
+  currentKey = key;
   state.client = client;
   configureThemes({ readTheme: (id) => client.getTheme(id), apiKey: key, report: noteThemeFailure });
   $('me').textContent = state.me.username;
-  $('sign-out').hidden = false;
+  // Signed in on this site, the board is the account's: "Change key" would only come back to it.
+  $('sign-out').hidden = Boolean(pageSession());
   void loadThemes();
   await (entry === 'join' ? joinAndConnect() : openOrAsk());
 }
@@ -96,6 +109,8 @@ function wireLogin() {
   $('sign-out').addEventListener('click', () => {
     localStorage.removeItem(KEY_STORAGE);
     state.socket?.disconnect();
+    // /room/{slug} would make a new guest at once: the key form is /board/{slug}'s.
+    if (roomAddress) return location.assign(`/board/${encodeURIComponent(slug)}`);
     location.hash = '';
     location.reload();
   });
@@ -157,6 +172,7 @@ async function enterRoom(room: Room) {
   state.room = room;
   show('board');
   renderRoom();
+  focusInviteIfNew();
   await loadHistory();
   connect();
 }
@@ -170,7 +186,8 @@ function joinFailed(err: unknown) {
     return;
   }
   if (err instanceof ApiError && err.status === 401) {
-    localStorage.removeItem(KEY_STORAGE);
+    // The key stopped working (revoked: a sign-out elsewhere, the settings page): forget that one only.
+    if (currentKey) forgetPageKey(currentKey);
     show('login');
     $('login-error').textContent = err.message;
     return;
@@ -195,6 +212,7 @@ function renderRoom() {
   $('room-name').textContent = room.name;
   document.title = `${room.name} · dice board`;
   renderParticipants($('participants'), room, state.online, state.me?.uuid ?? null);
+  renderInvite(room);
   renderTray();
   // Streamers key the overlay's page out: no table image there.
   state.table?.setBackground(overlay ? null : room.bg_file_path);
@@ -287,8 +305,10 @@ function start() {
   wireLogin();
   wirePasscode();
   wireJoinQuestion();
+  wireInvite(slug);
   wireRollForm();
   wireTray();
+  wireStats();
   state.table = DiceTable.create($('dice-canvas') as HTMLCanvasElement, overlay);
   wireSounds();
   keepTableBelowCards();
@@ -308,11 +328,53 @@ function start() {
     rolls: () => state.rolls.size,
   };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(slug)) return show('fatal', 'This is not a room address.');
-  const given = fragment.get('key');
-  const key = given ?? localStorage.getItem(KEY_STORAGE);
-  if (!key) return show('login');
+  // The room's own page (src/pages/room): its invite link, players and settings.
+  const roomPage = $('room-page') as HTMLAnchorElement;
+  roomPage.href = `/room/${slug}/settings`;
+  roomPage.hidden = false;
+  const given = fragment.get('key') ?? handedStreamKey();
+  const invited = !overlay && (Boolean(addressPasscode) || takeJoinIntent(slug));
   show('loading');
-  void signIn(key, !given, given ? 'join' : 'ask');
+  if (given) return void signIn(given, false, 'join');
+  void (async () => {
+    // The signed-in session's page key, else the guest key this browser keeps (src/pages/client/pageKey.ts).
+    const key = await pageKey().catch(() => null);
+    if (key) return signIn(key, false, invited ? 'join' : 'ask');
+    // No key at all. On a room's address (an invite, a room's link) a new guest joins at once: a new
+    // guest has nothing of anyone's to show the room. Never in the overlay (any site may frame it), and
+    // /board/{slug} offers the key form first, as it always did.
+    if (overlay || !roomAddress) return show('login');
+    try {
+      await signIn(await ensurePageKey(), false, 'join');
+    } catch (err) {
+      show('login');
+      $('login-error').textContent = messageOf(err);
+    }
+  })();
+}
+
+/**
+ * /room/{slug} (the address invites and dddice's integrations use), rather than /board/{slug}: a
+ * browser without any key becomes a guest there instead of being asked for a key.
+ */
+const roomAddress = document.body.dataset.mode === 'room';
+
+/**
+ * The passcode the address carried (an invite link: `?passcode=`, or `#passcode=` as overlays carry
+ * it), read once by state.ts. It proves that whoever made the link could let people in (only the
+ * room's players see it), so the page joins without asking (docs/pages.md, "Invite links"). It is
+ * moved out of the address bar at once: no screenshot, shared screen or history entry keeps it (the
+ * tab keeps it in sessionStorage once in).
+ */
+const addressPasscode = query.get('passcode') ?? fragment.get('passcode');
+if (query.has('passcode') || fragment.has('passcode')) {
+  const search = new URLSearchParams(query);
+  search.delete('passcode');
+  const hash = new URLSearchParams(fragment);
+  hash.delete('passcode');
+  const [q, f] = [search.toString(), hash.toString()];
+  const rest = `${q ? `?${q}` : ''}${f ? `#${f}` : ''}`;
+  history.replaceState(history.state, '', `${location.pathname}${rest}`);
 }
 
 start();

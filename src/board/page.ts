@@ -1,30 +1,37 @@
-import { escapeHtml } from '../openapi/html';
+import { renderShell } from '../pages/shell';
 
 /**
- * The board's HTML shell. The slug comes from the URL and is checked against the slug pattern before
- * it gets here; it is escaped anyway. Everything the server sends later is put in the DOM as text by
- * the script (src/board/main.ts), never as HTML.
+ * The board's HTML: the shared page shell (src/pages/shell.ts) around the board's fixed skeleton below.
+ * The slug comes from the URL and is checked against the slug pattern before it gets here; it is
+ * escaped anyway, as every `data-*` value. Everything the server sends later is put in the DOM as
+ * text by the script (src/board/main.ts), never as HTML.
+ *
+ * `page` are more `data-*` attributes of <body> for the script: `mode` (`room` on /room/{slug}, the
+ * address invites carry; `board` on /board/{slug}), and for a signed-in browser what
+ * src/pages/client/pageKey.ts reads (`session`, `csrf`, `user`). `firstScript`, a path of this
+ * server, runs before anything else (the stream address's, src/pages/stream/moveKey.ts).
  */
-export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string): string {
-  const s = escapeHtml(slug);
-  const v = escapeHtml(assetVersion);
-  return `<!doctype html>
-<html lang="en" class="${overlay ? 'overlay' : ''}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="${overlay ? 'normal' : 'dark light'}">
-<title>Dice board · ${s}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/board/assets/board.css?v=${v}">
-<script type="module" src="/board/assets/board.js?v=${v}"></script>
-</head>
-<body data-slug="${s}">
-<div id="app">
+export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, page: Readonly<Record<string, string | undefined>> = {}, firstScript?: string): string {
+  return renderShell({
+    title: `Dice board · ${slug}`,
+    firstScripts: firstScript ? [firstScript] : undefined,
+    styles: [`/board/assets/board.css?v=${assetVersion}`],
+    scripts: [`/board/assets/board.js?v=${assetVersion}`],
+    htmlClass: overlay ? 'overlay' : undefined,
+    colorScheme: overlay ? 'normal' : 'dark light',
+    body: { ...page, slug },
+    markup: BOARD_MARKUP,
+  });
+}
+
+/** The board's skeleton: fixed markup, no value in it (main.ts fills it in as text). */
+const BOARD_MARKUP = `
   <header class="bar">
+    <a class="home" href="/">Home</a>
     <h1 id="room-name">Dice board</h1>
     <span id="connection" class="connection" data-state="offline">offline</span>
     <span id="me" class="me"></span>
+    <a id="room-page" class="bar-link" hidden>Room settings</a>
     <button id="sound-toggle" class="link" type="button" aria-pressed="true" title="Theme sounds (they start after your first click)">Sound on</button>
     <button id="sign-out" class="link" type="button" hidden>Change key</button>
   </header>
@@ -73,6 +80,17 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
         <h2>Players</h2>
         <ul id="participants"></ul>
       </section>
+      <section id="invite" class="invite" aria-labelledby="invite-title" hidden>
+        <h2 id="invite-title">Invite players</h2>
+        <p id="invite-note" class="invite-note"></p>
+        <label for="invite-link">Invite link</label>
+        <div class="copy-row">
+          <input id="invite-link" type="text" readonly spellcheck="false">
+          <button id="copy-invite" type="button">Copy invite link</button>
+        </div>
+        <p id="invite-passcode" class="invite-passcode" hidden>Passcode: <code id="invite-passcode-value"></code></p>
+        <p id="copy-status" class="copy-status" role="status"></p>
+      </section>
       <section id="tray" class="tray" hidden>
         <h2>Your dice tray</h2>
         <div id="tray-rows" class="tray-rows" role="group" aria-label="Dice tray: one click rolls a row"></div>
@@ -92,12 +110,10 @@ export function renderBoardPage(slug: string, overlay: boolean, assetVersion: st
         <p id="roll-error" class="error" role="alert"></p>
       </form>
       <section class="history">
-        <h2>Rolls</h2>
+        <div class="history-head"><h2>Rolls</h2><button id="stats-open" type="button" class="link">Statistics</button></div>
         <ol id="rolls"></ol>
       </section>
     </aside>
   </main>
-</div>
-</body>
-</html>`;
-}
+  <dialog id="stats-dialog" class="stats" aria-labelledby="stats-title"></dialog>
+`;

@@ -92,14 +92,19 @@ async function draw(theme: Theme, canvas: HTMLCanvasElement, note: HTMLElement) 
     },
   });
   const shelf = DiceShelf.create(canvas);
-  (window as unknown as { __preview: unknown }).__preview = { webgl: Boolean(shelf), dice: () => shelf?.snapshot() ?? [] };
+  (window as unknown as { __preview: unknown }).__preview = {
+    webgl: Boolean(shelf),
+    dice: () => shelf?.snapshot() ?? [],
+    /** compile errors of shader sources, as an editor would show them (tests) */
+    shaderDiagnostics: (frag_shader: string | null, vert_shader: string | null) => shelf?.diagnose({ frag_shader, vert_shader }) ?? [],
+  };
   if (!shelf) {
     canvas.hidden = true;
     note.textContent = 'No WebGL here: the dice show in the list.';
     note.hidden = false;
     return;
   }
-  shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
+  await shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
 }
 
 async function main() {

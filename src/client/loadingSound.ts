@@ -1,5 +1,5 @@
 /**
- * `roll.loading` sounds (spec 2.3.2) are the shake sounds played while dice are about to be thrown. Their
+ * `roll.loading` sounds (docs/spec.md §2.3.2) are the shake sounds played while dice are about to be thrown. Their
  * `value` says for which hand sizes, the number of dice thrown in the roll, as dddice's theme editor
  * writes it: an operator and a hand size. One parser, used by the server to accept manifests
  * (src/themes/manifest/manifest.ts) and by renderers to pick the sound (docs/api/themes.md, "Sounds").

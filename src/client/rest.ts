@@ -1,7 +1,7 @@
 import type {
   ChannelGrant,
   CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, DieInput, Envelope, ErrorBody, ErrorDetail, Page,
-  PageQuery, Roll, Room, RoomDiceChange, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
+  PageQuery, Roll, RollStats, Room, RoomDiceChange, StatsQuery, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
   CreateWebhookBody, NewWebhook, UpdateWebhookBody, Webhook, WebhookDelivery,
 } from './types';
 
@@ -269,6 +269,16 @@ export class RestClient {
   /** GET /room/{slug}/roll: the rolls of a room you may see, newest first (cursor-paged). */
   listRoomRolls(slug: string, query: HistoryQuery = {}): Promise<CursorPage<Roll>> {
     return this.request<CursorPage<Roll>>('GET', `/room/${pathPart(slug)}/roll`, { query: { ...query } });
+  }
+
+  /** GET /room/{slug}/stats: how the room's dice fell, as you may see them (participants). */
+  getRoomStats(slug: string, query: StatsQuery = {}): Promise<RollStats> {
+    return this.data<RollStats>('GET', `/room/${pathPart(slug)}/stats`, { query: { ...query } });
+  }
+
+  /** GET /user/stats: how your own dice fell, in rooms or not. */
+  getUserStats(query: Omit<StatsQuery, 'user'> = {}): Promise<RollStats> {
+    return this.data<RollStats>('GET', '/user/stats', { query: { ...query } });
   }
 
   /** DELETE /roll?room={slug}: clear the room's table. */

@@ -413,6 +413,56 @@ export interface DiceBoxQuery {
   ids?: string;
 }
 
+/** GET /room/{slug}/stats and GET /user/stats: what narrows the statistics (all optional). */
+export interface StatsQuery {
+  /** rolls made at or after this time (ISO 8601) */
+  since?: Timestamp;
+  /** rolls made before this time (ISO 8601) */
+  until?: Timestamp;
+  /** room statistics only: the rolls of the user with this uuid */
+  user?: string;
+  /** one die type (`d20`) */
+  type?: string;
+}
+
+/** One face of a die in the statistics: the face, its number as roll values give it, how often it was drawn. */
+export interface StatsFace {
+  face: Face;
+  value: number;
+  count: number;
+}
+
+/**
+ * The figures of one die type (for one list of faces: a type whose themes give it different faces has
+ * one entry per list, `themes` saying which). `count` and `counts` are the values the server drew,
+ * dropped and rerolled ones included; `user_values` those a client supplied, never in the test.
+ */
+export interface DieStats {
+  type: string;
+  themes: string[];
+  /** the number of faces */
+  faces: number;
+  count: number;
+  /** every face in the die's face order, zeros included */
+  counts: StatsFace[];
+  /** mean of the faces drawn; null when a face is not a number, or nothing was drawn */
+  mean: number | null;
+  /** a fair die's mean; null when a face is not a number */
+  expected_mean: number | null;
+  /** Pearson's statistic against a fair die (every face 1/faces); null when nothing was drawn */
+  chi_square: number | null;
+  degrees_of_freedom: number;
+  /** the chance of a statistic at least this large from a fair die; null when there is nothing to test */
+  p_value: number | null;
+  user_values: number;
+}
+
+export interface RollStats {
+  /** how many rolls the counted values come from */
+  rolls: number;
+  dice: DieStats[];
+}
+
 /** Events a webhook may receive (docs/webhooks.md); `*` is all of them. */
 export type WebhookEventType =
   | 'roll.created' | 'roll.updated' | 'roll.deleted' | 'room.updated' | 'room.deleted'

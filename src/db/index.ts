@@ -73,9 +73,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   // Two pools on PostgreSQL, kept on purpose: Sequelize's (the models of users, rooms, themes) and the
   // plain-SQL one of db/sql.ts, which owns what Sequelize cannot give it: JSON columns left as text,
   // timestamps parsed once per text, and every short statement prepared once per connection. Moving
-  // the roll paths onto it (with issue 9's other changes) took them from 0.09x (POST /roll) and 0.15x
+  // the roll paths onto it (with fewer statements per roll) took them from 0.09x (POST /roll) and 0.15x
   // (GET /roll/{uuid}) of the bare baseline to 0.39x, and prepared statements alone took PostgreSQL's
-  // CPU per roll from 3.1 to 1.2 ms (docs/performance.md, bench:http, issue 9). Borrowing Sequelize's
+  // CPU per roll from 3.1 to 1.2 ms (docs/performance.md, "Where a roll's CPU goes"). Borrowing Sequelize's
   // connections for it (one pool) would give up those type parsers and add sequelize-pool's acquire to
   // the hottest path; that one-pool variant has not been measured no slower, so the pools stay two.
   // Each is DATABASE_POOL_SIZE (docs/operations.md: dice_db_pool_connections{pool="models"|"sql"}).

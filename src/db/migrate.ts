@@ -1,18 +1,15 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { QueryInterface } from 'sequelize';
 import type { Database } from './index';
 import type { Logger } from '../logger';
+import { MIGRATIONS } from './migrationList';
 
 export type MigrationContext = { queryInterface: QueryInterface; dialect: Database['dialect'] };
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** Apply pending migrations (files in ./migrations, in name order). Idempotent. */
+/** Apply pending migrations (./migrationList.ts, in order). Idempotent. */
 export async function migrate(database: Database, logger?: Logger): Promise<string[]> {
   const umzug = new Umzug<MigrationContext>({
-    migrations: { glob: ['migrations/*.ts', { cwd: here }] },
+    migrations: MIGRATIONS.map(([name, step]) => ({ name, up: step.up, down: step.down })),
     context: { queryInterface: database.sequelize.getQueryInterface(), dialect: database.dialect },
     storage: new SequelizeStorage({ sequelize: database.sequelize, tableName: 'schema_migrations' }),
     logger: undefined,

@@ -7,7 +7,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * How much of a JSON body is parsed before the request's key is checked. No route before `auth` reads
  * a body (guest creation takes none), so this only has to be generous to clients that send `{}` or a
  * few fields anyway. Parsing is the expensive part: 300 keyless bodies of 949 KB, parsed before `auth`
- * answered 401, held /healthz at 100-200 ms for 9 s (issue 16).
+ * answered 401, held /healthz at 100-200 ms for 9 s (test/hostile/flood.test.ts).
  */
 export const UNAUTHENTICATED_BODY_BYTES = 16 * 1024;
 

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, BadRequestError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError, type ErrorDetail } from '../errors';
 import { isDatabaseUnavailable } from '../db/errors';
 import type { Logger } from '../logger';
+import { loggedUrl } from './loggedUrl';
 
 export function errorBody(err: AppError) {
   const data: { code: string; message: string; details?: ErrorDetail[] } = { code: err.code, message: err.message };
@@ -77,7 +78,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(appError.status).set(appError.headers ?? {}).json(errorBody(appError));
       return;
     }
-    logger.error({ reqId: req.id, err, method: req.method, url: req.originalUrl }, 'unhandled error');
+    logger.error({ reqId: req.id, err, method: req.method, url: loggedUrl(req.originalUrl) }, 'unhandled error');
     if (res.headersSent) return;
     res.status(500).json({ type: 'error', data: { code: 'internal_error', message: `Something went wrong on our side (request ${req.id}).` } });
   };

@@ -27,7 +27,7 @@ function apiRoutePatterns(): Map<string, RegExp> {
   // Express answers HEAD with the GET route.
   byMethod.set('HEAD', byMethod.get('GET') ?? []);
   // One alternation per method: every request asks, and one regular expression is cheaper than trying
-  // a few dozen in turn (about 1% of POST /roll's CPU went there; docs/performance.md).
+  // a few dozen in turn (about 1% of POST /roll's CPU went there).
   return new Map([...byMethod].map(([method, sources]) => [method, new RegExp(`^(?:${sources.join('|')})/?$`, 'i')]));
 }
 

@@ -2,6 +2,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { Broadcaster, Target } from '../realtime/broadcaster';
 import { MOVE_EVENT_NAMES, ROOM_NAMESPACE, RoomEvents, UserEvents } from '../realtime/events';
 import type { Metrics } from './index';
+import { namespacesOf } from '../realtime/socketioInternals';
 
 /** The only event names used as label values; anything else is counted as "other". */
 const EVENT_NAMES: readonly string[] = [...Object.values(RoomEvents), ...Object.values(UserEvents), ...MOVE_EVENT_NAMES, 'other'];
@@ -64,7 +65,7 @@ export function observeSockets(metrics: Metrics, io: Server): void {
   // `this` is the socket; the arguments are the packet's data: the event name first.
   const onOutgoing = (event: unknown) => count(event);
   const watch = (nsp: Namespace) => nsp.on('connection', (socket: Socket) => socket.onAnyOutgoing(onOutgoing));
-  for (const nsp of io._nsps.values()) watch(nsp);
+  for (const nsp of namespacesOf(io).values()) watch(nsp);
   // Room namespaces are made on their first connection: this fires before that connection does.
   io.on('new_namespace', watch);
 
@@ -73,13 +74,13 @@ export function observeSockets(metrics: Metrics, io: Server): void {
   });
   metrics.gauge('dice_realtime_sockets', 'Sockets connected to this instance, by namespace kind', ['namespace'] as const, (set) => {
     let rooms = 0;
-    for (const [name, nsp] of io._nsps) if (ROOM_NAMESPACE.test(name)) rooms += nsp.sockets.size;
+    for (const [name, nsp] of namespacesOf(io)) if (ROOM_NAMESPACE.test(name)) rooms += nsp.sockets.size;
     set({ namespace: 'room' }, rooms);
-    set({ namespace: 'user' }, io._nsps.get('/user')?.sockets.size ?? 0);
+    set({ namespace: 'user' }, namespacesOf(io).get('/user')?.sockets.size ?? 0);
   });
   metrics.gauge('dice_realtime_rooms', 'Rooms with at least one socket connected to this instance', [], (set) => {
     let live = 0;
-    for (const [name, nsp] of io._nsps) if (nsp.sockets.size > 0 && ROOM_NAMESPACE.test(name)) live++;
+    for (const [name, nsp] of namespacesOf(io)) if (nsp.sockets.size > 0 && ROOM_NAMESPACE.test(name)) live++;
     set({}, live);
   });
 }

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { openApiDocument } from './document';
 import { renderDocsPage } from './html';
-import { homePage } from './home';
 
 export { openApiDocument, type OpenApiDocument } from './document';
 
@@ -15,10 +14,9 @@ export function openApiRoutes(): Router {
   return router;
 }
 
-/** GET /docs: the document as a readable page (no script, no CDN); GET /: the page that points to it. */
+/** GET /docs: the document as a readable page (no script, no CDN). */
 export function docsRoutes(): Router {
   const router = Router();
-  router.get('/', homePage);
   let page: string | null = null;
   router.get('/docs', (_req, res) => {
     page ??= renderDocsPage(openApiDocument());

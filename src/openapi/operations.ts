@@ -1,6 +1,6 @@
 import { ref, type Schema } from './schemas';
 
-/** Small builders for operations, so each endpoint in paths.ts reads as one declaration. */
+/** Small builders for operations, so each endpoint in paths/*.ts reads as one declaration. */
 
 export const ERROR_RESPONSES = {
   '400': {

@@ -57,7 +57,7 @@ const face: Schema = {
   anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'object', required: ['src'], properties: { src: { type: 'string' } } }],
 };
 
-/** A participant's fields (spec 2.5), shared by Participant and RollParticipant. */
+/** A participant's fields (docs/spec.md §2.5), shared by Participant and RollParticipant. */
 const participantProperties: Record<string, Schema> = {
   id: { type: 'integer', description: "The participant's own id (not the user's): it names the participant in paths" },
   username: { type: 'string', description: 'The name shown in this room; chosen by the participant' },
@@ -131,7 +131,7 @@ export const schemas: Record<string, Schema> = {
     { description: 'The public face of a user: never an internal id, key or e-mail.' },
   ),
 
-  Participant: strict(participantProperties, { description: 'Spec 2.5.' }),
+  Participant: strict(participantProperties, { description: 'docs/spec.md §2.5.' }),
 
   RollParticipant: strict(
     {
@@ -165,7 +165,7 @@ export const schemas: Record<string, Schema> = {
       user: ref('User'),
       participants: { type: 'array', items: ref('Participant') },
     },
-    { description: 'Spec 2.4.' },
+    { description: 'docs/spec.md §2.4.' },
   ),
 
   RollValue: strict(
@@ -195,7 +195,7 @@ export const schemas: Record<string, Schema> = {
       created_at: timestamp,
       updated_at: timestamp,
     },
-    { description: 'Spec 2.7.' },
+    { description: 'docs/spec.md §2.7.' },
   ),
 
   Roll: strict(
@@ -217,7 +217,7 @@ export const schemas: Record<string, Schema> = {
       created_at: timestamp,
       updated_at: timestamp,
     },
-    { description: 'Spec 2.6.' },
+    { description: 'docs/spec.md §2.6.' },
     ['success_count', 'failure_count'],
   ),
 
@@ -231,7 +231,7 @@ export const schemas: Record<string, Schema> = {
 
   Theme: {
     type: 'object',
-    description: 'Spec 2.3: one version of a theme.',
+    description: 'One version of a theme (docs/spec.md §2.3).',
     required: ['id', 'name', 'description', 'version', 'api_version', 'label', 'available_dice', 'user', 'created_at', 'updated_at'],
     additionalProperties: false,
     properties: {

@@ -5,6 +5,7 @@ import { liveKeyIds } from '../users/store';
 import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
 import { socketData } from './handshake';
 import { unheld } from './welcomeHold';
+import { namespacesOf } from './socketioInternals';
 
 /** The other listeners guarded alongside the sockets (the Pusher gateway's subscriptions). */
 export interface GuardedListeners {
@@ -39,7 +40,7 @@ export class AccessGuard {
   /** The room and user sockets of this instance (sockets still in their handshake are not in `nsp.sockets`). */
   private sockets(): Socket[] {
     const out: Socket[] = [];
-    for (const [name, nsp] of this.io._nsps) {
+    for (const [name, nsp] of namespacesOf(this.io)) {
       if (name !== USER_NAMESPACE && !ROOM_NAMESPACE.test(name)) continue;
       for (const socket of nsp.sockets.values()) out.push(socket);
     }
@@ -69,7 +70,7 @@ export class AccessGuard {
   resync(reason: 'redis_reconnected' | 'events_lost', namespaces: readonly string[] | null = null, before = Infinity): number {
     const wanted = namespaces ? new Set(namespaces) : null;
     let n = 0;
-    for (const [name, nsp] of this.io._nsps) {
+    for (const [name, nsp] of namespacesOf(this.io)) {
       if (!ROOM_NAMESPACE.test(name) || (wanted && !wanted.has(name))) continue;
       for (const socket of [...nsp.sockets.values()]) {
         if (socketData(socket).connectedAt >= before) continue;

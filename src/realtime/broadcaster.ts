@@ -1,6 +1,7 @@
 import type { Server } from 'socket.io';
 import { RoomEvents, ROOM_NAMESPACE } from './events';
 import { MemorySequence, type ReplayEntry, type SequenceReader } from './sequence';
+import { namespacesOf } from './socketioInternals';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -61,7 +62,7 @@ export class LocalBroadcaster implements Broadcaster {
    * publish a request (nothing at all while Redis is away, when the clustered shape falls back here).
    */
   private operator(target: Target) {
-    const nsp = this.io._nsps.get(target.namespace);
+    const nsp = namespacesOf(this.io).get(target.namespace);
     if (!nsp) return null;
     return nsp.local.to(target.to ?? []).except(target.except ?? []);
   }

@@ -11,7 +11,7 @@ import { KeyedThrottle } from './throttle';
 import type { ReplayEntry } from './sequence';
 import { releaseOutbox } from '../outbox/sweeper';
 
-/** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls issue). */
+/** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls feature). */
 export interface RollFeed {
   /**
    * Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer.

@@ -26,6 +26,7 @@ import { wireFor } from './wire';
 import { watchShardSubscriptions } from './shardWatch';
 import { roomChannel } from './sequenceRedis';
 import { ROOM_NAMESPACE } from './events';
+import { namespacesOf } from './socketioInternals';
 
 export interface RealtimeOptions {
   /** The production shape: a Redis connection for publishing (the adapter's pub client will do). */
@@ -197,7 +198,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
   const stopWatch = (options.pubsub === 'sharded' ? watchShardSubscriptions : () => () => undefined)(
     sub,
     (namespace) => roomChannel(channelKey, namespace),
-    () => [...io._nsps.keys()].filter((name) => ROOM_NAMESPACE.test(name)),
+    () => [...namespacesOf(io).keys()].filter((name) => ROOM_NAMESPACE.test(name)),
     (namespaces) => {
       log.warn({ rooms: namespaces.length }, 'room subscriptions moved to another Redis connection (failover or reconnection): resyncing their sockets');
       guard.resync('redis_reconnected', namespaces);

@@ -13,6 +13,7 @@ import { RoomLoads } from './roomLoads';
 import { sendEncoded } from './preEncoded';
 import { memberCount } from './pusher/members';
 import type { LoggedEntry } from './sequence';
+import { createChildNamespace, forgetChildNamespace, handshakesUnderWay, namespacesOf } from './socketioInternals';
 
 export interface RealtimeContext {
   io: Server;
@@ -44,12 +45,9 @@ export interface RealtimeContext {
  */
 function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
   setImmediate(() => {
-    const pending = (nsp as unknown as { _preConnectSockets?: Map<string, unknown> })._preConnectSockets;
     // Pusher subscriptions (pusher/members.ts) hold a namespace like sockets do.
-    if (nsp.sockets.size > 0 || (pending?.size ?? 0) > 0 || memberCount(nsp) > 0) return;
-    if (io._nsps.get(nsp.name) !== nsp) return;
-    io._nsps.delete(nsp.name);
-    (parent as unknown as { children: Set<Namespace> }).children.delete(nsp);
+    if (nsp.sockets.size > 0 || handshakesUnderWay(nsp) > 0 || memberCount(nsp) > 0) return;
+    if (!forgetChildNamespace(io, parent, nsp)) return;
     nsp.removeAllListeners();
     nsp.adapter.close();
   });
@@ -63,10 +61,9 @@ function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
  */
 export function roomNamespaceFor(ctx: RealtimeContext, slug: string): Namespace {
   const name = roomNamespace(slug);
-  const existing = ctx.io._nsps.get(name);
+  const existing = namespacesOf(ctx.io).get(name);
   if (existing) return existing;
-  const parent = ctx.roomParent as unknown as { createChild(name: string): Namespace };
-  return parent.createChild(name);
+  return createChildNamespace(ctx.roomParent!, name);
 }
 
 /** Close `nsp` on the next turn if nothing holds it any more (no socket, handshake or Pusher subscription). */
@@ -77,7 +74,7 @@ export function releaseRoomNamespace(ctx: RealtimeContext, nsp: Namespace): void
 /** How many child namespaces exist on this instance (for tests and health). */
 export function roomNamespaceCount(io: Server): number {
   let n = 0;
-  for (const name of io._nsps.keys()) if (ROOM_NAMESPACE.test(name)) n++;
+  for (const name of namespacesOf(io).keys()) if (ROOM_NAMESPACE.test(name)) n++;
   return n;
 }
 

@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import { writePreEncoded } from './socketioInternals';
 
 /**
  * One event encoded once and written to many sockets. `socket.emit()` encodes its packet for every
@@ -25,10 +26,7 @@ export function encodeEvent(socket: Socket, event: string, payload: unknown): En
  */
 export function sendEncoded(socket: Socket, encoded: EncodedEvent): boolean {
   if (!socket.connected) return false;
-  (socket.client as unknown as PacketWriter)._packet(encoded, { preEncoded: true, compress: true });
+  writePreEncoded(socket, encoded);
   return true;
 }
 
-interface PacketWriter {
-  _packet(packet: unknown, opts: { preEncoded: boolean; compress: boolean }): void;
-}

@@ -22,8 +22,8 @@ export interface PubSubChoice {
 const SHARDED_SINCE_MAJOR = 7;
 
 /**
- * The ceiling of the classic fabric, measured on this project's reference machine (issue 22,
- * docs/performance.md): two instances, 3,000 live rooms of one socket each.
+ * The ceiling of the classic fabric, measured on this project's reference machine (docs/realtime.md,
+ * The pub/sub fabric): two instances, 3,000 live rooms of one socket each.
  */
 const CLASSIC_CEILING =
   'the classic Socket.IO adapter holds one pattern subscription per live room per instance, and Redis matches every PUBLISH against all of them: ' +

@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import { connectionWriter, outgoingNotifier, type EngineWrite, type OutgoingNotice } from './socketioInternals';
 
 /**
  * Live events that reach a socket while it is being welcomed, held back until the welcome is out, so a
@@ -25,8 +26,8 @@ interface Packet {
   data?: unknown[];
 }
 
-type Write = (this: unknown, packets: unknown, opts: unknown) => void;
-type Notify = (this: unknown, packet: Packet) => void;
+type Write = EngineWrite;
+type Notify = OutgoingNotice;
 
 interface ClientHold {
   client: HoldableClient;
@@ -58,10 +59,8 @@ export const LATE_SKIP_MS = 30_000;
 const HOLD = Symbol('welcomeHold');
 
 type HoldableClient = { writeToEngine: Write; [HOLD]?: ClientHold };
-// notifyOutgoingListeners: a private method of Socket (socket.io 4), called by the adapter for every broadcast packet.
-interface NotifiableSocket {
-  notifyOutgoingListeners: Notify;
-}
+// notifyOutgoingListeners: a private method of Socket, called by the adapter for every broadcast packet (socketioInternals.ts).
+type NotifiableSocket = ReturnType<typeof outgoingNotifier>;
 
 export interface WelcomeHold {
   /** Run `fn`, whose emits to the socket go out at once (the welcome's own). */
@@ -75,7 +74,7 @@ export interface WelcomeHold {
 }
 
 export function holdLiveEvents(socket: Socket, lateMs = LATE_SKIP_MS): WelcomeHold {
-  const client = socket.client as unknown as HoldableClient;
+  const client = connectionWriter<{ [HOLD]?: ClientHold }>(socket);
   let hold = client[HOLD];
   if (!hold) {
     const created: ClientHold = { client, original: client.writeToEngine, hooked: false, notifiers: new Map(), timer: null, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map(), late: new Map() };
@@ -86,7 +85,7 @@ export function holdLiveEvents(socket: Socket, lateMs = LATE_SKIP_MS): WelcomeHo
       created.timer = null;
     });
   }
-  hook(hold, socket as unknown as NotifiableSocket);
+  hook(hold, outgoingNotifier(socket));
   hold.holds++;
   let released = false;
   return {
@@ -185,7 +184,7 @@ function lateSkipped(hold: ClientHold, packet: Packet | undefined): boolean {
  * events held for it are moot: it replays them after reconnecting).
  */
 export function unheld<T>(socket: Socket, fn: () => T): T {
-  const hold = (socket.client as unknown as HoldableClient)[HOLD];
+  const hold = connectionWriter<{ [HOLD]?: ClientHold }>(socket)[HOLD];
   if (!hold) return fn();
   hold.passing++;
   try {

@@ -9,7 +9,7 @@ import { groupPartsOf, groupsOf } from '../dice/tally';
 import { wireValue } from '../dice/numbering';
 
 /**
- * A roll as one viewer may see it (spec 2.6 and 2.7): the one presenter behind REST and realtime, so
+ * A roll as one viewer may see it (docs/spec.md §2.6 and 2.7): the one presenter behind REST and realtime, so
  * both redact alike. Pure: no I/O. The roll must be loaded as loadRolls() loads it (user, room with owner
  * and participants, values, whispers with their participants) and must be visible to the viewer
  * (policy.ts canSeeRoll): this function redacts dice, it does not decide who sees the roll.
@@ -69,7 +69,7 @@ function involvedUserIds(roll: Roll): Set<number> {
   return ids;
 }
 
-/** Spec 2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
+/** docs/spec.md §2.7, plus `theme`, `label` and `meta` of the die as the roll request gave them. */
 function presentValues(roll: Roll, values: RollValue[], viewerUserId: number | null | undefined): PresentedValue[] {
   // Which roll group part a value belongs to is in the (public) operator, so it is shown for hidden dice too.
   const places = groupPartsOf(groupsOf(roll.operator));
@@ -121,7 +121,7 @@ function faceIndex(value: RollValue): number | null {
   return value.value === null ? null : wireValue(value.type, value.value, value.valueToDisplay as Face);
 }
 
-/** The face as shown: spec 2.7 types it as a string, so numbers become strings; image faces stay objects. */
+/** The face as shown: docs/spec.md §2.7 types it as a string, so numbers become strings; image faces stay objects. */
 function displayed(face: unknown): Face | null {
   if (typeof face === 'number') return String(face);
   return (face as Face | undefined) ?? null;

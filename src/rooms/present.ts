@@ -4,7 +4,7 @@ import { timestamp, ts } from '../http/time';
 import { presentUser } from '../users/present';
 import type { Participant as WireParticipant, Room as WireRoom, RollParticipant } from '../client/types';
 
-/** Spec 2.5. The id is the participant's own (not the user's): it names the participant in paths. */
+/** docs/spec.md §2.5. The id is the participant's own (not the user's): it names the participant in paths. */
 export function presentParticipant(participant: Participant): WireParticipant {
   if (!participant.user) throw new Error('presentParticipant needs the participant loaded with its user');
   return {
@@ -33,7 +33,7 @@ export function presentRollParticipant(participant: Participant): RollParticipan
 }
 
 /**
- * Spec 2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
+ * docs/spec.md §2.4, as `viewerUserId` may see it. The room must be loaded with `participants` (each with
  * its `user`) and `user` (the owner): see `readRoomBySlug()` in store/read.ts.
  * The passcode is shown to the owner, and to the participants of a private room; everyone else gets
  * `null` (the key is always there, so clients need not test for its presence). A public room's
@@ -79,7 +79,7 @@ export function roomViewerKind(room: Room, viewerUserId: number | null | undefin
 }
 
 /**
- * The room as a roll embeds it (spec 2.6 `room`): the same shape and the same per-viewer redaction,
+ * The room as a roll embeds it (docs/spec.md §2.6 `room`): the same shape and the same per-viewer redaction,
  * with `deleted_at` set when the room was deleted after the roll. Load the room with every
  * participant (store/forRolls.ts) so deleted rooms still come along.
  *

@@ -89,6 +89,6 @@ export const participantBody = Joi.object({
   username: displayName(USERNAME_MAX),
   dice_tray: diceTray,
   color: Joi.string().pattern(HEX_COLOR).messages({ 'string.pattern.base': '{{#label}} must be a hex colour like #1a2b3c' }),
-  // Sent by some clients (spec 4.3); the caller's identity, not a passcode, decides here.
+  // Sent by some clients (docs/spec.md §4.3); the caller's identity, not a passcode, decides here.
   passcode: offeredPasscode,
 });

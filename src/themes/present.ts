@@ -12,7 +12,7 @@ export interface ThemePresentOptions {
 }
 
 /**
- * A theme version as spec 2.3 describes it. Every file the manifest names (`meshes`, `textures[].src`,
+ * A theme version as docs/spec.md §2.3 describes it. Every file the manifest names (`meshes`, `textures[].src`,
  * `sounds[].src`, `values[die][i].src`) is presented as the URL it is served at without a key
  * (assetUrls.ts), and `assets` maps each file name to that URL: renderers load them as they are. The
  * owner (`user`, with the subscription fields) needs `theme.user` loaded. Row ids never leave the server.

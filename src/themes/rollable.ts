@@ -7,7 +7,7 @@ import { isPhysicalType, normalizeDice, PLAIN_FACES } from './manifest/dice';
 import type { StoredManifest } from './manifest/manifest';
 import { manifestOf } from './manifest/stored';
 import { rollableVersions, type ThemeVersionKey } from './policy';
-import { manifestsOf, rollableCandidates, type RollableCandidate } from './store/themes';
+import { latestThemesOf, manifestsOf, rollableCandidates, type RollableCandidate } from './store/themes';
 import { publicVersions } from './publicThemes';
 import { BoundedCache } from '../lib/cache';
 import { cacheTtlMs, onInvalidation } from '../lib/invalidation';
@@ -139,4 +139,17 @@ export function resolveDieForRoll(theme: (ThemeVersionKey & { manifest: unknown 
   const key = dieType.toLowerCase();
   if (!('manifest' in theme)) return definitions(theme).get(key) ?? null;
   return cacheDefinitions(theme, manifestOf(theme)).get(key) ?? null;
+}
+
+/**
+ * The latest version of each theme among `slugs`, with its dice, whoever may roll with it: what the roll
+ * statistics (src/stats/) read a die's faces and face order from. A theme no longer stored is absent.
+ */
+export async function latestThemeDice(slugs: readonly string[]): Promise<Map<string, RollableTheme>> {
+  const out = new Map<string, RollableTheme>();
+  for (const [slug, theme] of await latestThemesOf([...new Set(slugs)])) {
+    const key = { id: theme.id, slug: theme.slug, version: theme.version };
+    out.set(slug, { ...key, dice: cachedDefinitions(key) ?? cacheDefinitions(key, manifestOf(theme)) });
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { announce, cacheTtlMs, onInvalidation } from '../lib/invalidation';
 import { QuotaExceededError } from './quotas';
 import {
   countLiveKeys,
+  countQuotaKeys,
   findKeyByHash,
   findLiveKeyIds,
   inTransaction,
@@ -27,10 +28,16 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** A new key: 32 random bytes, base64url. Returned once; only its hash is stored. */
-export async function issueApiKey(user: Pick<UserRecord, 'id'>, name = 'default', transaction?: Transaction): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+/** A new key's text (32 random bytes, base64url), its shown prefix and the hash that is stored. */
+export function newKeyMaterial(): { key: string; prefix: string; keyHash: string } {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  const apiKey = await insertApiKey({ userId: user.id, name, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashKey(key) }, transaction);
+  return { key, prefix: key.slice(0, SHOWN_PREFIX_LENGTH), keyHash: hashKey(key) };
+}
+
+/** A new key. Returned once; only its hash is stored. */
+export async function issueApiKey(user: Pick<UserRecord, 'id'>, name = 'default', transaction?: Transaction): Promise<{ key: string; apiKey: ApiKeyRecord }> {
+  const { key, prefix, keyHash } = newKeyMaterial();
+  const apiKey = await insertApiKey({ userId: user.id, name, prefix, keyHash }, transaction);
   return { key, apiKey };
 }
 
@@ -108,8 +115,16 @@ export async function revokeApiKeyIds(prefixOrKey: string, scope: RevocationScop
   // After the commit, before the answer: every instance's key cache drops them (the CLI has no
   // transport: it publishes the same invalidation itself, scripts/cli.ts), and this process's realtime
   // layer drops the keys' sockets.
-  if (keyIds.length) await announce({ keys: keyIds }, { type: 'keys.revoked', keyIds });
+  await announceRevokedKeys(keyIds);
   return keyIds;
+}
+
+/**
+ * After a commit that revoked keys, before the answer: every instance's key cache drops them and the
+ * realtime layer closes their sockets (also for the keys a web session took with it: accounts/sessions.ts).
+ */
+export async function announceRevokedKeys(keyIds: readonly number[]): Promise<void> {
+  if (keyIds.length) await announce({ keys: [...keyIds] }, { type: 'keys.revoked', keyIds: [...keyIds] });
 }
 
 /** revokeApiKeyIds, answering how many. */
@@ -130,7 +145,7 @@ export const MAX_LIVE_KEYS = 20;
 export async function issueOwnApiKey(user: Pick<UserRecord, 'id'>, name: string): Promise<{ key: string; apiKey: ApiKeyRecord }> {
   return inTransaction(async (transaction) => {
     await lockUserQuotas(user.id, transaction);
-    const live = await countLiveKeys(user.id, transaction);
+    const live = await countQuotaKeys(user.id, transaction);
     if (live >= MAX_LIVE_KEYS) throw new QuotaExceededError(`You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`);
     return issueApiKey(user, name, transaction);
   });

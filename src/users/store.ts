@@ -4,7 +4,7 @@ import { uniquely } from '../db/errors';
 import { ApiKey, User } from '../db/models';
 import { chunks } from '../db/inList';
 import { columns } from '../db/sql';
-import { asBool, asDate, asDateOrNull, placeholders, type Row } from '../db/sql';
+import { asBool, asDate, asDateOrNull, placeholders, type Query, type Row } from '../db/sql';
 
 /**
  * The users store: the only code that reads or writes the `users` and `api_keys` tables. It answers
@@ -174,14 +174,16 @@ export interface KeyOwner {
   user: UserRecord;
 }
 
-const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt", ${userColumns('u')}
+const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", k.expires_ms AS "expiresMs", k.last_used_at AS "lastUsedAt", ${userColumns('u')}
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
 
 /** One plain query (db/sql.ts), the user built from the same row without a second read. */
 export async function findKeyByHash(keyHash: string): Promise<KeyOwner | null> {
-  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown; lastUsedAt: unknown }>(AUTHENTICATE, [keyHash]);
+  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown; expiresMs: unknown; lastUsedAt: unknown }>(AUTHENTICATE, [keyHash]);
   if (!row) return null;
-  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: asDateOrNull(row.revokedAt) !== null, lastUsedAt: asDateOrNull(row.lastUsedAt), user: toUser(row) };
+  // An expired key (a page key past its session's end) is refused as a revoked one is.
+  const expired = row.expiresMs !== null && row.expiresMs !== undefined && num(row.expiresMs) <= Date.now();
+  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: expired || asDateOrNull(row.revokedAt) !== null, lastUsedAt: asDateOrNull(row.lastUsedAt), user: toUser(row) };
 }
 
 /** Uses of a key within this long of the last one recorded are not written again. */
@@ -196,8 +198,8 @@ export async function touchKeyLastUsed(keyId: number, now = new Date()): Promise
 /** A user's live keys with when each was last used (null: never, or before that was recorded). */
 export async function listLiveApiKeysWithUse(userId: number): Promise<Array<ApiKeyRecord & { lastUsedAt: Date | null }>> {
   const rows = await db().sql.query<Row>(
-    'SELECT id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id ASC',
-    [userId],
+    'SELECT id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expires_ms IS NULL OR expires_ms > $2) ORDER BY id ASC',
+    [userId, Date.now()],
   );
   return rows.map((r) => ({ id: num(r.id), userId: num(r.userId), name: r.name as string, prefix: r.prefix as string, revokedAt: null, createdAt: asDate(r.createdAt), lastUsedAt: asDateOrNull(r.lastUsedAt) }));
 }
@@ -217,8 +219,19 @@ export async function findLiveKeyIds(match: KeyMatch, transaction: Transaction):
   return live.map((k) => k.id);
 }
 
+/** A user's live keys, of every kind (the last-key guard: a page key is a way into the API too while its session lasts). */
 export async function countLiveKeys(userId: number, transaction: Transaction): Promise<number> {
   return ApiKey.count({ where: { userId, revokedAt: null }, transaction });
+}
+
+/**
+ * A user's live keys as the quota (MAX_LIVE_KEYS) counts them: page keys (web_session_id set) are not
+ * counted. Each lives and dies with a browser's session and is bounded per session
+ * (accounts/pageKey.ts); counting them would let ten signed-in browsers use up the keys a developer
+ * may create.
+ */
+export async function countQuotaKeys(userId: number, transaction: Transaction): Promise<number> {
+  return ApiKey.count({ where: { userId, revokedAt: null, webSessionId: null }, transaction });
 }
 
 /** Mark these keys revoked now (those not revoked already). */
@@ -240,7 +253,7 @@ export async function listApiKeys(userId: number): Promise<ApiKeyRecord[]> {
 export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
   const live = new Set<number>();
   for (const part of chunks([...new Set(ids)])) {
-    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND id IN (${placeholders(part.length)})`, part);
+    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND (expires_ms IS NULL OR expires_ms > $1) AND id IN (${placeholders(part.length, 2)})`, [Date.now(), ...part]);
     for (const row of rows) live.add(Number(row.id));
   }
   return live;
@@ -267,4 +280,49 @@ export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
 export async function latestKeyRevocation(): Promise<Date | null> {
   const row = await ApiKey.findOne({ where: { revokedAt: { [Op.ne]: null } }, attributes: ['revokedAt'], order: [['revokedAt', 'DESC']] });
   return row?.revokedAt ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page keys: keys bound to a web session (accounts/pageKey.ts). These run inside the accounts
+// sessions store's plain-SQL transactions (db/sql.ts `transaction`), so a session and its keys
+// change together.
+
+/** The live keys made for this web session, oldest first. */
+export async function liveWebSessionKeyIds(query: Query, sessionId: number): Promise<number[]> {
+  const rows = await query<{ id: unknown }>('SELECT id FROM api_keys WHERE web_session_id = $1 AND revoked_at IS NULL ORDER BY id ASC', [sessionId]);
+  return rows.map((r) => num(r.id));
+}
+
+/** Revoke these keys (those still live); their ids. */
+export async function revokeKeyIdsWith(query: Query, ids: readonly number[], now = new Date()): Promise<number[]> {
+  const revoked: number[] = [];
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await query<{ id: unknown }>(`UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND id IN (${placeholders(part.length, 2)}) RETURNING id`, [now, ...part]);
+    revoked.push(...rows.map((r) => num(r.id)));
+  }
+  return revoked;
+}
+
+/** Revoke every live key made for these web sessions; their ids. */
+export async function revokeWebSessionKeysWith(query: Query, sessionIds: readonly number[], now = new Date()): Promise<number[]> {
+  const revoked: number[] = [];
+  for (const part of chunks([...new Set(sessionIds)])) {
+    const rows = await query<{ id: unknown }>(`UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND web_session_id IN (${placeholders(part.length, 2)}) RETURNING id`, [now, ...part]);
+    revoked.push(...rows.map((r) => num(r.id)));
+  }
+  return revoked;
+}
+
+export interface NewWebSessionKey extends NewApiKey {
+  webSessionId: number;
+  expiresMs: number;
+}
+
+/** A page key's row (its hash and shown prefix only, as every key). */
+export async function insertWebSessionKeyWith(query: Query, key: NewWebSessionKey, now = new Date()): Promise<number> {
+  const [row] = await query<{ id: unknown }>(
+    'INSERT INTO api_keys (user_id, name, prefix, key_hash, revoked_at, web_session_id, expires_ms, created_at, updated_at) VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, $7) RETURNING id',
+    [key.userId, key.name, key.prefix, key.keyHash, key.webSessionId, key.expiresMs, now],
+  );
+  return num(row!.id);
 }

@@ -35,8 +35,22 @@ test('user:password sets the password of a user the CLI made, from stdin, and en
   const web = new WebClient(ctx.server.url, '198.51.100.7');
   t.is((await web.signIn('opal', 'first password!')).status, 303);
 
+  // The session's page key (the key its pages call the API with) ends with it.
+  await web.get('/account');
+  const made = await fetch(`${ctx.server.url}/account/page-key`, { method: 'POST', headers: { origin: ctx.server.url, 'x-csrf-token': web.csrf, cookie: web.cookieHeader() } });
+  const { key } = (await made.json()) as { key: string };
+  const me = () => fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${key}` } });
+  t.is((await me()).status, 200);
+
   t.is((await cli(['user:password', 'opal'], 'second password!\n')).code, 0);
   t.is((await web.get('/account')).location, '/signin', 'the session ended');
+  // Another process revoked it: the server learns it from the database (users/revocationWatch.ts).
+  let status = 200;
+  for (let i = 0; i < 40 && status === 200; i++) {
+    status = (await me()).status;
+    if (status === 200) await new Promise((r) => setTimeout(r, 250));
+  }
+  t.is(status, 401, 'the page key was revoked with the sessions');
   t.is((await new WebClient(ctx.server.url, '198.51.100.8').signIn('opal', 'second password!')).status, 303);
 });
 

@@ -7,8 +7,8 @@ import { MAX_JSON_DEPTH } from '../../src/http/jsonShape';
 import { storedRollCount } from './rolls.support';
 
 /**
- * Issue 16, finding 11: a die's `meta` nested 5,000 deep was a 400 whose message was the text of a
- * RangeError ("Maximum call stack size exceeded"). JSON bodies are now bounded in depth before anything
+ * A die's `meta` nested 5,000 deep must not be a 400 whose message is the text of a RangeError
+ * ("Maximum call stack size exceeded"). JSON bodies are bounded in depth before anything
  * recursive reads them, and no error answer carries an exception's text.
  */
 const ctx = useServer(test);

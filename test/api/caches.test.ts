@@ -3,7 +3,7 @@ import { useServer } from '../helpers/server';
 import { manifest, postTheme } from '../fixtures/themes';
 
 /**
- * The in-process caches of the hot paths (issue 23; docs/api.md, "Caches and bounded staleness"), in
+ * The in-process caches of the hot paths (docs/api.md, "Caches and bounded staleness"), in
  * the embedded shape: one process, whose caches are the only ones. Every change that would make a
  * cached answer wrong takes effect on the very next request. The TTL is set to its maximum here, so
  * that only the pushed invalidation can explain a refusal: each check first warms the cache with the

@@ -4,7 +4,7 @@ import { useServer } from '../helpers/server';
 import { manifest, postTheme } from '../fixtures/themes';
 
 /**
- * Issue 16, finding 5: PostgreSQL and SQLite must agree. Every text column is as long as validation
+ * PostgreSQL and SQLite must agree. Every text column is as long as validation
  * allows, or validation refuses what it cannot hold (docs/api.md, "Text columns"). These are the values
  * that overflowed a column on PostgreSQL (a 500) while SQLite, which ignores varchar lengths, stored them.
  * The background link (rooms.bg_file_path) is covered by rooms.backgroundHost.test.ts, participant names

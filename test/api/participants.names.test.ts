@@ -5,8 +5,8 @@ import { createRegisteredUser } from '../../src/users/create';
 import { AppError } from '../../src/errors';
 
 /**
- * Issue 16, finding 10: participant names could impersonate (the owner's exact name), be invisible
- * (\u200b), carry bidirectional overrides (\u202e) or full-width look-alikes. Names are now normalized
+ * Participant names must not impersonate (the owner's exact name), be invisible (\u200b), carry
+ * bidirectional overrides (\u202e) or full-width look-alikes. Names are normalized
  * (NFKC), refused with invisible, control or text-direction characters, and unique in a room
  * (case-insensitively after normalization): 409 name_taken (docs/api/rooms.md).
  */

@@ -256,7 +256,7 @@ test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the 
   t.is(await code(authorizeRoomConnection(slug, ownerRow.id)), 'not_found', 'deleted rooms are gone');
 });
 
-test('policies and loaders other issues use: findParticipant, isParticipant, canAccessRoom', async (t) => {
+test('policies and loaders other features use: findParticipant, isParticipant, canAccessRoom', async (t) => {
   const { findParticipant, readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
   const { canAccessRoom, isParticipant } = await import('../../src/rooms/policy');
   const { User } = await import('../../src/db/models');

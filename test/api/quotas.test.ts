@@ -5,7 +5,7 @@ import type { HttpResponse } from '../helpers/http';
 import { useServer, type TestServer } from '../helpers/server';
 import { fileForm, PNG } from '../rooms/support';
 
-// Per-user quotas (issue 16, finding 6), with small limits set from the environment as an operator would.
+// Per-user quotas, with small limits set from the environment as an operator would.
 // Parallel creates at the boundary are test/concurrency/quotas.test.ts.
 const KIB = 1024;
 const ctx = useServer(test, {

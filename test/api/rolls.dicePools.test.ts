@@ -1,5 +1,5 @@
 /**
- * Issue 21, first slice, through HTTP: any dN and fudge dice on the built-in theme, errors about an
+ * Dice pools and any-sided dice through HTTP: any dN and fudge dice on the built-in theme, errors about an
  * equation pointing at `equation`, and dice pools (`8d10>=8f1`) with their successes and failures, stored
  * and read back, and counted for each viewer from what that viewer may see.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21's roll groups through HTTP: `{4d6+2d8, 3d20+3}kh1` and its kin by equation and by the operator
+ * Roll groups through HTTP: `{4d6+2d8, 3d20+3}kh1` and its kin by equation and by the operator
  * object, each value saying its group part, dropped parts dropped, counting parts counted, stored and read
  * back as answered; and for a viewer who may not see a die, group totals and counts without it.
  */

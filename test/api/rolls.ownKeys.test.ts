@@ -3,9 +3,9 @@ import { useServer } from '../helpers/server';
 import { storedRollCount } from './rolls.support';
 
 /**
- * Issue 16, finding 8: operator keys were looked up in object literals, so `constructor` and `__proto__`
- * matched built-in properties and `{"constructor": "h1"}` was a 201 with "function Object() { [native
- * code] }" in the stored equation. Keys are the request's: only known operators, as own keys.
+ * Operator keys looked up in object literals would let `constructor` and `__proto__` match built-in
+ * properties: `{"constructor": "h1"}` would be a 201 with "function Object() { [native code] }" in the
+ * stored equation. Keys are the request's: only known operators, as own keys.
  */
 const ctx = useServer(test);
 

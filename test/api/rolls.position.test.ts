@@ -4,7 +4,7 @@ import { recordEvents } from '../fixtures/events';
 import { rollOk, table, type Roll } from './rolls.support';
 
 /**
- * Issue 19: `meta.position` in PATCH /roll (the stock dddice renderer's drag end, docs/api/rolls.md
+ * `meta.position` in PATCH /roll (the stock dddice renderer's drag end, docs/api/rolls.md
  * "Changing dice"), beyond the single-roll case of rolls.update.test.ts: the bulk route, all or nothing,
  * a die named twice, flags beside a position, the limits, dice rolled with a meta that is not an object,
  * and who may move. The Socket.IO RollUpdateEvent is in test/realtime/rolls.test.ts.

@@ -7,7 +7,7 @@ import { rollOk } from './rolls.support';
 
 /**
  * The rolls store (src/rolls/store/) writes and reads rolls with plain SQL (src/db/sql.ts), while the
- * Sequelize models of the same tables are still declared (src/db/models/rolls.ts): both must read each
+ * Sequelize models of the same tables are still declared (src/db/models/Roll.ts, RollValue.ts, RollWhisper.ts): both must read each
  * other's rows alike, on both databases (dates, JSON values that are strings, numbers or objects,
  * booleans, nulls). And both PATCH paths set die flags the one way (setDieFlags).
  */

@@ -4,9 +4,9 @@ import { requestWithHost } from '../helpers/hostHeader';
 import { fileForm, PNG, userWithRoom } from '../rooms/support';
 
 /**
- * Issue 16, findings 5 and 9: without PUBLIC_URL, the upload request's Host header went into the stored
- * `bg_file_path`, so an owner sending `Host: evil.example` made every participant load the background from
- * that site, and a long Host overflowed varchar(512) on PostgreSQL (a 500 where SQLite said 200). Stored
+ * The stored background link and the Host header: were the upload request's Host to go into the stored
+ * `bg_file_path`, an owner sending `Host: evil.example` would make every participant load the background
+ * from that site, and a long Host would overflow varchar(512) on PostgreSQL (a 500 where SQLite says 200). Stored
  * links now take their origin from PUBLIC_URL or an allowed host (ALLOWED_HOSTS, loopback names by
  * default), and are root-relative otherwise. This server runs with the defaults.
  */

@@ -4,7 +4,7 @@ import { useChromium, screenshot, watchPage } from './chromium';
 import { openBoard, restingDice, shot } from './table';
 
 /**
- * Issue 21 on the board's roll list, in a real browser: a dice pool says its successes and failures (in
+ * Dice pools and fudge dice on the board's roll list, in a real browser: a dice pool says its successes and failures (in
  * the head and on each die) and fudge dice show -, blank and +, for the faces the API answered.
  */
 const ctx = useServer(test);

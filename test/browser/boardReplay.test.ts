@@ -6,7 +6,7 @@ import { socketData } from '../../src/realtime/handshake';
 import { roomNamespace } from '../../src/realtime/events';
 
 /**
- * The board reconnecting (issue 22, exact replay): its connection drops, rolls are made meanwhile,
+ * The board reconnecting (exact replay, `since_seq`): its connection drops, rolls are made meanwhile,
  * socket.io-client reconnects by itself and the board's client sends the highest seq it received
  * (`since_seq`): the missed rolls are listed once each.
  */

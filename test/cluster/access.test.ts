@@ -10,7 +10,7 @@ import { killRedis, startRedis } from '../helpers/redisServer';
 import { Client } from '../helpers/sockets';
 
 /**
- * Who may hear a room after losing the right to (issue 16): two instances on PostgreSQL and a
+ * Who may hear a room after losing the right to: two instances on PostgreSQL and a
  * redis-server of this test's own, stopped and restarted. Sockets are the project's own client
  * (src/client/realtime.ts: socket.io-client, reconnecting, `since` kept), as an application uses it.
  *

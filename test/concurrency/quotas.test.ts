@@ -5,7 +5,7 @@ import type { HttpResponse } from '../helpers/http';
 import { useServer } from '../helpers/server';
 import { fileForm, PNG } from '../rooms/support';
 
-// Quotas under simultaneous requests (issue 16, finding 6): a count-then-insert races unless the count and
+// Quotas under simultaneous requests: a count-then-insert races unless the count and
 // the insert share a transaction under a per-user lock. N requests at once against a quota of 5 must admit
 // exactly 5, on SQLite (writers serialized in-process) and PostgreSQL (an advisory lock per user).
 const LIMIT = 5;

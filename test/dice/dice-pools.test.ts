@@ -1,5 +1,5 @@
 /**
- * Issue 21: any number of sides and fudge dice on the built-in theme, and dice pools (`8d10>=8`,
+ * Any number of sides and fudge dice on the built-in theme, and dice pools (`8d10>=8`,
  * `8d10>=8f1`, `10d10>=8!`): the one home of their tests. Fixed cases with scripted faces, the operator
  * object and predetermined faces, properties over seeded random rolls, and chi-square of 4dF's total and
  * of a pool's success count against their exact distributions. Explosions, `u`, `s`: explosions.test.ts.

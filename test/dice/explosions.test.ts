@@ -1,5 +1,5 @@
 /**
- * rpg-dice-roller's explosions, unique rerolls and sorting (issue 21): a table of fixed cases with scripted
+ * rpg-dice-roller's explosions, unique rerolls and sorting: a table of fixed cases with scripted
  * faces for `!` `!!` `!p` `!!p` (with compare points), `u` and `s`, then properties of the explosions over
  * seeded random rolls. Dice pools, fudge and generic dice: dice-pools.test.ts; roll groups: groups.test.ts.
  */

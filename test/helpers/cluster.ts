@@ -9,7 +9,7 @@ import { freePort, startRedis } from './redisServer';
 /** The Pusher gateway's signing secret every test instance shares (REDIS_URL requires one). */
 export const TEST_PUSHER_SECRET = 'test-pusher-secret-0123456789';
 
-/** One server process (`tsx src/main.ts`, PORT=0) of a cluster. */
+/** One server process (PORT=0, test/helpers/entry.ts) of a cluster. */
 export interface ClusterInstance {
   url: string;
   api: Api;
@@ -38,7 +38,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Start `tsx src/main.ts` with `env` (test/helpers/process.ts) and give it an API client. */
+/** Start the server with `env` (test/helpers/process.ts) and give it an API client. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ClusterInstance> {
   const instance = await spawnInstance(env, timeoutMs);
   return { ...instance, api: new Api(instance.url) };

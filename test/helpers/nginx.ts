@@ -18,6 +18,8 @@ export function nginxBinary(): string | null {
 export interface RunningNginx {
   port: number;
   url: string;
+  /** The access log's lines so far, in the shipped format. */
+  accessLog(): string;
   stop(): Promise<void>;
 }
 
@@ -34,9 +36,10 @@ function freePort(): Promise<number> {
 
 /**
  * The shipped deploy/nginx.conf, as is, except what only the compose network has: the upstream
- * servers become `upstreamPort` on 127.0.0.1, `listen 80` a free local port, and the pid, logs and
- * temporary files go to a directory of the test's own. The `location` block (the headers nginx
- * sets) is the file's, untouched: that is what the test is about.
+ * servers become `upstreamPort` on 127.0.0.1, `listen 80` a free local port, and the pid, logs (the
+ * access log as `dir`/access.log) and temporary files go to a directory of the test's own. The
+ * `location` block (the headers nginx sets) and the log format are the file's, untouched: that is what
+ * the tests are about.
  */
 export function shippedConfigFor(upstreamPort: number, port: number, dir: string): string {
   const shipped = fs.readFileSync(SHIPPED, 'utf8');
@@ -46,7 +49,9 @@ export function shippedConfigFor(upstreamPort: number, port: number, dir: string
   if (!/listen 80;/.test(config)) throw new Error('deploy/nginx.conf does not "listen 80;": update test/helpers/nginx.ts');
   config = config.replace('listen 80;', `listen 127.0.0.1:${port};`);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${dir}/${name};`).join('\n');
-  config = config.replace(/http\s*\{/, `http {\n  access_log off;\n${temp}\n`);
+  // The shipped access log (its format kept) goes to the test's directory: tests read it.
+  config = config.replace(/^(\s*)access_log\s+\S+/m, `$1access_log ${dir}/access.log`);
+  config = config.replace(/http\s*\{/, `http {\n${temp}\n`);
   return `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n${config}`;
 }
 
@@ -79,6 +84,7 @@ export async function startShippedNginx(binary: string, upstreamPort: number): P
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    accessLog: () => (fs.existsSync(`${dir}/access.log`) ? fs.readFileSync(`${dir}/access.log`, 'utf8') : ''),
     async stop() {
       // SIGQUIT: nginx's graceful stop; its workers go with it.
       if (child.exitCode === null) child.kill('SIGQUIT');

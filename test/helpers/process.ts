@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { entryArgs, root } from './entry';
 
 export interface Instance {
   url: string;
@@ -15,11 +12,11 @@ export interface Instance {
 }
 
 /**
- * Run `tsx src/main.ts` as its own process (PORT=0) and wait for its "listening" log line.
+ * Run the server (test/helpers/entry.ts: the build, or tsx src/main.ts) as its own process (PORT=0) and wait for its "listening" log line.
  * `nodeArgs` go before the script (e.g. `--import=./test/fixtures/...` to load a test fault).
  */
 export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_000, nodeArgs: string[] = []): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import=tsx', ...nodeArgs, 'src/main.ts'], {
+  const child = spawn(process.execPath, entryArgs('main', nodeArgs), {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,9 +55,9 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_
   };
 }
 
-/** Run `tsx src/main.ts` expecting it to fail fast; answers its exit code and output. */
+/** Run the server expecting it to fail fast; answers its exit code and output. */
 export async function runMainExpectingExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import=tsx', 'src/main.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryArgs('main'), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,6 +1,7 @@
 import Pusher from 'pusher-js';
 import type { Channel } from 'pusher-js';
 import { waitUntil } from './waiting';
+import { withDeadline } from './deadline';
 
 /** The stock dddice SDK's built-in app key (src/realtime/pusher/protocol.ts). */
 export const SDK_KEY = 'DpMX1V2rIuVz9nTWIpm8YrXfVgGoFKFvhgxYTbyMgdq8wm06LIZ6taHaDIb9aaaa';
@@ -105,10 +106,11 @@ export class PusherClient {
   /** Subscribe and wait for the channel's answer: succeeded (answers the channel) or an error (throws it). */
   async subscribe(name: string): Promise<Channel> {
     const channel = this.pusher.subscribe(name);
-    await new Promise<void>((resolve, reject) => {
+    const answered = new Promise<void>((resolve, reject) => {
       channel.bind('pusher:subscription_succeeded', () => resolve());
       channel.bind('pusher:subscription_error', (err: any) => reject(Object.assign(new Error(`subscription_error: ${JSON.stringify(err)}`), { data: err })));
     });
+    await withDeadline(answered, 15_000, `the answer to subscribing ${name}`);
     return channel;
   }
 

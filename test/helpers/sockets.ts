@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import { waitUntil } from './waiting';
+import { withDeadline } from './deadline';
 
 /** One event as a client received it. */
 export interface Received {
@@ -83,12 +84,17 @@ function open(url: string, auth: RoomAuth): Socket {
 
 function connected(socket: Socket): Promise<Client> {
   const client = new Client(socket);
-  return new Promise((resolve, reject) => {
+  const answered = new Promise<Client>((resolve, reject) => {
     socket.once('connect', () => resolve(client));
     socket.once('connect_error', (err: Error & { data?: unknown }) => {
       socket.disconnect();
       reject(Object.assign(new Error(`connect_error: ${err.message}`), { code: err.message, data: err.data }));
     });
+  });
+  // socket.io-client's own `timeout` covers the connection, not a handshake the server never answers.
+  return withDeadline(answered, 15_000, "the handshake to be answered").catch((err: Error) => {
+    socket.disconnect();
+    throw err;
   });
 }
 
@@ -103,7 +109,7 @@ export function connectRoom(base: string, slug: string, auth: RoomAuth): Promise
  */
 export function startConnectRoom(base: string, slug: string, auth: RoomAuth): { opened: Promise<void>; connected: Promise<Client> } {
   const socket = open(`${base}/room/${slug}`, auth);
-  const opened = new Promise<void>((resolve) => socket.io.once('open', () => resolve()));
+  const opened = withDeadline(new Promise<void>((resolve) => socket.io.once('open', () => resolve())), 15_000, 'the connection to open');
   return { opened, connected: connected(socket) };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The flood of issue 16, finding 4, as one guest would send it: run as a process of its own
+ * A flood as one guest would send it (big socket packets, big keyless REST bodies): run as a process of its own
  * (`node --import=tsx test/hostile/flood.ts`) so that its own CPU is not counted in the service's
  * latency. Configuration in FLOOD (JSON): {url, key, slug, uuid, ms}.
  *
@@ -20,7 +20,7 @@ const position = { x: 1, y: 0, z: 2 };
 // Socket.IO EVENT packets of this namespace, encoded once: the flood costs this process little CPU per
 // packet (as a real attacker's would), so what it measures is the service, not the flood's own encoding.
 // The payload is what costs most to decode and validate for its size: a move with thousands of junk
-// fields (one long string would be parsed almost for free). ~950 KB took ~65 ms each in the issue.
+// fields (one long string would be parsed almost for free). ~950 KB took ~65 ms each before the packet cap.
 function packet(bytes: number): string {
   const move: Record<string, unknown> = { uuid, position };
   let size = JSON.stringify(move).length;

@@ -4,7 +4,7 @@ import { openApiDocument } from '../../src/openapi';
 import { useServer } from '../helpers/server';
 
 /**
- * Every route of the OpenAPI document (which lists every route the app serves: test/openapi/coverage),
+ * Every route of the OpenAPI document (which lists every route the app serves: test/openapi/coverage.test.ts),
  * each of its path and query parameters in turn given hostile values, the others valid ones (so that
  * the request goes as deep as it can): NUL and other control characters, escapes that are not UTF-8,
  * overlong values, and look-alikes of valid values. No answer is a 5xx, every refusal is the JSON error

@@ -1,9 +1,9 @@
 import type { Rng } from './prng';
 
 /**
- * Hostile values: what a careless or malicious client puts where a field belongs. Every family the
- * issue names: wrong types, huge and deep JSON, unicode, negative and huge numbers, path traversal,
- * SQL-looking strings. JSON-representable only (raw bytes live in bodies.ts).
+ * Hostile values: what a careless or malicious client puts where a field belongs, in every family:
+ * wrong types, huge and deep JSON, unicode, negative and huge numbers, path traversal, SQL-looking
+ * strings. JSON-representable only (raw bodies: requests.ts `rawBody`).
  */
 
 export const SQLISH = [

@@ -129,6 +129,10 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const history = await bob.listRoomRolls(room.slug, { limit: 1 });
   t.is(history.data.length, 1);
   t.truthy(history.links.next);
+  const roomStats = await bob.getRoomStats(room.slug, { type: 'D20' });
+  t.true(roomStats.dice.every((d) => d.type === 'd20'));
+  t.true((await alice.getUserStats()).rolls >= 1);
+  await refused(t, bob.getRoomStats(room.slug, { since: 'yesterday' }), 400, 'validation_error');
   await refused(t, alice.createRoll({ dice: [{ type: 'd1001', theme: 'standard' }] }), 422);
   await refused(t, alice.createRoll({ equation: '2d6+', theme: 'standard' }), 400);
   await refused(t, alice.createRoll({}), 400, 'validation_error');
@@ -207,12 +211,14 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js']) {
+  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
   t.is((await fetch(`${server.url}/?room=${room.slug}`, { redirect: 'manual' })).status, 303);
   await exerciseAccountPages(t, server.url);
+  await exerciseRoomPages(t, server.url, room.slug);
+  await exercisePageKeyAndActivation(t, server.url);
 
   const problems = checkRecords(records);
   t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');
@@ -242,6 +248,31 @@ async function exerciseAccountPages(t: ExecutionContext, base: string) {
   t.is((await claimer.post('/signout', {})).status, 303);
   t.is((await claimer.signIn(username, 'a long password')).status, 303);
   for (const file of ['accounts.js', 'accounts.css']) t.is((await fetch(`${base}/accounts/assets/${file}`)).status, 200, file);
+}
+
+/** A room's page, its stream address and their assets, and dddice's theme address (docs/board.md). */
+async function exerciseRoomPages(t: ExecutionContext, base: string, slug: string) {
+  const paths = [`/room/${slug}`, `/room/${slug}/settings`, `/room/${slug}/stream?key=dk_x&sound=1`, '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/dice/standard'];
+  for (const path of paths) t.is((await fetch(`${base}${path}`)).status, 200, path);
+  t.is((await fetch(`${base}/dice/no-such-theme`)).status, 404);
+}
+
+/** The signed-in pages' key, and an activation code made, polled and approved (docs/accounts.md). */
+async function exercisePageKeyAndActivation(t: ExecutionContext, base: string) {
+  const web = new WebClient(base);
+  t.is((await web.signUp(`activator${Date.now() % 100000}`, 'a long password')).status, 303);
+  await web.get('/account');
+  const pageKey = await fetch(`${base}/account/page-key`, { method: 'POST', headers: { origin: base, 'sec-fetch-site': 'same-origin', 'x-csrf-token': web.csrf, cookie: web.cookieHeader() } });
+  t.is(pageKey.status, 201, 'POST /account/page-key');
+  const made = await fetch(`${base}/api/1.0/activate`, { method: 'POST', headers: { 'x-extension': 'Contract test' } });
+  t.is(made.status, 201, 'POST /api/1.0/activate');
+  const { code, secret } = ((await made.json()) as { data: { code: string; secret: string } }).data;
+  const poll = () => fetch(`${base}/api/1.0/activate/${code}`, { headers: { authorization: `Secret ${secret}` } });
+  t.is((await poll()).status, 200, 'GET /api/1.0/activate/{code} before approval');
+  t.is((await web.get(`/activate?code=${code}`)).status, 200, 'GET /activate');
+  t.is((await web.post('/activate', { code })).status, 200, 'POST /activate');
+  t.is((await poll()).status, 200, 'the approved poll');
+  for (const file of ['activate.js', 'activate.css']) t.is((await fetch(`${base}/activation/assets/${file}`)).status, 200, file);
 }
 
 test('the checker notices a response that breaks the document', (t) => {

@@ -4,18 +4,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from '../helpers/entry';
 
 /**
  * The operators' CLI writes names into text columns too (users.name, api_keys.name): it checks them as
  * the API does, so a value the column cannot hold, or a display name with invisible or text-direction
- * characters, is a sentence and exit code 1, not a database error (issue 16, findings 5 and 10).
+ * characters, is a sentence and exit code 1, not a database error.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-cli-'));
 test.after.always(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['--import=tsx', 'scripts/cli.ts', ...args], {
+  const run = spawnSync(process.execPath, [...entryArgs('cli'), ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',

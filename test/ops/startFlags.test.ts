@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import test from 'ava';
 
-/** `npm start` as package.json has it: `node FLAGS --import=tsx src/main.ts`. */
+/** `npm start` as package.json has it: `node FLAGS dist/main.mjs` (the build: scripts/build.mjs). */
 const start = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const flags = start.slice(1, start.indexOf('--import=tsx'));
+const flags = start.slice(1, start.indexOf('dist/main.mjs'));
 
 test('the Dockerfile starts the server exactly as `npm start` does, with the same node flags', (t) => {
   t.deepEqual(start.slice(0, 1), ['node']);
-  t.deepEqual(start.slice(-2), ['--import=tsx', 'src/main.ts']);
+  t.deepEqual(start.slice(-1), ['dist/main.mjs']);
+  t.false(start.includes('--import=tsx'), 'production runs no TypeScript compiler');
   const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(fs.readFileSync('Dockerfile', 'utf8'));
   t.truthy(cmd, 'an exec-form CMD');
   t.deepEqual(JSON.parse(cmd![1]!), start);

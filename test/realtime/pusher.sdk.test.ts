@@ -10,7 +10,7 @@ import { waitUntil } from '../helpers/waiting';
 
 // The stock dddice SDK (dddice-js 0.19.34-974, its Node build, unchanged but for its host strings)
 // against this server: what an existing integration sees once pointed here (docs/sdk.md, and
-// ../shared/reference/pusher-protocol.md §11). pusher.test.ts speaks the wire with pusher-js; this
+// docs/realtime.md, "The Pusher gateway"). pusher.test.ts speaks the wire with pusher-js; this
 // file goes through the SDK's own calls only: connect, onConnect, onParticipant*, listen, sendLocal,
 // listenLocal, roll.create/update, room.update, disconnect.
 //

@@ -4,7 +4,7 @@
  * process per audience (the service's Socket.IO sockets, the bare servers' sockets, the Pusher
  * clients), all pinned to the clients' core. Each holds only its own sockets: when one process held
  * both the service's and the bare servers' 2,000 sockets, its collector's threads took its core in the
- * middle of the blocks (docs/performance.md, session 12), and that was the harness's cost, not the
+ * middle of the blocks (docs/performance.md, "Who was late"), and that was the harness's cost, not the
  * servers'.
  *
  * IPC requests (`{id, cmd, ...}`, answered `{id, ...}`):

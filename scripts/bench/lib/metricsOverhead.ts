@@ -1,6 +1,6 @@
 /**
- * BENCH_METRICS=compare npm run bench:http: the cost of Prometheus metrics (issue 17: metrics on must
- * stay within 5% of off). Two real servers up side by side on the same database, Redis and core, one
+ * BENCH_METRICS=compare npm run bench:http: the cost of Prometheus metrics (the target: metrics on
+ * within 5% of off). Two real servers up side by side on the same database, Redis and core, one
  * without metrics and one with METRICS_TOKEN (every request counted and timed, every realtime event
  * counted, and scraped every BENCH_SCRAPE_SECONDS as Prometheus would). Each round starts a fresh
  * pair of processes and runs every target on both, the order flipped every round, so the machine's

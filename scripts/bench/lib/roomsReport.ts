@@ -17,7 +17,7 @@ export interface AdapterRun {
   midMemory: [Memory, Memory] | null;
 }
 
-/** Within 1.3x of 10 rooms (issue 22). */
+/** The target: within 1.3x of 10 rooms. */
 const TARGET = 1.3;
 const KIB = 1024;
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../../board';
+import { sourceFile } from '../../lib/sourceFiles';
 
 /**
  * The account pages' script (page/main.ts: Preact, bundled with esbuild as the board is, once per
  * process on first use, kept in memory) and style sheet, with a content hash for `?v=`.
  */
 
-const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
-const STYLE = fileURLToPath(new URL('./accounts.css', import.meta.url));
+const ENTRY = sourceFile('accounts/page/main.ts');
+const STYLE = sourceFile('accounts/page/accounts.css');
 
 export interface AccountAssets {
   js: string;

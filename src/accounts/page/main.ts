@@ -1,6 +1,7 @@
 import { h, render, type ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DeveloperKeyView, PageState } from './state';
+import { GUEST_KEY_STORAGE } from '../../pages/client/pageKey';
 
 /**
  * The account pages in the browser: everything rendered with Preact from the state the server put in
@@ -9,10 +10,13 @@ import type { DeveloperKeyView, PageState } from './state';
  */
 
 /** Where the board keeps the guest's key (src/board/main.ts): the claim form sends it. */
-const KEY_STORAGE = 'openDice.apiKey';
+const KEY_STORAGE = GUEST_KEY_STORAGE;
 
 const root = document.getElementById('app')!;
 const state = JSON.parse(root.dataset.page ?? '{}') as PageState;
+
+/** A link to another account page that keeps where this one goes once done (`next`). */
+const withNext = (path: string) => (state.next ? `${path}?next=${encodeURIComponent(state.next)}` : path);
 
 function Csrf() {
   return h('input', { type: 'hidden', name: '_csrf', value: state.csrf });
@@ -45,7 +49,7 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
       h('a', { class: 'brand', href: '/' }, 'Dice'),
       state.signedInAs
         ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.signedInAs), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')])
-        : h('nav', { 'aria-label': 'Account' }, [h('a', { href: '/signin' }, 'Sign in'), state.signupAllowed ? h('a', { href: '/signup' }, 'Sign up') : null]),
+        : h('nav', { 'aria-label': 'Account' }, [h('a', { href: withNext('/signin') }, 'Sign in'), state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Sign up') : null]),
     ]),
     h('main', { class: 'content' }, [h('h1', null, props.title), h(Messages, null), props.children]),
   ]);
@@ -61,14 +65,14 @@ function SignIn() {
       h('button', { type: 'submit' }, 'Sign in'),
     ]),
     h('p', { class: 'aside' }, [
-      state.signupAllowed ? h('a', { href: '/signup' }, 'Create an account') : null,
-      h('a', { href: '/claim' }, 'Keep the guest account of this browser'),
+      state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Create an account') : null,
+      h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser'),
     ]),
   ]);
 }
 
 function SignUp() {
-  if (!state.signupAllowed) return h(Layout, { title: 'Create an account' }, h('p', { class: 'aside' }, h('a', { href: '/signin' }, 'Sign in')));
+  if (!state.signupAllowed) return h(Layout, { title: 'Create an account' }, h('p', { class: 'aside' }, h('a', { href: withNext('/signin') }, 'Sign in')));
   return h(Layout, { title: 'Create an account' }, [
     h('form', { method: 'post', action: '/signup', class: 'card' }, [
       h(Csrf, null),
@@ -77,7 +81,7 @@ function SignUp() {
       h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),
       h('button', { type: 'submit' }, 'Sign up'),
     ]),
-    h('p', { class: 'aside' }, [h('a', { href: '/signin' }, 'I have an account: sign in'), h('a', { href: '/claim' }, 'Keep the guest account of this browser')]),
+    h('p', { class: 'aside' }, [h('a', { href: withNext('/signin') }, 'I have an account: sign in'), h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser')]),
   ]);
 }
 

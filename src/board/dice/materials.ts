@@ -5,12 +5,13 @@
  * `uniforms.number`, else `label.color`), the faces (`values[dieId]`, text or image), the textures
  * (`map` under the faces; `normalMap`, `emissiveMap`... as the material's maps) and the model (`meshes`).
  */
-import { Box3, CanvasTexture, Color, Mesh, MeshStandardMaterial, SRGBColorSpace, Texture, Group, Vector3, type Object3D } from 'three';
+import { Box3, CanvasTexture, Color, Mesh, MeshStandardMaterial, SRGBColorSpace, ShaderMaterial, Texture, Group, Vector3, type Object3D } from 'three';
 import { dieGeometry, type DieGeometry } from './geometry';
 import { faceAtlas, type FaceArt } from './faces';
 import { shapeOf, type Shape } from './shapes';
 import type { Face } from '../../client';
 import type { ThemeAssets } from './themes';
+import { hasShaders, themeShaderMaterial } from './shaders';
 
 /** The built-in look (the standard theme's label colours), for dice whose theme did not load. */
 export const BUILT_IN = { body: '#bf9f22', number: '#000000' };
@@ -21,7 +22,8 @@ export interface DieKind {
   shape: Shape;
   scale: number;
   geometry: DieGeometry;
-  material: MeshStandardMaterial;
+  /** the built-in look's material, or the theme's shaders (shaders.ts) */
+  material: MeshStandardMaterial | ShaderMaterial;
   /** the theme's model for this die, when it has one (drawn instead of the solid) */
   model: Object3D | null;
   weight?: number;
@@ -140,6 +142,14 @@ export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): Die
   const atlas = new CanvasTexture(faceAtlas(shape, geometry, arts, { body, number, map: textures.get('map'), tintMap: Boolean(diffuse) }));
   atlas.colorSpace = SRGBColorSpace;
   atlas.anisotropy = 4;
+  if (own && hasShaders(own)) {
+    // The theme draws its dice itself: its textures and uniforms go to its shaders, models included.
+    const material = themeShaderMaterial(own, { faceMap: atlas, body, number, textures });
+    const model = assets.meshes.has(dieId) ? modelFor(assets, dieId, shape, scale, shaderModelMaterial(material, textures.get('map'))) : null;
+    const kind: DieKind = { shape, scale, geometry, material, model, faceTexts, ...physicsOf(own, dieId) };
+    ofTheme.set(key, kind);
+    return kind;
+  }
   const material = new MeshStandardMaterial({ map: atlas, roughness: 0.5, metalness: 0.05, flatShading: true });
   for (const binding of MAPS) {
     const image = textures.get(binding);
@@ -154,11 +164,32 @@ export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): Die
     material[binding] = texture;
   }
   const model = own && assets.meshes.has(dieId) ? modelFor(assets, dieId, shape, scale, modelMaterial(material, body, textures.get('map'))) : null;
-  const weight = Number(own?.physics?.weight?.[dieId]);
-  const inertia = Number(own?.physics?.inertia?.[dieId]);
-  const kind: DieKind = { shape, scale, geometry, material, model, faceTexts, weight: Number.isFinite(weight) ? weight : undefined, inertia: Number.isFinite(inertia) ? inertia : undefined };
+  const kind: DieKind = { shape, scale, geometry, material, model, faceTexts, ...physicsOf(own, dieId) };
   ofTheme.set(key, kind);
   return kind;
+}
+
+/** Forget the looks made of a theme (its shaders failed: it is drawn in the built-in look from now on). */
+export function forgetKinds(assets: ThemeAssets) {
+  kinds.delete(assets);
+}
+
+function physicsOf(own: ThemeAssets['theme'], dieId: string): { weight?: number; inertia?: number } {
+  const weight = Number(own?.physics?.weight?.[dieId]);
+  const inertia = Number(own?.physics?.inertia?.[dieId]);
+  return { weight: Number.isFinite(weight) ? weight : undefined, inertia: Number.isFinite(inertia) ? inertia : undefined };
+}
+
+/** A model drawn with the theme's shaders: its UVs are its own, so `u_faceMap` is the theme's `map` when it has one. */
+function shaderModelMaterial(material: ShaderMaterial, map: ImageBitmap | undefined): ShaderMaterial {
+  if (!map) return material;
+  const copy = material.clone();
+  const texture = new Texture(map);
+  texture.flipY = false;
+  texture.colorSpace = SRGBColorSpace;
+  texture.needsUpdate = true;
+  copy.uniforms = { ...material.uniforms, u_faceMap: { value: texture } };
+  return copy;
 }
 
 /** A model's faces come from its own UVs: the theme's `map` as is (no atlas), the other maps shared. */
@@ -179,7 +210,7 @@ function modelMaterial(atlasMaterial: MeshStandardMaterial, body: string, map: I
  * The theme's model of a die, scaled to the solid's size: its own material when it brings a PBR one (as
  * glTF does), else the die's material. Its faces come from its UVs into the theme's textures, as in dddice.
  */
-function modelFor(assets: ThemeAssets, dieId: string, shape: Shape, scale: number, material: MeshStandardMaterial): Object3D | null {
+function modelFor(assets: ThemeAssets, dieId: string, shape: Shape, scale: number, material: MeshStandardMaterial | ShaderMaterial): Object3D | null {
   const source = assets.meshes.get(dieId);
   if (!source) return null;
   const model = source.clone(true);

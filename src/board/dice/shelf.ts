@@ -10,6 +10,9 @@ import { dieKind, type DieKind } from './materials';
 import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
 import type { ThemeAssets } from './themes';
+import { verifyThemeShaders } from './shaderCheck';
+import { setShaderTime, sourceDiagnostics, type ShaderDiagnostic } from './shaders';
+import type { Theme } from '../../client';
 
 interface ShelfDie {
   dieId: string;
@@ -38,8 +41,9 @@ export class DiceShelf {
     return new DiceShelf(renderer, canvas);
   }
 
-  /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up. */
-  show(assets: ThemeAssets, dieIds: string[]) {
+  /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up (its shaders checked first). */
+  async show(assets: ThemeAssets, dieIds: string[]) {
+    await verifyThemeShaders(this.renderer, assets);
     for (const die of this.dice) this.stage.scene.remove(die.group);
     const kinds = dieIds.map((id) => dieKind(assets, id, false));
     const pitch = Math.max(1.6, ...kinds.map((k) => k.shape.radius * k.scale * 2.3));
@@ -70,11 +74,17 @@ export class DiceShelf {
     this.draw();
   }
 
+  /** What the compiler says of shader sources on this shelf's renderer (an editor shows it by the source). */
+  diagnose(shaders: { frag_shader?: string | null; vert_shader?: string | null; uniforms?: Theme['uniforms'] }): ShaderDiagnostic[] {
+    return sourceDiagnostics(this.renderer, shaders);
+  }
+
   private draw() {
     const width = this.canvas.clientWidth || 800;
     const height = this.canvas.clientHeight || 400;
     this.renderer.setSize(width, height, false);
     this.stage.fit(width, height, 0, this.extent);
+    setShaderTime(performance.now() / 1000);
     this.renderer.render(this.stage.scene, this.stage.camera);
   }
 

@@ -7,6 +7,7 @@ import {
   AmbientLight, CanvasTexture, Color, DirectionalLight, Mesh, MeshBasicMaterial, PerspectiveCamera, PlaneGeometry, Scene, SRGBColorSpace, Texture, Vector3, WebGLRenderer,
 } from 'three';
 import { TABLE } from './physics';
+import { SUN_POSITION } from './shaders';
 
 export class Stage {
   readonly scene = new Scene();
@@ -20,7 +21,7 @@ export class Stage {
   constructor(private readonly overlay: boolean) {
     this.scene.add(new AmbientLight(0xffffff, 1.6));
     const sun = new DirectionalLight(0xffffff, 1.9);
-    sun.position.set(-3, 12, 5);
+    sun.position.copy(SUN_POSITION);
     this.scene.add(sun);
     this.table = new Mesh(new PlaneGeometry(TABLE.x * 2, TABLE.z * 2), new MeshBasicMaterial({ color: 0x1a4434, transparent: true, opacity: overlay ? 0 : 0.55 }));
     this.table.rotation.x = -Math.PI / 2;

@@ -3,13 +3,15 @@
  * each die turned so the face of the value the server rolled lies up. The latest roll stays on the
  * table; a new one takes its place. The render loop runs only while something moves.
  */
-import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, Vector3, WebGLRenderer, type Object3D } from 'three';
+import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, ShaderMaterial, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { faceTurn, faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
 import { ranIn, runThrow } from './throwRunner';
 import { faceNormal } from './shapes';
 import { createRenderer, Stage } from './stage';
+import { shaderProbe, verifyThemeShaders } from './shaderCheck';
+import { fadedShaderMaterial, setShaderTime } from './shaders';
 import { slowTheme, themeAssets } from './themes';
 
 export interface DieView {
@@ -68,7 +70,7 @@ export class DiceTable {
   onCollision: CollisionListener = () => {};
   onRest: (dice: { view: DieView; face: string | null }[]) => void = () => {};
   /** for tests and curious people: frames drawn, and the last throw's simulation time */
-  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0 };
+  readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0, shaderProbeMs: 0 };
 
   private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement, overlay: boolean) {
     this.stage = new Stage(overlay);
@@ -124,6 +126,10 @@ export class DiceTable {
     try {
       const themes = [...new Set(views.map((v) => v.theme))];
       const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
+      if (generation !== this.generation) return;
+      // A theme whose shaders fail here is drawn in the built-in look (said once), before any die uses them.
+      await Promise.all([...loaded.values()].map((assets) => verifyThemeShaders(this.renderer, assets)));
+      this.stats.shaderProbeMs = shaderProbe.lastMs;
       if (generation !== this.generation) return;
       const kinds = views.map((v) => dieKind(loaded.get(v.theme)!, v.dieId, v.value === null));
       const started = performance.now();
@@ -185,8 +191,9 @@ export class DiceTable {
     }
     if (view.dropped) {
       group.traverse((o) => {
-        const m = (o as Mesh).material as MeshBasicMaterial | undefined;
-        if (m) (o as Mesh).material = Object.assign(m.clone(), { transparent: true, opacity: 0.4 });
+        const m = (o as Mesh).material as MeshBasicMaterial | ShaderMaterial | undefined;
+        if (m instanceof ShaderMaterial) (o as Mesh).material = fadedShaderMaterial(m, 0.4);
+        else if (m) (o as Mesh).material = Object.assign(m.clone(), { transparent: true, opacity: 0.4 });
       });
     }
     const size = kind.shape.radius * kind.scale * crowd;
@@ -240,6 +247,7 @@ export class DiceTable {
         this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[rolledFace(d.view, d.kind)] ?? null })));
       }
     }
+    setShaderTime(now / 1000);
     this.renderer.render(this.stage.scene, this.stage.camera);
     this.stats.renders++;
     this.stats.diceOnTable = roll?.dice.length ?? 0;

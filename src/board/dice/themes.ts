@@ -105,6 +105,16 @@ function emptyAssets(): ThemeAssets {
   return { theme: null, failed: null, images: new Map(), textures: new Map(), meshes: new Map(), sounds: new Map() };
 }
 
+/**
+ * A loaded theme found unfit to draw afterwards (its shaders fail on this viewer's GPU): from now on its
+ * dice are drawn in the built-in look, and the page says why, once.
+ */
+export function failTheme(assets: ThemeAssets, reason: string) {
+  if (assets.failed) return;
+  assets.failed = reason;
+  onFailure(`The theme "${assets.theme?.name ?? assets.theme?.id ?? '?'}" could not be drawn (${reason}): its dice are drawn in the built-in look.`);
+}
+
 /** A theme still loading when its dice must be drawn: the built-in look this time. */
 export function slowTheme(id: string): ThemeAssets {
   const out = emptyAssets();

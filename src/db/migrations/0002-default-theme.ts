@@ -3,7 +3,7 @@ import type { MigrationContext } from '../migrate';
 /**
  * The built-in theme (src/themes/defaultTheme.ts) and its owner, a system user without API keys.
  * The values are written out here, not imported, so that this migration stays what it was when it ran.
- * test/themes/defaultTheme.test.ts checks they agree with the manifest rules and the dice engine.
+ * test/themes/dice.test.ts checks they agree with the manifest rules and the dice engine.
  */
 const SYSTEM_USER_UUID = '00000000-0000-4000-8000-000000000001';
 const THEME_ID = 'standard';

@@ -2,7 +2,7 @@ import { DataTypes } from 'sequelize';
 import type { MigrationContext } from '../migrate';
 
 /**
- * What the dice engine says of each value beside `is_dropped` (issue 21): a dice pool's success or
+ * What the dice engine says of each value beside `is_dropped` (docs/dice.md): a dice pool's success or
  * failure (`8d10>=8f1`), a compounding (`!!`) or penetrating (`!p`) throw. Rolls made before have none
  * of these, which is what false says. Adding a column with a default rewrites nothing on either dialect.
  */

@@ -10,6 +10,10 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   /** sha256 of the whole key: keys are high-entropy random strings, so no salt or slow hash is needed. */
   declare keyHash: string;
   declare revokedAt: Date | null;
+  /** The web session (sessions.id) a page key was made for: revoked when that session ends. */
+  declare webSessionId: CreationOptional<number | null>;
+  /** When the key stops working by itself (epoch ms), or null: never. */
+  declare expiresMs: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare user?: NonAttribute<User>;
@@ -22,6 +26,8 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
         prefix: { type: DataTypes.STRING(16), allowNull: false },
         keyHash: { type: DataTypes.STRING(64), allowNull: false },
         revokedAt: { type: DataTypes.DATE, allowNull: true },
+        webSessionId: { type: DataTypes.BIGINT, allowNull: true },
+        expiresMs: { type: DataTypes.BIGINT, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

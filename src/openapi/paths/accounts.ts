@@ -1,4 +1,5 @@
-import { operation, pathParam, queryParam } from '../operations';
+import { headerParam, operation, pathParam, queryParam } from '../operations';
+import { strict } from '../schemas';
 import { html } from '../params';
 
 /**
@@ -68,6 +69,20 @@ export const accountsPaths: Record<string, Record<string, unknown>> = {
   },
   '/account/password': {
     post: form('changePassword', 'Change your password: every session of the account ends', 'Fields `current`, `password` (8 to 256 characters). A wrong current password counts as a failed sign-in.', [{ status: '303', description: 'To /signin' }]),
+  },
+  '/account/page-key': {
+    post: operation('pageKey', {
+      tag: 'Accounts',
+      summary: "The signed-in browser's page key: an API key bound to its session, revoked when the session ends",
+      description:
+        'For the pages\' own scripts: the session cookie, the session\'s CSRF token in `X-CSRF-Token`, and an `Origin` of this server (other origins and cross-site fetches: 403). The key is labelled "Web session", expires with the session, and is revoked by sign-out and password change; a session holds at most 4 live ones (the oldest is revoked). Not signed in: 401. `Cache-Control: no-store`.',
+      auth: false,
+      limited: true,
+      validated: false,
+      params: [headerParam('X-CSRF-Token', "The session's CSRF token (the page's `data-csrf`)")],
+      errors: ['unauthorized', 'forbidden'],
+      success: [{ status: '201', description: 'A new page key, answered once', schema: strict({ key: { type: 'string', pattern: '^dk_' }, expires_at: { type: 'string', format: 'date-time' } }) }],
+    }),
   },
   '/accounts/assets/{file}': {
     get: operation('accountAsset', {

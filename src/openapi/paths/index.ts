@@ -3,11 +3,14 @@ import { html, shareCode, slug, themeId } from '../params';
 import { ref, strict, type Schema } from '../schemas';
 import { rollSchemas, rollsPaths } from './rolls';
 import { roomsPaths } from './rooms';
+import { statsPaths, statsSchemas } from './stats';
 import { themesPaths } from './themes';
 import { userSchemas, usersPaths } from './users';
 import { broadcastingPaths } from './broadcasting';
 import { accountsPaths } from './accounts';
 import { webhookSchemas, webhooksPaths } from './webhooks';
+import { roomPagesPaths } from './roomPages';
+import { activationPaths } from './activation';
 
 /** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
 function metricsOperation(spec: Parameters<typeof operation>[1]) {
@@ -32,9 +35,10 @@ const pagePaths: Record<string, Record<string, unknown>> = {
   '/': {
     get: operation('homePage', {
       tag: 'Documentation',
-      summary: 'What this server is, with links to the reference, this document, a room board and health (HTML)',
+      summary: 'The home page for people: create a room, my rooms, join a room with an invite; the developer links below (HTML)',
+      description: 'Rendered by its script (Preact) from `data-*` attributes; rooms come from the API with the page key (`POST /account/page-key` when signed in, else the guest key the browser keeps). Not framed, `Cache-Control: no-store`.',
       auth: false,
-      params: [queryParam('room', 'A room slug: redirects to its board, `/board/{slug}` (what the page\'s form sends)', { type: 'string' })],
+      params: [queryParam('room', 'A room slug, or a room address whose slug is taken (a passcode in it is not): redirects to its board, `/room/{slug}`', { type: 'string' })],
       validated: false,
       success: [
         { status: '200', description: 'The page', content: html('HTML page') },
@@ -111,6 +115,30 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       validated: false,
     }),
   },
+  '/room/{slug}': {
+    get: operation('roomPage', {
+      tag: 'Board',
+      summary: "A room's board at the address invites carry (dddice's room address)",
+      description:
+        'The same board as `/board/{slug}`. Opened with `?passcode=` (an invite link), it joins the room at once: signed in as the account, else with the guest key the browser keeps, else as a new guest. Without a passcode, a browser that already has a key is asked before it joins. The page moves the passcode out of the address bar; logs never keep it.',
+      auth: false,
+      params: [slug, queryParam('passcode', "The room's passcode (an invite link of a private room)", { type: 'string', maxLength: 64 }), queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      success: [{ status: '200', description: 'The board', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/pages/assets/{file}': {
+    get: operation('pageAsset', {
+      tag: 'Board',
+      summary: "The home page's script and style sheet (bundled on first use, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['home.js', 'home.css'] })],
+      success: [{ status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',
@@ -177,6 +205,6 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...webhooksPaths };
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths, ...webhooksPaths };
 
-export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...webhookSchemas };
+export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas, ...webhookSchemas };

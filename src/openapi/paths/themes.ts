@@ -35,7 +35,7 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
         type: 'object',
         required: ['manifest'],
         properties: {
-          manifest: { type: 'string', contentMediaType: 'application/json', description: 'The JSON theme manifest (spec 4.4)' },
+          manifest: { type: 'string', contentMediaType: 'application/json', description: 'The JSON theme manifest (docs/spec.md §4.4)' },
           frag_shader: { type: 'string' },
           vert_shader: { type: 'string' },
           assets: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'Files named as the manifest references them' },

@@ -1,4 +1,5 @@
 import type { Namespace } from 'socket.io';
+import { adapterInternals, type AdapterInternals, type AdapterSocketShape, type BroadcastOptions } from '../socketioInternals';
 
 /**
  * Pusher subscriptions as members of Socket.IO namespaces, so that they hear exactly what the
@@ -27,23 +28,12 @@ export interface NamespaceMember {
 interface Packet {
   data?: unknown[];
 }
-interface BroadcastOptions {
-  rooms: Set<string>;
-  except?: Set<string>;
-  flags?: { volatile?: boolean };
-}
-type Apply = (opts: BroadcastOptions, callback: (socket: unknown) => void) => void;
-interface PatchedAdapter {
-  apply: Apply;
-  addAll(sid: string, rooms: Set<string>): void;
-  delAll(sid: string): void;
-  [MEMBERS]?: Map<string, NamespaceMember>;
-}
+type PatchedAdapter = AdapterInternals<{ [MEMBERS]?: Map<string, NamespaceMember> }>;
 
 const MEMBERS = Symbol('pusher members');
 
 /** What `apply` callers may touch on a socket: the broadcast path, disconnects, and fetchSockets' fields. */
-function standIn(member: NamespaceMember, flags: BroadcastOptions['flags']) {
+function standIn(member: NamespaceMember, flags: BroadcastOptions['flags']): AdapterSocketShape {
   return {
     id: member.sid,
     handshake: {},
@@ -64,7 +54,7 @@ function standIn(member: NamespaceMember, flags: BroadcastOptions['flags']) {
 }
 
 function membersOf(nsp: Namespace): Map<string, NamespaceMember> {
-  const adapter = nsp.adapter as unknown as PatchedAdapter;
+  const adapter: PatchedAdapter = adapterInternals(nsp);
   let members = adapter[MEMBERS];
   if (members) return members;
   members = new Map();
@@ -90,16 +80,16 @@ function someIn(rooms: ReadonlySet<string>, wanted: ReadonlySet<string>): boolea
 
 export function addMember(nsp: Namespace, member: NamespaceMember): void {
   membersOf(nsp).set(member.sid, member);
-  (nsp.adapter as unknown as PatchedAdapter).addAll(member.sid, new Set(member.rooms));
+  adapterInternals(nsp).addAll(member.sid, new Set(member.rooms));
 }
 
 export function removeMember(nsp: Namespace, sid: string): void {
-  const members = (nsp.adapter as unknown as PatchedAdapter)[MEMBERS];
+  const members = adapterInternals<PatchedAdapter>(nsp)[MEMBERS];
   if (!members?.delete(sid)) return;
-  (nsp.adapter as unknown as PatchedAdapter).delAll(sid);
+  adapterInternals(nsp).delAll(sid);
 }
 
 /** How many Pusher members a namespace holds (namespaces.ts keeps a namespace that has some). */
 export function memberCount(nsp: Namespace): number {
-  return (nsp.adapter as unknown as PatchedAdapter)[MEMBERS]?.size ?? 0;
+  return adapterInternals<PatchedAdapter>(nsp)[MEMBERS]?.size ?? 0;
 }

@@ -1,7 +1,8 @@
 /**
  * The Pusher protocol (version 7) as the stock dddice SDK speaks it through pusher-js 8 and Laravel
  * Echo: frames, channel names, close and error codes. The facts and where they were read are in
- * docs/realtime.md ("The Pusher gateway") and shared/reference/pusher-protocol.md.
+ * docs/realtime.md ("The Pusher gateway") and Pusher's protocol reference
+ * (https://pusher.com/docs/channels/library_auth_reference/pusher-websockets-protocol/).
  */
 
 /** The app key compiled into every build of the stock SDK: accepted at /app/{key} without configuration. */

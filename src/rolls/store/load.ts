@@ -8,7 +8,7 @@ import { rollColumns, rollValueColumns, rollValuesJson, toRoll, toRollValue, toR
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
  * owner and every participant, values in order, whispers with their participants. Plain SQL and plain
- * records (db/records.ts), a fixed number of queries whatever the number of rolls (batched by id): the
+ * records (store/records.ts), a fixed number of queries whatever the number of rolls (batched by id): the
  * realtime fan-out and the history page call this with many ids. Model instances cost more CPU than
  * the queries did (docs/performance.md).
  */

@@ -4,7 +4,7 @@ import type { UserRecord } from '../../users/store';
 
 /**
  * Plain records of rolls, their values and whispers, as the rolls store (src/rolls/store/) answers
- * them: the same field names and types as the Sequelize models (src/db/models/rolls.ts). Each
+ * them: the same field names and types as the Sequelize models (src/db/models/Roll.ts, RollValue.ts, RollWhisper.ts). Each
  * `*Columns` list selects a table's columns under those names, and each `to*` function turns a row
  * of either dialect into a record.
  */

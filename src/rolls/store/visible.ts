@@ -12,8 +12,17 @@ import { isUuid } from './load';
  * The SQL side of canSeeRoll() over `rolls r`, the viewer's id being parameter `$n` (a parameter,
  * not inlined: each statement text is prepared once per connection on PostgreSQL, db/sql.ts).
  */
-function visibleTo(n: number): string {
+export function visibleTo(n: number): string {
   return `(r.is_whispered = FALSE OR r.user_id = $${n} OR r.id IN (SELECT roll_id FROM roll_whispers WHERE user_id = $${n}))`;
+}
+
+/**
+ * The SQL side of canSeeValue() over `roll_values v` of `rolls r`, the viewer's id being parameter
+ * `$n`: a hidden die's value is its roller's alone. (The roll itself must be visible: visibleTo.)
+ * The statistics (src/stats/) count only what these two let the viewer see.
+ */
+export function valueVisibleTo(n: number): string {
+  return `(v.is_hidden = FALSE OR r.user_id = $${n})`;
 }
 
 /** A viewer id as a parameter: an integer, or a programming error. */

@@ -38,7 +38,7 @@ export interface RollAnnouncement {
   slug: string;
 }
 
-/** The outbox event of a roll's creation (realtime/outboxRolls.ts announces it again). */
+/** The outbox event of a roll's creation (src/realtime/index.ts announces it again when the outbox sweeper hands it over). */
 export const ROLL_CREATED = 'roll.created';
 
 const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
@@ -159,7 +159,7 @@ export async function appendRollValues(tx: RollsTransaction, rollId: number, val
   await tx('UPDATE rolls SET total_value = $1, equation = $2, updated_at = $3 WHERE id = $4', [totals.totalValue, totals.equation, now, rollId]);
 }
 
-/** The flags a roller may set on a die (spec 3): hide or show its value, take it off the board, clear it. */
+/** The flags a roller may set on a die (docs/spec.md §3): hide or show its value, take it off the board, clear it. */
 export interface DieFlags {
   isHidden?: boolean;
   isVisible?: boolean;

@@ -28,7 +28,7 @@ export const PLAIN_FACES: Readonly<Record<PhysicalType, readonly number[]>> = Ob
 
 export const PHYSICAL_TYPES = Object.freeze(Object.keys(PLAIN_FACES) as PhysicalType[]);
 
-/** The set assumed when a manifest leaves `available_dice` out (spec 2.3). */
+/** The set assumed when a manifest leaves `available_dice` out (docs/spec.md §2.3). */
 export const STANDARD_SET: readonly string[] = Object.freeze(['d4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20']);
 
 export function isPhysicalType(value: unknown): value is PhysicalType {
@@ -42,7 +42,7 @@ export interface DieEntry {
   notation: string;
 }
 
-/** `"d6"` is `{id: "d6", type: "d6", notation: "d6"}` (spec 2.3.1); objects pass through. Malformed entries give null. */
+/** `"d6"` is `{id: "d6", type: "d6", notation: "d6"}` (docs/spec.md §2.3.1); objects pass through. Malformed entries give null. */
 export function normalizeDie(entry: unknown): DieEntry | null {
   if (typeof entry === 'string') return { id: entry, type: entry, notation: entry };
   if (entry && typeof entry === 'object' && !Array.isArray(entry)) {

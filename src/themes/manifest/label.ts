@@ -1,5 +1,5 @@
 /**
- * A theme's label colours (spec 2.3: "derived from the theme name"). When a manifest leaves a label colour
+ * A theme's label colours (docs/spec.md §2.3: "derived from the theme name"). When a manifest leaves a label colour
  * out or empty, it is derived:
  *
  * - background: a colour chosen by the name alone. FNV-1a (32 bit) of the name (trimmed, Unicode NFC, lower

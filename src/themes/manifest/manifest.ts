@@ -1,5 +1,5 @@
 /**
- * Theme manifests (spec 2.3 to 2.3.3): the shape (joi, every problem listed), the cross-references a
+ * Theme manifests (docs/spec.md §2.3 to 2.3.3): the shape (joi, every problem listed), the cross-references a
  * schema cannot express (die ids, file names, face counts), and inheritance through `extend`.
  * Pure: no database, no HTTP. Paths in the details are prefixed with `manifest.` by the caller's choice.
  */

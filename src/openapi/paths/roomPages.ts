@@ -1,0 +1,73 @@
+import { operation, pathParam, queryParam } from '../operations';
+import { html, slug, themeId } from '../params';
+
+/**
+ * A room's pages besides its board (src/pages/room, src/pages/stream; docs/board.md "Room page" and
+ * "dddice's addresses") and dddice's address of a theme. HTML for people; each page's script calls
+ * /api/1.0 with a Bearer key like any client.
+ */
+export const roomPagesPaths: Record<string, Record<string, unknown>> = {
+  '/room/{slug}/settings': {
+    get: operation('roomSettingsPage', {
+      tag: 'Board',
+      summary: "A room's page: its invite link, its players, the owner's and each player's controls (HTML)",
+      description:
+        "The page reads and changes the room through /api/1.0 with the browser's key (the signed-in session's page key, else the guest key the board keeps): what it shows and allows is what the API answers that key. Never framed (`frame-ancestors 'none'`), `Cache-Control: no-store`, `Referrer-Policy: no-referrer`.",
+      auth: false,
+      params: [slug, queryParam('passcode', "A private room's passcode, to see it without being a player (an invite opened here)", { type: 'string' })],
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/room/{slug}/stream': {
+    get: operation('roomStreamPage', {
+      tag: 'Board',
+      summary: "dddice's stream address: the board's overlay, signed in with the key in the query (HTML)",
+      description:
+        "The transparent overlay (`/board/{slug}?overlay=1`) signed in with `key`, as dddice's integrations send it. The page's first script moves `key` and `passcode` out of the address bar at once (into memory and the tab's sessionStorage); no log line of the server writes them. Framable by any site, as the overlay is; `Cache-Control: no-store`, `Referrer-Policy: no-referrer`.",
+      auth: false,
+      params: [
+        slug,
+        queryParam('key', 'An API key of a player of the room (never logged)', { type: 'string' }),
+        queryParam('passcode', "The room's passcode, when the key's user must join a private room (never logged)", { type: 'string' }),
+        queryParam('sound', "The theme's sounds (silent by default, as in the overlay)", { enum: ['1'] }),
+      ],
+      success: [{ status: '200', description: 'The overlay', content: html('HTML page') }],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/room-page/assets/{file}': {
+    get: operation('roomPageAsset', {
+      tag: 'Board',
+      summary: "The room page's script and style sheet, and the stream address's first script (bundled at start-up, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['room.js', 'room.css', 'stream.js'] })],
+      success: [
+        {
+          status: '200',
+          description: 'The asset',
+          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+      ],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/dice/{id}': {
+    get: operation('diceThemePage', {
+      tag: 'Themes',
+      summary: "dddice's address of a theme's page: its preview (HTML, no key)",
+      description:
+        'The same page, by the same rules, as `/theme/{id}/preview`: shown without a key for a public theme (the built-in ones), or with `?share=` the code of a live share link of this theme; otherwise a 404 page, and a 410 page for a link that stopped working. `Cache-Control: no-store`, `Referrer-Policy: no-referrer`.',
+      auth: false,
+      limited: true,
+      params: [themeId, queryParam('share', 'The code of a share link of this theme', { type: 'string', maxLength: 64 })],
+      success: [{ status: '200', description: 'The page (its script fetches `/api/1.0/theme/{id}/preview`)', content: html('HTML page') }],
+      errors: ['not_found', 'gone'],
+      validated: false,
+      htmlErrors: ['404', '410'],
+    }),
+  },
+};
