@@ -9,6 +9,14 @@ import { newEventId } from './manage';
 import { enqueueEvent, type NewEvent } from './store/deliveries';
 import { wakeDeliveries } from './worker';
 
+/** Recordings under way (any event), for webhookRecordingsSettled(). */
+const inFlight = new Set<Promise<unknown>>();
+
+/** Resolves once the events heard so far are recorded (tests that count statements, shutdown). */
+export async function webhookRecordingsSettled(): Promise<void> {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
+}
+
 /**
  * A roll's creation has one message id whoever records it (its command, or the outbox's net after a
  * crash): the unique (webhook, event) index makes the second recording a no-op.
@@ -75,9 +83,12 @@ export function listenForWebhookEvents(logger: Logger): () => void {
         return;
     }
   };
-  const unsubscribe = subscribe((event) =>
-    listener(event).catch((err: Error) => logger.error({ err: err.message, event: event.type }, 'webhooks: could not record an event for delivery')),
-  );
+  const unsubscribe = subscribe((event) => {
+    const done = listener(event).catch((err: Error) => logger.error({ err: err.message, event: event.type }, 'webhooks: could not record an event for delivery'));
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+    return done;
+  });
 
   const ungate = gateOutboxRelease(async (ids) => {
     const missing: number[] = [];

@@ -5,7 +5,7 @@ import type { WebhookMetrics } from './metrics';
 import { buildBody } from './payload';
 import { send, type SendResult } from './send';
 import { checkUrlShape, RefusedUrlError, resolveTarget } from './ssrf';
-import { claimDeliveries, extendLease, finishAttempt, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
+import { claimDeliveries, extendLease, finishAttempt, nextDueMs, pruneDeliveries, type AttemptResult, type DeliveryRecord } from './store/deliveries';
 import { disableWebhook, findWebhookById, findWebhooksByIds, recordOutcome, type WebhookRecord } from './store/webhooks';
 import type { RollCache } from './payload';
 import { loadRolls } from '../rolls/store/load';
@@ -38,16 +38,38 @@ export class DeliveryWorker {
   private readonly chains = new Map<number, Promise<void>>();
   private lastPruneMs = 0;
 
+  private dueTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * `shared`: other instances record and claim in the same tables (PostgreSQL), so this one polls every
+   * `pollMs`. Alone (SQLite: one process holds the database) every event is recorded here and wakes it,
+   * so it polls only when woken, and when the next retry or lease comes due: an idle server runs no
+   * query for webhooks at all.
+   */
   constructor(
     private readonly config: WebhookConfig,
     private readonly logger: Logger,
     private readonly metrics: WebhookMetrics,
+    private readonly shared = true,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.config.pollMs);
-    this.timer.unref();
+    if (this.shared) {
+      this.timer = setInterval(() => this.wake(), this.config.pollMs);
+      this.timer.unref();
+    }
     this.wake();
+  }
+
+  /** Alone: wake when the next pending delivery comes due. */
+  private async scheduleNextDue(): Promise<void> {
+    if (this.shared || this.stopped) return;
+    const due = await nextDueMs();
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueTimer = null;
+    if (due === null || this.stopped) return;
+    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, due - Date.now()) + 5);
+    this.dueTimer.unref();
   }
 
   /** Look for due rows now (an event was just recorded, a webhook enabled). */
@@ -77,6 +99,8 @@ export class DeliveryWorker {
       for (const delivery of claimed) this.enqueue(delivery, batch);
       if (claimed.length === room) this.again = true;
       await this.prune();
+      // Rows claimed now are woken for by their own completion (enqueue below wakes on each).
+      if (!claimed.length) await this.scheduleNextDue();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'webhooks: could not claim deliveries; trying again at the next poll');
     }
@@ -196,6 +220,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
     await this.polling;
     await Promise.allSettled([...this.chains.values()]);
   }

@@ -209,3 +209,16 @@ export async function extendLease(delivery: DeliveryRecord, leaseMs: number, now
   const rows = await write(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [until, delivery.id, delivery.claimedUntilMs]);
   return rows.length ? { ...delivery, claimedUntilMs: until } : null;
 }
+
+/**
+ * When the next pending delivery of an active webhook comes due (its next attempt, or the end of a
+ * lease it is held under), in epoch ms; null when none is pending.
+ */
+export async function nextDueMs(): Promise<number | null> {
+  const [row] = await db().sql.query<{ due: unknown }>(
+    `SELECT MIN(CASE WHEN d.claimed_until_ms IS NOT NULL AND d.claimed_until_ms > d.next_attempt_ms THEN d.claimed_until_ms ELSE d.next_attempt_ms END) AS due
+     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending' AND w.is_active = $1`,
+    [true],
+  );
+  return numOrNull(row?.due);
+}
