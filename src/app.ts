@@ -25,6 +25,7 @@ import { mountMetrics } from './metrics/http';
 import { broadcastingRoutes } from './realtime/pusher/routes';
 import { configureCaches } from './lib/invalidation';
 import { accountRoutes } from './accounts/routes';
+import { webhookRoutes } from './webhooks';
 import { roomPageRoutes } from './pages/room/routes';
 import { pageKeyRoutes } from './accounts/pageKeyRoutes';
 import { pageSession } from './pages/session';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(statsRoutes());
   api.use('/dice-box', diceBoxRoutes(deps));
   api.use('/share-request', shareRequestRoutes(deps));
+  api.use('/webhook', webhookRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api/1.0', api);
 

@@ -1,4 +1,5 @@
 import { QUOTA_VARIABLES, quotasFrom, type Quotas } from './quotaConfig';
+import { WEBHOOK_VARIABLES, webhookConfigFrom, type WebhookConfig } from './webhookConfig';
 import Joi from 'joi';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from './hostsConfig';
@@ -37,6 +38,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** What one user may hold (quotaConfig.ts, users/quotas.ts); past a limit a creation answers 409 quota_exceeded. */
   quotas: Readonly<Quotas>;
+  /** Webhook delivery (webhookConfig.ts, docs/webhooks.md). */
+  webhooks: Readonly<WebhookConfig>;
   allowGuests: boolean;
   /** Whether /signup makes accounts (the operators' CLI always can). */
   allowSignup: boolean;
@@ -290,6 +293,7 @@ const schema = Joi.object({
     }),
   REALTIME_REVALIDATE_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
   REALTIME_MAX_KEPT_BLOCKS: Joi.number().integer().min(0).max(1_000_000).default(5000),
+  ...WEBHOOK_VARIABLES,
   OUTBOX_GRACE_MS: Joi.number().integer().min(100).max(3_600_000).default(10_000),
   OUTBOX_SWEEP_MS: Joi.number().integer().min(100).max(3_600_000).default(5000),
   CACHE_TTL_MS: Joi.number().integer().min(0).max(MAX_CACHE_TTL_MS).default(5000),
@@ -378,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     dataDir: value.DATA_DIR,
     logLevel: value.LOG_LEVEL,
     quotas: quotasFrom(value),
+    webhooks: webhookConfigFrom(value),
     allowGuests: value.ALLOW_GUESTS,
     allowSignup: value.ALLOW_SIGNUP,
     signinFailuresPerHour: value.SIGNIN_FAILURES_PER_HOUR,

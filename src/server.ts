@@ -16,6 +16,7 @@ import type { AppDeps } from './http/deps';
 import { connectRedisClients, rememberUnguardedPublish, type RedisClient } from './lib/redis';
 import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
+import { startWebhooks } from './webhooks';
 import { guardRedisMessages } from './realtime/guard';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
@@ -164,6 +165,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   });
   if (sub) resubscribeOnReconnect(io, sub, pubsub);
   const realtime = attachRealtime(io, deps, { pub, sub, channelKey: adapterKeyOf(config), pubsub, httpServer: server });
+  // Committed events recorded for webhooks, and this instance's share of their delivery (docs/webhooks.md).
+  const webhooks = startWebhooks(deps);
   // Without Redis nothing carries another process's revocation here (the CLI's key:revoke): read them
   // from the database instead. With Redis the CLI publishes them and every instance hears at once.
   const revocations = clients ? null : watchRevocations(logger);
@@ -199,6 +202,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       await revocations?.stop();
       io.close();
       await realtime.close();
+      await webhooks.stop();
       stopObserving();
       await metricsListener?.close();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

@@ -2,6 +2,7 @@ import type {
   ChannelGrant,
   CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, DieInput, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, RollStats, Room, RoomDiceChange, StatsQuery, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
+  CreateWebhookBody, NewWebhook, UpdateWebhookBody, Webhook, WebhookDelivery,
 } from './types';
 
 export const API_PREFIX = '/api/1.0';
@@ -156,6 +157,45 @@ export class RestClient {
   /** DELETE /user/key/{prefix}: revoke one of your keys at once (not your last: 409 `last_key`). */
   deleteApiKey(prefix: string): Promise<void> {
     return this.none('DELETE', `/user/key/${pathPart(prefix)}`);
+  }
+
+  // Webhooks (docs/webhooks.md)
+
+  /** POST /webhook: `secret` is in this answer only (and in a rotation's), so keep it. */
+  createWebhook(body: CreateWebhookBody): Promise<NewWebhook> {
+    return this.data<NewWebhook>('POST', '/webhook', { body });
+  }
+
+  listWebhooks(query: PageQuery = {}): Promise<Page<Webhook>> {
+    return this.request<Page<Webhook>>('GET', '/webhook', { query: { ...query } });
+  }
+
+  getWebhook(id: string): Promise<Webhook> {
+    return this.data<Webhook>('GET', `/webhook/${pathPart(id)}`);
+  }
+
+  /** PATCH /webhook/{id}: `url`, `events`, `is_active` (true re-enables a webhook the server disabled). */
+  updateWebhook(id: string, body: UpdateWebhookBody): Promise<Webhook> {
+    return this.data<Webhook>('PATCH', `/webhook/${pathPart(id)}`, { body });
+  }
+
+  deleteWebhook(id: string): Promise<void> {
+    return this.none('DELETE', `/webhook/${pathPart(id)}`);
+  }
+
+  /** POST /webhook/{id}/secret: a new secret (answered once); the old one keeps signing beside it for 24 h. */
+  rotateWebhookSecret(id: string): Promise<NewWebhook> {
+    return this.data<NewWebhook>('POST', `/webhook/${pathPart(id)}/secret`, { body: {} });
+  }
+
+  /** POST /webhook/{id}/test: queue a `webhook.test` event; answers its delivery. */
+  testWebhook(id: string): Promise<WebhookDelivery> {
+    return this.data<WebhookDelivery>('POST', `/webhook/${pathPart(id)}/test`, { body: {} });
+  }
+
+  /** GET /webhook/{id}/delivery: the delivery log, newest first. */
+  listWebhookDeliveries(id: string, query: PageQuery = {}): Promise<Page<WebhookDelivery>> {
+    return this.request<Page<WebhookDelivery>>('GET', `/webhook/${pathPart(id)}/delivery`, { query: { ...query } });
   }
 
   // Rooms

@@ -462,3 +462,63 @@ export interface RollStats {
   rolls: number;
   dice: DieStats[];
 }
+
+/** Events a webhook may receive (docs/webhooks.md); `*` is all of them. */
+export type WebhookEventType =
+  | 'roll.created' | 'roll.updated' | 'roll.deleted' | 'room.updated' | 'room.deleted'
+  | 'participant.joined' | 'participant.updated' | 'participant.left';
+
+/** A webhook (POST/GET /webhook): where events are sent, never its secret after creation. */
+export interface Webhook {
+  /** uuid: names the webhook in paths */
+  id: string;
+  url: string;
+  events: (WebhookEventType | '*')[];
+  /** the room's slug, or null: the creator's own rolls in any room or none */
+  room: string | null;
+  format: 'standard' | 'discord';
+  visibility: 'owner' | 'public';
+  is_active: boolean;
+  /** why the server disabled it (a 410, too many failures), null otherwise */
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A webhook just created, or its secret just rotated: the only answers with `secret`. */
+export interface NewWebhook extends Webhook {
+  /** `whsec_` + base64 of 24 random bytes: verify deliveries with it (Standard Webhooks) */
+  secret: string;
+}
+
+export interface CreateWebhookBody {
+  url: string;
+  events: (WebhookEventType | '*')[];
+  room?: string | null;
+  format?: 'standard' | 'discord';
+  visibility?: 'owner' | 'public';
+}
+
+export interface UpdateWebhookBody {
+  url?: string;
+  events?: (WebhookEventType | '*')[];
+  is_active?: boolean;
+}
+
+/** One event's delivery to a webhook, as its log shows it. */
+export interface WebhookDelivery {
+  /** the event's id: the `webhook-id` header, the same on every attempt */
+  id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  last_status_code: number | null;
+  duration_ms: number | null;
+  next_attempt_at: Timestamp | null;
+  /** a short reason for the last failure (or skip) */
+  error: string | null;
+  /** at most 1 KiB of the receiver's last answer */
+  response: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}

@@ -5,7 +5,8 @@
  * because every viewer must get its own presentation.
  */
 export type DomainEvent =
-  | { type: 'room.updated'; roomId: number; slug: string }
+  /** `participant`: the participant whose arrival, change or departure this is (webhooks' participant.* events). */
+  | { type: 'room.updated'; roomId: number; slug: string; participant?: { id: number; userId: number; change: 'joined' | 'updated' | 'left' } }
   | { type: 'room.deleted'; roomId: number; slug: string }
   /** Someone lost access (removed participant, changed passcode): their sockets must go. */
   | { type: 'room.access_revoked'; roomId: number; slug: string; userIds?: number[]; allButOwner?: boolean }

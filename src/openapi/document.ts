@@ -154,6 +154,7 @@ function build() {
       { name: 'Themes', description: 'How dice look, sound and behave; versioned by SemVer' },
       { name: 'Dice box', description: 'The themes a user has added' },
       { name: 'Share requests', description: 'Sharing a theme through a URL' },
+      { name: 'Webhooks', description: 'Signed deliveries of room and roll events to your own endpoints, and to Discord (docs/webhooks.md)' },
       { name: 'Realtime', description: 'Channel authorisation for the Pusher-protocol gateway (the stock dddice SDK)' },
       { name: 'Board', description: 'The browser dice board' },
       { name: 'Accounts', description: 'Pages for people: sign-up, sign-in, keeping a guest account, developer settings (docs/accounts.md)' },

@@ -56,7 +56,7 @@ export const pageParams: Param[] = [
 ];
 
 export interface Success {
-  status: '200' | '201' | '204' | '303' | '304';
+  status: '200' | '201' | '202' | '204' | '303' | '304';
   description: string;
   /** JSON body schema; absent for 204. */
   schema?: Schema;

@@ -43,6 +43,17 @@ export async function claimDue(graceMs: number, leaseMs: number, limit: number, 
   return rows.map((row) => ({ id: Number(row.id), event: String(row.event), payload: parsePayload(row.payload) })).sort((a, b) => a.id - b.id);
 }
 
+/** The rows `ids` that are still there (a consumer reading what it must act on before they go). */
+export async function readOutbox(ids: readonly number[]): Promise<OutboxEntry[]> {
+  const out: OutboxEntry[] = [];
+  for (let at = 0; at < ids.length; at += 500) {
+    const part = ids.slice(at, at + 500);
+    const rows = await db().sql.query<{ id: unknown; event: unknown; payload: unknown }>(`SELECT id, event, payload FROM outbox WHERE id IN (${part.map((_, i) => `$${i + 1}`).join(', ')})`, part);
+    out.push(...rows.map((row) => ({ id: Number(row.id), event: String(row.event), payload: parsePayload(row.payload) })));
+  }
+  return out;
+}
+
 /** Forget rows whose announcement was made. */
 export async function deleteOutbox(ids: readonly number[]): Promise<void> {
   for (let at = 0; at < ids.length; at += 500) {

@@ -48,6 +48,8 @@ export async function joinRoom(slug: string, user: RoomActor, passcode?: string 
     }
   }
   const room = await rereadRoom(roomId);
-  await announce({ rooms: [room.id] }, { type: 'room.updated', roomId: room.id, slug: room.slug });
+  const seat = room.participants?.find((p) => p.userId === user.id);
+  const participant = seat ? { id: seat.id, userId: user.id, change: 'joined' as const } : undefined;
+  await announce({ rooms: [room.id] }, { type: 'room.updated', roomId: room.id, slug: room.slug, participant });
   return room;
 }

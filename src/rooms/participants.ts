@@ -57,7 +57,7 @@ export async function updateParticipant(slug: string, participantId: number, use
     return changeParticipant(tx, row, values);
   });
   const fresh = await rereadRoom(room.id);
-  if (changed) await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  if (changed) await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug, participant: { id: participant.id, userId: participant.userId, change: 'updated' } });
   return fresh;
 }
 
@@ -83,6 +83,6 @@ export async function removeParticipant(slug: string, participantId: number, use
   await announce(
     { rooms: [room.id] },
     { type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] },
-    { type: 'room.updated', roomId: room.id, slug: room.slug },
+    { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'left' } },
   );
 }

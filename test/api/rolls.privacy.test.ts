@@ -1,6 +1,7 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { outboxReleasesSettled } from '../../src/outbox/sweeper';
+import { webhookRecordingsSettled } from '../../src/webhooks';
 import { rollOk, table, type Roll } from './rolls.support';
 
 const ctx = useServer(test);
@@ -169,6 +170,8 @@ async function countQueries(fn: () => Promise<unknown>): Promise<number> {
   // set off finish first, and count what this one sets off too, so the count does not depend on timing.
   await ctx.server.realtime.fanout.drain();
   await outboxReleasesSettled();
+  // Committed events are recorded for webhooks after the answer too (a room's joins, here).
+  await webhookRecordingsSettled();
   options.logging = () => {
     n += 1;
   };
@@ -177,6 +180,7 @@ async function countQueries(fn: () => Promise<unknown>): Promise<number> {
     // The drain includes the release of the roll's outbox row, which is counted too.
     await ctx.server.realtime.fanout.drain();
     await outboxReleasesSettled();
+    await webhookRecordingsSettled();
   } finally {
     options.logging = before;
   }

@@ -91,6 +91,8 @@ const BODIES: Array<[string, string, string, string?]> = [
   ['RoomDiceChange', 'patch', '/api/1.0/room/{slug}/roll', 'dice'],
   ['CreateShareRequestBody', 'post', '/api/1.0/share-request'],
   ['UpdateShareRequestBody', 'patch', '/api/1.0/share-request/{id}'],
+  ['CreateWebhookBody', 'post', '/api/1.0/webhook'],
+  ['UpdateWebhookBody', 'patch', '/api/1.0/webhook/{id}'],
 ];
 
 for (const [name, method, path, field] of BODIES) {

@@ -8,6 +8,7 @@ import { themesPaths } from './themes';
 import { userSchemas, usersPaths } from './users';
 import { broadcastingPaths } from './broadcasting';
 import { accountsPaths } from './accounts';
+import { webhookSchemas, webhooksPaths } from './webhooks';
 import { roomPagesPaths } from './roomPages';
 import { activationPaths } from './activation';
 
@@ -204,6 +205,6 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths };
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths, ...webhooksPaths };
 
-export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas };
+export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas, ...webhookSchemas };
