@@ -28,6 +28,9 @@ const FEATURE_EDGES = {
   // the board draws a theme's dice within the themes' own asset and shader limits (themes/assetLimits.ts,
   // themes/manifest/limits.ts): one definition of what a theme may cost, on the server and in the browser
   board: ['pages', 'themes'],
+  // a webhook belongs to a user and may follow a room it may read; its deliveries carry rolls and rooms as
+  // their own presenters show them to the webhook's owner (one presenter per resource)
+  webhooks: ['rolls', 'rooms', 'users'],
 };
 const FEATURES = Object.keys(FEATURE_EDGES);
 const ANY_FEATURE = `^src/(${FEATURES.join('|')})/`;
@@ -42,7 +45,7 @@ const REALTIME_WIRING = ['^src/realtime/', '^src/(main|server|app)\\.ts$', '^src
 
 /** The ground: modules every layer may import, which import only each other. */
 const GROUND = [
-  '^src/(config|quotaConfig|hostsConfig|trustProxyConfig|errors|logger)\\.ts$',
+  '^src/(config|quotaConfig|hostsConfig|trustProxyConfig|webhookConfig|errors|logger)\\.ts$',
   '^src/events/',
   '^src/client/',
   '^src/dice/',
