@@ -23,11 +23,18 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
  */
 export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(roll, values, whispers, announce);
-  return inTransaction(async (query) => {
-    await insertRollIn(query, roll, values, whispers);
-    return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
-  });
+  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(db().sql.query, roll, values, whispers, announce);
+  return inTransaction((query) => insertRollInTransaction(query, roll, values, whispers, announce));
+}
+
+/**
+ * insertRoll() in the caller's transaction (the fairness ledger's, src/fairness/draws.ts): on
+ * PostgreSQL still one statement; answers the outbox row's id when announced.
+ */
+export async function insertRollInTransaction(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
+  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(query, roll, values, whispers, announce);
+  await insertRollIn(query, roll, values, whispers);
+  return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
 }
 
 /**
@@ -41,15 +48,15 @@ export interface RollAnnouncement {
 /** The outbox event of a roll's creation (realtime/outboxRolls.ts announces it again). */
 export const ROLL_CREATED = 'roll.created';
 
-const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
-const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'created_at', 'updated_at'];
+const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, ledger_id, client_seed, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`;
+const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'ledger_id', 'draw', 'draw_faces', 'created_at', 'updated_at'];
 
 /** The parameters of ROLL_INSERT. */
 function rollParams(roll: RollRecord): unknown[] {
   return [
     roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
-    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
+    roll.label, roll.externalId, roll.isWhispered, roll.ledgerId ?? null, roll.clientSeed ?? null, roll.createdAt, roll.updatedAt,
   ];
 }
 
@@ -58,7 +65,7 @@ function valueParams(v: RollValueRecord): unknown[] {
   return [
     v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
     toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped,
-    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.createdAt, v.updatedAt,
+    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.ledgerId ?? null, v.draw ?? null, v.drawFaces ?? null, v.createdAt, v.updatedAt,
   ];
 }
 
@@ -100,7 +107,7 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
  * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
  * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
  */
-async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
+async function insertRollAtOnce(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
   const params = rollParams(roll);
   let outbox = '';
   if (announce) {
@@ -123,7 +130,7 @@ async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whi
     (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
     outbox +
     ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position${announce ? ', (SELECT id FROM o) AS outbox_id' : ''}`;
-  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown; outbox_id?: unknown }>(text, params);
+  const rows = await query<{ roll_id: unknown; id: unknown; position: unknown; outbox_id?: unknown }>(text, params);
   assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
   return announce ? Number(rows[0]!.outbox_id) : null;
 }
