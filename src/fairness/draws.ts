@@ -15,7 +15,7 @@
 import { db } from '../db';
 import type { Query } from '../db/sql';
 import { drawFace, LEAVES, secretOf } from './crypto';
-import { advanceLedger, loadBatches, lockLedger, topUp, type BatchRecord, type LedgerRecord } from './store/ledgers';
+import { advanceLedger, ensureLedger, findLedger, loadBatches, lockLedger, topUp, type BatchRecord, type LedgerRecord } from './store/ledgers';
 
 /** One value's draw: the ledger's leaf position (batch = draw / 256, leaf = draw % 256) and N. */
 export interface Draw {
@@ -158,4 +158,44 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
     return;
   }
   q.pending.unshift(...starved);
+}
+
+/**
+ * A ledger that cannot serve a draw inside the caller's transaction: it does not exist yet, or has too
+ * few leaves published. Creating either takes a transaction of its own, so the caller ends its own,
+ * calls prepareLedger(err) and tries again.
+ */
+export class LedgerNotReady extends Error {
+  constructor(readonly scope: string, readonly roomId: number | null, readonly userId: number | null) {
+    super('fairness ledger not ready');
+  }
+}
+
+export async function prepareLedger(err: LedgerNotReady): Promise<void> {
+  const ledger = await ensureLedger(err.scope, err.roomId, err.userId);
+  await topUp(ledger.id, 1024 + LEAVES);
+}
+
+/**
+ * Draws in the caller's transaction, for writes that have one already (dice added to a roll, which
+ * holds the roll's lock): the ledger's lock, `run` on its next leaves, the ledger advanced.
+ */
+export async function drawInTransaction<R>(
+  tx: Query, where: { ledgerId: number | null; scope: string; roomId: number | null; userId: number | null }, clientSeed: string, run: (rng: LeafRng) => R,
+): Promise<{ result: R; draws: Draw[]; ledgerId: number }> {
+  const ledgerId = where.ledgerId ?? (await findLedger(where.scope, tx))?.id;
+  if (ledgerId === undefined) throw new LedgerNotReady(where.scope, where.roomId, where.userId);
+  const state = await lockLedger(tx, ledgerId);
+  const first = Math.floor(state.nextDraw / LEAVES);
+  const batches = await loadBatches(ledgerId, Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i), tx);
+  const rng = new LeafRng(state.nextDraw, state.batches * LEAVES, batches, clientSeed);
+  let result: R;
+  try {
+    result = run(rng);
+  } catch (err) {
+    if (err instanceof OutOfLeaves) throw new LedgerNotReady(where.scope, where.roomId, where.userId);
+    throw err;
+  }
+  if (rng.draws.length) await advanceLedger(tx, ledgerId, state.nextDraw + rng.draws.length, new Date());
+  return { result, draws: rng.draws, ledgerId };
 }

@@ -41,12 +41,15 @@ export async function ensureLedger(scope: string, roomId: number | null, userId:
   let ledger = await findLedger(scope);
   if (!ledger) {
     const now = new Date();
-    await db().sql.query(
-      `INSERT INTO fairness_ledgers (uuid, scope, room_id, user_id, next_draw, batches, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 0, 0, $5, $5) ON CONFLICT (scope) DO NOTHING`,
-      [randomUUID(), scope, roomId, userId, now],
-    );
-    ledger = (await findLedger(scope))!;
+    // A write goes through a transaction: on SQLite that is the writer's turn (db/index.ts).
+    ledger = await db().sql.transaction(async (tx) => {
+      await tx(
+        `INSERT INTO fairness_ledgers (uuid, scope, room_id, user_id, next_draw, batches, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 0, 0, $5, $5) ON CONFLICT (scope) DO NOTHING`,
+        [randomUUID(), scope, roomId, userId, now],
+      );
+      return (await findLedger(scope, tx))!;
+    });
   }
   // A fresh ledger publishes its first batch and the one after before anything is drawn from it.
   await topUp(ledger.id, 0);
@@ -55,8 +58,8 @@ export async function ensureLedger(scope: string, roomId: number | null, userId:
   return ledger;
 }
 
-export async function findLedger(scope: string): Promise<LedgerRecord | null> {
-  const [row] = await db().sql.query<Record<string, unknown>>('SELECT id, uuid, scope, room_id AS "roomId", user_id AS "userId" FROM fairness_ledgers WHERE scope = $1', [scope]);
+export async function findLedger(scope: string, query: Query = db().sql.query): Promise<LedgerRecord | null> {
+  const [row] = await query<Record<string, unknown>>('SELECT id, uuid, scope, room_id AS "roomId", user_id AS "userId" FROM fairness_ledgers WHERE scope = $1', [scope]);
   return row ? { id: num(row.id), uuid: String(row.uuid), scope: String(row.scope), roomId: row.roomId == null ? null : num(row.roomId), userId: row.userId == null ? null : num(row.userId) } : null;
 }
 
