@@ -443,3 +443,24 @@ export interface DiceBoxQuery {
   filter?: string;
   ids?: string;
 }
+
+/** GET /room/{slug}/fairness, GET /user/fairness: a ledger as published (docs/fairness.md). */
+export interface FairnessLedger {
+  ledger: string;
+  /** the batch the next draw comes from and how many of its leaves are used; null when `before` paged past it */
+  current: { batch: number; root: string; used: number; created_at: Timestamp } | null;
+  /** draws over the whole ledger: the next is batch next_draw / 256, leaf next_draw % 256 */
+  next_draw: number;
+  /** batches published, newest first (those ahead of the current one too) */
+  batches: { batch: number; root: string; created_at: Timestamp }[];
+  links: { next: string | null };
+}
+
+/** GET .../fairness/batch/{batch}: every leaf's commitment and the roll value that drew it. */
+export interface FairnessBatch {
+  ledger: string;
+  batch: number;
+  root: string;
+  created_at: Timestamp;
+  leaves: { leaf: number; commitment: string; state: 'unused' | 'used' | 'deleted'; roll: string | null; value: string | null }[];
+}

@@ -223,12 +223,12 @@ export const schemas: Record<string, Schema> = {
   FairnessLedger: strict(
     {
       ledger: { type: 'string', format: 'uuid' },
-      current: strict({
+      current: nullable(strict({
         batch: { type: 'integer', minimum: 0, description: 'The batch the next draw comes from' },
         root: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         used: { type: 'integer', minimum: 0, maximum: 256, description: 'Leaves of it already drawn' },
         created_at: timestamp,
-      }),
+      })),
       next_draw: { type: 'integer', minimum: 0, description: 'Leaves drawn over the whole ledger: the next draw is batch next_draw / 256, leaf next_draw % 256' },
       batches: {
         type: 'array',

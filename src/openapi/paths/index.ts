@@ -7,6 +7,7 @@ import { themesPaths } from './themes';
 import { userSchemas, usersPaths } from './users';
 import { broadcastingPaths } from './broadcasting';
 import { accountsPaths } from './accounts';
+import { fairnessPaths } from './fairness';
 
 /** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
 function metricsOperation(spec: Parameters<typeof operation>[1]) {
@@ -176,6 +177,6 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths };
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...fairnessPaths };
 
 export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas };
