@@ -5,6 +5,7 @@ import { Router, type Response } from 'express';
 import { NotFoundError } from '../errors';
 import type { AppDeps } from '../http/deps';
 import { renderBoardPage } from './page';
+import { renderFairnessPage } from './fairnessPage';
 
 /**
  * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css,physics.js}; also
@@ -146,6 +147,10 @@ export function boardRoutes(deps: AppDeps): Router {
     if (file === 'board.js') sendAsset(res, 'text/javascript; charset=utf-8', built.js, cacheable);
     else if (file === 'physics.js') sendAsset(res, 'text/javascript; charset=utf-8', built.physics, cacheable);
     else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
+  });
+
+  router.get('/fairness', async (_req, res) => {
+    res.set(PAGE_HEADERS).send(renderFairnessPage((await boardAssets()).version));
   });
 
   router.get('/board/:slug', async (req, res) => {

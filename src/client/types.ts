@@ -340,6 +340,11 @@ export interface CreateRollBody {
   room?: string;
   /** participant ids of the room who may see the roll (besides the roller) */
   whisper?: number[];
+  /**
+   * the roller's seed for the fairness draws (at most 64 characters; docs/fairness.md): createRoll sends 16
+   * random bytes in hex when none is given, so the server cannot know it before the roll
+   */
+  client_seed?: string;
   /** angle in degrees the roll was thrown, 0 to 360 (default: random) */
   direction?: number;
   /** how hard the roll was thrown, 0 to 100 (default: random) */

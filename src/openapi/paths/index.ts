@@ -111,6 +111,14 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       validated: false,
     }),
   },
+  '/fairness': {
+    get: operation('fairnessPage', {
+      tag: 'Board',
+      summary: 'What the board\'s "verified" mark on a roll means (docs/fairness.md has the construction)',
+      auth: false,
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+    }),
+  },
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',
