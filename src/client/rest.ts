@@ -225,6 +225,15 @@ export class RestClient {
     return this.data<FairnessLedger>('GET', `/room/${pathPart(slug)}/fairness`);
   }
 
+  /** Your own ledger (the draws of your rolls outside rooms). */
+  getUserLedger(): Promise<FairnessLedger> {
+    return this.data<FairnessLedger>('GET', '/user/fairness');
+  }
+
+  getUserLedgerBatch(batch: number): Promise<FairnessBatch> {
+    return this.data<FairnessBatch>('GET', `/user/fairness/batch/${pathPart(batch)}`);
+  }
+
   /** One batch of a room's ledger: each leaf's commitment and the value that drew it. */
   getRoomLedgerBatch(slug: string, batch: number): Promise<FairnessBatch> {
     return this.data<FairnessBatch>('GET', `/room/${pathPart(slug)}/fairness/batch/${pathPart(batch)}`);
