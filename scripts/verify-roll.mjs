@@ -169,8 +169,9 @@ async function verifyRoll(roll, online) {
           fail(where, 'published', `batch ${p.batch}'s published root is ${published.root.slice(0, 16)}…, the proof says ${p.root.slice(0, 16)}…`);
           ok = false;
         }
-        if (roll.created_at && Date.parse(published.created_at) > Date.parse(roll.created_at)) {
-          fail(where, 'published', `batch ${p.batch} was published at ${published.created_at}, after the roll (${roll.created_at})`);
+        const drawnAt = v.created_at ?? roll.created_at;
+        if (drawnAt && Date.parse(published.created_at) > Date.parse(drawnAt)) {
+          fail(where, 'published', `batch ${p.batch} was published at ${published.created_at}, after the value was drawn (${drawnAt})`);
           ok = false;
         }
         const leaf = published.leaves?.[p.leaf];

@@ -111,7 +111,11 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
     run: (rng: LeafRng) => {
       const result = runEngine(request, usable, input.operator, rng);
       refuseOversizedValues(result);
-      return { result, values: withDraws(result.values.map((v, position) => valueRecord(position, v, now)), rng.draws, ledger.id) };
+      // Stamped when drawn: every batch its leaves come from was published before this time.
+      const drawnAt = new Date();
+      roll.createdAt = drawnAt;
+      roll.updatedAt = drawnAt;
+      return { result, values: withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id) };
     },
     write: async (tx, { result, values }) => {
       roll.equation = result.equation;

@@ -228,3 +228,29 @@ test('tampering with any part is caught, and the verifier names the check that f
   t.regex(online.out, /FAIL .*value #0.*: published:/);
   t.regex(online.out, /FAIL .*value #0.*: ledger:/);
 });
+
+test('the worked example of docs/fairness.md, recomputed', (t) => {
+  const secrets = Buffer.concat(Array.from({ length: 256 }, (_, i) => createHash('sha256').update(`odice example leaf ${i}`).digest()));
+  const tree = new BatchTree(secrets);
+  const s = secrets.subarray(5 * 32, 6 * 32);
+  const docs = fs.readFileSync(path.resolve('docs/fairness.md'), 'utf8');
+  for (const hex of [s.toString('hex'), tree.commitment(5).toString('hex'), tree.path(5)[0]!.toString('hex'), tree.root.toString('hex')]) t.true(docs.includes(hex), hex);
+  const x = createHmac('sha256', s).update('c0ffee00c0ffee00c0ffee00c0ffee00:0').digest().readUInt32BE(0);
+  t.is(x, 2_423_073_829);
+  t.is(drawFace(s, 'c0ffee00c0ffee00c0ffee00c0ffee00', 20), 9);
+  t.is(drawFace(s, 'c0ffee00c0ffee00c0ffee00c0ffee00', 6), 1);
+});
+
+test('a roll larger than the leaves published ahead waits for new batches, published before it is drawn, and verifies', async (t) => {
+  const { roller, slug } = await table(ctx.server);
+  // 100 d20s exploding on 7+: about 330 draws each, more than the one batch kept ahead
+  for (let i = 0; i < 4; i++) {
+    const res = await roller.api.post('/roll', { equation: '100d20!>6', theme: 'standard', room: slug, client_seed: seed() });
+    t.is(res.status, 201, res.text.slice(0, 200));
+    const out = await verify(res.body.data, roller);
+    t.is(out.code, 0, out.out);
+  }
+  const ledger = (await roller.api.get(`/room/${slug}/fairness`)).body.data;
+  t.true(ledger.next_draw > 512, `${ledger.next_draw} draws`);
+  t.true(ledger.batches.length * 256 - ledger.next_draw >= 256, 'a whole batch is published ahead again');
+});
