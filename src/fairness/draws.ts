@@ -52,7 +52,13 @@ export class LeafRng {
 export interface DrawJob<R> {
   clientSeed: string;
   run(rng: LeafRng): R;
-  write(tx: Query, result: R, draws: Draw[], ledger: LedgerRecord): Promise<void>;
+  /**
+   * Stores the results of the group's jobs that share this function, all at once (rolls: one
+   * statement for the whole group on PostgreSQL), in the group's transaction.
+   */
+  writeAll(tx: Query, results: R[]): Promise<void>;
+  /** rows the result writes (a group stays under MAX_GROUP_ROWS: PostgreSQL's bound on parameters) */
+  rows(result: R): number;
 }
 
 interface Pending {
@@ -71,6 +77,8 @@ interface Queue {
 
 /** Rolls per transaction at most: a group's lock is held while its engines run and its rows are written. */
 const MAX_GROUP = 64;
+/** Value rows per group at most: 2,000 rows of 26 columns stay under PostgreSQL's 65,535 parameters. */
+const MAX_GROUP_ROWS = 2000;
 const queues = new Map<number, Queue>();
 
 /** Run `job` on `ledger`'s next leaves, in its transaction; answers its result and the draws it made. */
@@ -108,6 +116,7 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
   const done: { p: Pending; result: unknown; draws: Draw[] }[] = [];
   const refused: { p: Pending; err: unknown }[] = [];
   let starved: Pending[] = [];
+  let later: Pending[] = [];
   let end = 0;
   let cursor = 0;
   try {
@@ -115,16 +124,26 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
       done.length = 0;
       refused.length = 0;
       starved = [];
+      later = [];
       const state = await lockLedger(tx, q.ledger.id);
       cursor = state.nextDraw;
       end = state.batches * LEAVES;
       const first = Math.floor(cursor / LEAVES);
       const batches = await loadBatches(q.ledger.id, Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i), tx);
+      let rows = 0;
       for (let i = 0; i < group.length; i++) {
         const p = group[i]!;
         const rng = new LeafRng(cursor, end, batches, p.job.clientSeed);
         try {
-          done.push({ p, result: p.job.run(rng), draws: rng.draws });
+          const result = p.job.run(rng);
+          const size = p.job.rows(result);
+          if (done.length && rows + size > MAX_GROUP_ROWS) {
+            // Drawn but not kept: the next group draws these leaves again, for this roll.
+            later = group.slice(i);
+            break;
+          }
+          rows += size;
+          done.push({ p, result, draws: rng.draws });
           cursor += rng.draws.length;
         } catch (err) {
           if (err instanceof OutOfLeaves) {
@@ -134,7 +153,14 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
           refused.push({ p, err });
         }
       }
-      for (const d of done) await d.p.job.write(tx, d.result, d.draws, q.ledger);
+      // Each run of jobs sharing a writer is written at once, in group order.
+      for (let i = 0; i < done.length; ) {
+        const writeAll = done[i]!.p.job.writeAll;
+        let j = i;
+        while (j < done.length && done[j]!.p.job.writeAll === writeAll) j++;
+        await writeAll(tx, done.slice(i, j).map((d) => d.result));
+        i = j;
+      }
       if (done.length) await advanceLedger(tx, q.ledger.id, cursor, new Date());
     });
   } catch (err) {
@@ -155,9 +181,10 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
     else if (end - cursor < LEAVES) await topUp(q.ledger.id, LEAVES);
   } catch (err) {
     for (const p of starved) p.reject(err);
+    q.pending.unshift(...later);
     return;
   }
-  q.pending.unshift(...starved);
+  q.pending.unshift(...starved, ...later);
 }
 
 /**

@@ -9,7 +9,8 @@ import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limit
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
-import { insertRollInTransaction } from './store/write';
+import { insertRollsInTransaction, type RollToInsert } from './store/write';
+import type { Query } from '../db/sql';
 import { drawInLedger, type Draw, type LeafRng } from '../fairness/draws';
 import { ensureLedger, roomScope, userScope } from '../fairness/store/ledgers';
 import { attachProofs } from '../fairness/proofs';
@@ -103,7 +104,6 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   };
   const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
-  let outboxId: number | null = null;
   // The engine runs in the ledger's transaction, on the ledger's next leaves (src/fairness/draws.ts);
   // a refusal there (a DiceError, too many values) claims nothing and is this request's answer.
   const { result: drawn } = await drawInLedger(ledger, {
@@ -115,16 +115,16 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
       const drawnAt = new Date();
       roll.createdAt = drawnAt;
       roll.updatedAt = drawnAt;
-      return { result, values: withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id) };
-    },
-    write: async (tx, { result, values }) => {
       roll.equation = result.equation;
       roll.totalValue = result.total;
       roll.operator = (result.operator as Record<string, unknown> | null) ?? null;
-      outboxId = await insertRollInTransaction(tx, roll, values, whispers, room ? { slug: room.slug } : undefined);
+      const values = withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id);
+      return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, outboxId: null as number | null };
     },
+    writeAll: writeRolls,
+    rows: (drawn) => drawn.values.length,
   });
-  const values = drawn.values;
+  const { outboxId, values } = drawn;
   await attachProofs(values);
 
   // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
@@ -134,6 +134,12 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.whispers = whispers;
   publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
   return roll;
+}
+
+/** The rolls of one ledger group, in its transaction (one statement on PostgreSQL); sets each one's outbox id. */
+async function writeRolls(tx: Query, rolls: (RollToInsert & { outboxId: number | null })[]): Promise<void> {
+  const outboxIds = await insertRollsInTransaction(tx, rolls);
+  rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
 }
 
 /**
