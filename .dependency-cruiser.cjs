@@ -8,10 +8,13 @@
 
 /** Feature folders, and the other features each may import (docs/architecture.md's table). */
 const FEATURE_EDGES = {
-  // a roll belongs to a room, is drawn with a theme's dice, is made by a user
-  rolls: ['rooms', 'themes', 'users'],
+  // a roll belongs to a room, is drawn with a theme's dice from a ledger (fairness), is made by a user
+  rolls: ['rooms', 'themes', 'users', 'fairness'],
   // participants are users
   rooms: ['users'],
+  // a roll's values are drawn from its room's (or user's) ledger; who may read a room's ledger is who may
+  // read its rolls (rooms access)
+  fairness: ['rooms'],
   // themes are owned and shared by users
   themes: ['users'],
   users: [],

@@ -15,6 +15,7 @@ import { roomPublicRoutes, roomRoutes } from './rooms/routes';
 import { themeRoutes } from './themes/routes';
 import { rollRoutes } from './rolls/routes';
 import { statsRoutes } from './stats/routes';
+import { fairnessRoutes } from './fairness/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
 import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
 import { docsRoutes, openApiDocument, openApiRoutes } from './openapi';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(unknownApiRoute(openApiDocument().paths));
   // Everything below needs a key, and counts against that key's rate limit.
   api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger), body.afterAuth);
+  api.use(fairnessRoutes(deps));
   api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));
   api.use('/theme', themeRoutes(deps));

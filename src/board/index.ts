@@ -6,6 +6,7 @@ import type { AppDeps } from '../http/deps';
 import { sourceFile } from '../lib/sourceFiles';
 import { PAGE_HEADERS } from '../pages/shell';
 import { renderBoardPage } from './page';
+import { renderFairnessPage } from './fairnessPage';
 
 /**
  * GET /board/{slug}: the browser dice board, and GET /board/assets/{board.js,board.css,physics.js}; also
@@ -148,6 +149,10 @@ export function boardRoutes(deps: AppDeps, options: { pageData?: PageData } = {}
     if (file === 'board.js') sendAsset(res, 'text/javascript; charset=utf-8', built.js, cacheable);
     else if (file === 'physics.js') sendAsset(res, 'text/javascript; charset=utf-8', built.physics, cacheable);
     else sendAsset(res, 'text/css; charset=utf-8', built.css, cacheable);
+  });
+
+  router.get('/fairness', async (_req, res) => {
+    res.set(PAGE_HEADERS).send(renderFairnessPage((await boardAssets()).version));
   });
 
   /**

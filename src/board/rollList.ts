@@ -1,7 +1,8 @@
 /** The list of rolls beside the table, the last-roll cards, and throwing each roll on the table once. */
 import type { Roll, RollValue } from '../client';
-import { state } from './state';
-import { $, diceViews, renderLastRollCard, renderRoll } from './view';
+import { slug, state } from './state';
+import { ledgerRoots, verifyRoll, type Verdict } from './verify';
+import { $, diceViews, el, renderLastRollCard, renderRoll } from './view';
 
 const MAX_LISTED_ROLLS = 100;
 const LAST_ROLL_CARDS = 3;
@@ -9,7 +10,7 @@ const LAST_ROLL_CARDS = 3;
 export function upsertRoll(roll: Roll, animate: boolean) {
   state.rolls.set(roll.uuid, roll);
   const list = $('rolls');
-  const item = withOutcomes(renderRoll(roll, state.room), roll);
+  const item = withVerdict(withOutcomes(renderRoll(roll, state.room), roll), roll);
   const existing = list.querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`);
   if (existing) existing.replaceWith(item);
   else list.prepend(item);
@@ -37,7 +38,7 @@ export function removeRoll(uuid: string) {
 /** Colours and names follow the room: redraw the list when participants change. */
 export function rerenderRolls() {
   for (const roll of state.rolls.values()) {
-    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(withOutcomes(renderRoll(roll, state.room), roll));
+    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(withVerdict(withOutcomes(renderRoll(roll, state.room), roll), roll));
   }
   renderLastRolls();
 }
@@ -112,4 +113,32 @@ function sortDice(item: HTMLLIElement, roll: Roll): void {
     return Number.isNaN(d) ? 0 : d; // two modifiers keep their order
   });
   container.replaceChildren(...dice);
+}
+
+// --- the "verified" mark (docs/fairness.md; src/board/verify.ts) --------------------------------
+
+/** Verdicts by roll uuid and updated_at: an update (a die revealed) is checked again. */
+const verdicts = new Map<string, Promise<Verdict>>();
+let roots: ((batch: number) => Promise<string | null>) | null = null;
+
+const MARKS: Record<Verdict['state'], string> = { verified: '✓ verified', partial: '✓ verified (hidden dice not yet)', failed: '✗ not verified', none: '' };
+
+/** Checks the roll in the browser, then marks its list item with the verdict, linking to what it means. */
+function withVerdict(item: HTMLLIElement, roll: Roll): HTMLLIElement {
+  if (!roll.fairness || !state.client) return item;
+  roots ??= ledgerRoots(() => state.client!.getRoomLedger(slug));
+  const key = `${roll.uuid}|${roll.updated_at}`;
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    verdict = verifyRoll(roll, roots).catch(() => ({ state: 'failed', detail: 'the check could not run' }) as Verdict);
+    if (verdicts.size > 500) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  void verdict.then((v) => {
+    if (!v.state || v.state === 'none' || !item.isConnected) return;
+    const mark = el('a', { className: `fair ${v.state}`, text: MARKS[v.state], attrs: { href: '/fairness', target: '_blank', rel: 'noopener', title: v.detail, 'data-fairness': v.state } });
+    item.querySelector('.fair')?.remove();
+    item.appendChild(mark);
+  });
+  return item;
 }

@@ -3,9 +3,17 @@ import type {
   CursorPage, HistoryQuery, CreateRollBody, CreateShareRequestBody, UpdateShareRequestBody, CreateRoomBody, CreateThemeInput, DiceBoxQuery, DieChange, DieInput, Envelope, ErrorBody, ErrorDetail, Page,
   PageQuery, Roll, RollStats, Room, RoomDiceChange, StatsQuery, ShareRequest, Theme, UpdateParticipantBody, UpdateRoomBody, UpdateUserBody, User, ApiKey, NewApiKey,
   CreateWebhookBody, NewWebhook, UpdateWebhookBody, Webhook, WebhookDelivery,
+  FairnessBatch, FairnessLedger,
 } from './types';
 
 export const API_PREFIX = '/api/1.0';
+
+/** 16 random bytes in hex, from the platform's CSPRNG (browsers and Node 20 alike). */
+export function newClientSeed(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** A refusal from the server (or no answer at all): `message` is written for people. */
 export class ApiError extends Error {
@@ -248,8 +256,28 @@ export class RestClient {
 
   // Rolls
 
+  /** POST /roll, with a fresh client seed (16 random bytes, hex) unless the body brings its own. */
   createRoll(body: CreateRollBody): Promise<Roll> {
-    return this.data<Roll>('POST', '/roll', { body });
+    return this.data<Roll>('POST', '/roll', { body: body.client_seed === undefined ? { ...body, client_seed: newClientSeed() } : body });
+  }
+
+  /** A room's fairness ledger as published (docs/fairness.md). */
+  getRoomLedger(slug: string): Promise<FairnessLedger> {
+    return this.data<FairnessLedger>('GET', `/room/${pathPart(slug)}/fairness`);
+  }
+
+  /** Your own ledger (the draws of your rolls outside rooms). */
+  getUserLedger(): Promise<FairnessLedger> {
+    return this.data<FairnessLedger>('GET', '/user/fairness');
+  }
+
+  getUserLedgerBatch(batch: number): Promise<FairnessBatch> {
+    return this.data<FairnessBatch>('GET', `/user/fairness/batch/${pathPart(batch)}`);
+  }
+
+  /** One batch of a room's ledger: each leaf's commitment and the value that drew it. */
+  getRoomLedgerBatch(slug: string, batch: number): Promise<FairnessBatch> {
+    return this.data<FairnessBatch>('GET', `/room/${pathPart(slug)}/fairness/batch/${pathPart(batch)}`);
   }
 
   getRoll(uuid: string): Promise<Roll> {

@@ -222,9 +222,38 @@ export interface RollValue {
    * has put the die down (DieChange `meta.position`), an object holding `position: {x, z, y?}`
    */
   meta?: unknown;
+  /**
+   * what verifies a value the server drew (docs/fairness.md); null for values a client supplied, modifiers,
+   * and rolls made before ledgers. `secret` is null for a viewer who may not see the value.
+   */
+  proof?: RollValueProof | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;
+}
+
+/** A drawn value's proof: its leaf in its ledger's batch, the path to the batch's root, and N. */
+export interface RollValueProof {
+  /** the batch's number in the roll's ledger */
+  batch: number;
+  /** the batch's Merkle root, hex (64 characters) */
+  root: string;
+  /** the leaf's index in the batch, 0..255 */
+  leaf: number;
+  /** SHA-256("odice-leaf:" || secret), hex */
+  commitment: string;
+  /** the 8 sibling hashes (hex) from the commitment up to the root */
+  path: string[];
+  /** the leaf's 32 bytes, hex; null for a viewer who may not see the value */
+  secret: string | null;
+  /** N, the number of faces the draw chose among */
+  faces: number;
+}
+
+/** Which ledger a roll drew from, and the seed its roller sent (null: none). */
+export interface RollFairness {
+  ledger: string;
+  client_seed: string | null;
 }
 
 export interface Roll {
@@ -245,6 +274,8 @@ export interface Roll {
   external_id: string | null;
   /** whom the roll is whispered to (empty when not whispered) */
   participants: RollParticipant[];
+  /** the fairness ledger and client seed of the roll's draws; null for rolls made before ledgers */
+  fairness?: RollFairness | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   [key: string]: unknown;
@@ -309,6 +340,11 @@ export interface CreateRollBody {
   room?: string;
   /** participant ids of the room who may see the roll (besides the roller) */
   whisper?: number[];
+  /**
+   * the roller's seed for the fairness draws (at most 64 characters; docs/fairness.md): createRoll sends 16
+   * random bytes in hex when none is given, so the server cannot know it before the roll
+   */
+  client_seed?: string;
   /** angle in degrees the roll was thrown, 0 to 360 (default: random) */
   direction?: number;
   /** how hard the roll was thrown, 0 to 100 (default: random) */
@@ -521,4 +557,25 @@ export interface WebhookDelivery {
   response: string | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+}
+
+/** GET /room/{slug}/fairness, GET /user/fairness: a ledger as published (docs/fairness.md). */
+export interface FairnessLedger {
+  ledger: string;
+  /** the batch the next draw comes from and how many of its leaves are used; null when `before` paged past it */
+  current: { batch: number; root: string; used: number; created_at: Timestamp } | null;
+  /** draws over the whole ledger: the next is batch next_draw / 256, leaf next_draw % 256 */
+  next_draw: number;
+  /** batches published, newest first (those ahead of the current one too) */
+  batches: { batch: number; root: string; created_at: Timestamp }[];
+  links: { next: string | null };
+}
+
+/** GET .../fairness/batch/{batch}: every leaf's commitment and the roll value that drew it. */
+export interface FairnessBatch {
+  ledger: string;
+  batch: number;
+  root: string;
+  created_at: Timestamp;
+  leaves: { leaf: number; commitment: string; state: 'unused' | 'used' | 'deleted'; roll: string | null; value: string | null }[];
 }

@@ -13,6 +13,7 @@ import * as m0014 from './migrations/0014-accounts-and-sessions';
 import * as m0015 from './migrations/0015-activation-codes';
 import * as m0016 from './migrations/0016-web-session-keys';
 import * as m0017 from './migrations/0017-roll-values-covering-index';
+import * as m0018 from './migrations/0018-fairness';
 import * as m0019 from './migrations/0019-webhooks';
 
 type Step = (params: { context: MigrationContext }) => Promise<void>;
@@ -39,5 +40,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, { up: Step; down: Step 
   ['0015-activation-codes.ts', m0015],
   ['0016-web-session-keys.ts', m0016],
   ['0017-roll-values-covering-index.ts', m0017],
+  ['0018-fairness.ts', m0018],
   ['0019-webhooks.ts', m0019],
 ];

@@ -192,10 +192,74 @@ export const schemas: Record<string, Schema> = {
       die_index: { type: 'integer', minimum: 0, description: "The request die this value belongs to (an index into the roll request's `dice`; a d100 is two). Rerolls, explosions and a compounding die's throws come after all the dice, each naming its die" },
       group: nullable({ type: 'integer', minimum: 0, description: 'The roll group (`{4d6+2d8, 3d20+3}kh1`) the value belongs to: an index into `operator.groups`; null outside groups' }),
       group_part: nullable({ type: 'integer', minimum: 0, description: "The group's part (sub-roll) the value belongs to: an index into that group's `parts`. A part the group dropped has all its values `is_dropped`; a part that meets the group's compare point has all its values `is_success` (or `is_failure`)" }),
+      proof: nullable({ ...ref('RollValueProof'), description: 'What verifies a value the server drew (docs/fairness.md); null for values the client supplied, modifiers, and rolls made before fairness ledgers' }),
       created_at: timestamp,
       updated_at: timestamp,
     },
     { description: 'docs/spec.md §2.7.' },
+  ),
+
+  RollValueProof: strict(
+    {
+      batch: { type: 'integer', minimum: 0, description: "The batch's number in the roll's ledger" },
+      root: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The batch's Merkle root, as the ledger published it before any of its leaves was used" },
+      leaf: { type: 'integer', minimum: 0, maximum: 255, description: "The leaf's index in its batch" },
+      commitment: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256("odice-leaf:" || secret)' },
+      path: { type: 'array', minItems: 8, maxItems: 8, items: { type: 'string', pattern: '^[0-9a-f]{64}$' }, description: 'The 8 sibling hashes from the commitment up to the root, leaf level first' },
+      secret: nullable({ type: 'string', pattern: '^[0-9a-f]{64}$', description: "The leaf's 32 bytes; null when the value is hidden from you" }),
+      faces: { type: 'integer', minimum: 1, description: 'N: the number of faces the draw chose among (the face index is a 0-based position in the theme\'s face order)' },
+    },
+    { description: 'A drawn value\'s proof: face index = first x = big-endian uint32 of HMAC-SHA256(secret, client_seed ":" j), j = 0, 1, ..., with x < floor(2^32 / N) * N; face = x mod N.' },
+  ),
+
+  RollFairness: strict(
+    {
+      ledger: { type: 'string', format: 'uuid', description: 'The ledger the roll drew from: its room\'s, or its roller\'s for rolls outside rooms' },
+      client_seed: nullable({ type: 'string', maxLength: 64, description: 'The seed the roller sent (null: none, the draws used the empty string)' }),
+    },
+    { description: 'Which ledger a roll drew from, and with which client seed.' },
+  ),
+
+  FairnessLedger: strict(
+    {
+      ledger: { type: 'string', format: 'uuid' },
+      current: nullable(strict({
+        batch: { type: 'integer', minimum: 0, description: 'The batch the next draw comes from' },
+        root: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        used: { type: 'integer', minimum: 0, maximum: 256, description: 'Leaves of it already drawn' },
+        created_at: timestamp,
+      })),
+      next_draw: { type: 'integer', minimum: 0, description: 'Leaves drawn over the whole ledger: the next draw is batch next_draw / 256, leaf next_draw % 256' },
+      batches: {
+        type: 'array',
+        description: 'Every batch published, newest first (unused ones ahead of the current one too), at most `limit` from `before`',
+        items: strict({ batch: { type: 'integer', minimum: 0 }, root: { type: 'string', pattern: '^[0-9a-f]{64}$' }, created_at: timestamp }),
+      },
+      links: strict({ next: nullable({ type: 'string', description: 'The older batches, when there are more' }) }),
+    },
+    { description: 'A fairness ledger as published: the current batch, how far it is used, and the roots of its batches.' },
+  ),
+
+  FairnessBatch: strict(
+    {
+      ledger: { type: 'string', format: 'uuid' },
+      batch: { type: 'integer', minimum: 0 },
+      root: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      created_at: timestamp,
+      leaves: {
+        type: 'array',
+        minItems: 256,
+        maxItems: 256,
+        items: strict({
+          leaf: { type: 'integer', minimum: 0, maximum: 255 },
+          commitment: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          state: { type: 'string', enum: ['unused', 'used', 'deleted'], description: '`used`: a roll value drew it (named below); `deleted`: drawn by a roll since deleted (its table was cleared); `unused`: not drawn yet' },
+          roll: nullable({ type: 'string', format: 'uuid' }),
+          value: nullable({ type: 'string', format: 'uuid' }),
+        }),
+      },
+    },
+    { description: "A batch's 256 commitments and which roll value drew each leaf: a skipped or reused leaf would show here." },
   ),
 
   Roll: strict(
@@ -214,6 +278,7 @@ export const schemas: Record<string, Schema> = {
       external_id: nullable({ type: 'string' }),
       label: nullable({ type: 'string' }),
       participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('RollParticipant') },
+      fairness: nullable({ ...ref('RollFairness'), description: 'The ledger and client seed of the roll\'s draws (docs/fairness.md); null for rolls made before fairness ledgers' }),
       created_at: timestamp,
       updated_at: timestamp,
     },

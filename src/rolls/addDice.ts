@@ -2,7 +2,10 @@ import { DiceError, rollDice, type DieRequest, type Face, type OperatorInput, ty
 import { AppError } from '../errors';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions } from '../themes/rollable';
-import { refuseOversizedValues, resolverFor, usableThemes, valueRecord, type DieInput } from './create';
+import { refuseOversizedValues, resolverFor, usableThemes, valueRecord, withDraws, type DieInput } from './create';
+import { drawInTransaction } from '../fairness/draws';
+import { roomScope, userScope } from '../fairness/store/ledgers';
+import type { RollsTransaction } from './store/write';
 import type { RollRecord, RollValueRecord } from './store/records';
 
 /**
@@ -42,7 +45,7 @@ export interface AddedValues {
 }
 
 /** The values to append to `roll` (loaded with its values, in the roller's transaction) and its new total and equation. */
-export async function throwAddedDice(userId: number, roll: RollRecord, added: AddedDie[], now: Date): Promise<AddedValues> {
+export async function throwAddedDice(userId: number, roll: RollRecord, added: AddedDie[], now: Date, tx: RollsTransaction): Promise<AddedValues> {
   const operator = roll.operator && Object.keys(roll.operator).length ? roll.operator : null;
   const chooser = operator && Object.keys(operator).find((k) => !SCALING_KEYS.has(k.trim().toLowerCase()));
   if (chooser !== undefined && chooser !== null) {
@@ -71,13 +74,21 @@ export async function throwAddedDice(userId: number, roll: RollRecord, added: Ad
   ];
   const themes = usableThemes(wanted, await findRollableThemeVersions(userId, [...new Set(wanted.map((w) => w.slug))]));
 
-  let result: RollResult;
-  try {
-    result = rollDice([...fixed, ...fresh], (operator ?? undefined) as OperatorInput | undefined, resolverFor(themes));
-  } catch (e) {
-    if (e instanceof DiceError) throw atRequestPaths(e, fixed.length, added);
-    throw e;
-  }
+  // The new dice draw from the roll's ledger (its next leaves, under the roll's client seed), in this
+  // transaction: what a refusal below throws rolls the claim back with everything else.
+  const scope = roll.roomId != null ? roomScope(roll.roomId) : userScope(roll.userId);
+  const drawn = await drawInTransaction(
+    tx, { ledgerId: roll.ledgerId ?? null, scope, roomId: roll.roomId, userId: roll.roomId != null ? null : roll.userId }, roll.clientSeed ?? '',
+    (rng) => {
+      try {
+        return rollDice([...fixed, ...fresh], (operator ?? undefined) as OperatorInput | undefined, resolverFor(themes), rng);
+      } catch (e) {
+        if (e instanceof DiceError) throw atRequestPaths(e, fixed.length, added);
+        throw e;
+      }
+    },
+  );
+  const result: RollResult = drawn.result;
   // The dice already shown must count as they did (a d10 added after a lone d10x pairs with it into a
   // d100, as in one request, and the d10x's tens stay what they were): should any count otherwise, refuse.
   const changed = thrown.findIndex((v, i) => result.values[i]!.numericValue !== v.numericValue || result.values[i]!.isDropped !== v.isDropped);
@@ -89,7 +100,7 @@ export async function throwAddedDice(userId: number, roll: RollRecord, added: Ad
 
   let position = thrown.reduce((max, v) => Math.max(max, v.position), -1);
   return {
-    values: newValues.map((v) => ({ ...valueRecord(++position, v, now), rollId: roll.id })),
+    values: withDraws(newValues.map((v) => ({ ...valueRecord(++position, v, now), rollId: roll.id })), drawn.draws, drawn.ledgerId),
     totalValue: result.total,
     equation: result.equation,
   };

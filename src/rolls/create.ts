@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type RollResult } from '../dice';
+import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type Rng, type RollResult } from '../dice';
 import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
@@ -9,7 +9,11 @@ import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limit
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
-import { insertRoll } from './store/write';
+import { insertRollsInTransaction, type RollToInsert } from './store/write';
+import type { Query } from '../db/sql';
+import { drawInLedger, type Draw, type LeafRng } from '../fairness/draws';
+import { ensureLedger, roomScope, userScope } from '../fairness/store/ledgers';
+import { attachProofs } from '../fairness/proofs';
 
 /** One entry of a roll request's `dice`, in camelCase. */
 export interface DieInput {
@@ -35,6 +39,8 @@ export interface RollInput {
   whisper?: number[] | null;
   direction?: number;
   velocity?: number;
+  /** the roller's seed for the fairness draws (docs/fairness.md); null or absent: none was sent */
+  clientSeed?: string | null;
 }
 
 /** 422: a die names a theme the roller cannot roll with. */
@@ -53,8 +59,9 @@ export class UnknownParticipantError extends AppError {
 
 /**
  * Roll dice for `user`: check the room and whisper list, resolve each die in a theme the user may roll
- * with, roll (dice engine), and write the roll, its values and whispers in one transaction; announce it
- * after commit. Reads happen before the transaction, so the write transaction is two or three inserts.
+ * with, roll (dice engine) on the fairness ledger's next leaves and write the roll, its values and
+ * whispers in the ledger's transaction (src/fairness/draws.ts); announce it after commit. Reads happen
+ * before the transaction, so it holds the ledger's lock, the engine and one statement (PostgreSQL).
  * The store writes it in plain SQL (store/write.ts): this is the service's hottest path (docs/performance.md).
  *
  * `external_id` is the caller's label for the roll (many rolls may share one); safe retries are the
@@ -71,8 +78,9 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   const room = settled(foundRoom);
   if (room) authorizeRollInRoom(room, user.id);
   const whispered = whisperedParticipants(room, input.whisper ?? []);
-  const result = runEngine(request, usableThemes(request.wanted, settled(themes)), input.operator);
-  refuseOversizedValues(result);
+  const usable = usableThemes(request.wanted, settled(themes));
+  const ledger = await ensureLedger(room ? roomScope(room.id) : userScope(user.id), room?.id ?? null, room ? null : user.id);
+  const clientSeed = input.clientSeed ?? null;
 
   const now = new Date();
   const roll: RollRecord = {
@@ -82,19 +90,42 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
     roomId: room?.id ?? null,
     direction: input.direction ?? randomDirection(),
     velocity: input.velocity ?? randomVelocity(),
-    equation: result.equation,
-    totalValue: result.total,
-    operator: (result.operator as Record<string, unknown> | null) ?? null,
+    equation: '',
+    totalValue: 0,
+    operator: null,
     label: input.label ?? null,
     externalId,
     isWhispered: whispered.length > 0,
+    ledgerId: ledger.id,
+    clientSeed,
+    ledgerUuid: ledger.uuid,
     createdAt: now,
     updatedAt: now,
   };
-  const values = result.values.map((v, position) => valueRecord(position, v, now));
   const whispers: WhisperRecord[] = whispered.map((p) => ({ rollId: 0, participantId: p.id, userId: p.userId, participant: p }));
 
-  const outboxId = await insertRoll(roll, values, whispers, room ? { slug: room.slug } : undefined);
+  // The engine runs in the ledger's transaction, on the ledger's next leaves (src/fairness/draws.ts);
+  // a refusal there (a DiceError, too many values) claims nothing and is this request's answer.
+  const { result: drawn } = await drawInLedger(ledger, {
+    clientSeed: clientSeed ?? '',
+    run: (rng: LeafRng) => {
+      const result = runEngine(request, usable, input.operator, rng);
+      refuseOversizedValues(result);
+      // Stamped when drawn: every batch its leaves come from was published before this time.
+      const drawnAt = new Date();
+      roll.createdAt = drawnAt;
+      roll.updatedAt = drawnAt;
+      roll.equation = result.equation;
+      roll.totalValue = result.total;
+      roll.operator = (result.operator as Record<string, unknown> | null) ?? null;
+      const values = withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id);
+      return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, outboxId: null as number | null };
+    },
+    writeAll: writeRolls,
+    rows: (drawn) => drawn.values.length,
+  });
+  const { outboxId, values } = drawn;
+  await attachProofs(values);
 
   // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
   roll.user = user;
@@ -103,6 +134,31 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.whispers = whispers;
   publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
   return roll;
+}
+
+/** The rolls of one ledger group, in its transaction (one statement on PostgreSQL); sets each one's outbox id. */
+async function writeRolls(tx: Query, rolls: (RollToInsert & { outboxId: number | null })[]): Promise<void> {
+  const outboxIds = await insertRollsInTransaction(tx, rolls);
+  rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+}
+
+/**
+ * The leaves the engine drew, in order, onto the values they made: every draw makes one value right
+ * away (src/dice/state.ts), so the k-th value neither supplied by the client nor a modifier is the
+ * k-th draw. A mismatch would be a bug that breaks every proof: refuse it loudly.
+ */
+export function withDraws(values: RollValueRecord[], draws: readonly Draw[], ledgerId: number): RollValueRecord[] {
+  let k = 0;
+  for (const v of values) {
+    if (v.isUserValue || v.origin === 'mod') continue;
+    const d = draws[k++];
+    if (!d) throw new Error('fairness: a drawn value without its draw');
+    v.ledgerId = ledgerId;
+    v.draw = d.draw;
+    v.drawFaces = d.faces;
+  }
+  if (k !== draws.length) throw new Error(`fairness: ${draws.length} draws for ${k} drawn values`);
+  return values;
 }
 
 /**
@@ -178,13 +234,13 @@ function rollRequest(input: RollInput): RollRequest {
  * another theme (UNKNOWN_THEME: themes/rollable.ts) is rolled under that theme's id, so the values say
  * which theme they were rolled with.
  */
-function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, operator: OperatorInput | null | undefined): RollResult {
+function runEngine(request: RollRequest, themes: Map<string, RollableTheme>, operator: OperatorInput | null | undefined, rng: Rng): RollResult {
   const resolve = resolverFor(themes);
   const rolledAs = (slug: string) => themes.get(slug)?.slug ?? slug;
-  if (request.equation !== null) return rollEquation(request.equation, rolledAs(request.theme), resolve);
+  if (request.equation !== null) return rollEquation(request.equation, rolledAs(request.theme), resolve, rng);
   const dice = request.dice ?? [];
   const renamed = dice.some((d) => rolledAs(d.theme) !== d.theme) ? dice.map((d) => ({ ...d, theme: rolledAs(d.theme) })) : dice;
-  return rollDice(renamed, operator, resolve);
+  return rollDice(renamed, operator, resolve, rng);
 }
 
 /** The themes found, or a 422 naming each theme the roll needs that the user may not roll with. */
@@ -260,6 +316,9 @@ export function valueRecord(position: number, v: RollResult['values'][number], n
     isPenetrated: v.isPenetrated,
     isVisible: true,
     isCleared: false,
+    ledgerId: null,
+    draw: null,
+    drawFaces: null,
     createdAt: now,
     updatedAt: now,
   };

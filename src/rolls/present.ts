@@ -41,6 +41,7 @@ export function presentRoll(roll: Roll, viewerUserId: number | null | undefined)
     external_id: roll.externalId ?? null,
     label: roll.label ?? null,
     participants: whisperedParticipants(roll.whispers ?? []).map(presentRollParticipant),
+    fairness: roll.ledgerUuid ? { ledger: roll.ledgerUuid, client_seed: roll.clientSeed ?? null } : null,
     created_at: ts(roll.createdAt),
     updated_at: ts(roll.updatedAt),
   };
@@ -102,6 +103,8 @@ export function presentRollValue(
     die_index: value.dieIndex,
     group: place === undefined ? null : place[0],
     group_part: place === undefined ? null : place[1],
+    // The secret decides the face: it goes exactly where `value` goes (the same rule, canSeeValue).
+    proof: value.proof ? { ...value.proof, secret: visible ? value.proof.secret : null } : null,
     created_at: ts(value.createdAt),
     updated_at: ts(value.updatedAt),
   };

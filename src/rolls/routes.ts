@@ -63,6 +63,7 @@ interface CreateBody {
   whisper?: number[] | null;
   direction?: number;
   velocity?: number;
+  client_seed?: string | null;
 }
 
 interface FlagsBody {
@@ -102,6 +103,7 @@ const create: RequestHandler = async (req, res) => {
     whisper: body.whisper,
     direction: body.direction,
     velocity: body.velocity,
+    clientSeed: body.client_seed || null,
   });
   res.status(201).json(one('roll', presentRoll(roll, req.user!.id)));
 };

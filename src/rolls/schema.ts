@@ -77,6 +77,8 @@ export const createBody = Joi.object({
   whisper: Joi.array().items(Joi.number().integer().min(1).max(2_147_483_647)).max(100).allow(null),
   direction: Joi.number().min(0).max(360),
   velocity: Joi.number().min(0).max(100),
+  /** the roller's seed for the fairness draws (docs/fairness.md): the board and the typed client send 16 random bytes in hex */
+  client_seed: Joi.string().max(64).allow(null, ''),
 })
   .xor('dice', 'equation')
   .oxor('equation', 'operator')

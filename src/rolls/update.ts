@@ -6,6 +6,7 @@ import { loadRolls, loadRollsByUuid } from './store/load';
 import type { RollRecord, RollValueRecord, UserRecord } from './store/records';
 import { appendRollValues, FLAG_COLUMNS, inTransaction, lockRolls, setDieFlags, setDiePositions, type DieFlags, type DiePosition } from './store/write';
 import { throwAddedDice, type AddedDie } from './addDice';
+import { LedgerNotReady, prepareLedger } from '../fairness/draws';
 
 export type { DieFlags, DiePosition };
 
@@ -36,6 +37,17 @@ export class UnknownRollValueError extends BadRequestError {
  * Answers the rolls (changed or not) in request order; announces the changed ones after commit.
  */
 export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
+  try {
+    return await updateRollsOnce(user, changes, pathOf);
+  } catch (err) {
+    // Dice added to a roll whose ledger must first publish more leaves (or exist): once more after that.
+    if (!(err instanceof LedgerNotReady)) throw err;
+    await prepareLedger(err);
+    return updateRollsOnce(user, changes, pathOf);
+  }
+}
+
+async function updateRollsOnce(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
   const { ids, changedIds } = await inTransaction(async (tx) => {
     await lockRolls(tx, changes.filter((c) => c.added?.length).map((c) => c.uuid));
     const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
@@ -63,7 +75,7 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
     for (const change of changes) {
       if (!change.added?.length) continue;
       const roll = rolls.get(change.uuid.toLowerCase())!;
-      const added = await throwAddedDice(user.id, roll, change.added, now);
+      const added = await throwAddedDice(user.id, roll, change.added, now, tx);
       await appendRollValues(tx, roll.id, added.values, added, now);
       changedIds.add(roll.id);
     }

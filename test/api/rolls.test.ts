@@ -8,8 +8,8 @@ import { rollOk, table, TIMESTAMP, UUID, type Roll, type Value } from './rolls.s
 const ctx = useServer(test);
 const events = recordEvents();
 
-const ROLL_KEYS = ['uuid', 'direction', 'velocity', 'user', 'room', 'values', 'operator', 'equation', 'total_value', 'external_id', 'label', 'participants', 'created_at', 'updated_at'];
-const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'die_index', 'group', 'group_part', 'created_at', 'updated_at'];
+const ROLL_KEYS = ['uuid', 'direction', 'velocity', 'user', 'room', 'values', 'operator', 'equation', 'total_value', 'external_id', 'label', 'participants', 'fairness', 'created_at', 'updated_at'];
+const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'die_index', 'group', 'group_part', 'proof', 'created_at', 'updated_at'];
 
 test('a d20 in the built-in theme: 201 with the whole roll of docs/spec.md §2.6', async (t) => {
   const { api, user } = await ctx.server.newUser();

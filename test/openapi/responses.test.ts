@@ -133,6 +133,13 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.true(roomStats.dice.every((d) => d.type === 'd20'));
   t.true((await alice.getUserStats()).rolls >= 1);
   await refused(t, bob.getRoomStats(room.slug, { since: 'yesterday' }), 400, 'validation_error');
+  const ledger = await bob.getRoomLedger(room.slug);
+  t.is(ledger.ledger, roll.fairness!.ledger);
+  const batch = await bob.getRoomLedgerBatch(room.slug, ledger.current!.batch);
+  t.is(batch.leaves.length, 256);
+  await alice.createRoll({ dice: [{ type: 'd6', theme: 'standard' }] });
+  t.true((await alice.getUserLedger()).next_draw >= 1);
+  t.is((await alice.getUserLedgerBatch(0)).leaves[0]!.state, 'used');
   await refused(t, alice.createRoll({ dice: [{ type: 'd1001', theme: 'standard' }] }), 422);
   await refused(t, alice.createRoll({ equation: '2d6+', theme: 'standard' }), 400);
   await refused(t, alice.createRoll({}), 400, 'validation_error');
@@ -211,7 +218,7 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css']) {
+  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css', '/fairness']) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');

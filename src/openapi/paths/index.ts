@@ -11,6 +11,7 @@ import { accountsPaths } from './accounts';
 import { webhookSchemas, webhooksPaths } from './webhooks';
 import { roomPagesPaths } from './roomPages';
 import { activationPaths } from './activation';
+import { fairnessPaths } from './fairness';
 
 /** GET /metrics: without METRICS_TOKEN the main port has no such route, the 404 every unknown path gets. */
 function metricsOperation(spec: Parameters<typeof operation>[1]) {
@@ -139,6 +140,14 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       validated: false,
     }),
   },
+  '/fairness': {
+    get: operation('fairnessPage', {
+      tag: 'Board',
+      summary: 'What the board\'s "verified" mark on a roll means (docs/fairness.md has the construction)',
+      auth: false,
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+    }),
+  },
   '/board/assets/{file}': {
     get: operation('boardAsset', {
       tag: 'Board',
@@ -205,6 +214,6 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths, ...webhooksPaths };
+export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths, ...webhooksPaths, ...fairnessPaths };
 
 export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas, ...webhookSchemas };

@@ -3,6 +3,7 @@ import { placeholders, type Query } from '../../db/sql';
 import { readRollRooms } from '../../rooms/store/forRolls';
 import { cachedLiveRoom, cachedRoom, forRoll } from '../../rooms/rollRoomCache';
 import { toUser, userColumns } from '../../users/store';
+import { attachFairness } from '../../fairness/proofs';
 import { rollColumns, rollValueColumns, rollValuesJson, toRoll, toRollValue, toRollValuesFromJson, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
 
 /**
@@ -58,6 +59,7 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
   const [room, whispers] = await Promise.all([
     roll.roomId != null ? cachedRoom(query, roll.roomId) : Promise.resolve(null),
     roll.isWhispered ? readWhispers([roll.id], query) : Promise.resolve([]),
+    attachFairness([roll]),
   ]);
   roll.room = room ? await forRoll(query, room, roll.userId, whispers.map((w) => w.participantId)) : null;
   const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
@@ -119,6 +121,9 @@ async function attachRelations(rolls: RollRecord[], query: Query, inTransaction:
     const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
     roll.whispers = (whispersOf.get(roll.id) ?? []).map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   }
+  // Proofs come from the pool (batches, mostly cached): never inside a transaction, whose one SQLite
+  // connection the pool would wait for; what is loaded in one is reloaded after it to be presented.
+  if (!inTransaction) await attachFairness(rolls);
 }
 
 async function readValues(rollIds: number[], query: Query): Promise<RollValueRecord[]> {

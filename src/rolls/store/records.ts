@@ -1,6 +1,7 @@
 import { asBool, asDate, asJson, columns, num, numOrNull, strOrNull, type Row } from '../../db/sql';
 import type { ParticipantRecord, RoomRecord } from '../../rooms/store/records';
 import type { UserRecord } from '../../users/store';
+import type { ProofRecord } from '../../fairness/proofs';
 
 /**
  * Plain records of rolls, their values and whispers, as the rolls store (src/rolls/store/) answers
@@ -33,6 +34,12 @@ export interface RollValueRecord {
   isFailure: boolean;
   isCompounded: boolean;
   isPenetrated: boolean;
+  /** the fairness ledger and leaf position this value's draw used, and N; null for values not drawn here */
+  ledgerId?: number | null;
+  draw?: number | null;
+  drawFaces?: number | null;
+  /** what verifies the draw (src/fairness/proofs.ts), attached by the loaders; secret shown per viewer */
+  proof?: ProofRecord | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -57,6 +64,11 @@ export interface RollRecord {
   label: string | null;
   externalId: string | null;
   isWhispered: boolean;
+  /** the fairness ledger the roll drew from (null: made before ledgers) and the client's seed */
+  ledgerId?: number | null;
+  clientSeed?: string | null;
+  /** the ledger's uuid, attached by the loaders (the wire's `fairness.ledger`) */
+  ledgerUuid?: string | null;
   createdAt: Date;
   updatedAt: Date;
   user?: UserRecord;
@@ -65,11 +77,11 @@ export interface RollRecord {
   whispers?: WhisperRecord[];
 }
 
-const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'createdAt', 'updatedAt'];
+const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'ledgerId', 'clientSeed', 'createdAt', 'updatedAt'];
 const VALUE = [
   'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
   'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'isSuccess', 'isFailure', 'isCompounded', 'isPenetrated',
-  'createdAt', 'updatedAt',
+  'ledgerId', 'draw', 'drawFaces', 'createdAt', 'updatedAt',
 ];
 
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);
@@ -125,6 +137,8 @@ export function toRoll(row: Row): RollRecord {
     label: strOrNull(row.label),
     externalId: strOrNull(row.externalId),
     isWhispered: asBool(row.isWhispered),
+    ledgerId: numOrNull(row.ledgerId),
+    clientSeed: strOrNull(row.clientSeed),
     createdAt: asDate(row.createdAt),
     updatedAt: asDate(row.updatedAt),
   };
@@ -154,6 +168,9 @@ export function toRollValue(row: Row): RollValueRecord {
     isFailure: asBool(row.isFailure),
     isCompounded: asBool(row.isCompounded),
     isPenetrated: asBool(row.isPenetrated),
+    ledgerId: numOrNull(row.ledgerId),
+    draw: numOrNull(row.draw),
+    drawFaces: numOrNull(row.drawFaces),
     createdAt: asDate(row.createdAt),
     updatedAt: asDate(row.updatedAt),
   };

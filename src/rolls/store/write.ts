@@ -23,11 +23,18 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
  */
 export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(roll, values, whispers, announce);
-  return inTransaction(async (query) => {
-    await insertRollIn(query, roll, values, whispers);
-    return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
-  });
+  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(db().sql.query, roll, values, whispers, announce);
+  return inTransaction((query) => insertRollInTransaction(query, roll, values, whispers, announce));
+}
+
+/**
+ * insertRoll() in the caller's transaction (the fairness ledger's, src/fairness/draws.ts): on
+ * PostgreSQL still one statement; answers the outbox row's id when announced.
+ */
+export async function insertRollInTransaction(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
+  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(query, roll, values, whispers, announce);
+  await insertRollIn(query, roll, values, whispers);
+  return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
 }
 
 /**
@@ -41,15 +48,15 @@ export interface RollAnnouncement {
 /** The outbox event of a roll's creation (src/realtime/index.ts announces it again when the outbox sweeper hands it over). */
 export const ROLL_CREATED = 'roll.created';
 
-const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
-const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'created_at', 'updated_at'];
+const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, ledger_id, client_seed, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`;
+const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'ledger_id', 'draw', 'draw_faces', 'created_at', 'updated_at'];
 
 /** The parameters of ROLL_INSERT. */
 function rollParams(roll: RollRecord): unknown[] {
   return [
     roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
-    roll.label, roll.externalId, roll.isWhispered, roll.createdAt, roll.updatedAt,
+    roll.label, roll.externalId, roll.isWhispered, roll.ledgerId ?? null, roll.clientSeed ?? null, roll.createdAt, roll.updatedAt,
   ];
 }
 
@@ -58,7 +65,7 @@ function valueParams(v: RollValueRecord): unknown[] {
   return [
     v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
     toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped,
-    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.createdAt, v.updatedAt,
+    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.ledgerId ?? null, v.draw ?? null, v.drawFaces ?? null, v.createdAt, v.updatedAt,
   ];
 }
 
@@ -95,37 +102,80 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
   assignIds(rollId, roll, values, whispers, valueRows);
 }
 
+/** A roll to write with its values and whispers (and its announcement, for a roll in a room). */
+export interface RollToInsert {
+  roll: RollRecord;
+  values: RollValueRecord[];
+  whispers: WhisperRecord[];
+  announce?: RollAnnouncement;
+}
+
 /**
- * insertRoll() as one PostgreSQL statement: the roll's INSERT and the whispers' in data-modifying CTEs,
- * the values' INSERT naming the new roll id by subquery. One statement is atomic by itself, so this is
- * one round trip instead of four (BEGIN, two or three INSERTs, COMMIT): the hottest write of the service.
+ * Several rolls in the caller's transaction (a fairness ledger's group, src/fairness/draws.ts): on
+ * PostgreSQL one statement for all of them (insertRollsAtOnce), so a group costs one round trip
+ * whatever its size; on SQLite one roll after the other. Answers each roll's outbox row id (or null).
  */
-async function insertRollAtOnce(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  const params = rollParams(roll);
-  let outbox = '';
-  if (announce) {
-    const first = params.length + 1;
-    params.push(ROLL_CREATED, Date.now(), roll.roomId, announce.slug);
-    outbox = `, o AS (${outboxCte(`$${first}`, `$${first + 1}::bigint`, `json_build_object('rollId', r.id, 'roomId', $${first + 2}::bigint, 'slug', $${first + 3}::text)`, 'r')})`;
-  }
-  const whisperTuples = whispers.map((w) => {
-    const first = params.length + 1;
-    params.push(w.participantId, w.userId);
-    return `((SELECT id FROM r), ${placeholders(2, first)})`;
-  });
-  const valueTuples = values.map((v) => {
-    const first = params.length + 1;
-    params.push(...valueParams(v));
-    return `($${first}, (SELECT id FROM r), ${placeholders(VALUE_COLUMNS.length - 2, first + 1)})`;
+export async function insertRollsInTransaction(query: Query, items: RollToInsert[]): Promise<(number | null)[]> {
+  if (db().dialect === 'postgres' && items.every((i) => i.values.length)) return insertRollsAtOnce(query, items);
+  const out: (number | null)[] = [];
+  for (const i of items) out.push(await insertRollInTransaction(query, i.roll, i.values, i.whispers, i.announce));
+  return out;
+}
+
+async function insertRollAtOnce(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
+  return (await insertRollsAtOnce(query, [{ roll, values, whispers, announce }]))[0]!;
+}
+
+/**
+ * Rolls as one PostgreSQL statement: each roll's INSERT, its whispers' and its outbox row in
+ * data-modifying CTEs (r0, w0, o0, r1, ...), every value in the final INSERT naming its roll's id by
+ * subquery. One statement is atomic by itself, so one roll is one round trip instead of four (BEGIN, two
+ * or three INSERTs, COMMIT): the hottest write of the service. Every roll has at least one value.
+ */
+async function insertRollsAtOnce(query: Query, items: RollToInsert[]): Promise<(number | null)[]> {
+  const params: unknown[] = [];
+  const ctes: string[] = [];
+  const valueTuples: string[] = [];
+  const outboxes: string[] = [];
+  items.forEach(({ roll, values, whispers, announce }, k) => {
+    const first = params.length;
+    params.push(...rollParams(roll));
+    ctes.push(`r${k} AS (${k === 0 && first === 0 ? ROLL_INSERT : shiftPlaceholders(ROLL_INSERT, first)})`);
+    if (whispers.length) {
+      const tuples = whispers.map((w) => {
+        const at = params.length + 1;
+        params.push(w.participantId, w.userId);
+        return `((SELECT id FROM r${k}), ${placeholders(2, at)})`;
+      });
+      ctes.push(`w${k} AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${tuples.join(', ')})`);
+    }
+    if (announce) {
+      const at = params.length + 1;
+      params.push(ROLL_CREATED, Date.now(), roll.roomId, announce.slug);
+      ctes.push(`o${k} AS (${outboxCte(`$${at}`, `$${at + 1}::bigint`, `json_build_object('rollId', r${k}.id, 'roomId', $${at + 2}::bigint, 'slug', $${at + 3}::text)`, `r${k}`)})`);
+      outboxes.push(`(SELECT id FROM o${k}) AS o${k}`);
+    }
+    for (const v of values) {
+      const at = params.length + 1;
+      params.push(...valueParams(v));
+      valueTuples.push(`($${at}, (SELECT id FROM r${k}), ${placeholders(VALUE_COLUMNS.length - 2, at + 1)})`);
+    }
   });
   const text =
-    `WITH r AS (${ROLL_INSERT})` +
-    (whisperTuples.length ? `, w AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whisperTuples.join(', ')})` : '') +
-    outbox +
-    ` INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} RETURNING roll_id, id, position${announce ? ', (SELECT id FROM o) AS outbox_id' : ''}`;
-  const rows = await db().sql.query<{ roll_id: unknown; id: unknown; position: unknown; outbox_id?: unknown }>(text, params);
-  assignIds(Number(rows[0]!.roll_id), roll, values, whispers, rows);
-  return announce ? Number(rows[0]!.outbox_id) : null;
+    `WITH ${ctes.join(', ')} INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} ` +
+    `RETURNING roll_id, id, position, uuid${outboxes.length ? `, ${outboxes.join(', ')}` : ''}`;
+  const rows = await query<Record<string, unknown>>(text, params);
+  const byUuid = new Map(rows.map((r) => [String(r.uuid).toLowerCase(), r]));
+  return items.map(({ roll, values, whispers, announce }, k) => {
+    const own = values.map((v) => byUuid.get(v.uuid.toLowerCase())!) as { id: unknown; position: unknown; roll_id: unknown }[];
+    assignIds(Number(own[0]!.roll_id), roll, values, whispers, own);
+    return announce ? Number(rows[0]![`o${k}`]) : null;
+  });
+}
+
+/** A statement's `$n` placeholders moved up by `by` (the rolls after the first of one statement). */
+function shiftPlaceholders(text: string, by: number): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + by}`);
 }
 
 /**
