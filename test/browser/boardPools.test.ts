@@ -78,8 +78,16 @@ test('successes and failures are told apart by colour (computed style and screen
     const s = getComputedStyle(e);
     return { border: s.borderTopColor, value: getComputedStyle(e.querySelector('.v')!).color };
   }));
-  const ok = 'rgb(60, 207, 122)';
-  const bad = 'rgb(255, 107, 107)';
+  // The board's own success and failure colours (--ok, --error: each colour scheme has its own).
+  const [ok, bad] = (await page.evaluate(`['--ok', '--error'].map((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(' + name + ')';
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  })`)) as [string, string];
+  t.notDeepEqual(ok, bad);
   const [p, g] = [await style(poolDice), await style(groupDice)];
   t.deepEqual(p.map((s) => s.border === ok ? 'S' : s.border === bad ? 'F' : '-'), ['S', 'F', '-']);
   t.deepEqual(p.map((s) => s.value === ok ? 'S' : s.value === bad ? 'F' : '-'), ['S', 'F', '-']);
