@@ -23,8 +23,9 @@ const FEATURE_EDGES = {
   stats: ['rolls', 'rooms', 'themes'],
   // the account pages sign users in, and are Preact pages served by the board's bundler in the pages' shell
   accounts: ['users', 'board', 'pages'],
-  // device login: a signed-in account (sessions, CSRF) approves a code that issues a user's key
-  activation: ['accounts', 'users', 'board'],
+  // device login: a signed-in account (sessions, CSRF) approves a code that issues a user's key; its page
+  // is bundled like the other pages (pages/bundle.ts)
+  activation: ['accounts', 'users', 'board', 'pages'],
   // the page shell reads the session and CSRF token of the account pages; the room page's script and the
   // stream address's handover page are bundled and served by the board's bundler and page
   pages: ['accounts', 'board'],

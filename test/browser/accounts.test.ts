@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
+import { checkPage, seriousViolations } from './pageChecks';
 
 /**
  * The account pages as a person uses them, by clicks and typing: sign up, sign in in a fresh browser
@@ -19,40 +20,8 @@ test.afterEach.always((t) => {
   if (!t.passed && logs.length) t.log(logs.join('\n'));
 });
 
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.ACCOUNT_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'account-pages-'));
 fs.mkdirSync(SHOTS, { recursive: true });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core run in the page (through the debugger, so the page's CSP needs no loosening): serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
-/** Checks a page at both widths: axe, no sideways scroll, a screenshot of each. */
-async function checkPage(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void; true: (v: boolean, m?: string) => void }, page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
-    t.deepEqual(await seriousViolations(page), [], `${name} at ${width} px: no serious or critical axe violation`);
-    const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
-    t.true(scrollWidth <= innerWidth, `${name} at ${width} px: nothing scrolls sideways (${scrollWidth} > ${innerWidth})`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  // The dark scheme's colours too (the pages follow the system's).
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  t.deepEqual(await seriousViolations(page), [], `${name} in the dark scheme: no serious or critical axe violation`);
-  await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -69,7 +38,7 @@ test('sign up, sign in in a fresh browser by keyboard, create a key, copy it, re
   const first = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const signUp = await newPage(first);
   await signUp.goto(`${ctx.server.url}/signup`);
-  await checkPage(t, signUp, 'signup');
+  await checkPage(t, signUp, 'signup', { shots: SHOTS });
   await signUp.getByLabel('Username').fill(username);
   await signUp.getByLabel('Password').fill(password);
   await signUp.getByRole('button', { name: 'Sign up' }).click();
@@ -81,14 +50,14 @@ test('sign up, sign in in a fresh browser by keyboard, create a key, copy it, re
   const second = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await newPage(second);
   await page.goto(`${ctx.server.url}/signin`);
-  await checkPage(t, page, 'signin');
+  await checkPage(t, page, 'signin', { shots: SHOTS });
   await page.getByLabel('Username').focus();
   await page.keyboard.type(username);
   await page.keyboard.press('Tab');
   await page.keyboard.type(password);
   await page.keyboard.press('Enter');
   await page.waitForURL('**/account');
-  await checkPage(t, page, 'account-empty');
+  await checkPage(t, page, 'account-empty', { shots: SHOTS });
 
   // A key: made, shown once, copied, working on the API.
   await page.getByLabel('Label').fill('Streaming <overlay>');
@@ -101,7 +70,7 @@ test('sign up, sign in in a fresh browser by keyboard, create a key, copy it, re
   await page.getByText('Copied.').waitFor();
   t.is(await page.evaluate('navigator.clipboard.readText()'), key);
   t.is((await ctx.server.api.as(key).get('/user')).status, 200);
-  await checkPage(t, page, 'account-new-key');
+  await checkPage(t, page, 'account-new-key', { shots: SHOTS });
 
   // Revoked from the list: the API refuses it at once.
   await page.goto(`${ctx.server.url}/account`);
@@ -116,7 +85,7 @@ test('sign up, sign in in a fresh browser by keyboard, create a key, copy it, re
   await third.addInitScript((k) => localStorage.setItem('openDice.apiKey', k), guest.key);
   const claim = await newPage(third);
   await claim.goto(`${ctx.server.url}/claim`);
-  await checkPage(t, claim, 'claim');
+  await checkPage(t, claim, 'claim', { shots: SHOTS });
   await claim.getByLabel('Username').fill(`${username}x`);
   await claim.getByLabel('Password').fill(password);
   await claim.getByRole('button', { name: 'Keep my account' }).click();

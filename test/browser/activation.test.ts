@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { WebClient } from '../accounts/webClient';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
+import { checkPage, seriousViolations } from './pageChecks';
 
 /**
  * Activation codes end to end, as an integration and a person meet them: the stock dddice SDK
@@ -26,7 +27,6 @@ test.afterEach.always((t) => {
   if (!t.passed && logs.length) t.log(logs.join('\n'));
 });
 
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.ACTIVATION_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'activation-page-'));
 fs.mkdirSync(SHOTS, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dddice-activate-'));
@@ -43,35 +43,6 @@ async function pointedSdk(url: string): Promise<Sdk> {
   const file = path.join(tmp, 'dddice-latest.node.mjs');
   fs.writeFileSync(file, source.replace(from, `APP_URL:${JSON.stringify(url)}`));
   return (await import(pathToFileURL(file).href)) as Sdk;
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
-/** axe and no sideways scroll at both widths, a screenshot of each, then the dark scheme's colours at 1280. */
-async function checkPage(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void; true: (v: boolean, m?: string) => void }, page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
-    t.deepEqual(await seriousViolations(page), [], `${name} at ${width} px: no serious or critical axe violation`);
-    const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
-    t.true(scrollWidth <= innerWidth, `${name} at ${width} px: nothing scrolls sideways (${scrollWidth} > ${innerWidth})`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  t.deepEqual(await seriousViolations(page), [], `${name} in the dark scheme: no serious or critical axe violation`);
-  await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 test('the SDK activates, a person approves the code in Chromium, the SDK\'s poll gets a working key', async (t) => {
@@ -105,7 +76,7 @@ test('the SDK activates, a person approves the code in Chromium, the SDK\'s poll
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/activate');
   await page.getByRole('heading', { name: 'Connect an integration' }).waitFor();
-  await checkPage(t, page, 'activate-enter');
+  await checkPage(t, page, 'activate-enter', { shots: SHOTS });
 
   // Typed as read off the integration's screen: lower case, in two halves.
   await page.getByLabel('Code').click();
@@ -113,14 +84,14 @@ test('the SDK activates, a person approves the code in Chromium, the SDK\'s poll
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByText(`Owlbear Rodeo asks to roll dice as ${username}.`).waitFor();
   t.true(await page.getByText(activation.code, { exact: true }).isVisible(), 'the code is shown back');
-  await checkPage(t, page, 'activate-confirm');
+  await checkPage(t, page, 'activate-confirm', { shots: SHOTS });
   t.is(polled.outcome, null, 'nothing handed out before Approve');
 
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.getByRole('heading', { name: 'Integration connected' }).waitFor();
   const said = await page.getByRole('status').first().textContent();
   t.is(said, `Owlbear Rodeo can now roll as ${username}; you can revoke its key in Developer settings.`);
-  await checkPage(t, page, 'activate-done');
+  await checkPage(t, page, 'activate-done', { shots: SHOTS });
 
   // The SDK's next poll (within 5 s) resolves with the key, which works on the API as that person.
   const outcome = await keyPromise;

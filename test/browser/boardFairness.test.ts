@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
+import { seriousViolations } from './pageChecks';
 
 /**
  * The board checks every roll it shows in the browser (src/board/verify.ts, Web Crypto) and marks it
@@ -15,15 +16,8 @@ import { useChromium, watchPage } from './chromium';
 const ctx = useServer(test);
 const chrome = useChromium(test);
 const logs: string[] = [];
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.FAIRNESS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fairness-pages-'));
 fs.mkdirSync(SHOTS, { recursive: true });
-
-async function seriousViolations(page: Page, selector = 'document'): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(`axe.run(${selector === 'document' ? 'document' : JSON.stringify(selector)}, { resultTypes: ["violations"] }).then((r) => r.violations)`)) as Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }>;
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
 
 async function fitsWidth(page: Page): Promise<boolean> {
   const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];

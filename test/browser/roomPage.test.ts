@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { Api, newGuest } from '../helpers/http';
 import { spawnInstance, type Instance } from '../helpers/process';
 import { useChromium, watchPage } from './chromium';
+import { checkPage, seriousViolations } from './pageChecks';
 
 /**
  * The room page (/room/{slug}/settings), the stream address (/room/{slug}/stream?key=) and dddice's
@@ -43,41 +44,8 @@ test.afterEach.always((t) => {
   if (!t.passed && logs.length) t.log(logs.join('\n'));
 });
 
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.ROOM_PAGE_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'room-pages-'));
 fs.mkdirSync(SHOTS, { recursive: true });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core run in the page (through the debugger, so the page's CSP needs no loosening): serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
-/** A page at both widths (and the dark scheme): axe, no sideways scroll, a screenshot of each. */
-async function checkPage(t: ExecutionContext, page: Page, name: string, options: { dark?: boolean } = {}) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
-    t.deepEqual(await seriousViolations(page), [], `${name} at ${width} px: no serious or critical axe violation`);
-    const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
-    t.true(scrollWidth <= innerWidth, `${name} at ${width} px: nothing scrolls sideways (${scrollWidth} > ${innerWidth})`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  if (options.dark !== false) {
-    await page.emulateMedia({ colorScheme: 'dark' });
-    t.deepEqual(await seriousViolations(page), [], `${name} in the dark scheme: no serious or critical axe violation`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A browser whose board (and so this page) keeps `key`, as after "Play as guest". */
 async function browserWithKey(key: string | null): Promise<{ context: BrowserContext; page: Page }> {
@@ -111,7 +79,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   await page.waitForURL(`**/room/${room.slug}/settings`);
   await page.getByRole('heading', { level: 1, name: 'Friday game' }).waitFor();
   t.is(await page.getByRole('list').getByText(seat.username, { exact: true }).count(), 1, 'the players are listed');
-  await checkPage(t, page, 'room-owner');
+  await checkPage(t, page, 'room-owner', { shots: SHOTS });
 
   // Rename: the name is text, HTML and all; a blank one is the API's sentence beside the control.
   await page.getByLabel('Room name').fill('Tuesday <b>game</b>');
@@ -135,7 +103,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   await page.getByRole('button', { name: 'Make private' }).click();
   await page.getByText('Every player but you leaves the room').waitFor();
   t.is(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.id), 'new-passcode', 'the question takes the focus');
-  await checkPage(t, page, 'room-owner-make-private', { dark: false });
+  await checkPage(t, page, 'room-owner-make-private', { shots: SHOTS, dark: false });
   await page.getByLabel('Passcode', { exact: true }).fill('no');
   await page.getByRole('button', { name: 'Make private' }).click();
   t.regex(await errorBeside(page, 'access-error'), /passcode must be 4 to 64 characters/);
@@ -178,7 +146,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   const background = (await owner.api.get(`/room/${room.slug}`)).body.data.bg_file_path as string;
   t.regex(background, /\/background\/[0-9a-f]{64}\.png$/);
   t.true(await page.getByRole('img', { name: 'The room’s background image' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the background shows');
-  await checkPage(t, page, 'room-owner-private', { dark: false });
+  await checkPage(t, page, 'room-owner-private', { shots: SHOTS, dark: false });
   await page.getByRole('button', { name: 'Remove background' }).click();
   await page.getByText('Background removed.').waitFor();
   t.is((await owner.api.get(`/room/${room.slug}`)).body.data.bg_file_path, null);
@@ -194,7 +162,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   t.regex(await d20.locator('.verdict').innerText(), /^Too few throws to judge yet \(p = /);
   t.regex(await d20.locator('.facts').first().innerText(), /^1 throw · mean \d+ \(fair: 10\.5\)$/);
   t.true(await d20.getByRole('img', { name: /Throws per face of the d20/ }).isVisible(), 'the histogram, named for screen readers');
-  await checkPage(t, page, 'room-owner-stats', { dark: false });
+  await checkPage(t, page, 'room-owner-stats', { shots: SHOTS, dark: false });
   await page.getByRole('button', { name: 'Clear the table' }).click();
   await page.getByText('Every roll made in this room is deleted').waitFor();
   await page.getByRole('button', { name: 'Clear the table' }).click();
@@ -209,7 +177,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   t.is(await other.page.getByRole('heading', { name: 'Room settings' }).count(), 0, 'no owner controls for a player');
   t.is(await other.page.getByRole('button', { name: /^Remove / }).count(), 0);
   t.is(await other.page.getByLabel('Invite link').inputValue(), `${instance.url}/room/${room.slug}?passcode=${renewed.passcode}`, "a private room's players may invite");
-  await checkPage(t, other.page, 'room-player');
+  await checkPage(t, other.page, 'room-player', { shots: SHOTS });
   await other.page.getByLabel('Your name').fill('Zoë <i>the bold</i>');
   await other.page.getByRole('button', { name: 'Change name' }).click();
   await other.page.getByText('Name changed.').waitFor();
@@ -240,7 +208,7 @@ test('the owner manages the room on its page; a player changes name and colour a
   const stranger = await browserWithKey(null);
   await stranger.page.goto(`${instance.url}/room/${room.slug}/settings`);
   await stranger.page.getByText('This browser does not play in any room yet.').waitFor();
-  await checkPage(t, stranger.page, 'room-no-key', { dark: false });
+  await checkPage(t, stranger.page, 'room-no-key', { shots: SHOTS, dark: false });
   await stranger.context.close();
   // The owner deletes the room: asked first, then gone for the API too.
   const again = await browserWithKey(owner.key);
@@ -299,7 +267,7 @@ test("/dice/{themeId} is the theme's page; an unknown theme is the 404 page", as
   t.is(res?.status(), 200);
   await page.waitForSelector('body[data-state="ready"]', { timeout: 30_000 });
   t.true((await page.locator('#preview').textContent())!.length > 0);
-  await checkPage(t, page, 'dice-standard', { dark: false });
+  await checkPage(t, page, 'dice-standard', { shots: SHOTS, dark: false });
   const missing = await page.goto(`${instance.url}/dice/no-such-theme`);
   t.is(missing?.status(), 404);
   await page.getByRole('heading', { name: 'No theme to preview' }).waitFor();
@@ -326,7 +294,7 @@ test("signed in, the page calls the API with the session's page key: the owner's
   await page.getByRole('button', { name: 'Rename' }).click();
   await page.getByText('Renamed.').waitFor();
   t.is((await api.as(key).get(`/room/${room.slug}`)).body.data.name, 'Signed-in table, renamed');
-  await checkPage(t, page, 'room-signed-in', { dark: false });
+  await checkPage(t, page, 'room-signed-in', { shots: SHOTS, dark: false });
   // Sign out from the page's header (its CSRF token): the page key dies with the session.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL('**/signin');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
+import { checkPage, seriousViolations } from './pageChecks';
 
 /**
  * Rooms for people, in Chromium, by clicks and typing: a person with no key creates a private room on
@@ -21,41 +22,8 @@ test.afterEach.always((t) => {
   if (!t.passed && logs.length) t.log(logs.join('\n'));
 });
 
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.ROOMS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rooms-pages-'));
 fs.mkdirSync(SHOTS, { recursive: true });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
-type Asserts = { deepEqual: (a: unknown, b: unknown, m?: string) => void; true: (v: boolean, m?: string) => void };
-
-/** axe and no sideways scroll at both widths, and a screenshot of each (then back to 1280). */
-async function checkPage(t: Asserts, page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
-    t.deepEqual(await seriousViolations(page), [], `${name} at ${width} px: no serious or critical axe violation`);
-    const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
-    t.true(scrollWidth <= innerWidth, `${name} at ${width} px: nothing scrolls sideways (${scrollWidth} > ${innerWidth})`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  // The dark scheme's colours too (the pages follow the system's).
-  await page.emulateMedia({ colorScheme: 'dark' });
-  t.deepEqual(await seriousViolations(page), [], `${name} in the dark scheme: no serious or critical axe violation`);
-  await page.screenshot({ path: path.join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -92,7 +60,7 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     await gm.getByRole('heading', { name: 'My rooms' }).waitFor();
     await gm.getByText('Rooms you create or join show up here.').waitFor();
     t.is(await gm.evaluate(() => localStorage.getItem('openDice.apiKey')), null, 'looking at the page made no guest');
-    await checkPage(t, gm, 'home-new');
+    await checkPage(t, gm, 'home-new', { shots: SHOTS });
 
     // Create a room: typed name, Private (the default), the button.
     await gm.getByLabel('Room name').fill('Friday <b>night</b> table');
@@ -113,7 +81,7 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     t.is(invite, await gm.getByLabel('Invite link').inputValue());
     t.is(invite, `${ctx.server.url}/room/${roomSlug}?passcode=${passcode}`);
     t.is(await gm.getByRole('link', { name: 'Room settings' }).getAttribute('href'), `/room/${roomSlug}/settings`);
-    await checkPage(t, gm, 'board-owner');
+    await checkPage(t, gm, 'board-owner', { shots: SHOTS });
 
     // A second browser, no key at all, opens the invite: in the board with no other step.
     const player = await newPage(second);
@@ -123,7 +91,7 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     t.regex((await player.locator('#me').textContent())!, /^guest-/i, 'a new guest');
     for (const page of [gm, player]) await page.waitForFunction(() => document.querySelectorAll('#participants li[data-online="true"]').length === 2, null, { timeout: 20_000 });
     t.is(await player.getByLabel('Invite link').inputValue(), invite, 'a player of a private room may invite too');
-    await checkPage(t, player, 'board-invited');
+    await checkPage(t, player, 'board-invited', { shots: SHOTS });
 
     // A roll from either is seen by both.
     const fromPlayer = await roll(player, '2d6+1', []);
@@ -137,7 +105,7 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     await gm.getByRole('link', { name: 'Friday <b>night</b> table' }).waitFor();
     t.is(await gm.getByRole('link', { name: 'Friday <b>night</b> table' }).getAttribute('href'), `/room/${roomSlug}`);
     await gm.getByText('(guest)').waitFor();
-    await checkPage(t, gm, 'home-with-room');
+    await checkPage(t, gm, 'home-with-room', { shots: SHOTS });
   } finally {
     await first.close();
     await second.close();
@@ -213,7 +181,7 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     const secondPage = await page.locator('.room-name').allTextContents();
     t.is(secondPage.length, 3);
     t.deepEqual([...firstPage, ...secondPage].sort(), ['Campaign', 'Friday <b>night</b> table', 'Open tavern', ...Array.from({ length: 10 }, (_, i) => `Extra ${i + 1}`)].sort(), 'owned and joined, each once');
-    await checkPage(t, page, 'home-signed-in');
+    await checkPage(t, page, 'home-signed-in', { shots: SHOTS });
 
     // The developer settings list the session's page key; signing out revokes it.
     await page.goto(`${ctx.server.url}/account`);

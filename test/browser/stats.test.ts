@@ -10,6 +10,7 @@ import { valueRecord } from '../../src/rolls/create';
 import { insertRoll } from '../../src/rolls/store/write';
 import type { RollRecord } from '../../src/rolls/store/records';
 import { db } from '../../src/db';
+import { seriousViolations } from './pageChecks';
 
 /**
  * The board's Statistics dialog in real Chromium, by clicks: a histogram per die type, the fair count
@@ -24,18 +25,11 @@ test.afterEach.always((t) => {
   if (!t.passed && logs.length) t.log(logs.join('\n'));
 });
 
-const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.STATS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'stats-board-'));
 fs.mkdirSync(SHOTS, { recursive: true });
 
 /** A p-value as the dialog writes it (docs/stats.md): two decimals, three (cut) below 0.01, "< 0.001" below that. */
 const shownP = (p: number) => (p >= 0.01 ? `p = ${p.toFixed(2)}` : p >= 0.001 ? `p = ${(Math.floor(p * 1000) / 1000).toFixed(3)}` : 'p < 0.001');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }>;
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
 
 /**
  * A roll of `count` d6 all showing 6, written straight into the store as a server that chose its numbers
