@@ -30,12 +30,28 @@ export interface BatchRecord {
 export const roomScope = (roomId: number) => `room:${roomId}`;
 export const userScope = (userId: number) => `user:${userId}`;
 
-// Ledgers are never deleted while their room or user exists, and their ids never change.
-const ledgers = new Map<string, LedgerRecord>();
+/**
+ * The process's caches, one set per open database: ids are a database's own, so a process that opens
+ * another database (tests start servers one after the other) must not find the first one's ledgers.
+ * Ledgers are never deleted while their room or user exists, and their ids never change.
+ */
+interface Caches {
+  ledgers: Map<string, LedgerRecord>;
+  batches: Map<string, BatchRecord>;
+  uuidsById: Map<number, string>;
+}
+const cachesByDatabase = new WeakMap<object, Caches>();
+function caches(): Caches {
+  const database = db();
+  let found = cachesByDatabase.get(database);
+  if (!found) cachesByDatabase.set(database, (found = { ledgers: new Map(), batches: new Map(), uuidsById: new Map() }));
+  return found;
+}
 const LEDGER_CACHE = 10_000;
 
 /** The ledger of this scope, created (with its first two batches) when it has none yet. */
 export async function ensureLedger(scope: string, roomId: number | null, userId: number | null): Promise<LedgerRecord> {
+  const { ledgers } = caches();
   const cached = ledgers.get(scope);
   if (cached) return cached;
   let ledger = await findLedger(scope);
@@ -104,10 +120,10 @@ export async function topUp(ledgerId: number, ahead: number): Promise<void> {
 }
 
 // ~24 KiB a batch with its tree: 512 of them bound the cache near 12 MiB.
-const batches = new Map<string, BatchRecord>();
 const BATCH_CACHE = 512;
 
 function remember(batch: BatchRecord): void {
+  const { batches } = caches();
   if (batches.size >= BATCH_CACHE) batches.delete(batches.keys().next().value!);
   batches.set(`${batch.ledgerId}:${batch.number}`, batch);
 }
@@ -116,6 +132,7 @@ function remember(batch: BatchRecord): void {
 export async function loadBatches(ledgerId: number, numbers: readonly number[], query: Query = db().sql.query): Promise<Map<number, BatchRecord>> {
   const out = new Map<number, BatchRecord>();
   const missing: number[] = [];
+  const { batches } = caches();
   for (const n of new Set(numbers)) {
     const hit = batches.get(`${ledgerId}:${n}`);
     if (hit) out.set(n, hit);
@@ -155,9 +172,8 @@ function asBuffer(value: unknown): Buffer {
 }
 
 /** Ledger uuids by id (a roll's `fairness.ledger`), cached: they never change. */
-const uuidsById = new Map<number, string>();
-
 export async function ledgerUuids(ids: readonly number[]): Promise<Map<number, string>> {
+  const { uuidsById } = caches();
   const missing = [...new Set(ids)].filter((id) => !uuidsById.has(id));
   if (missing.length) {
     const rows = await db().sql.query<{ id: unknown; uuid: unknown }>(`SELECT id, uuid FROM fairness_ledgers WHERE id IN (${placeholders(missing.length)})`, missing);
@@ -168,7 +184,7 @@ export async function ledgerUuids(ids: readonly number[]): Promise<Map<number, s
 }
 
 export function rememberLedgerUuid(id: number, uuid: string): void {
-  uuidsById.set(id, uuid);
+  caches().uuidsById.set(id, uuid);
 }
 
 // --- publication ------------------------------------------------------------------------------
