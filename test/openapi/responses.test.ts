@@ -1,4 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApiError, DiceClient, type Roll, type RoomSocket } from '../../src/client';
 import { openApiDocument } from '../../src/openapi';
 import { checkRecords, documentedOperations, exercised, recordResponses, validateSchema, type ResponseRecord } from '../helpers/openapi';
@@ -14,7 +16,8 @@ import { WebClient } from '../accounts/webClient';
  */
 // Metrics on, so that GET /metrics (an operator's endpoint, off by default) is exercised too.
 const METRICS_TOKEN = 'metrics-token-of-the-openapi-test';
-const ctx = useServer(test, { METRICS_TOKEN });
+// WEBHOOK_ALLOW_PRIVATE: the webhooks deliver to a receiver on this machine (docs/webhooks.md, the SSRF rule).
+const ctx = useServer(test, { METRICS_TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true' });
 const doc = openApiDocument();
 const root = doc as unknown as Record<string, unknown>;
 
@@ -209,6 +212,27 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const grant = await alice.authorizeChannel('123.456', `presence-room.${room.slug}`);
   t.regex(grant.auth, /:[0-9a-f]{64}$/);
   t.is(JSON.parse(grant.channel_data).user_info.user.uuid, (await alice.me()).uuid);
+
+  // Webhooks, delivering to a receiver of this test's own.
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const hook = await alice.createWebhook({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['roll.created'], room: room.slug });
+    t.regex(hook.secret, /^whsec_/);
+    t.true((await alice.listWebhooks()).data.some((w) => w.id === hook.id));
+    t.is((await alice.getWebhook(hook.id)).id, hook.id);
+    t.deepEqual((await alice.updateWebhook(hook.id, { events: ['*'] })).events, ['*']);
+    t.regex((await alice.rotateWebhookSecret(hook.id)).secret, /^whsec_/);
+    await alice.testWebhook(hook.id);
+    t.true((await alice.listWebhookDeliveries(hook.id)).data.length >= 1);
+    await refused(t, bob.getWebhook(hook.id), 404);
+    await alice.deleteWebhook(hook.id);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 
   // Leaving, clearing, deleting.
   socket.disconnect();
