@@ -76,9 +76,9 @@ fi
 
 # The multi-instance tests on a Redis Cluster (REDIS_CLUSTER_NODES instead of REDIS_URL). Left out:
 # the tests that start a standalone redis-server of their own to stop and restart it (access, caches,
-# redis-outage, metrics.outage, sequence.outage, sharded.outage): they would only run again on a
+# redis-outage, metrics.outage, sequence.outage, sharded.outage, webhooks): they would only run again on a
 # standalone Redis.
-cluster_patterns=('test/cluster/**/*.test.ts' '!test/cluster/access.test.ts' '!test/cluster/redis-outage.test.ts' '!test/cluster/metrics.outage.test.ts' '!test/cluster/sharded.outage.test.ts' '!test/cluster/sequence.outage.test.ts' '!test/cluster/caches.test.ts')
+cluster_patterns=('test/cluster/**/*.test.ts' '!test/cluster/access.test.ts' '!test/cluster/redis-outage.test.ts' '!test/cluster/metrics.outage.test.ts' '!test/cluster/sharded.outage.test.ts' '!test/cluster/sequence.outage.test.ts' '!test/cluster/caches.test.ts' '!test/cluster/webhooks.test.ts')
 if [ "$pg_state" != ok ]; then
   skipped_suites+=("Redis Cluster pass (needs PostgreSQL)")
 elif ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
