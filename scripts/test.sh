@@ -110,5 +110,12 @@ if [ ${#skipped_suites[@]} -gt 0 ]; then
     status=1; failed=$((failed + ${#skipped_suites[@]}))
   fi
 fi
+# The failed tests by name at the very end, where a reader of a truncated log looks first.
+if grep -qE '^ *✘' "$LOG".*.txt 2>/dev/null; then
+  echo "Failed:"
+  for f in "$LOG".*.txt; do
+    grep -E '^ *✘' "$f" | sed "s|^ *|  [$(basename "$f" .txt | sed 's/^ava\.//')] |"
+  done
+fi
 echo "tests: $passed passed, $failed failed"
 exit $status
