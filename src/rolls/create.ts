@@ -9,7 +9,7 @@ import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limit
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
-import { insertRollsInTransaction, type RollToInsert } from './store/write';
+import { insertRollsGuarded, insertRollsInTransaction, type RollToInsert } from './store/write';
 import type { Query } from '../db/sql';
 import { drawInLedger, type Draw, type LeafRng } from '../fairness/draws';
 import { ensureLedger, roomScope, userScope } from '../fairness/store/ledgers';
@@ -122,6 +122,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
       return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, outboxId: null as number | null };
     },
     writeAll: writeRolls,
+    writeAllGuarded: writeRollsGuarded,
     rows: (drawn) => drawn.values.length,
   });
   const { outboxId, values } = drawn;
@@ -140,6 +141,14 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
 async function writeRolls(tx: Query, rolls: (RollToInsert & { outboxId: number | null })[]): Promise<void> {
   const outboxIds = await insertRollsInTransaction(tx, rolls);
   rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+}
+
+/** writeRolls as one statement that also moves the ledger (PostgreSQL); false when the ledger had moved. */
+async function writeRollsGuarded(query: Query, rolls: (RollToInsert & { outboxId: number | null })[], advance: (params: unknown[]) => string): Promise<boolean> {
+  const outboxIds = await insertRollsGuarded(query, rolls, advance);
+  if (!outboxIds) return false;
+  rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+  return true;
 }
 
 /**

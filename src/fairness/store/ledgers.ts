@@ -99,6 +99,26 @@ export async function advanceLedger(tx: Query, ledgerId: number, nextDraw: numbe
   await tx('UPDATE fairness_ledgers SET next_draw = $1, updated_at = $2 WHERE id = $3', [nextDraw, now, ledgerId]);
 }
 
+/** The ledger's position, read without a lock: the optimistic draw of draws.ts checks it when it writes. */
+export async function readLedgerState(ledgerId: number): Promise<LedgerState> {
+  const [row] = await db().sql.query<{ nextDraw: unknown; batches: unknown }>('SELECT next_draw AS "nextDraw", batches FROM fairness_ledgers WHERE id = $1', [ledgerId]);
+  if (!row) throw new Error(`fairness ledger ${ledgerId} is gone`);
+  return { nextDraw: num(row.nextDraw), batches: num(row.batches) };
+}
+
+/**
+ * The UPDATE that moves a ledger from `from` to `to` only if it is still at `from` (PostgreSQL, as a
+ * data-modifying CTE of the statement that writes what was drawn): it answers the ledger's id when it
+ * moved it and no row when another writer had moved it first. Under READ COMMITTED a concurrent writer
+ * waits for the row and then finds `next_draw` changed, so two statements never claim the same leaves.
+ * Pushes its parameters onto `params`.
+ */
+export function advanceLedgerCte(params: unknown[], ledgerId: number, from: number, to: number, now: Date): string {
+  const at = params.length + 1;
+  params.push(to, now, ledgerId, from);
+  return `UPDATE fairness_ledgers SET next_draw = $${at}, updated_at = $${at + 1} WHERE id = $${at + 2} AND next_draw = $${at + 3} RETURNING id`;
+}
+
 /**
  * Create batches, each committed (and so published) on its own, until at least `ahead` leaves past the
  * ledger's position are unused and published, and never fewer than two batches. Under the ledger's

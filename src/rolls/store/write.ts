@@ -50,6 +50,8 @@ export const ROLL_CREATED = 'roll.created';
 
 const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, velocity, equation, total_value, operator, label, external_id, is_whispered, ledger_id, client_seed, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`;
+/** ROLL_INSERT made from the guard's row (`g`, insertRollsAtOnce): no row without it. */
+const ROLL_INSERT_FROM_GUARD = ROLL_INSERT.replace(/VALUES \((\$[^)]*)\) RETURNING id$/, 'SELECT $1 FROM g RETURNING id');
 const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'ledger_id', 'draw', 'draw_faces', 'created_at', 'updated_at'];
 
 /** The parameters of ROLL_INSERT. */
@@ -132,15 +134,19 @@ async function insertRollAtOnce(query: Query, roll: RollRecord, values: RollValu
  * subquery. One statement is atomic by itself, so one roll is one round trip instead of four (BEGIN, two
  * or three INSERTs, COMMIT): the hottest write of the service. Every roll has at least one value.
  */
-async function insertRollsAtOnce(query: Query, items: RollToInsert[]): Promise<(number | null)[]> {
+async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: (params: unknown[]) => string): Promise<(number | null)[]> {
   const params: unknown[] = [];
   const ctes: string[] = [];
+  // Guarded: each roll is inserted FROM the guard's row, so without it no roll row exists, and the
+  // values and whispers naming their roll's id (NOT NULL) make PostgreSQL refuse the whole statement.
+  if (advance) ctes.push(`g AS (${advance(params)})`);
   const valueTuples: string[] = [];
   const outboxes: string[] = [];
   items.forEach(({ roll, values, whispers, announce }, k) => {
     const first = params.length;
     params.push(...rollParams(roll));
-    ctes.push(`r${k} AS (${k === 0 && first === 0 ? ROLL_INSERT : shiftPlaceholders(ROLL_INSERT, first)})`);
+    const insert = advance ? ROLL_INSERT_FROM_GUARD : ROLL_INSERT;
+    ctes.push(`r${k} AS (${first === 0 ? insert : shiftPlaceholders(insert, first)})`);
     if (whispers.length) {
       const tuples = whispers.map((w) => {
         const at = params.length + 1;
@@ -171,6 +177,24 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[]): Promise<(
     assignIds(Number(own[0]!.roll_id), roll, values, whispers, own);
     return announce ? Number(rows[0]![`o${k}`]) : null;
   });
+}
+
+/**
+ * insertRollsInTransaction's PostgreSQL statement, guarded by `advance` (a fairness ledger's move,
+ * src/fairness/draws.ts): the rolls are written, without a transaction, only if the guard's CTE has
+ * its row. Answers null, having written nothing, when it has not (the ledger had moved), and for rolls
+ * without values, which the caller then writes under the ledger's lock.
+ */
+export async function insertRollsGuarded(query: Query, items: RollToInsert[], advance: (params: unknown[]) => string): Promise<(number | null)[] | null> {
+  // A roll without values would have nothing to refuse the statement: those take the ledger's lock.
+  if (!items.every((i) => i.values.length)) return null;
+  try {
+    return await insertRollsAtOnce(query, items, advance);
+  } catch (err) {
+    const e = err as { code?: string; column?: string };
+    if (e.code === '23502' && e.column === 'roll_id') return null;
+    throw err;
+  }
 }
 
 /** A statement's `$n` placeholders moved up by `by` (the rolls after the first of one statement). */
