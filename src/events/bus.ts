@@ -17,8 +17,8 @@ export type DomainEvent =
    * store's record. Listeners must not change it; the fan-out re-reads the room (membership decides
    * who gets the roll and may have changed since the command read it).
    */
-  /** `outboxId`: the roll's row in the outbox (src/outbox), deleted once its event is published. */
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object; outboxId?: number | null }
+  /** `outboxId`: the roll's row in the outbox (src/outbox), deleted once its event is published; `recordedWith`: rows written with the roll by its recorder (webhook deliveries, src/rolls/store/write.ts). */
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object; outboxId?: number | null; recordedWith?: number }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
   /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
   | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string }

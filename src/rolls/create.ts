@@ -9,7 +9,7 @@ import { carriedBytes, carriedTooLargeMessage, MAX_CARRIED_BYTES } from './limit
 import { authorizeRollInRoom } from './policy';
 import { loadRollRoomBySlug } from './store/load';
 import type { ParticipantRecord, RollRecord, RollValueRecord, RoomRecord, UserRecord, WhisperRecord } from './store/records';
-import { insertRollsGuarded, insertRollsInTransaction, type RollToInsert } from './store/write';
+import { insertRollsGuarded, insertRollsInTransaction, type RollToInsert, type RollWritten } from './store/write';
 import type { Query } from '../db/sql';
 import { drawInLedger, type Draw, type LeafRng } from '../fairness/draws';
 import { ensureLedger, roomScope, userScope } from '../fairness/store/ledgers';
@@ -119,13 +119,13 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
       roll.totalValue = result.total;
       roll.operator = (result.operator as Record<string, unknown> | null) ?? null;
       const values = withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id);
-      return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, outboxId: null as number | null };
+      return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, written: null as RollWritten | null };
     },
     writeAll: writeRolls,
     writeAllGuarded: writeRollsGuarded,
     rows: (drawn) => drawn.values.length,
   });
-  const { outboxId, values } = drawn;
+  const { written, values } = drawn;
   await attachProofs(values);
 
   // Everything the presenter needs is at hand: no read-back, here or (same instance) in the fan-out.
@@ -133,21 +133,21 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.room = room;
   roll.values = values;
   roll.whispers = whispers;
-  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
+  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId: written?.outboxId ?? null, recordedWith: written?.recorded ?? 0 });
   return roll;
 }
 
 /** The rolls of one ledger group, in its transaction (one statement on PostgreSQL); sets each one's outbox id. */
-async function writeRolls(tx: Query, rolls: (RollToInsert & { outboxId: number | null })[]): Promise<void> {
-  const outboxIds = await insertRollsInTransaction(tx, rolls);
-  rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+async function writeRolls(tx: Query, rolls: (RollToInsert & { written: RollWritten | null })[]): Promise<void> {
+  const written = await insertRollsInTransaction(tx, rolls);
+  rolls.forEach((r, i) => (r.written = written[i]!));
 }
 
 /** writeRolls as one statement that also moves the ledger (PostgreSQL); false when the ledger had moved. */
-async function writeRollsGuarded(query: Query, rolls: (RollToInsert & { outboxId: number | null })[], advance: (params: unknown[]) => string): Promise<boolean> {
-  const outboxIds = await insertRollsGuarded(query, rolls, advance);
-  if (!outboxIds) return false;
-  rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+async function writeRollsGuarded(query: Query, rolls: (RollToInsert & { written: RollWritten | null })[], advance: (params: unknown[]) => string): Promise<boolean> {
+  const written = await insertRollsGuarded(query, rolls, advance);
+  if (!written) return false;
+  rolls.forEach((r, i) => (r.written = written[i]!));
   return true;
 }
 

@@ -22,19 +22,21 @@ export function inTransaction<T>(fn: (tx: RollsTransaction) => Promise<T>): Prom
  * Write a new roll, its values and whispers, and set the new rows' ids on the records. On PostgreSQL
  * one statement (insertRollAtOnce); on SQLite, and for a roll without values, one transaction.
  */
-export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(db().sql.query, roll, values, whispers, announce);
-  return inTransaction((query) => insertRollInTransaction(query, roll, values, whispers, announce));
+export async function insertRoll(roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<RollWritten> {
+  return db().dialect === 'postgres' && values.length
+    ? insertRollInTransaction(db().sql.query, roll, values, whispers, announce)
+    : inTransaction((query) => insertRollInTransaction(query, roll, values, whispers, announce));
 }
 
 /**
  * insertRoll() in the caller's transaction (the fairness ledger's, src/fairness/draws.ts): on
  * PostgreSQL still one statement; answers the outbox row's id when announced.
  */
-export async function insertRollInTransaction(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  if (db().dialect === 'postgres' && values.length) return insertRollAtOnce(query, roll, values, whispers, announce);
-  await insertRollIn(query, roll, values, whispers);
-  return announce ? insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
+export async function insertRollInTransaction(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<RollWritten> {
+  if (db().dialect === 'postgres' && values.length) return (await insertRollsAtOnce(query, [{ roll, values, whispers, announce }]))[0]!;
+  const recorded = await insertRollIn(query, roll, values, whispers);
+  const outboxId = announce ? await insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
+  return { outboxId, recorded };
 }
 
 /**
@@ -43,6 +45,27 @@ export async function insertRollInTransaction(query: Query, roll: RollRecord, va
  */
 export interface RollAnnouncement {
   slug: string;
+}
+
+/**
+ * What else a roll's creation writes with it, atomically: the webhooks' `roll.created` deliveries
+ * register here (src/webhooks/listen.ts), so that the rolls store never imports a feature that reads
+ * rolls. On PostgreSQL a CTE of the roll's own statement, elsewhere a statement in its transaction.
+ */
+export interface RollCreationRecorder {
+  /** a data-modifying CTE over the roll's row (`rollAlias` names its CTE, with column `id`); pushes its parameters */
+  cte(params: unknown[], rollAlias: string, roll: RollRecord): string;
+  /** the same in the caller's transaction, once `roll.id` is set; answers the rows written */
+  write(query: Query, roll: RollRecord): Promise<number>;
+}
+let recorder: RollCreationRecorder | null = null;
+
+/** Register what every roll's creation records with it; answers the undo. */
+export function recordWithEveryRoll(r: RollCreationRecorder): () => void {
+  recorder = r;
+  return () => {
+    if (recorder === r) recorder = null;
+  };
 }
 
 /** The outbox event of a roll's creation (src/realtime/index.ts announces it again when the outbox sweeper hands it over). */
@@ -83,7 +106,7 @@ function assignIds(rollId: number, roll: RollRecord, values: RollValueRecord[], 
 }
 
 /** The roll, its values and whispers, in the caller's transaction (SQLite); sets the new rows' ids on the records. */
-async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<void> {
+async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[]): Promise<number> {
   const [inserted] = await query<{ id: unknown }>(ROLL_INSERT, rollParams(roll));
   const rollId = Number(inserted!.id);
   let valueRows: { id: unknown; position: unknown }[] = [];
@@ -102,6 +125,14 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
     await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
   }
   assignIds(rollId, roll, values, whispers, valueRows);
+  return recorder ? recorder.write(query, roll) : 0;
+}
+
+/** What writing a roll made besides its rows: its outbox row's id (announced rolls), and the recorder's rows. */
+export interface RollWritten {
+  outboxId: number | null;
+  /** rows the registered recorder wrote with the roll (webhook deliveries) */
+  recorded: number;
 }
 
 /** A roll to write with its values and whispers (and its announcement, for a roll in a room). */
@@ -117,24 +148,20 @@ export interface RollToInsert {
  * PostgreSQL one statement for all of them (insertRollsAtOnce), so a group costs one round trip
  * whatever its size; on SQLite one roll after the other. Answers each roll's outbox row id (or null).
  */
-export async function insertRollsInTransaction(query: Query, items: RollToInsert[]): Promise<(number | null)[]> {
+export async function insertRollsInTransaction(query: Query, items: RollToInsert[]): Promise<RollWritten[]> {
   if (db().dialect === 'postgres' && items.every((i) => i.values.length)) return insertRollsAtOnce(query, items);
-  const out: (number | null)[] = [];
+  const out: RollWritten[] = [];
   for (const i of items) out.push(await insertRollInTransaction(query, i.roll, i.values, i.whispers, i.announce));
   return out;
 }
 
-async function insertRollAtOnce(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<number | null> {
-  return (await insertRollsAtOnce(query, [{ roll, values, whispers, announce }]))[0]!;
-}
-
 /**
- * Rolls as one PostgreSQL statement: each roll's INSERT, its whispers' and its outbox row in
- * data-modifying CTEs (r0, w0, o0, r1, ...), every value in the final INSERT naming its roll's id by
+ * Rolls as one PostgreSQL statement: each roll's INSERT, its whispers', what the recorder adds
+ * (webhook deliveries) and its outbox row in data-modifying CTEs (r0, w0, d0, o0, r1, ...), every value in the final INSERT naming its roll's id by
  * subquery. One statement is atomic by itself, so one roll is one round trip instead of four (BEGIN, two
  * or three INSERTs, COMMIT): the hottest write of the service. Every roll has at least one value.
  */
-async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: (params: unknown[]) => string): Promise<(number | null)[]> {
+async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: (params: unknown[]) => string): Promise<RollWritten[]> {
   const params: unknown[] = [];
   const ctes: string[] = [];
   // Guarded: each roll is inserted FROM the guard's row, so without it no roll row exists, and the
@@ -142,6 +169,7 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
   if (advance) ctes.push(`g AS (${advance(params)})`);
   const valueTuples: string[] = [];
   const outboxes: string[] = [];
+  const recordedCounts: string[] = [];
   items.forEach(({ roll, values, whispers, announce }, k) => {
     const first = params.length;
     params.push(...rollParams(roll));
@@ -154,6 +182,10 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
         return `((SELECT id FROM r${k}), ${placeholders(2, at)})`;
       });
       ctes.push(`w${k} AS (INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${tuples.join(', ')})`);
+    }
+    if (recorder) {
+      ctes.push(`d${k} AS (${recorder.cte(params, `r${k}`, roll)})`);
+      recordedCounts.push(`(SELECT count(*) FROM d${k}) AS d${k}`);
     }
     if (announce) {
       const at = params.length + 1;
@@ -169,13 +201,13 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
   });
   const text =
     `WITH ${ctes.join(', ')} INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${valueTuples.join(', ')} ` +
-    `RETURNING roll_id, id, position, uuid${outboxes.length ? `, ${outboxes.join(', ')}` : ''}`;
+    `RETURNING ${['roll_id', 'id', 'position', 'uuid', ...outboxes, ...recordedCounts].join(', ')}`;
   const rows = await query<Record<string, unknown>>(text, params);
   const byUuid = new Map(rows.map((r) => [String(r.uuid).toLowerCase(), r]));
   return items.map(({ roll, values, whispers, announce }, k) => {
     const own = values.map((v) => byUuid.get(v.uuid.toLowerCase())!) as { id: unknown; position: unknown; roll_id: unknown }[];
     assignIds(Number(own[0]!.roll_id), roll, values, whispers, own);
-    return announce ? Number(rows[0]![`o${k}`]) : null;
+    return { outboxId: announce ? Number(rows[0]![`o${k}`]) : null, recorded: recorder ? Number(rows[0]![`d${k}`]) : 0 };
   });
 }
 
@@ -185,7 +217,7 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
  * its row. Answers null, having written nothing, when it has not (the ledger had moved), and for rolls
  * without values, which the caller then writes under the ledger's lock.
  */
-export async function insertRollsGuarded(query: Query, items: RollToInsert[], advance: (params: unknown[]) => string): Promise<(number | null)[] | null> {
+export async function insertRollsGuarded(query: Query, items: RollToInsert[], advance: (params: unknown[]) => string): Promise<RollWritten[] | null> {
   // A roll without values would have nothing to refuse the statement: those take the ledger's lock.
   if (!items.every((i) => i.values.length)) return null;
   try {

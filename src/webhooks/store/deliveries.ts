@@ -1,5 +1,5 @@
 import { db } from '../../db';
-import { num, numOrNull, type Row } from '../../db/sql';
+import { num, numOrNull, type Query, type Row } from '../../db/sql';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
@@ -76,12 +76,18 @@ export interface NewEvent {
 }
 
 /**
- * Record `event` for delivery to every active webhook it is for, in one statement (no read first: the
- * hot path of a roll pays one INSERT, which writes nothing when no webhook listens). An event recorded
- * twice (its command and the outbox's safety net) is one row: (webhook_id, event_id) is unique.
+ * Record `event` for delivery to every active webhook it is for, in one statement (no read first: it
+ * writes nothing when no webhook listens). An event recorded twice is one row: (webhook_id, event_id)
+ * is unique.
  * Answers how many deliveries were recorded.
  */
 export async function enqueueEvent(event: NewEvent, nowMs = Date.now()): Promise<number> {
+  if (db().dialect === 'postgres') return enqueueEventIn(db().sql.query, event, nowMs);
+  return db().sql.transaction((query) => enqueueEventIn(query, event, nowMs));
+}
+
+/** enqueueEvent() in the caller's transaction (a roll's creation on SQLite, src/rolls/store/write.ts). */
+export async function enqueueEventIn(query: Query, event: NewEvent, nowMs = Date.now()): Promise<number> {
   const params: unknown[] = [event.eventId, event.type, JSON.stringify(event.payload), nowMs, true];
   let match: string;
   const a = event.audience;
@@ -102,13 +108,28 @@ export async function enqueueEvent(event: NewEvent, nowMs = Date.now()): Promise
     match = `w.room_id = $${params.length}`;
   }
   const events = 'webhookId' in a ? '' : ` AND (w.events LIKE $6 OR w.events LIKE '%"*"%')`;
-  const rows = await write(
-      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
-       SELECT w.id, $1, $2, $3, 'pending', 0, $4, $4 FROM webhooks w WHERE w.is_active = $5 AND ${match}${events}
-       ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
-      params,
+  const rows = await query(
+    `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
+     SELECT w.id, $1, $2, $3, 'pending', 0, $4, $4 FROM webhooks w WHERE w.is_active = $5 AND ${match}${events}
+     ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
+    params,
   );
   return rows.length;
+}
+
+/**
+ * A roll's `roll.created` deliveries as a data-modifying CTE of the statement that inserts the roll
+ * (PostgreSQL; `rollAlias` names the roll's CTE, whose `id` the payload takes): recorded with the roll
+ * itself, atomically, and in no round trip of their own. Pushes its parameters onto `params`.
+ */
+export function rollCreatedDeliveriesCte(params: unknown[], rollAlias: string, eventId: string, rollerId: number, roomId: number | null, nowMs: number): string {
+  const at = params.length + 1;
+  params.push(eventId, nowMs, rollerId, roomId);
+  return `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
+     SELECT w.id, $${at}, 'roll.created', json_build_object('rollId', ${rollAlias}.id)::text, 'pending', 0, $${at + 1}::bigint, $${at + 1}::bigint
+     FROM webhooks w, ${rollAlias} WHERE w.is_active = true AND ((w.room_id IS NULL AND w.user_id = $${at + 2}) OR w.room_id = $${at + 3})
+       AND (w.events LIKE '%"roll.created"%' OR w.events LIKE '%"*"%')
+     ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`;
 }
 
 /**
