@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type Rng, type RollResult } from '../dice';
 import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
+import { recordInTransaction } from '../events/record';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { DEFAULT_THEME_ID } from '../themes/defaultTheme';
 import { findRollableThemeVersions, type RollableTheme } from '../themes/rollable';
@@ -132,14 +133,22 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.room = room;
   roll.values = values;
   roll.whispers = whispers;
-  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId });
+  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId, userId: user.id });
   return roll;
 }
 
-/** The rolls of one ledger group, in its transaction (one statement on PostgreSQL); sets each one's outbox id. */
+/**
+ * The rolls of one ledger group, in its transaction (one statement on PostgreSQL); sets each one's outbox
+ * id. A roll in a room is recorded for its consumers by its outbox row; one outside rooms (the group's
+ * ledger is then its roller's) by recordInTransaction (webhooks: one statement, writing nothing when
+ * the roller follows none of its own rolls).
+ */
 async function writeRolls(tx: Query, rolls: (RollToInsert & { outboxId: number | null })[]): Promise<void> {
   const outboxIds = await insertRollsInTransaction(tx, rolls);
   rolls.forEach((r, i) => (r.outboxId = outboxIds[i]!));
+  for (const { roll } of rolls) {
+    if (roll.roomId === null) await recordInTransaction(tx, { type: 'roll.created', rollId: roll.id, roomId: null, slug: null, userId: roll.userId });
+  }
 }
 
 /**

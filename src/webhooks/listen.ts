@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import { subscribe, type DomainEvent } from '../events/bus';
+import { eventIdsOf, onRecordInTransaction, onSequenced, rollCreatedEventId } from '../events/record';
 import type { Logger } from '../logger';
 import { gateOutboxRelease } from '../outbox/sweeper';
 import { readOutbox } from '../outbox/store';
 import { loadRolls } from '../rolls/store/load';
 import { ROLL_CREATED } from '../rolls/store/write';
-import { newEventId } from './manage';
-import { enqueueEvent, type NewEvent } from './store/deliveries';
+import { anyRecorded, dueOf, noteRecorded, noteRecording, recordEventIn, takeNumbered } from './record';
+import { enqueueEvent, setSeq } from './store/deliveries';
 import { wakeDeliveries } from './worker';
 
 /** Recordings under way (any event), for webhookRecordingsSettled(). */
@@ -18,70 +18,43 @@ export async function webhookRecordingsSettled(): Promise<void> {
 }
 
 /**
- * A roll's creation has one message id whoever records it (its command, or the outbox's net after a
- * crash): the unique (webhook, event) index makes the second recording a no-op.
- */
-export function rollCreatedEventId(rollId: number): string {
-  return `msg_${createHash('sha256').update(`roll.created:${rollId}`).digest('base64url').slice(0, 22)}`;
-}
-
-/**
- * Committed domain events become rows of the delivery queue (docs/webhooks.md, "Never lost"):
+ * Committed events and their seqs (docs/webhooks.md, "Never lost"):
  * - a roll made in a room has its outbox row (src/outbox), written in the roll's own transaction; that
  *   row is not deleted before the roll's deliveries are recorded (gateOutboxRelease): recorded by this
  *   listener right after the commit, or, when the instance died first, from the row itself when another
  *   instance's sweep announces it. A process killed at any moment loses no roll;
- * - the other events (a roll's change, a table cleared, a room's or a participant's change) are recorded right after their
- *   commit: an instance killed in that moment loses that one event's webhooks.
+ * - every other event was recorded in its change's transaction (record.ts): here the worker is told;
+ * - the seq the realtime layer gives each event's block is written to its deliveries (setSeq), which
+ *   waited for it (record.ts SEQ_WAIT_MS).
  * Answers the undo.
  */
 export function listenForWebhookEvents(logger: Logger): () => void {
   /** Recordings of rolls with an outbox row, in flight, by outbox id: the gate waits for them. */
   const recording = new Map<number, Promise<void>>();
 
-  const record = async (events: NewEvent[]) => {
-    let recorded = 0;
-    for (const event of events) recorded += await enqueueEvent(event);
-    if (recorded) wakeDeliveries();
-  };
-
   const rollCreated = async (rollId: number, roomId: number | null, rollerId?: number) => {
     const userId = rollerId ?? (await loadRolls([rollId]))[0]?.userId;
     if (userId === undefined) return;
-    await record([{ eventId: rollCreatedEventId(rollId), type: 'roll.created', payload: { rollId }, audience: { roomId, rollerId: userId } }]);
+    const eventId = rollCreatedEventId(rollId);
+    const now = Date.now();
+    if (!(await enqueueEvent({ eventId, type: 'roll.created', payload: { rollId }, audience: { roomId, rollerId: userId } }, now, dueOf(roomId !== null, now)))) return;
+    noteRecorded([eventId], now);
+    wakeDeliveries();
   };
 
   const listener = async (event: DomainEvent): Promise<void> => {
-    switch (event.type) {
-      case 'roll.created': {
-        const loaded = event.loaded as { userId?: number } | undefined;
-        const done = rollCreated(event.rollId, event.roomId, loaded?.userId);
-        if (event.outboxId) {
-          const id = event.outboxId;
-          recording.set(id, done);
-          // The gate deletes the entry; one whose row is never released must not stay forever.
-          setTimeout(() => recording.delete(id), 60_000).unref();
-        }
-        return done;
-      }
-      case 'roll.updated': {
-        const rolls = await loadRolls(event.rollIds);
-        return record(rolls.map((roll) => ({ eventId: newEventId(), type: 'roll.updated', payload: { rollId: roll.id }, audience: { roomId: roll.roomId ?? null, rollerId: roll.userId } })));
-      }
-      case 'roll.deleted':
-        return record(event.rolls.map(({ uuid, audience }) => ({ eventId: newEventId(), type: 'roll.deleted', payload: { uuid, audience, roomId: event.roomId }, audience: { roomId: event.roomId } })));
-      case 'room.updated':
-      case 'room.deleted': {
-        const events: NewEvent[] = [{ eventId: newEventId(), type: event.type, payload: { roomId: event.roomId }, audience: { roomId: event.roomId } }];
-        if (event.type === 'room.updated' && event.participant) {
-          const { id, userId, change } = event.participant;
-          events.push({ eventId: newEventId(), type: `participant.${change}`, payload: { roomId: event.roomId, participantId: id, userId }, audience: { roomId: event.roomId } });
-        }
-        return record(events);
-      }
-      default:
-        return;
+    if (event.type === 'roll.created' && event.outboxId) {
+      const loaded = event.loaded as { userId?: number } | undefined;
+      const done = rollCreated(event.rollId, event.roomId, loaded?.userId ?? event.userId);
+      noteRecording(rollCreatedEventId(event.rollId), done);
+      const id = event.outboxId;
+      recording.set(id, done);
+      // The gate deletes the entry; one whose row is never released must not stay forever.
+      setTimeout(() => recording.delete(id), 60_000).unref();
+      return done;
     }
+    // Recorded in its transaction (record.ts): deliveries wait for the worker, which looks now.
+    if (anyRecorded(eventIdsOf(event))) wakeDeliveries();
   };
   const unsubscribe = subscribe((event) => {
     const done = listener(event).catch((err: Error) => logger.error({ err: err.message, event: event.type }, 'webhooks: could not record an event for delivery'));
@@ -111,8 +84,21 @@ export function listenForWebhookEvents(logger: Logger): () => void {
     }
   });
 
+  const unrecord = onRecordInTransaction(recordEventIn);
+  const unsequenced = onSequenced((ids, seq) => {
+    const done = takeNumbered(ids)
+      .then(async (numbered) => {
+        if (numbered.length && (await setSeq(numbered, seq))) wakeDeliveries();
+      })
+      .catch((err: Error) => logger.warn({ err: err.message }, "webhooks: could not write an event's seq; its deliveries go without it after a wait"));
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  });
+
   return () => {
     unsubscribe();
     ungate();
+    unrecord();
+    unsequenced();
   };
 }
