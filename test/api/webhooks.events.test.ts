@@ -72,6 +72,7 @@ test("every event type of a room is delivered signed, with the seq the owner's s
     dieUuid = roll.values[0]!.uuid;
   } });
   steps.push({ name: 'hide a die', types: ['roll.updated'], run: async () => t.is((await owner.api.patch(`/roll/${rollUuid}`, { dice: [{ uuid: dieUuid, is_hidden: true }] })).status, 200) });
+  steps.push({ name: "clear one's dice off the table", types: ['roll.updated'], run: async () => t.is((await owner.api.patch(`/room/${slug}/roll`, { dice: { is_cleared: true } })).status, 200) });
   steps.push({ name: 'rename the room', types: ['room.updated'], run: async () => t.is((await owner.api.patch(`/room/${slug}`, { name: 'Keep, second floor' })).status, 200) });
   steps.push({ name: 'clear the table', types: ['roll.deleted'], run: async () => t.is((await owner.api.delete(`/roll?room=${slug}`)).status, 204) });
   steps.push({ name: 'leave', types: ['participant.left', 'room.updated'], run: async () => t.is((await guest.api.delete(`/room/${slug}/participant/${seatId}`)).status, 204) });
