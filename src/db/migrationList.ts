@@ -15,6 +15,7 @@ import * as m0016 from './migrations/0016-web-session-keys';
 import * as m0017 from './migrations/0017-roll-values-covering-index';
 import * as m0018 from './migrations/0018-fairness';
 import * as m0019 from './migrations/0019-webhooks';
+import * as m0021 from './migrations/0021-webhook-seq';
 
 type Step = (params: { context: MigrationContext }) => Promise<void>;
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, { up: Step; down: Step 
   ['0017-roll-values-covering-index.ts', m0017],
   ['0018-fairness.ts', m0018],
   ['0019-webhooks.ts', m0019],
+  ['0021-webhook-seq.ts', m0021],
 ];

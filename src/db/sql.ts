@@ -240,3 +240,21 @@ export function sqliteSql(sequelize: Sequelize, transaction: (fn: (t: Transactio
     close: async () => undefined,
   };
 }
+
+/**
+ * Plain SQL inside a Sequelize transaction (the models' commands writing a row of another table in the
+ * same transaction: webhooks' deliveries, events/record.ts): the transaction's own connection, a
+ * `pg.Client` or SQLite's, with the same `$n` parameters as everywhere here.
+ */
+export function queryInTransaction(t: Transaction): Query {
+  const connection = (t as unknown as { connection: SqliteConnection | pg.ClientBase }).connection;
+  if ('all' in connection && typeof connection.all === 'function') {
+    const sqlite = connection as SqliteConnection;
+    return <T>(text: string, params: readonly unknown[] = []) =>
+      new Promise<T[]>((resolve, reject) => {
+        sqlite.all(text.replace(/\$(\d+)/g, '?$1'), params.map(sqliteParam), (err, rows) => (err ? reject(err) : resolve(rows as T[])));
+      });
+  }
+  const client = connection as pg.ClientBase;
+  return async <T>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as T[];
+}

@@ -6,8 +6,12 @@
  */
 export type DomainEvent =
   /** `participant`: the participant whose arrival, change or departure this is (webhooks' participant.* events). */
-  | { type: 'room.updated'; roomId: number; slug: string; participant?: { id: number; userId: number; change: 'joined' | 'updated' | 'left' } }
-  | { type: 'room.deleted'; roomId: number; slug: string }
+  /**
+   * `key` (record.ts eventKey): the event was recorded in its change's transaction (recordInTransaction)
+   * under ids derived from it; without, nothing recorded it (a room's creation: nobody follows it yet).
+   */
+  | { type: 'room.updated'; roomId: number; slug: string; participant?: { id: number; userId: number; change: 'joined' | 'updated' | 'left' }; key?: string }
+  | { type: 'room.deleted'; roomId: number; slug: string; key?: string }
   /** Someone lost access (removed participant, changed passcode): their sockets must go. */
   | { type: 'room.access_revoked'; roomId: number; slug: string; userIds?: number[]; allButOwner?: boolean }
   /**
@@ -17,11 +21,15 @@ export type DomainEvent =
    * store's record. Listeners must not change it; the fan-out re-reads the room (membership decides
    * who gets the roll and may have changed since the command read it).
    */
-  /** `outboxId`: the roll's row in the outbox (src/outbox), deleted once its event is published; `recordedWith`: rows written with the roll by its recorder (webhook deliveries, src/rolls/store/write.ts). */
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object; outboxId?: number | null; recordedWith?: number }
-  | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null }
+  /**
+   * `outboxId`: the roll's row in the outbox (src/outbox), deleted once its event is published (a roll
+   * in a room); `recordedWith`: rows written with the roll by its recorder (webhook deliveries,
+   * src/rolls/store/write.ts); `userId`: its roller.
+   */
+  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object; outboxId?: number | null; recordedWith?: number; userId?: number }
+  | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null; key?: string }
   /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
-  | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string }
+  | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string; key?: string }
   /** API keys revoked: the sockets opened with them must go (realtime/access.ts). */
   | { type: 'keys.revoked'; keyIds: number[] }
   | { type: 'dicebox.created'; userId: number; themeId: number }

@@ -27,7 +27,7 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
       inner.emit(target, event, payload);
     },
     disconnect: (target) => inner.disconnect(target),
-    atomically: (fn, replay) => inner.atomically(fn, replay),
+    atomically: (fn, replay, onSeq) => inner.atomically(fn, replay, onSeq),
     sequence: inner.sequence,
     whenSent: (namespace) => inner.whenSent(namespace),
   };

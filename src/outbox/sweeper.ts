@@ -78,25 +78,8 @@ export function releaseOutbox(ids: readonly number[], logger?: Logger): void {
     const batch = releasing;
     releasing = [];
     releaseScheduled = false;
-    deleting = Promise.all([...releaseGates].map((gate) => gate(batch)))
-      .then(() => deleteOutbox(batch))
-      .catch((err: Error) => logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'));
+    deleting = deleteOutbox(batch).catch((err: Error) => logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'));
   });
-}
-
-export type ReleaseGate = (ids: readonly number[]) => Promise<void>;
-
-const releaseGates = new Set<ReleaseGate>();
-
-/**
- * Another consumer of the same rows (webhooks: src/webhooks/listen.ts): released rows are deleted only
- * once every gate resolved for them, so a row stays until each consumer has what it needs from it
- * (written in its own tables); a gate that rejects leaves the rows to the sweeper, whose announcement
- * releases them again. Answers the undo.
- */
-export function gateOutboxRelease(gate: ReleaseGate): () => void {
-  releaseGates.add(gate);
-  return () => releaseGates.delete(gate);
 }
 
 let deleting: Promise<unknown> = Promise.resolve();

@@ -28,9 +28,11 @@ export interface Broadcaster {
    * Run `fn`, whose emits must reach Redis as one block: the per-class emits of one event, so that no
    * other instance's emit lands between them and every client sees one order. The block gets one seq
    * (the room's next: every room event payload carries it as `seq`, sequence.ts); `replay` is what the
-   * room's log keeps of it for reconnecting clients.
+   * room's log keeps of it for reconnecting clients. `onSeq` hears the seq of the block's first
+   * namespace once it has one (the room's: webhooks carry it, events/record.ts); never for a block
+   * given up or refused as already sent.
    */
-  atomically(fn: () => void, replay?: ReplayEntry): void;
+  atomically(fn: () => void, replay?: ReplayEntry, onSeq?: (seq: number) => void): void;
   /** The rooms' counters and logs, as this broadcaster numbers them. */
   readonly sequence: SequenceReader;
   /**
@@ -84,14 +86,16 @@ export class LocalBroadcaster implements Broadcaster {
   }
 
   // In process, emits are synchronous: nothing can land between them.
-  atomically(fn: () => void, replay?: ReplayEntry) {
+  atomically(fn: () => void, replay?: ReplayEntry, onSeq?: (seq: number) => void) {
     if (this.block) return fn();
-    this.block = { seqs: new Map(), replay };
+    const block = (this.block = { seqs: new Map<string, number>(), replay });
     try {
       fn();
     } finally {
       this.block = null;
     }
+    const seq = block.seqs.values().next().value;
+    if (onSeq && seq !== undefined) onSeq(seq);
   }
 }
 

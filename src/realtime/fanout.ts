@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import { readRoomBySlug } from '../rooms/store/read';
 import { presentRoom, roomMembers, roomViewerClass } from '../rooms/present';
 import type { DomainEvent } from '../events/bus';
+import { eventIdOf, eventIdsOf, rollCreatedEventId, sequenced, sequencedHeard } from '../events/record';
 import type { Broadcaster } from './broadcaster';
 import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
 import { findThemeById } from '../themes/store/themes';
@@ -16,8 +17,9 @@ export interface RollFeed {
   /**
    * Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer.
    * `loaded`: rolls this instance's commands already assembled (roll.created), by id: not read again.
+   * `onSeq`: told each roll's seq once its block has one.
    */
-  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, loaded?: ReadonlyMap<number, Roll>): Promise<void>;
+  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, loaded?: ReadonlyMap<number, Roll>, onSeq?: (rollId: number, seq: number) => void): Promise<void>;
 }
 
 export interface FanoutDeps {
@@ -54,6 +56,7 @@ export function emitPerViewer(
   classOf: (viewerId: number) => string | undefined,
   present: (viewerId: number) => unknown,
   replay?: ReplayEntry,
+  onSeq?: (seq: number) => void,
 ) {
   const classes = new Map<string, { data: unknown; channels: string[] }>();
   for (const viewer of viewers) {
@@ -65,7 +68,7 @@ export function emitPerViewer(
   }
   broadcaster.atomically(() => {
     for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
-  }, replay);
+  }, replay, onSeq);
 }
 
 /**
@@ -84,8 +87,19 @@ export class Fanout {
     this.roomUpdates = new KeyedThrottle(deps.roomUpdateWindowMs ?? ROOM_UPDATE_WINDOW_MS, (event) => this.enqueue(event));
   }
 
+  /**
+   * Ids of the room events (record.ts eventIdsOf) heard and not emitted yet, by room: the next
+   * RoomUpdateEvent (or RoomDeleteEvent) of the room presents them all, folded or not, and its seq is theirs.
+   */
+  private readonly roomEventIds = new Map<string, string[]>();
+
   /** The bus listener. */
   readonly listener = (event: DomainEvent): void => {
+    if ((event.type === 'room.updated' || event.type === 'room.deleted') && event.key && sequencedHeard()) {
+      const ids = this.roomEventIds.get(event.slug);
+      if (ids) ids.push(...eventIdsOf(event));
+      else this.roomEventIds.set(event.slug, eventIdsOf(event));
+    }
     if (event.type === 'room.updated') this.roomUpdates.push(event.slug, event);
     else this.enqueue(event);
   };
@@ -136,11 +150,14 @@ export class Fanout {
     switch (event.type) {
       case 'room.updated':
       case 'room.deleted': {
+        // Taken before the read: the room read presents every change whose event was heard by now.
+        const ids = this.roomEventIds.get(event.slug);
+        this.roomEventIds.delete(event.slug);
         const room = await readRoomBySlug(event.slug, { includeDeleted: event.type === 'room.deleted' });
         if (!room) return;
         const namespace = roomNamespace(event.slug);
         const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
-        emitPerViewer(broadcaster, namespace, name, roomMembers(room), roomViewerClass(room), (viewer) => presentRoom(room, viewer));
+        emitPerViewer(broadcaster, namespace, name, roomMembers(room), roomViewerClass(room), (viewer) => presentRoom(room, viewer), undefined, ids && ((seq) => sequenced(ids, seq)));
         if (event.type === 'room.deleted') broadcaster.disconnect({ namespace });
         return;
       }
@@ -157,7 +174,8 @@ export class Fanout {
       case 'roll.updated': {
         if (!event.slug || !this.deps.rolls) return;
         if (event.type === 'rolls.created') {
-          await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded);
+          const onSeq = sequencedHeard() ? (rollId: number, seq: number) => sequenced([rollCreatedEventId(rollId)], seq) : undefined;
+          await this.deps.rolls.emitRolls(RoomEvents.RollCreate, event.rollIds, event.slug, event.loaded, onSeq);
           // Published (or the roll is gone): their outbox rows go, once Redis has the events.
           const ids = event.outboxIds;
           if (ids.length) {
@@ -167,7 +185,11 @@ export class Fanout {
               .finally(() => this.releases.delete(released));
             this.releases.add(released);
           }
-        } else await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug);
+        } else {
+          const key = event.key;
+          const onSeq = key && sequencedHeard() ? (rollId: number, seq: number) => sequenced([eventIdOf(key, rollId)], seq) : undefined;
+          await this.deps.rolls.emitRolls(RoomEvents.RollUpdate, event.rollIds, event.slug, undefined, onSeq);
+        }
         return;
       }
       case 'dicebox.created': {
@@ -190,7 +212,7 @@ export class Fanout {
             broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
           }
           // `at`: the room's sockets hear it now; a participant who joins later was not told (toldOfClear).
-        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })), at: Date.now() });
+        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })), at: Date.now() }, event.key && sequencedHeard() ? (seq) => sequenced(eventIdsOf(event), seq) : undefined);
         return;
       }
       default:

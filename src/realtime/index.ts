@@ -4,6 +4,7 @@ import { compileTrust } from '../http/clientAddress';
 import type { AppDeps } from '../http/deps';
 import { subscribe } from '../events/bus';
 import { onOutbox, releaseOutbox, startOutboxSweeper } from '../outbox/sweeper';
+import { startNumbering } from '../events/record';
 import { ROLL_CREATED } from '../rolls/store/write';
 import { publishOf, type RedisClient } from '../lib/redis';
 import { LocalBroadcaster, type Broadcaster } from './broadcaster';
@@ -108,6 +109,8 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     fanout.listener({ type: 'roll.created', rollId: rollId as number, roomId: Number.isSafeInteger(roomId) ? (roomId as number) : null, slug, outboxId: id });
   });
   const stopSweeper = startOutboxSweeper({ intervalMs: deps.config.outboxSweepMs, graceMs: deps.config.outboxGraceMs, logger: log });
+  // Room events recorded for webhooks wait a moment for the seq this layer gives them (events/record.ts).
+  const stopNumbering = startNumbering();
 
   const stopGuard = guardAccess(io, deps, log, redisBroadcaster, options, pusher);
   // The in-process caches' invalidations travel the same control channel (lib/invalidation.ts).
@@ -124,6 +127,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
         await pusher?.close();
         unsubscribe();
         stopSweeper();
+        stopNumbering();
         stopOutbox();
         stopGuard();
         stopRelay();

@@ -42,6 +42,8 @@ interface Block {
   failed?: boolean;
   /** Told true once Redis acknowledged this block (and so every earlier one of its room), false if it was dropped. */
   waiters?: Array<(sent: boolean) => void>;
+  /** Told the block's seq once the script numbered it. */
+  onSeq?: (seq: number) => void;
 }
 
 export interface RedisBroadcasterOptions {
@@ -75,7 +77,7 @@ export class RedisBroadcaster implements Broadcaster {
   private readonly instance = randomUUID();
   private blockNumber = 0;
   /** While a block is being made: its messages by namespace, its replay entry, its fallbacks. */
-  private making: { byNamespace: Map<string, Array<[string, Buffer | string]>>; replay?: ReplayEntry; fallbacks: Array<() => void> } | null = null;
+  private making: { byNamespace: Map<string, Array<[string, Buffer | string]>>; replay?: ReplayEntry; fallbacks: Array<() => void>; onSeq?: (seq: number) => void } | null = null;
   /** Each room's blocks not yet acknowledged, in the order made: the first is in flight, or kept after a failure. */
   private rooms = new Map<string, RoomQueue>();
   /** Blocks in kept rooms (those whose first block failed). */
@@ -112,12 +114,13 @@ export class RedisBroadcaster implements Broadcaster {
     this.retryTimer = null;
   }
 
-  atomically(fn: () => void, replay?: ReplayEntry) {
+  atomically(fn: () => void, replay?: ReplayEntry, onSeq?: (seq: number) => void) {
     if (this.making) {
       this.making.replay ??= replay;
+      this.making.onSeq ??= onSeq;
       return fn();
     }
-    const making = (this.making = { byNamespace: new Map(), replay, fallbacks: [] as Array<() => void> });
+    const making = (this.making = { byNamespace: new Map(), replay, fallbacks: [] as Array<() => void>, onSeq });
     try {
       fn();
     } finally {
@@ -125,7 +128,7 @@ export class RedisBroadcaster implements Broadcaster {
     }
     let first = true;
     for (const [namespace, entries] of making.byNamespace) {
-      this.send({ id: { instance: this.instance, n: ++this.blockNumber }, namespace, entries, replay: first ? making.replay : undefined, fallbacks: first ? making.fallbacks : [] });
+      this.send({ id: { instance: this.instance, n: ++this.blockNumber }, namespace, entries, replay: first ? making.replay : undefined, fallbacks: first ? making.fallbacks : [], onSeq: first ? making.onSeq : undefined });
       first = false;
     }
   }
@@ -203,6 +206,7 @@ export class RedisBroadcaster implements Broadcaster {
     try {
       const seq = await sendBlock(this.redis, this.key, this.format.command, block.namespace, block.entries, block.id, block.replay);
       this.options.observer?.published((performance.now() - start) / 1000, true);
+      if (seq > 0) block.onSeq?.(seq);
       if (seq === -1) {
         // Expected for a block sent again after its reply was lost (it ran the first time), and for a
         // roll's creation already published by another instance's outbox sweep. Any other refusal

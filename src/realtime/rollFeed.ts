@@ -21,16 +21,17 @@ import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from './sequence'
  */
 export function createRollFeed(broadcaster: Broadcaster): RollFeed {
   return {
-    async emitRolls(event, rollIds, slug, loaded) {
+    async emitRolls(event, rollIds, slug, loaded, onSeq) {
       const rolls = loaded?.size ? await withPreloaded(rollIds, loaded) : await loadRolls(rollIds);
       for (const roll of rolls) {
         if (roll.room?.slug !== slug) continue;
+        const told = onSeq && ((seq: number) => onSeq(roll.id, seq));
         if (!roll.isWhispered) {
-          emitToRoom(broadcaster, roomNamespace(slug), event, roll);
+          emitToRoom(broadcaster, roomNamespace(slug), event, roll, told);
           continue;
         }
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
-        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer), { event, rollId: roll.id });
+        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer), { event, rollId: roll.id }, told);
       }
     },
   };
@@ -44,7 +45,7 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
  * size of the room, each naming one or two channels: addressing every member's channel put a
  * thousand names into each Redis message of a room of 1,000.
  */
-function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCreateEvent' | 'RollUpdateEvent', roll: Roll): void {
+function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCreateEvent' | 'RollUpdateEvent', roll: Roll, onSeq?: (seq: number) => void): void {
   const classOf = rollViewerClass(roll);
   const special = [...new Set([roll.userId, roll.room!.userId])];
   let other: number | undefined;
@@ -59,7 +60,7 @@ function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCre
       if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
     }
     if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
-  }, { event, rollId: roll.id });
+  }, { event, rollId: roll.id }, onSeq);
 }
 
 /**

@@ -1,8 +1,9 @@
-import { publish } from '../events/bus';
+import { publish, type DomainEvent } from '../events/bus';
+import { eventKey, recordInTransaction } from '../events/record';
 import { requireRoomBySlug } from '../rooms/access';
 import { authorizeRoomOwner } from '../rooms/policy';
 import type { RoomRecord, UserRecord } from './store/records';
-import { deleteRoomRolls } from './store/write';
+import { deleteRoomRolls, type DeletedRoll } from './store/write';
 
 /**
  * DELETE /roll?room={slug}: the room's owner clears the table. The room's rolls are deleted (values and
@@ -13,7 +14,9 @@ import { deleteRoomRolls } from './store/write';
 export async function clearRoomTable(user: Pick<UserRecord, 'id'>, slug: string): Promise<{ room: Pick<RoomRecord, 'id' | 'slug'>; deleted: string[] }> {
   const room = await requireRoomBySlug(slug);
   authorizeRoomOwner(room, user, 'clear its table');
-  const deleted = await deleteRoomRolls(room.id);
-  if (deleted.length) publish({ type: 'roll.deleted', rolls: deleted, roomId: room.id, slug: room.slug });
+  const key = eventKey();
+  const event = (rolls: DeletedRoll[]): DomainEvent => ({ type: 'roll.deleted', rolls, roomId: room.id, slug: room.slug, key });
+  const deleted = await deleteRoomRolls(room.id, (tx, rolls) => recordInTransaction(tx, event(rolls)));
+  if (deleted.length) publish(event(deleted));
   return { room, deleted: deleted.map((r) => r.uuid) };
 }

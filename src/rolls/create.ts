@@ -133,7 +133,7 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.room = room;
   roll.values = values;
   roll.whispers = whispers;
-  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId: written?.outboxId ?? null, recordedWith: written?.recorded ?? 0 });
+  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId: written?.outboxId ?? null, recordedWith: written?.recorded ?? 0, userId: user.id });
   return roll;
 }
 

@@ -1,5 +1,6 @@
 import { BadRequestError, NotFoundError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
+import { eventKey, recordInTransaction } from '../events/record';
 import { requireRoomBySlug } from '../rooms/access';
 import { authorizeOthersDiceChange, authorizeRollChange, authorizeRoomRollsChange, canSeeRoll } from './policy';
 import { loadRolls, loadRollsByUuid } from './store/load';
@@ -48,6 +49,7 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
 }
 
 async function updateRollsOnce(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
+  const key = eventKey();
   const { ids, changedIds } = await inTransaction(async (tx) => {
     await lockRolls(tx, changes.filter((c) => c.added?.length).map((c) => c.uuid));
     const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
@@ -79,10 +81,11 @@ async function updateRollsOnce(user: Pick<UserRecord, 'id'>, changes: RollChange
       await appendRollValues(tx, roll.id, added.values, added, now);
       changedIds.add(roll.id);
     }
+    await recordInTransaction(tx, { type: 'roll.updated', rollIds: [...changedIds], roomId: null, slug: null, key });
     return { ids, changedIds };
   });
   const rolls = await loadRolls(ids);
-  announceUpdates(rolls.filter((r) => changedIds.has(r.id)));
+  announceUpdates(rolls.filter((r) => changedIds.has(r.id)), key);
   return rolls;
 }
 
@@ -109,9 +112,14 @@ export async function updateRoomRolls(user: Pick<UserRecord, 'id'>, slug: string
     whose = participant.userId;
   }
   if (whose === user.id) authorizeRoomRollsChange(room, user.id);
-  const changedIds = await inTransaction((tx) => setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: whose } }], new Date()));
+  const key = eventKey();
+  const changedIds = await inTransaction(async (tx) => {
+    const changed = await setDieFlags(tx, [{ flags: definedFlags(flags), dice: { roomId: room.id, userId: whose } }], new Date());
+    await recordInTransaction(tx, { type: 'roll.updated', rollIds: [...changed], roomId: room.id, slug: room.slug, key });
+    return changed;
+  });
   const rolls = await loadRolls([...changedIds].sort((a, b) => b - a));
-  announceUpdates(rolls);
+  announceUpdates(rolls, key);
   return rolls.filter((r) => canSeeRoll(r, user.id));
 }
 
@@ -145,8 +153,11 @@ function definedFlags(flags: DieFlags): DieFlags {
   return out;
 }
 
-/** One roll.updated per room (after commit). */
-function announceUpdates(rolls: RollRecord[]): void {
+/**
+ * One roll.updated per room (after commit), under the key its rolls were recorded with in the
+ * transaction (each roll's event id derives from it and the roll: events/record.ts).
+ */
+function announceUpdates(rolls: RollRecord[], key: string): void {
   const byRoom = new Map<string, { roomId: number | null; slug: string | null; ids: number[] }>();
   for (const roll of rolls) {
     const key = String(roll.roomId ?? 'none');
@@ -154,5 +165,5 @@ function announceUpdates(rolls: RollRecord[]): void {
     entry.ids.push(roll.id);
     byRoom.set(key, entry);
   }
-  for (const { roomId, slug, ids } of byRoom.values()) publish({ type: 'roll.updated', rollIds: ids, roomId, slug });
+  for (const { roomId, slug, ids } of byRoom.values()) publish({ type: 'roll.updated', rollIds: ids, roomId, slug, key });
 }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors';
+import type { DomainEvent } from '../events/bus';
+import { eventKey } from '../events/record';
 import { announce } from '../lib/invalidation';
 import { assertAssetRoom } from '../users/quotas';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { sniffImageType, type ImageType } from './image';
 import { authorizeRoomOwner } from './policy';
 import type { RoomRecord } from './store/records';
-import { changeRoom, saveBackground, withRoomLocked } from './store/write';
+import { changeRoom, recordIn, saveBackground, withRoomLocked } from './store/write';
 
 const EXTENSIONS: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
@@ -36,14 +38,16 @@ export async function setRoomBackground(room: RoomRecord, user: { id: number }, 
   if (!type) throw new UnsupportedMediaTypeError('The background must be a PNG, JPEG, WebP or GIF image.');
   const sha256 = createHash('sha256').update(data).digest('hex');
   const url = origin + backgroundPath(room.slug, sha256, type);
+  const updated: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, key: eventKey() };
   await withRoomLocked(room.id, async (current, tx) => {
     if (!current) return;
     await assertAssetRoom(user.id, data.length, tx, current.id);
     await saveBackground(tx, current.id, { contentType: type, size: data.length, sha256, data });
     // Same image again: still a change of the row's updated_at, so clients see the upload took.
     await changeRoom(tx, current, { bgFilePath: url }, true);
+    await recordIn(tx, updated);
   });
   const fresh = await rereadRoom(room.id);
-  await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  await announce({ rooms: [fresh.id] }, updated);
   return fresh;
 }

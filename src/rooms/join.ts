@@ -1,5 +1,7 @@
 import { UniqueViolationError } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors';
+import { eventKey } from '../events/record';
+import type { DomainEvent } from '../events/bus';
 import { announce } from '../lib/invalidation';
 import { nameKey, uniqueDisplayName } from '../lib/displayName';
 import { assertCanJoinRoom } from '../users/quotas';
@@ -8,7 +10,7 @@ import { nextFreePosition, pickDefaultColor } from './colors';
 import { defaultUsername, USERNAME_MAX, type RoomActor } from './create';
 import { authorizeJoin } from './policy';
 import type { RoomRecord } from './store/records';
-import { insertParticipant, seatsOf, withRoomLocked } from './store/write';
+import { insertParticipant, recordIn, seatsOf, withRoomLocked } from './store/write';
 
 export class AlreadyParticipantError extends ConflictError {
   constructor() {
@@ -24,15 +26,16 @@ export class AlreadyParticipantError extends ConflictError {
  */
 export async function joinRoom(slug: string, user: RoomActor, passcode?: string | null): Promise<RoomRecord> {
   const roomId = await requireRoomId(slug);
+  let event: DomainEvent | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      await withRoomLocked(roomId, async (room, tx) => {
+      event = await withRoomLocked(roomId, async (room, tx) => {
         if (!room) throw new NotFoundError(`There is no room "${slug}".`);
         const seats = await seatsOf(tx, room.id);
         if (seats.some((p) => p.userId === user.id)) throw new AlreadyParticipantError();
         authorizeJoin(room, user, passcode);
         await assertCanJoinRoom(room, user.id, tx);
-        await insertParticipant(tx, {
+        const id = await insertParticipant(tx, {
           roomId: room.id,
           userId: user.id,
           // Nobody may join under a name already in the room (the owner's, say): "Guest A1B2 (2)".
@@ -40,6 +43,9 @@ export async function joinRoom(slug: string, user: RoomActor, passcode?: string 
           position: nextFreePosition(seats.map((p) => p.position)),
           color: pickDefaultColor(seats.map((p) => p.color)),
         });
+        const joined: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id, userId: user.id, change: 'joined' }, key: eventKey() };
+        await recordIn(tx, joined);
+        return joined;
       });
       break;
     } catch (err) {
@@ -48,8 +54,6 @@ export async function joinRoom(slug: string, user: RoomActor, passcode?: string 
     }
   }
   const room = await rereadRoom(roomId);
-  const seat = room.participants?.find((p) => p.userId === user.id);
-  const participant = seat ? { id: seat.id, userId: user.id, change: 'joined' as const } : undefined;
-  await announce({ rooms: [room.id] }, { type: 'room.updated', roomId: room.id, slug: room.slug, participant });
+  await announce({ rooms: [room.id] }, event!);
   return room;
 }

@@ -1,11 +1,13 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { DomainEvent } from '../events/bus';
+import { eventKey } from '../events/record';
 import { announce } from '../lib/invalidation';
 import { displayNameProblem, nameKey, normalizeDisplayName } from '../lib/displayName';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { USERNAME_MAX } from './create';
 import { authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from './policy';
 import type { DiceTray, ParticipantRecord, RoomRecord } from './store/records';
-import { changeParticipant, deleteParticipant, otherNames, participantById, withRoomLocked, type ParticipantChange as StoredChange } from './store/write';
+import { changeParticipant, deleteParticipant, otherNames, participantById, recordIn, withRoomLocked, type ParticipantChange as StoredChange } from './store/write';
 
 /** 409: another participant of the room goes by this name (compared case-insensitively after normalization). */
 export class NameTakenError extends ConflictError {
@@ -47,6 +49,7 @@ export async function updateParticipant(slug: string, participantId: number, use
   // Only the two fields of each die are kept, whatever else a client sent along.
   if (change.diceTray !== undefined) values.diceTray = change.diceTray.map((row) => row.map((die) => ({ dieType: die.dieType, theme: die.theme })));
   // The room lock orders renames (PostgreSQL; SQLite has one writer): two cannot both take a free name.
+  const event: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'updated' }, key: eventKey() };
   const changed = await withRoomLocked(room.id, async (_current, tx) => {
     const row = await participantById(tx, participant.id);
     if (!row) throw new NotFoundError(`This room has no participant ${participantId}.`);
@@ -54,10 +57,12 @@ export async function updateParticipant(slug: string, participantId: number, use
       const key = nameKey(values.username);
       if ((await otherNames(tx, room.id, row.id)).some((name) => nameKey(name) === key)) throw new NameTakenError(values.username);
     }
-    return changeParticipant(tx, row, values);
+    const changed = await changeParticipant(tx, row, values);
+    if (changed) await recordIn(tx, event);
+    return changed;
   });
   const fresh = await rereadRoom(room.id);
-  if (changed) await announce({ rooms: [fresh.id] }, { type: 'room.updated', roomId: fresh.id, slug: fresh.slug, participant: { id: participant.id, userId: participant.userId, change: 'updated' } });
+  if (changed) await announce({ rooms: [fresh.id] }, event);
   return fresh;
 }
 
@@ -78,11 +83,11 @@ export async function removeParticipant(slug: string, participantId: number, use
   const room = await requireRoomBySlug(slug);
   const participant = participantOf(room, participantId, user, 'remove');
   authorizeParticipantChange(room, participant, user, 'remove');
-  await withRoomLocked(room.id, (_current, tx) => deleteParticipant(tx, room.id, participant.id));
+  const left: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'left' }, key: eventKey() };
+  await withRoomLocked(room.id, async (_current, tx) => {
+    await deleteParticipant(tx, room.id, participant.id);
+    await recordIn(tx, left);
+  });
   // Every instance's room cache forgets the seat before this answers: the removed user can no longer roll there.
-  await announce(
-    { rooms: [room.id] },
-    { type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] },
-    { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'left' } },
-  );
+  await announce({ rooms: [room.id] }, { type: 'room.access_revoked', roomId: room.id, slug: room.slug, userIds: [participant.userId] }, left);
 }

@@ -1,12 +1,13 @@
 import { UnprocessableError } from '../errors';
 import type { DomainEvent } from '../events/bus';
+import { eventKey } from '../events/record';
 import { announce } from '../lib/invalidation';
 import { requireRoomBySlug, rereadRoom } from './access';
 import { generatePasscode } from './codes';
 import type { RoomInput } from './create';
 import { authorizeRoomOwner } from './policy';
 import type { RoomRecord } from './store/records';
-import { changeRoom, removeAllButOwner, removeBackground, withRoomLocked, type RoomChange } from './store/write';
+import { changeRoom, recordIn, removeAllButOwner, removeBackground, withRoomLocked, type RoomChange } from './store/write';
 
 export interface RoomUpdate extends RoomInput {
   /** null removes the background; the current URL is accepted as "unchanged"; anything else is refused. */
@@ -29,6 +30,7 @@ export async function updateRoom(slug: string, user: { id: number }, input: Room
       { path: 'bg_file_path', message: 'bg_file_path must be null (to remove the background) or left out.' },
     ]);
   }
+  const updated: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, key: eventKey() };
   const outcome = await withRoomLocked(room.id, async (current, tx) => {
     if (!current) return null;
     const next = { ...current };
@@ -45,12 +47,13 @@ export async function updateRoom(slug: string, user: { id: number }, input: Room
     const changed = await changeRoom(tx, current, change);
     const revoke = !next.isPublic && (current.isPublic || next.passcode !== current.passcode);
     if (revoke) await removeAllButOwner(tx, current);
+    if (changed) await recordIn(tx, updated);
     return { changed, revoke };
   });
   const fresh = await rereadRoom(room.id);
   const events: DomainEvent[] = [];
   if (outcome?.revoke) events.push({ type: 'room.access_revoked', roomId: fresh.id, slug: fresh.slug, allButOwner: true });
-  if (outcome?.changed) events.push({ type: 'room.updated', roomId: fresh.id, slug: fresh.slug });
+  if (outcome?.changed) events.push(updated);
   if (events.length) await announce({ rooms: [fresh.id] }, ...events);
   return fresh;
 }

@@ -1,9 +1,9 @@
 import { subscribe, type DomainEvent } from '../events/bus';
+import { eventIdsOf, onRecordInTransaction, onSequenced, rollCreatedEventId } from '../events/record';
 import type { Logger } from '../logger';
-import { loadRolls } from '../rolls/store/load';
 import { recordWithEveryRoll } from '../rolls/store/write';
-import { newEventId } from './manage';
-import { enqueueEvent, enqueueEventIn, rollCreatedDeliveriesCte, type NewEvent } from './store/deliveries';
+import { anyRecorded, dueOf, noteRecorded, recordEventIn, takeNumbered } from './record';
+import { enqueueIn, rollCreatedDeliveriesCte, setSeq } from './store/deliveries';
 import { wakeDeliveries } from './worker';
 
 /** Recordings under way (any event), for webhookRecordingsSettled(). */
@@ -15,61 +15,61 @@ export async function webhookRecordingsSettled(): Promise<void> {
 }
 
 /**
- * Domain events become rows of the delivery queue (docs/webhooks.md, "Never lost"):
+ * Committed events and their seqs (docs/webhooks.md, "Never lost"):
  * - a roll's creation records its deliveries in the roll's own statement or transaction
  *   (recordWithEveryRoll, src/rolls/store/write.ts): a process killed at any moment loses no roll, and
- *   the roll pays no round trip for them; after the commit the worker is woken;
- * - the other events (a roll's change, a table cleared, a room's or a participant's change) are recorded right after their
- *   commit: an instance killed in that moment loses that one event's webhooks.
+ *   the roll pays no round trip for them;
+ * - every other event is recorded in its change's transaction (record.ts);
+ * - here, after the commit, the worker is told, and the seq the realtime layer gives each event's
+ *   block is written to its deliveries (setSeq), which waited for it (record.ts SEQ_WAIT_MS).
  * Answers the undo.
  */
 export function listenForWebhookEvents(logger: Logger): () => void {
-  const record = async (events: NewEvent[]) => {
-    let recorded = 0;
-    for (const event of events) recorded += await enqueueEvent(event);
-    if (recorded) wakeDeliveries();
-  };
-
-  const unrecord = recordWithEveryRoll({
-    cte: (params, rollAlias, roll) => rollCreatedDeliveriesCte(params, rollAlias, newEventId(), roll.userId, roll.roomId ?? null, Date.now()),
-    write: (query, roll) =>
-      enqueueEventIn(query, { eventId: newEventId(), type: 'roll.created', payload: { rollId: roll.id }, audience: { roomId: roll.roomId ?? null, rollerId: roll.userId } }),
+  const unrecordRolls = recordWithEveryRoll({
+    cte: (params, rollAlias, roll) => {
+      const now = Date.now();
+      return rollCreatedDeliveriesCte(params, rollAlias, roll.userId, roll.roomId ?? null, now, dueOf(roll.roomId != null, now));
+    },
+    write: (query, roll) => {
+      const now = Date.now();
+      const event = { eventId: rollCreatedEventId(roll.id), type: 'roll.created', payload: { rollId: roll.id }, audience: { roomId: roll.roomId ?? null, rollerId: roll.userId } };
+      return enqueueIn(query, event, now, dueOf(roll.roomId != null, now));
+    },
   });
 
-  const listener = async (event: DomainEvent): Promise<void> => {
-    switch (event.type) {
-      case 'roll.created':
-        // Recorded with the roll: the worker is woken only when the roll made deliveries.
-        if (event.recordedWith) wakeDeliveries();
-        return;
-      case 'roll.updated': {
-        const rolls = await loadRolls(event.rollIds);
-        return record(rolls.map((roll) => ({ eventId: newEventId(), type: 'roll.updated', payload: { rollId: roll.id }, audience: { roomId: roll.roomId ?? null, rollerId: roll.userId } })));
-      }
-      case 'roll.deleted':
-        return record(event.rolls.map(({ uuid, audience }) => ({ eventId: newEventId(), type: 'roll.deleted', payload: { uuid, audience, roomId: event.roomId }, audience: { roomId: event.roomId } })));
-      case 'room.updated':
-      case 'room.deleted': {
-        const events: NewEvent[] = [{ eventId: newEventId(), type: event.type, payload: { roomId: event.roomId }, audience: { roomId: event.roomId } }];
-        if (event.type === 'room.updated' && event.participant) {
-          const { id, userId, change } = event.participant;
-          events.push({ eventId: newEventId(), type: `participant.${change}`, payload: { roomId: event.roomId, participantId: id, userId }, audience: { roomId: event.roomId } });
-        }
-        return record(events);
-      }
-      default:
-        return;
+  const listener = (event: DomainEvent): void => {
+    if (event.type === 'roll.created') {
+      // Recorded with the roll: remembered for its seq, and the worker woken, only when it made deliveries.
+      if (!event.recordedWith) return;
+      noteRecorded([rollCreatedEventId(event.rollId)]);
+      return wakeDeliveries();
     }
+    // Recorded in its transaction (record.ts): deliveries wait for the worker, which looks now.
+    if (anyRecorded(eventIdsOf(event))) wakeDeliveries();
   };
   const unsubscribe = subscribe((event) => {
-    const done = listener(event).catch((err: Error) => logger.error({ err: err.message, event: event.type }, 'webhooks: could not record an event for delivery'));
+    try {
+      listener(event);
+    } catch (err) {
+      logger.error({ err: (err as Error).message, event: event.type }, 'webhooks: could not note an event for delivery');
+    }
+  });
+
+  const unrecord = onRecordInTransaction(recordEventIn);
+  const unsequenced = onSequenced((ids, seq) => {
+    const done = takeNumbered(ids)
+      .then(async (numbered) => {
+        if (numbered.length && (await setSeq(numbered, seq))) wakeDeliveries();
+      })
+      .catch((err: Error) => logger.warn({ err: err.message }, "webhooks: could not write an event's seq; its deliveries go without it after a wait"));
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
-    return done;
   });
 
   return () => {
     unsubscribe();
+    unrecordRolls();
     unrecord();
+    unsequenced();
   };
 }

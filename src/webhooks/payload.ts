@@ -34,7 +34,8 @@ export async function buildBody(delivery: DeliveryRecord, hook: WebhookRecord, r
     if (delivery.eventType !== 'roll.created') return { skip: 'The Discord format sends one message per new roll; other events are not sent.' };
     return { body: JSON.stringify(discordMessage(data.data as Roll)) };
   }
-  return { body: JSON.stringify({ type: delivery.eventType, timestamp: ts(new Date(delivery.createdMs)), data: data.data }) };
+  // `seq` beside `data`, as a socket gets it: the room's number of the event (null outside rooms, or never numbered).
+  return { body: JSON.stringify({ type: delivery.eventType, timestamp: ts(new Date(delivery.createdMs)), data: data.data, seq: delivery.seq }) };
 }
 
 /**

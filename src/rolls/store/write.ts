@@ -347,7 +347,7 @@ export interface DeletedRoll {
  * Delete every roll of a room, values and whispers with them, in one transaction; answers what was
  * deleted and who could see each roll (a whispered roll's deletion is news to its audience alone).
  */
-export function deleteRoomRolls(roomId: number): Promise<DeletedRoll[]> {
+export function deleteRoomRolls(roomId: number, record?: (tx: RollsTransaction, deleted: DeletedRoll[]) => Promise<void>): Promise<DeletedRoll[]> {
   return inTransaction(async (tx) => {
     const rolls = await tx<{ id: unknown; uuid: string; userId: unknown; isWhispered: unknown }>(
       'SELECT id, uuid, user_id AS "userId", is_whispered AS "isWhispered" FROM rolls WHERE room_id = $1 ORDER BY id',
@@ -368,9 +368,12 @@ export function deleteRoomRolls(roomId: number): Promise<DeletedRoll[]> {
       await tx(`DELETE FROM roll_whispers WHERE roll_id IN (${list})`, ids);
       await tx(`DELETE FROM rolls WHERE id IN (${list})`, ids);
     }
-    return rolls.map((r) => ({
+    const deleted = rolls.map((r) => ({
       uuid: r.uuid,
       audience: asBool(r.isWhispered) ? [Number(r.userId), ...whispers.filter((w) => Number(w.rollId) === Number(r.id)).map((w) => Number(w.userId))] : null,
     }));
+    // What must be written with the deletion (its events: rolls/clear.ts).
+    await record?.(tx, deleted);
+    return deleted;
   });
 }

@@ -1,6 +1,9 @@
 import { Op, type Transaction } from 'sequelize';
 import { db } from '../../db';
 import { uniquely } from '../../db/errors';
+import { queryInTransaction } from '../../db/sql';
+import type { DomainEvent } from '../../events/bus';
+import { recordInTransaction } from '../../events/record';
 import { Participant, Room, RoomBackground } from '../../db/models';
 import { trayOf, type ParticipantRecord, type RoomRecord } from './records';
 
@@ -32,6 +35,11 @@ const plainParticipant = (p: Participant): ParticipantRecord => {
   return { id, roomId, userId, username, color, position, diceTray: trayOf(diceTray), createdAt, updatedAt };
 };
 
+/** Record `events` in `tx`, the change's own transaction (events/record.ts: webhooks' deliveries), before its commit. */
+export function recordIn(tx: RoomTransaction, ...events: DomainEvent[]): Promise<void> {
+  return recordInTransaction(queryInTransaction(tx), ...events);
+}
+
 /** `fn` in one transaction (creating a room: there is no row to lock yet). */
 export function inTransaction<T>(fn: (tx: RoomTransaction) => Promise<T>): Promise<T> {
   return db().transaction(fn);
@@ -56,8 +64,9 @@ export async function insertRoom(tx: RoomTransaction, room: Pick<RoomRow, 'slug'
 }
 
 /** A new participant (position and colour chosen by the use case). */
-export async function insertParticipant(tx: RoomTransaction, seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>): Promise<void> {
-  await uniquely(Participant.create(seat, { transaction: tx }));
+/** Answers the new seat's id. */
+export async function insertParticipant(tx: RoomTransaction, seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>): Promise<number> {
+  return (await uniquely(Participant.create(seat, { transaction: tx }))).id;
 }
 
 /** Every seat of the room, plain (a room of 1,000 built 1,000 models on every join). */

@@ -1,5 +1,6 @@
 import { db } from '../../db';
-import { num, numOrNull, type Query, type Row } from '../../db/sql';
+import { chunks } from '../../db/inList';
+import { num, numOrNull, placeholders, type Query, type Row } from '../../db/sql';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
@@ -21,6 +22,8 @@ export interface DeliveryRecord {
   durationMs: number | null;
   createdMs: number;
   finishedMs: number | null;
+  /** The seq the realtime layer gave the event in its room (docs/realtime.md), once known. */
+  seq: number | null;
 }
 
 /**
@@ -56,6 +59,7 @@ function toDelivery(row: Row): DeliveryRecord {
     durationMs: numOrNull(row.duration_ms),
     createdMs: num(row.created_ms),
     finishedMs: numOrNull(row.finished_ms),
+    seq: numOrNull(row.seq),
   };
 }
 
@@ -75,58 +79,137 @@ export interface NewEvent {
   audience: Audience;
 }
 
-/**
- * Record `event` for delivery to every active webhook it is for, in one statement (no read first: it
- * writes nothing when no webhook listens). An event recorded twice is one row: (webhook_id, event_id)
- * is unique.
- * Answers how many deliveries were recorded.
- */
-export async function enqueueEvent(event: NewEvent, nowMs = Date.now()): Promise<number> {
-  if (db().dialect === 'postgres') return enqueueEventIn(db().sql.query, event, nowMs);
-  return db().sql.transaction((query) => enqueueEventIn(query, event, nowMs));
-}
-
-/** enqueueEvent() in the caller's transaction (a roll's creation on SQLite, src/rolls/store/write.ts). */
-export async function enqueueEventIn(query: Query, event: NewEvent, nowMs = Date.now()): Promise<number> {
-  const params: unknown[] = [event.eventId, event.type, JSON.stringify(event.payload), nowMs, true];
-  let match: string;
-  const a = event.audience;
-  // Events are a short JSON array of names: the LIKE finds `"roll.created"` or `"*"` in it.
-  if (!('webhookId' in a)) params.push(`%"${event.type}"%`);
+/** The webhooks `audience` names (a WHERE condition on `w`, its parameters appended to `params`). */
+function audienceMatch(a: Audience, params: unknown[]): string {
   if ('webhookId' in a) {
     params.push(a.webhookId);
-    match = `w.id = $${params.length}`;
-  } else if ('rollerId' in a) {
-    params.push(a.rollerId);
-    match = `(w.room_id IS NULL AND w.user_id = $${params.length})`;
-    if (a.roomId !== null) {
-      params.push(a.roomId);
-      match = `(${match} OR w.room_id = $${params.length})`;
-    }
-  } else {
-    params.push(a.roomId);
-    match = `w.room_id = $${params.length}`;
+    return `w.id = $${params.length}`;
   }
-  const events = 'webhookId' in a ? '' : ` AND (w.events LIKE $6 OR w.events LIKE '%"*"%')`;
+  if ('rollerId' in a) {
+    params.push(a.rollerId);
+    const own = `(w.room_id IS NULL AND w.user_id = $${params.length})`;
+    if (a.roomId === null) return own;
+    params.push(a.roomId);
+    return `(${own} OR w.room_id = $${params.length})`;
+  }
+  params.push(a.roomId);
+  return `w.room_id = $${params.length}`;
+}
+
+/** Webhooks that take events of type `$n` (a short JSON array of names: the LIKE finds `"roll.created"` or `"*"` in it). */
+function takes(n: number): string {
+  return `(w.events LIKE $${n} OR w.events LIKE '%"*"%')`;
+}
+
+const DELIVERY_COLUMNS = 'webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms';
+
+/**
+ * Record `event` for delivery to every active webhook it is for, in one statement run by `query` (the
+ * change's own transaction: events/record.ts), no read first: it writes nothing when no webhook listens.
+ * An event recorded twice (a roll's command and the outbox's safety net) is one row: (webhook_id,
+ * event_id) is unique. `dueMs`: when it may first be sent (later than now while it waits for its seq).
+ * Answers how many deliveries were recorded.
+ */
+export async function enqueueIn(query: Query, event: NewEvent, nowMs = Date.now(), dueMs = nowMs): Promise<number> {
+  const params: unknown[] = [event.eventId, event.type, JSON.stringify(event.payload), dueMs, nowMs, true];
+  const forOne = 'webhookId' in event.audience;
+  // A test event goes to its webhook whatever it takes; PostgreSQL refuses a parameter no statement uses.
+  if (!forOne) params.push(`%"${event.type}"%`);
+  const match = audienceMatch(event.audience, params);
+  const events = forOne ? '' : ` AND ${takes(7)}`;
   const rows = await query(
-    `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
-     SELECT w.id, $1, $2, $3, 'pending', 0, $4, $4 FROM webhooks w WHERE w.is_active = $5 AND ${match}${events}
+    `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+     SELECT w.id, $1, $2, $3, 'pending', 0, $4, $5 FROM webhooks w WHERE w.is_active = $6 AND ${match}${events}
      ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
     params,
   );
   return rows.length;
 }
 
+/** enqueueIn() as a statement of its own. */
+export function enqueueEvent(event: NewEvent, nowMs = Date.now(), dueMs = nowMs): Promise<number> {
+  if (db().dialect === 'postgres') return enqueueIn(db().sql.query, event, nowMs, dueMs);
+  return db().sql.transaction((query) => enqueueIn(query, event, nowMs, dueMs));
+}
+
+/**
+ * `roll.updated` of each of `rollIds`, event ids `<idPrefix><roll id>`, in one statement per 500 rolls:
+ * each roll's audience (its room's webhooks, its roller's own) read by the statement itself.
+ * `dueMs(inRoom)`: when a roll's event may first be sent. Answers the event ids recorded.
+ */
+export async function enqueueRollUpdatesIn(query: Query, idPrefix: string, rollIds: readonly number[], nowMs: number, dueMs: (inRoom: boolean) => number): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  for (const ids of chunks([...rollIds])) {
+    const params: unknown[] = [idPrefix, '%"roll.updated"%', dueMs(false), dueMs(true), nowMs, true, ...ids];
+    const rows = await query<{ event_id: unknown }>(
+      `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+       SELECT w.id, CAST($1 AS TEXT) || CAST(r.id AS TEXT), 'roll.updated', '{"rollId":' || CAST(r.id AS TEXT) || '}', 'pending', 0,
+         CASE WHEN r.room_id IS NULL THEN CAST($3 AS BIGINT) ELSE CAST($4 AS BIGINT) END, $5
+       FROM rolls r JOIN webhooks w ON (w.room_id = r.room_id OR (w.room_id IS NULL AND w.user_id = r.user_id))
+       WHERE r.id IN (${placeholders(ids.length, 7)}) AND w.is_active = $6 AND ${takes(2)}
+       ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING event_id`,
+      params,
+    );
+    for (const row of rows) recorded.add(String(row.event_id));
+  }
+  return recorded;
+}
+
+/**
+ * Several events of one type for one room's webhooks (a cleared table: one per roll), in one statement
+ * per 200. Answers the event ids recorded.
+ */
+export async function enqueueRoomEventsIn(query: Query, type: string, roomId: number, items: readonly { eventId: string; payload: Record<string, unknown> }[], nowMs: number, dueMs: number): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  for (let at = 0; at < items.length; at += 200) {
+    const part = items.slice(at, at + 200);
+    const params: unknown[] = [type, `%"${type}"%`, dueMs, nowMs, true, roomId];
+    const tuples = part.map((item) => {
+      params.push(item.eventId, JSON.stringify(item.payload));
+      return `(CAST($${params.length - 1} AS TEXT), CAST($${params.length} AS TEXT))`;
+    });
+    const rows = await query<{ event_id: unknown }>(
+      `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+       SELECT w.id, v.column1, $1, v.column2, 'pending', 0, $3, $4 FROM webhooks w, (VALUES ${tuples.join(', ')}) AS v
+       WHERE w.is_active = $5 AND w.room_id = $6 AND ${takes(2)}
+       ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING event_id`,
+      params,
+    );
+    for (const row of rows) recorded.add(String(row.event_id));
+  }
+  return recorded;
+}
+
+/**
+ * The realtime layer numbered the events `eventIds` with `seq`: their pending deliveries carry it, and
+ * those that waited for it (not attempted yet) are due now. Answers how many rows took it.
+ */
+export async function setSeq(eventIds: readonly string[], seq: number, nowMs = Date.now()): Promise<number> {
+  let n = 0;
+  for (const ids of chunks([...eventIds])) {
+    const rows = await write(
+      `UPDATE webhook_deliveries SET seq = $1, next_attempt_ms = CASE WHEN attempts = 0 AND next_attempt_ms > $2 THEN $2 ELSE next_attempt_ms END
+       WHERE event_id IN (${placeholders(ids.length, 3)}) AND status = 'pending' AND seq IS NULL RETURNING id`,
+      [seq, nowMs, ...ids],
+    );
+    n += rows.length;
+  }
+  return n;
+}
+
 /**
  * A roll's `roll.created` deliveries as a data-modifying CTE of the statement that inserts the roll
  * (PostgreSQL; `rollAlias` names the roll's CTE, whose `id` the payload takes): recorded with the roll
- * itself, atomically, and in no round trip of their own. Pushes its parameters onto `params`.
+ * itself, atomically, and in no round trip of their own. The event id is rollCreatedEventId() of the
+ * roll's id (src/events/record.ts), computed by the statement: sha256, base64url, 22 characters.
+ * `dueMs`: when it may first be sent. Pushes its parameters onto `params`.
  */
-export function rollCreatedDeliveriesCte(params: unknown[], rollAlias: string, eventId: string, rollerId: number, roomId: number | null, nowMs: number): string {
+export function rollCreatedDeliveriesCte(params: unknown[], rollAlias: string, rollerId: number, roomId: number | null, nowMs: number, dueMs: number): string {
   const at = params.length + 1;
-  params.push(eventId, nowMs, rollerId, roomId);
-  return `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts, next_attempt_ms, created_ms)
-     SELECT w.id, $${at}, 'roll.created', json_build_object('rollId', ${rollAlias}.id)::text, 'pending', 0, $${at + 1}::bigint, $${at + 1}::bigint
+  params.push(nowMs, dueMs, rollerId, roomId);
+  const eventId = `'msg_' || substr(translate(encode(sha256(convert_to('roll.created:' || ${rollAlias}.id::text, 'UTF8')), 'base64'), '+/', '-_'), 1, 22)`;
+  return `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+     SELECT w.id, ${eventId}, 'roll.created', json_build_object('rollId', ${rollAlias}.id)::text, 'pending', 0, $${at + 1}::bigint, $${at}::bigint
      FROM webhooks w, ${rollAlias} WHERE w.is_active = true AND ((w.room_id IS NULL AND w.user_id = $${at + 2}) OR w.room_id = $${at + 3})
        AND (w.events LIKE '%"roll.created"%' OR w.events LIKE '%"*"%')
      ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`;
