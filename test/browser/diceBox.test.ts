@@ -69,7 +69,7 @@ test.serial("a user's dice box: each theme with a picture of its dice, filter, u
   t.is(await card.getAttribute('data-version'), '1.0.0');
   t.true((await page.locator('li.theme').count()) >= 2, 'the public themes are in the box too');
   // Every theme's picture is drawn (a data: URL from the renderer, with dice on it).
-  await page.waitForFunction(() => [...document.querySelectorAll('li.theme')].every((li) => li.querySelector('img.preview')), null, { timeout: 60_000 });
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("li.theme")).every((li) => li.querySelector('img.preview')), null, { timeout: 60_000 });
   for (const id of [m.id as string, 'standard']) {
     const share = await drawnShare(page, `li.theme[data-theme="${id}"] img.preview`);
     t.true(share > 0.02, `${id}: dice drawn on its picture (${share})`);

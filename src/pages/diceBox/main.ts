@@ -87,6 +87,9 @@ function Box(props: { client: RestClient }) {
     socket.on('DiceBoxDeleteEvent', ({ data }) => {
       setThemes((shown) => shown?.filter((t) => t.id !== data.id) ?? shown);
     });
+    // Whether themes arriving now will show at once (<body data-live>, which tests wait for too).
+    socket.on('connect', () => (document.body.dataset.live = 'online'));
+    socket.on('disconnect', () => (document.body.dataset.live = 'offline'));
     // After a reconnection the box is read again: the socket has no replay (docs/realtime.md).
     socket.io.on('reconnect', () => void load(filterNow.current));
     return () => socket.disconnect();
