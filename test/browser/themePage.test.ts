@@ -145,6 +145,11 @@ test.serial('without a key: a public theme shows; a private one says how to see 
   await page.getByText('Only the latest version shows without signing in.').waitFor();
   await page.goto(`${ctx.server.url}/dice/${m.id}`);
   await page.getByText('Only public themes show without signing in.').waitFor();
+  // With a live share link's code in the address, as the preview always allowed.
+  const link = (await owner.api.post('/share-request', { theme: m.id })).body.data;
+  await page.goto(`${ctx.server.url}/dice/${m.id}?share=${link.code}`);
+  await page.getByRole('heading', { name: 'Hidden', level: 1 }).waitFor();
+  await page.locator('#stage[data-state="ready"]').waitFor({ timeout: 60_000 });
   const missing = await page.goto(`${ctx.server.url}/dice/no-such-theme`);
   t.is(missing?.status(), 404);
   t.regex(missing!.headers()['content-type']!, /^text\/html/);

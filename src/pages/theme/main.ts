@@ -118,10 +118,17 @@ function ThemeView(props: { phase: Extract<Phase, { kind: 'ready' }>; onDeleted:
   ]);
 }
 
-/** The keyless preview of a public theme (docs/api/themes.md, "Preview"); null when the theme is not public. */
+/** A share link's code in the address (`?share=`), which opens a theme's keyless preview. */
+const shareCode = new URLSearchParams(location.search).get('share');
+
+/**
+ * The keyless preview (docs/api/themes.md, "Preview"): a public theme, or any theme with a live share
+ * link's code; null when neither.
+ */
 async function keylessTheme(): Promise<Theme | null> {
-  const res = await fetch(`/api/1.0/theme/${encodeURIComponent(themeId)}/preview`, { headers: { accept: 'application/json' } });
-  if (res.status === 404) return null;
+  const query = shareCode ? `?share=${encodeURIComponent(shareCode.slice(0, 64))}` : '';
+  const res = await fetch(`/api/1.0/theme/${encodeURIComponent(themeId)}/preview${query}`, { headers: { accept: 'application/json' } });
+  if (res.status === 404 && !shareCode) return null;
   const body = (await res.json().catch(() => null)) as { data?: Theme & { message?: string } } | null;
   if (!res.ok || !body?.data) throw new Error(body?.data?.message ?? `The theme could not be loaded (HTTP ${res.status}).`);
   return body.data;
