@@ -161,7 +161,7 @@ function App() {
     case 'loading':
       return h(Layout, { title: themeId }, h('p', { role: 'status' }, 'Loading the theme\u2026'));
     case 'hidden':
-      return h(Layout, { title: themeId }, [h('p', { class: 'message', role: 'status' }, phase.message), h('p', null, h('a', { href: signInHref() }, 'Sign in'))]);
+      return h(Layout, { title: themeId }, [h('p', { class: 'message note', role: 'status' }, phase.message), h('p', null, h('a', { href: signInHref() }, 'Sign in'))]);
     case 'refused':
       return h(Layout, { title: themeId }, h('p', { class: 'message error', role: 'alert' }, phase.message));
     case 'deleted':
