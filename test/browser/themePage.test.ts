@@ -158,3 +158,18 @@ test.serial('without a key: a public theme shows; a private one says how to see 
   await context.close();
   t.deepEqual(logs.filter((l) => !/\b404\b/.test(l)), []);
 });
+
+test.serial("the owner deletes the theme from its page, after the question: it is gone from the API and its page is a 404", async (t) => {
+  t.timeout(120_000);
+  const owner = await ctx.server.newUser();
+  const m = manifest({ name: 'Short-lived' });
+  t.is((await postTheme(owner.api, m)).status, 201);
+  const { context, page } = await newContext(owner.key);
+  await page.goto(`${ctx.server.url}/dice/${m.id}`);
+  await page.getByRole('button', { name: 'Delete theme' }).click();
+  await page.getByRole('group', { name: 'Delete "Short-lived" and all its versions?' }).getByRole('button', { name: 'Delete theme' }).click();
+  await page.getByRole('heading', { name: 'Theme deleted' }).waitFor();
+  t.is((await owner.api.get(`/theme/${m.id}`)).status, 404);
+  t.is((await page.goto(`${ctx.server.url}/dice/${m.id}`))?.status(), 404);
+  await context.close();
+});
