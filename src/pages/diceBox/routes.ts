@@ -20,6 +20,7 @@ import { DICE_PAGE_SCRIPTS, isDicePageScript, type DicePageScript } from './asse
  * the themes feature through `facts` (src/themes/pageFacts.ts), which src/app.ts hands over.
  */
 
+/** What the themes feature tells these pages (src/themes/pageFacts.ts; pages may not import themes). */
 export interface DicePageFacts {
   themeExists(id: string): Promise<boolean>;
   shareOffer(code: string): Promise<{
@@ -79,7 +80,7 @@ export function dicePageRoutes(deps: AppDeps, facts: DicePageFacts): Router {
 
   router.get('/dice/:id', async (req, res, next) => {
     const id = req.params.id;
-    // The upload page lives beside the themes' pages; `new` cannot be a theme id it would shadow... it can, so it is left to that page.
+    // `/dice/new` is the upload page (src/pages/editor): that address is its, even for a theme whose id is `new`.
     if (id === 'new') return next();
     if (!THEME_ID.test(id) || !(await facts.themeExists(id))) {
       return sendRefusal(req, res, 404, 'No such theme', `There is no dice theme "${id.slice(0, 100)}" on this server.`);
