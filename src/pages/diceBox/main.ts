@@ -50,13 +50,19 @@ function Box(props: { client: RestClient }) {
   const filterNow = useRef('');
   filterNow.current = filter;
 
-  const load = useCallback(async (text: string) => {
+  // The latest versions are read with the first list, after a reconnection and with each arrival, not per filter.
+  const knowsLatest = useRef(false);
+  const load = useCallback(async (text: string, again = false) => {
     try {
-      const [page, versions] = await Promise.all([client.listDiceBox({ filter: text.trim() || undefined, per_page: PER_PAGE }), latestVersions(client)]);
+      const fresh = again || !knowsLatest.current;
+      const [page, versions] = await Promise.all([client.listDiceBox({ filter: text.trim() || undefined, per_page: PER_PAGE }), fresh ? latestVersions(client) : null]);
+      if (versions) {
+        knowsLatest.current = true;
+        setLatest(versions);
+      }
       if (text !== filterNow.current) return;
       setThemes(page.data);
       setTotal(page.meta.total);
-      setLatest(versions);
       setError('');
     } catch (err) {
       setError(refusalOf(err));
@@ -91,7 +97,7 @@ function Box(props: { client: RestClient }) {
     socket.on('connect', () => (document.body.dataset.live = 'online'));
     socket.on('disconnect', () => (document.body.dataset.live = 'offline'));
     // After a reconnection the box is read again: the socket has no replay (docs/realtime.md).
-    socket.io.on('reconnect', () => void load(filterNow.current));
+    socket.io.on('reconnect', () => void load(filterNow.current, true));
     return () => socket.disconnect();
   }, [client, load]);
 
