@@ -17,7 +17,9 @@ import { rollRoutes } from './rolls/routes';
 import { statsRoutes } from './stats/routes';
 import { fairnessRoutes } from './fairness/routes';
 import { diceBoxRoutes } from './themes/diceBox/routes';
-import { shareRequestRoutes, shareRoutes } from './themes/shareRequests/routes';
+import { shareRequestRoutes } from './themes/shareRequests/routes';
+import { themePageFacts } from './themes/pageFacts';
+import { dicePageRoutes } from './pages/diceBox/routes';
 import { docsRoutes, openApiDocument, openApiRoutes } from './openapi';
 import { boardRoutes, PAGE_HEADERS, previewAssets } from './board';
 import { themePublicRoutes } from './themes/publicRoutes';
@@ -60,7 +62,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(boardRoutes(deps, { pageData: pageSession }));
   // The theme preview page (no key), whose script the board's bundler builds.
   app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
-  app.use('/share', shareRoutes(deps));
+  // The dice box, a theme's page (/dice/{id}) and a share link's page (/share/{code}), told of themes by the themes feature.
+  app.use(dicePageRoutes(deps, themePageFacts));
   // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
   app.use(accountRoutes(deps));
   // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).

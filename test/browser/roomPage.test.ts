@@ -265,12 +265,12 @@ test("/dice/{themeId} is the theme's page; an unknown theme is the 404 page", as
   const { context, page } = await browserWithKey(null);
   const res = await page.goto(`${instance.url}/dice/standard`);
   t.is(res?.status(), 200);
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 30_000 });
-  t.true((await page.locator('#preview').textContent())!.length > 0);
+  await page.waitForSelector('#stage[data-state="ready"]', { timeout: 30_000 });
+  t.true((await page.locator('#manifest').textContent())!.length > 0);
   await checkPage(t, page, 'dice-standard', { shots: SHOTS, dark: false });
   const missing = await page.goto(`${instance.url}/dice/no-such-theme`);
   t.is(missing?.status(), 404);
-  await page.getByRole('heading', { name: 'No theme to preview' }).waitFor();
+  await page.getByRole('heading', { name: 'No such theme' }).waitFor();
   await context.close();
 });
 

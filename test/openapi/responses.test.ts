@@ -283,7 +283,7 @@ async function exerciseAccountPages(t: ExecutionContext, base: string) {
 
 /** A room's page, its stream address and their assets, and dddice's theme address (docs/board.md). */
 async function exerciseRoomPages(t: ExecutionContext, base: string, slug: string) {
-  const paths = [`/room/${slug}`, `/room/${slug}/settings`, `/room/${slug}/stream?key=dk_x&sound=1`, '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/dice/standard'];
+  const paths = [`/room/${slug}`, `/room/${slug}/settings`, `/room/${slug}/stream?key=dk_x&sound=1`, '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/dice/standard', '/dice-box', '/dice-pages/assets/diceBox.js', '/dice-pages/assets/dice.css?of=theme.js'];
   for (const path of paths) t.is((await fetch(`${base}${path}`)).status, 200, path);
   t.is((await fetch(`${base}/dice/no-such-theme`)).status, 404);
 }

@@ -87,7 +87,7 @@ test('the stream address: the overlay with its first script, framable, never cac
   t.is((await get('/room-page/assets/other.js')).status, 404);
 });
 
-test("/dice/{id}: the theme's preview page; an unknown theme is the 404 page; /theme/{id}/preview still works", async (t) => {
+test("/dice/{id}: the theme's page; an unknown theme is the 404 page; /theme/{id}/preview still works", async (t) => {
   const page = await get('/dice/standard');
   t.is(page.status, 200);
   t.is(page.headers.get('cache-control'), 'no-store');
@@ -96,7 +96,7 @@ test("/dice/{id}: the theme's preview page; an unknown theme is the 404 page; /t
   const missing = await get('/dice/no-such-theme');
   t.is(missing.status, 404);
   t.regex(missing.headers.get('content-type')!, /^text\/html/);
-  t.regex(await missing.text(), /No theme to preview/);
+  t.regex(await missing.text(), /<title>No such theme/);
   t.is((await get('/theme/standard/preview')).status, 200);
 });
 

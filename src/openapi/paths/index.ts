@@ -198,11 +198,12 @@ const pagePaths: Record<string, Record<string, unknown>> = {
   '/share/{code}': {
     get: operation('sharePage', {
       tag: 'Share requests',
-      summary: 'The page a share link opens in a browser (no key needed)',
+      summary: 'The page a share link opens in a browser (no key needed to see it): accept it into your dice box',
+      description: "What the link offers, and **Add to my dice box**, which accepts it with the browser's key (signing in, or as a guest, first): docs/pages.md.",
       auth: false,
       limited: true,
       params: [shareCode],
-      success: [{ status: '200', description: 'What the link offers and how to accept it', content: html('HTML page') }],
+      success: [{ status: '200', description: 'What the link offers, and the button that accepts it', content: html('HTML page') }],
       errors: ['not_found', 'gone'],
       validated: false,
       htmlErrors: ['404', '410'],

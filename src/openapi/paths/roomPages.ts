@@ -3,7 +3,8 @@ import { html, slug, themeId } from '../params';
 
 /**
  * A room's pages besides its board (src/pages/room, src/pages/stream; docs/board.md "Room page" and
- * "dddice's addresses") and dddice's address of a theme. HTML for people; each page's script calls
+ * "dddice's addresses"), and the dice pages (src/pages/diceBox, src/pages/theme; docs/pages.md): the
+ * dice box and a theme's page, dddice's address of a theme. HTML for people; each page's script calls
  * /api/1.0 with a Bearer key like any client.
  */
 export const roomPagesPaths: Record<string, Record<string, unknown>> = {
@@ -58,16 +59,47 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
   '/dice/{id}': {
     get: operation('diceThemePage', {
       tag: 'Themes',
-      summary: "dddice's address of a theme's page: its preview (HTML, no key)",
+      summary: "A theme's page, dddice's address of a theme: its versions, its dice in 3D, its manifest in words (HTML)",
       description:
-        'The same page, by the same rules, as `/theme/{id}/preview`: shown without a key for a public theme (the built-in ones), or with `?share=` the code of a live share link of this theme; otherwise a 404 page, and a 410 page for a link that stopped working. `Cache-Control: no-store`, `Referrer-Policy: no-referrer`.',
+        "The page reads the theme through /api/1.0 with the browser's key (docs/pages.md); without one it shows what the keyless preview shows: a public theme, or any theme with `?share=` the code of a live share link of it. An id that names no theme is a 404 page. Never framed, `Cache-Control: no-store`, `Referrer-Policy: no-referrer`.",
       auth: false,
-      limited: true,
-      params: [themeId, queryParam('share', 'The code of a share link of this theme', { type: 'string', maxLength: 64 })],
-      success: [{ status: '200', description: 'The page (its script fetches `/api/1.0/theme/{id}/preview`)', content: html('HTML page') }],
-      errors: ['not_found', 'gone'],
+      params: [themeId, queryParam('share', 'The code of a share link of this theme (for a browser without a key)', { type: 'string', maxLength: 64 })],
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+      errors: ['not_found'],
       validated: false,
-      htmlErrors: ['404', '410'],
+      htmlErrors: ['404'],
+    }),
+  },
+  '/dice-box': {
+    get: operation('diceBoxPage', {
+      tag: 'Themes',
+      summary: 'The dice box page: your themes with pictures of their dice, filter, upgrade, remove (HTML)',
+      description:
+        "The page reads and changes the dice box through /api/1.0 with the browser's key, and shows themes arriving on the user's socket at once (docs/pages.md). Never framed, `Cache-Control: no-store`.",
+      auth: false,
+      success: [{ status: '200', description: 'The page', content: html('HTML page') }],
+      errors: [],
+      validated: false,
+    }),
+  },
+  '/dice-pages/assets/{file}': {
+    get: operation('dicePageAsset', {
+      tag: 'Themes',
+      summary: "The dice pages' scripts and style sheet (bundled on first use, no CDN)",
+      auth: false,
+      params: [
+        pathParam('file', 'Asset name', { enum: ['diceBox.js', 'theme.js', 'share.js', 'dice.css'] }),
+        queryParam('of', 'For `dice.css`: the script whose content hash `v` is', { enum: ['diceBox.js', 'theme.js', 'share.js'] }),
+      ],
+      success: [
+        {
+          status: '200',
+          description: 'The asset',
+          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+      ],
+      errors: ['not_found'],
+      validated: false,
     }),
   },
 };

@@ -3,7 +3,10 @@
  * what to show from <body data-*> and fetches it from the keyless preview endpoint. Every value is
  * escaped; the page has no inline script or style (the board's Content-Security-Policy).
  */
-import { escapeHtml } from '../shareRequests/page';
+
+function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
 
 export interface PreviewPageData {
   slug: string;

@@ -25,8 +25,8 @@ export interface PreviewPageOptions {
 }
 
 /**
- * `GET /theme/{id}/preview`, `GET /theme/{id}/version/{version}/preview` and `GET /dice/{id}` (dddice's
- * address of a theme; site root, no key): the theme preview page. Allowed (access.ts): 200 page;
+ * `GET /theme/{id}/preview` and `GET /theme/{id}/version/{version}/preview` (site root, no key): the
+ * theme preview page. Allowed (access.ts): 200 page;
  * otherwise a 404 or 410 page.
  */
 export function themePreviewPageRoutes(deps: AppDeps, options: PreviewPageOptions): Router {
@@ -48,7 +48,5 @@ export function themePreviewPageRoutes(deps: AppDeps, options: PreviewPageOption
 
   router.get('/theme/:id/preview', previewLimit(deps), show);
   router.get('/theme/:id/version/:version/preview', previewLimit(deps), show);
-  // dddice's address of a theme's page, which integrations link to: its preview, by the same rules.
-  router.get('/dice/:id', previewLimit(deps), show);
   return router;
 }
