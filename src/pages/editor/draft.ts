@@ -166,7 +166,9 @@ export function groupDetails(details: ReadonlyArray<{ path: string; message: str
   const out = new Map<string, string[]>();
   for (const d of details) {
     const key = fieldFor(d.path, fields) ?? '';
-    out.set(key, [...(out.get(key) ?? []), key || !d.path ? d.message : `${bare(d.path)}: ${d.message}`]);
+    // The API's messages name the field as it is sent ("manifest.id must be ..."): the page names it as the form does.
+    const message = d.message.replace(/\bmanifest\./g, '');
+    out.set(key, [...(out.get(key) ?? []), key || !d.path ? message : `${bare(d.path)}: ${message}`]);
   }
   return out;
 }
