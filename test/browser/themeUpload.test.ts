@@ -7,6 +7,7 @@ import { useServer } from '../helpers/server';
 import { png, wav } from '../fixtures/assets';
 import { useChromium, watchPage } from './chromium';
 import { checkPage } from './pageChecks';
+import { signUpFor } from './diceAccount';
 
 /**
  * `/dice/new` in Chromium, by clicks and typing: a signed-out browser is sent to sign in and comes
@@ -29,17 +30,6 @@ async function dropFiles(page: Page, selector: string, files: Array<{ name: stri
   }, files.map((f) => ({ name: f.name, type: f.type, base64: f.data.toString('base64') })));
   await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
   await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
-}
-
-/** Sign up from the sign-in page the dice pages send a signed-out browser to; back on `/dice/new`. */
-export async function signUpFor(page: Page, url: string, where: string, username: string) {
-  await page.goto(`${url}${where}`);
-  await page.waitForURL(/\/signin\?next=/);
-  await page.goto(`${url}/signup?next=${encodeURIComponent(where)}`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('dice under the table');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(`${url}${where}`);
 }
 
 test('a theme uploaded through the form: the server\'s problems beside their fields, then published with its files', async (t) => {

@@ -20,7 +20,8 @@ import { Field, OtherProblems, Progress, Section, session } from './ui';
 interface Loaded {
   theme: Theme;
   me: User;
-  key: string;
+  /** the page key (not `key`: Preact keeps that prop for itself) */
+  apiKey: string;
 }
 
 /** The page's test hooks: what the preview shows and has said. */
@@ -34,7 +35,7 @@ export function EditorPage(props: { themeId: string }) {
       const key = await ensurePageKey();
       const client = new RestClient({ baseUrl: '', apiKey: key });
       const [theme, me] = await Promise.all([client.getTheme(props.themeId), client.me()]);
-      setLoaded({ theme, me, key });
+      setLoaded({ theme, me, apiKey: key });
     })().catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
   }, [props.themeId]);
   if (error) return h('p', { class: 'message error', role: 'alert' }, error);
@@ -116,7 +117,7 @@ function Editor(props: Loaded) {
     setProgress({ sent: 0, total: 1 });
     try {
       const assets = await Promise.all(names.map(async (name) => ({ name, data: picked.get(name)?.file ?? (await fileOf(urls.get(name) ?? name, name)) })));
-      const theme = await publishTheme(props.key, { manifest, frag_shader: draft.frag_shader, vert_shader: draft.vert_shader, assets }, (sent, total) => setProgress({ sent, total }));
+      const theme = await publishTheme(props.apiKey, { manifest, frag_shader: draft.frag_shader, vert_shader: draft.vert_shader, assets }, (sent, total) => setProgress({ sent, total }));
       const next = draftOf(theme);
       setUrls(next.urls);
       setDraft((d) => ({ ...d, id: theme.id, version: theme.version }));
