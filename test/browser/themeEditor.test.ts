@@ -159,3 +159,39 @@ test('a theme\'s own fragment shader paints the preview; a broken one is said wi
     await context.close();
   }
 });
+
+test('someone else\'s theme is saved as a theme of one\'s own, with `extend` naming it', async (t) => {
+  const { context, page, log } = await signedIn();
+  try {
+    const api = await pageApi(page, ctx.server.url);
+    const base = (await api.get('/theme/standard')).body.data;
+    await page.goto(`${ctx.server.url}/dice/standard/edit`);
+    await redrawn(page, 0);
+    await page.getByRole('heading', { name: `A copy of ${base.name}` }).waitFor();
+    const id = await page.getByLabel('Theme id of your copy').inputValue();
+    t.regex(id, /^standard-editor/);
+    await page.getByLabel('Label background colour').fill('#116633');
+    await page.getByLabel('Version').fill('2.0.0');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/1.0/theme'));
+    await page.getByRole('button', { name: 'Save version' }).click();
+    // The manifest field of the multipart body, as the page sent it.
+    const body = (await sent).postData() ?? '';
+    const manifestSent = JSON.parse(/name="manifest"\r\n\r\n(.*)\r\n/.exec(body)![1]!);
+    t.is(manifestSent.extend, 'standard');
+    t.is(manifestSent.id, id);
+    const answer = page.locator('#save-title ~ form .message');
+    await answer.waitFor({ timeout: 30_000 });
+    t.is(await answer.textContent(), `Version 2.0.0 of ${id} is published.`);
+    t.is(new URL(page.url()).pathname, `/dice/${id}/edit`, 'the address is the copy\'s');
+    const copy = (await api.get(`/theme/${id}`)).body.data;
+    t.is(copy.label.background_color, '#116633');
+    t.deepEqual(copy.available_dice, base.available_dice);
+    t.is(copy.user.username, (await api.get('/user')).body.data.username, 'the copy is the account\'s');
+    // Saved again: one's own theme now, so no copy id, the next patch.
+    t.is(await page.getByLabel('Theme id of your copy').count(), 0);
+    t.is(await page.getByLabel('Version').inputValue(), '2.0.1');
+    t.deepEqual(log, []);
+  } finally {
+    await context.close();
+  }
+});

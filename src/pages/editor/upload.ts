@@ -5,7 +5,7 @@
  * file each names (draft.ts groupDetails), the rest listed above the button.
  */
 import { h } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ApiError } from '../../client/rest';
 import { ensurePageKey } from '../client/pageKey';
 import { draftFromManifest, emptyDraft, groupDetails, manifestOf, STANDARD_DICE, UNIFORM_TYPES, type Draft, type Uniform } from './draft';
@@ -56,7 +56,6 @@ export function UploadPage() {
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [done, setDone] = useState<{ id: string; version: string; name: string } | null>(null);
   const [dragging, setDragging] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const p = (key: string) => problems.get(key);
@@ -177,7 +176,7 @@ export function UploadPage() {
       }, [
         h('p', null, 'Drop images, sounds (wav, mp3) and models (fbx, glb, gltf) here, or:'),
         h('label', { for: 'asset-files' }, 'Choose files'),
-        h('input', { id: 'asset-files', ref: fileInput, type: 'file', multiple: true, onChange: (e: Event) => (addFiles((e.target as HTMLInputElement).files), ((e.target as HTMLInputElement).value = '')) }),
+        h('input', { id: 'asset-files', type: 'file', multiple: true, onChange: (e: Event) => (addFiles((e.target as HTMLInputElement).files), ((e.target as HTMLInputElement).value = '')) }),
       ]),
       files.length
         ? h('ul', { class: 'files' }, files.map((file, i) => {
