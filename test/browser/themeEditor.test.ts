@@ -96,6 +96,11 @@ test('the editor: a colour picker and a slider by the spec, the preview follows 
     // A face's text, then save: the next patch version by default.
     await page.getByText('d6', { exact: true }).click();
     await page.getByLabel('d6 face 1', { exact: true }).fill('one');
+    // An image face, picked with the face's button.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Image for d6 face 2' }).click();
+    await (await chooser).setFiles({ name: 'moon.png', mimeType: 'image/png', buffer: png([40, 40, 220, 255]) });
+    await page.getByRole('img', { name: 'd6 face 2: moon.png' }).waitFor();
     t.is(await page.getByLabel('Version').inputValue(), '1.0.1');
     await page.getByRole('button', { name: 'Save version' }).click();
     const answer = page.locator('#save-title ~ form .message');
@@ -106,6 +111,7 @@ test('the editor: a colour picker and a slider by the spec, the preview follows 
     const saved = versions.find((v) => v.version === '1.0.1')!;
     t.deepEqual(saved.uniforms, { ...m.uniforms as object, diffuse: { type: 'color', value: '#00ff00' }, glow: { type: 'f', value: 0.3, min: 0, max: 1 } });
     t.is(saved.values.d6[0], 'one');
+    t.regex(saved.values.d6[1].src, /moon\.png$/, 'the image picked here is published');
     t.regex(saved.values.d6[5].src, /star\.png$/, 'the image face goes on, its file published again');
     t.is(await page.getByLabel('Version').inputValue(), '1.0.2', 'the next save proposes the next patch');
     await checkPage(t, page, 'editor', { shots: SHOTS });

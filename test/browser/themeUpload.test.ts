@@ -7,14 +7,14 @@ import { useServer } from '../helpers/server';
 import { png, wav } from '../fixtures/assets';
 import { useChromium, watchPage } from './chromium';
 import { checkPage } from './pageChecks';
-import { signUpFor } from './diceAccount';
+import { pageApi, signUpFor } from './diceAccount';
 
 /**
  * `/dice/new` in Chromium, by clicks and typing: a signed-out browser is sent to sign in and comes
  * back; a theme with a colour uniform and a float uniform with min and max is filled in; the server's
  * problems are said beside the field and the file they name (a bad theme id, a file the manifest does
- * not use), never as JSON; a manifest file with its files dropped in publishes, the upload's progress
- * shown. axe-core and 375 px; screenshots in $EDITOR_SCREENSHOTS (default: a temporary directory).
+ * not use), never as JSON; fixed by typing, the form publishes; a manifest file with its files dropped
+ * in publishes too, the upload's progress shown. axe-core and 375 px; screenshots in $EDITOR_SCREENSHOTS (default: a temporary directory).
  */
 const ctx = useServer(test);
 const chrome = useChromium(test);
@@ -63,13 +63,26 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     const idField = page.locator('.field', { has: page.getByLabel('Theme id') });
     t.regex((await idField.locator('.problems').textContent()) ?? '', /id/i);
     t.is(await page.getByLabel('Theme id').getAttribute('aria-invalid'), 'true');
-    const stray = page.locator('.files li', { hasText: 'stray.png' });
+    const stray = page.locator('.files > li', { hasText: 'stray.png' });
     t.regex((await stray.locator('.problems').textContent()) ?? '', /not referenced/);
     t.is(await page.locator('.field', { has: page.getByLabel('Name') }).locator('.problems').count(), 0, 'no problem where there is none');
     t.notRegex((await page.locator('main').textContent()) ?? '', /"path"|\{"/, 'never the raw JSON');
     await checkPage(t, page, 'upload-problems', { shots: SHOTS });
 
+    // Fixed by typing, the stray file removed: published from the form alone.
+    const formId = `form-${Date.now() % 100000}`;
+    await page.getByLabel('Theme id').fill(formId);
+    await page.getByRole('button', { name: 'Remove stray.png' }).click();
+    await page.getByRole('button', { name: 'Upload theme' }).click();
+    await page.getByRole('heading', { name: 'Theme published' }).waitFor({ timeout: 30_000 });
+    const api = await pageApi(page, ctx.server.url);
+    const fromForm = (await api.get(`/theme/${formId}`)).body.data;
+    t.deepEqual(fromForm.uniforms, { diffuse: { type: 'color', value: '#cc2222' }, glow: { type: 'f', value: 0.25, min: 0, max: 1 } });
+    t.like(fromForm, { name: 'Glass', version: '1.0.0', label: { color: '#ffffff', background_color: '#204080' } });
+
     // A manifest file fills the form; its files are dropped in; the upload shows its progress.
+    await page.getByRole('link', { name: 'New theme' }).click();
+    await page.getByRole('heading', { name: 'New dice theme' }).waitFor();
     const id = `glass-${Date.now() % 100000}`;
     const manifest = {
       api_version: '1.0', id, name: 'Glass', description: 'Clear dice', version: '1.0.0', label: { color: '#ffffff', background_color: '#204080' },
@@ -82,7 +95,6 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     await page.getByText('The form now holds glass.json').waitFor();
     t.is(await page.getByLabel('Theme id').inputValue(), id);
     t.is(await page.getByLabel('Uniform 2 name').inputValue(), 'glow');
-    await page.locator('.files li', { hasText: 'stray.png' }).getByRole('button', { name: 'Remove stray.png' }).click();
     const big = wav(3 * 1024 * 1024);
     await dropFiles(page, '.drop', [{ name: 'star.png', type: 'image/png', data: png([255, 220, 0, 255]) }, { name: 'clack.wav', type: 'audio/wav', data: big }]);
     await page.getByText('clack.wav').waitFor();
@@ -102,8 +114,7 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     await checkPage(t, page, 'upload-done', { shots: SHOTS });
 
     // What the API holds is what the form said.
-    const key = (await page.evaluate(() => JSON.parse(localStorage.getItem('openDice.pageKey') ?? 'null')?.key)) as string;
-    const theme = (await (await fetch(`${ctx.server.url}/api/1.0/theme/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()).data;
+    const theme = (await api.get(`/theme/${id}`)).body.data;
     t.deepEqual(theme.uniforms, manifest.uniforms);
     t.deepEqual(theme.available_dice, ['d6', 'd20']);
     t.deepEqual(Object.keys(theme.assets).sort(), ['clack.wav', 'star.png']);
