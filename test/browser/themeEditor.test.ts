@@ -26,6 +26,8 @@ const SHOTS = process.env.EDITOR_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpd
 fs.mkdirSync(SHOTS, { recursive: true });
 
 const GOLD = hex('#bf9f22');
+// One at a time: each test's preview probes its shaders' cost on SwiftShader (a CPU), which three
+// previews drawing at once on a small machine would stall past the board's 50 ms limit.
 interface Die { dieId: string; screen: { x: number; y: number; r: number } }
 
 let people = 0;
@@ -53,7 +55,7 @@ async function look(page: Page, name: string): Promise<{ dice: Die[]; image: PNG
 const least = (l: { dice: Die[]; image: PNG }, colour: [number, number, number], tolerance = 90) => Math.min(...l.dice.map((d) => share(l.image, d as never, colour, tolerance)));
 const most = (l: { dice: Die[]; image: PNG }, colour: [number, number, number], tolerance = 60) => Math.max(...l.dice.map((d) => share(l.image, d as never, colour, tolerance)));
 
-test('the editor: a colour picker and a slider by the spec, the preview follows a new colour at once, Save version publishes the next patch', async (t) => {
+test.serial('the editor: a colour picker and a slider by the spec, the preview follows a new colour at once, Save version publishes the next patch', async (t) => {
   const { context, page, log } = await signedIn();
   try {
     const api = await pageApi(page, ctx.server.url);
@@ -121,7 +123,7 @@ test('the editor: a colour picker and a slider by the spec, the preview follows 
   }
 });
 
-test('a theme\'s own fragment shader paints the preview; a broken one is said with its line number and the preview falls back', async (t) => {
+test.serial('a theme\'s own fragment shader paints the preview; a broken one is said with its line number and the preview falls back', async (t) => {
   const { context, page, log } = await signedIn();
   try {
     const api = await pageApi(page, ctx.server.url);
@@ -166,7 +168,7 @@ test('a theme\'s own fragment shader paints the preview; a broken one is said wi
   }
 });
 
-test('someone else\'s theme is saved as a theme of one\'s own, with `extend` naming it', async (t) => {
+test.serial('someone else\'s theme is saved as a theme of one\'s own, with `extend` naming it', async (t) => {
   const { context, page, log } = await signedIn();
   try {
     const api = await pageApi(page, ctx.server.url);
