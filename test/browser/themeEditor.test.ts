@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
-import { png } from '../fixtures/assets';
+import { png, wav } from '../fixtures/assets';
 import { manifest, postTheme } from '../fixtures/themes';
 import { screenshot, useChromium, watchPage } from './chromium';
 import { checkPage } from './pageChecks';
@@ -103,6 +103,18 @@ test.serial('the editor: a colour picker and a slider by the spec, the preview f
     await page.getByRole('button', { name: 'Image for d6 face 2' }).click();
     await (await chooser).setFiles({ name: 'moon.png', mimeType: 'image/png', buffer: png([40, 40, 220, 255]) });
     await page.getByRole('img', { name: 'd6 face 2: moon.png' }).waitFor();
+    // A sound, added and played here before it is published.
+    await page.getByLabel('Add a sound (wav, mp3)').setInputFiles({ name: 'clack.wav', mimeType: 'audio/wav', buffer: wav(800) });
+    await page.evaluate(() => {
+      const played: string[] = ((window as unknown as { played: string[] }).played = []);
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        played.push(this.src);
+        return play.call(this);
+      };
+    });
+    await page.getByRole('button', { name: 'Play clack.wav' }).click();
+    t.regex(((await page.evaluate(() => (window as unknown as { played: string[] }).played)) as string[]).join(), /^blob:/);
     t.is(await page.getByLabel('Version').inputValue(), '1.0.1');
     await page.getByRole('button', { name: 'Save version' }).click();
     const answer = page.locator('#save-title ~ form .message');
@@ -114,6 +126,8 @@ test.serial('the editor: a colour picker and a slider by the spec, the preview f
     t.deepEqual(saved.uniforms, { ...m.uniforms as object, diffuse: { type: 'color', value: '#00ff00' }, glow: { type: 'f', value: 0.3, min: 0, max: 1 } });
     t.is(saved.values.d6[0], 'one');
     t.regex(saved.values.d6[1].src, /moon\.png$/, 'the image picked here is published');
+    t.like(saved.sounds[0], { on: 'die.collide' });
+    t.regex(saved.sounds[0].src, /clack\.wav$/);
     t.regex(saved.values.d6[5].src, /star\.png$/, 'the image face goes on, its file published again');
     t.is(await page.getByLabel('Version').inputValue(), '1.0.2', 'the next save proposes the next patch');
     await checkPage(t, page, 'editor', { shots: SHOTS });
