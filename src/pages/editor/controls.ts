@@ -135,8 +135,10 @@ export function SoundControls(props: ControlProps) {
       const url = file ? props.display.get(file) : undefined;
       return h('li', { key: i }, [
         h('span', { class: 'file-name' }, file ?? '?'),
-        h('label', { for: `sound-${i}-on` }, 'Plays on'),
-        h('select', { id: `sound-${i}-on`, value: String(sound.on ?? 'die.collide'), onChange: (e: Event) => setSound(i, { on: (e.target as HTMLSelectElement).value }) }, EVENTS.map((ev) => h('option', { value: ev }, ev))),
+        h('span', { class: 'plays-on' }, [
+          h('label', { for: `sound-${i}-on` }, 'Plays on'),
+          h('select', { id: `sound-${i}-on`, value: String(sound.on ?? 'die.collide'), onChange: (e: Event) => setSound(i, { on: (e.target as HTMLSelectElement).value }) }, EVENTS.map((ev) => h('option', { value: ev }, ev))),
+        ]),
         h('button', { type: 'button', class: 'secondary small', disabled: !url, 'aria-label': `Play ${file ?? 'sound'}`, onClick: () => url && void new Audio(url).play().catch(() => undefined) }, '▶ Play'),
         h('button', { type: 'button', class: 'secondary small', 'aria-label': `Remove ${file ?? 'sound'}`, onClick: () => setSound(i, null) }, 'Remove'),
         h(Problems, { id: `sound-${i}-problems`, messages: props.problems(`sounds[${i}]`) }),
