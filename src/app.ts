@@ -33,6 +33,7 @@ import { roomPageRoutes } from './pages/room/routes';
 import { pageKeyRoutes } from './accounts/pageKeyRoutes';
 import { pageSession } from './pages/session';
 import { homeRoutes } from './pages/routes';
+import { editorRoutes } from './pages/editor/routes';
 import { activationApiRoutes, activationPageRoutes } from './activation/routes';
 
 /** The Express app without a listener, so tests and main.ts build it the same way. */
@@ -58,6 +59,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(docsRoutes());
   // The home page for people (/): rooms to create, join and go back to.
   app.use(homeRoutes(deps));
+  // Making dice: /dice/new (upload) and /dice/{themeId}/edit (the editor), before any /dice/{themeId} page.
+  app.use(editorRoutes(deps));
   // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
   app.use(boardRoutes(deps, { pageData: pageSession }));
   // The theme preview page (no key), whose script the board's bundler builds.

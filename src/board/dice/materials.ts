@@ -174,6 +174,22 @@ export function forgetKinds(assets: ThemeAssets) {
   kinds.delete(assets);
 }
 
+/**
+ * Free what the looks made of a theme hold on the GPU (geometries, face atlases, materials) and forget
+ * them: the editor's preview makes new looks at every change and lets the old ones go. Models' own
+ * geometry belongs to the loaded theme and stays.
+ */
+export function disposeKinds(assets: ThemeAssets) {
+  for (const kind of kinds.get(assets)?.values() ?? []) {
+    kind.geometry.geometry.dispose();
+    const material = kind.material;
+    if (material instanceof ShaderMaterial) (material.uniforms.u_faceMap?.value as Texture | undefined)?.dispose();
+    else material.map?.dispose();
+    material.dispose();
+  }
+  kinds.delete(assets);
+}
+
 function physicsOf(own: ThemeAssets['theme'], dieId: string): { weight?: number; inertia?: number } {
   const weight = Number(own?.physics?.weight?.[dieId]);
   const inertia = Number(own?.physics?.inertia?.[dieId]);

@@ -19,6 +19,12 @@ const RUNS = 3;
 const APART_MS = 60;
 
 const checked = new WeakMap<WebGLRenderer, WeakMap<ThemeAssets, Promise<boolean>>>();
+/**
+ * Shader sources (fragment and vertex) whose probe passed on a renderer: not probed again there. The
+ * editor's preview checks its draft at every change (a new ThemeAssets each time); a colour or a slider
+ * changes no source, and probing again would only add chances for a busy machine to stall one probe.
+ */
+const fastSources = new WeakMap<WebGLRenderer, Set<string>>();
 /** For tests and the curious: how long the last probe took (ms). */
 export const shaderProbe = { lastMs: 0 };
 
@@ -86,8 +92,14 @@ async function verify(renderer: WebGLRenderer, assets: ThemeAssets): Promise<boo
     const diagnostics = shaderDiagnostics(renderer, material);
     if (diagnostics.some((d) => d.severity === 'error')) reason = describeFailure(diagnostics);
     else {
-      const ms = await shaderProbeMs(renderer, material);
-      if (ms >= HEAVY_MS) reason = `its shader is too heavy for this device: ${Math.round(ms)} ms for ${PROBE * PROBE} pixels`;
+      const sources = `${material.fragmentShader}\0${material.vertexShader}`;
+      let fast = fastSources.get(renderer);
+      if (!fast) fastSources.set(renderer, (fast = new Set()));
+      if (!fast.has(sources)) {
+        const ms = await shaderProbeMs(renderer, material);
+        if (ms >= HEAVY_MS) reason = `its shader is too heavy for this device: ${Math.round(ms)} ms for ${PROBE * PROBE} pixels`;
+        else fast.add(sources);
+      }
     }
     if (reason) material.dispose();
   }

@@ -44,7 +44,13 @@ export class DiceShelf {
   /** Lay out the dice `dieIds` of a loaded theme, each with its last face (the highest value) up (its shaders checked first). */
   async show(assets: ThemeAssets, dieIds: string[]) {
     await verifyThemeShaders(this.renderer, assets);
-    for (const die of this.dice) this.stage.scene.remove(die.group);
+    for (const die of this.dice) {
+      this.stage.scene.remove(die.group);
+      // Each die's shadow is its own (the editor lays the dice out again at every change); the dice's looks belong to materials.ts.
+      const shadow = die.group.children[1] as Mesh<PlaneGeometry, MeshBasicMaterial> | undefined;
+      shadow?.geometry.dispose();
+      shadow?.material.dispose();
+    }
     const kinds = dieIds.map((id) => dieKind(assets, id, false));
     const pitch = Math.max(1.6, ...kinds.map((k) => k.shape.radius * k.scale * 2.3));
     const columns = Math.min(PER_ROW, Math.max(1, dieIds.length));
