@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { errorFields } from './realtime/guard';
+import { errorFields } from './realtime/callbackGuards';
 import { startServer, type RunningServer } from './server';
 
 async function main() {

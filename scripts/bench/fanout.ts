@@ -40,7 +40,7 @@ import { watchStalls } from './lib/child';
 import { emitBlock, rollBlock, type Block, type Fanout } from './lib/fanoutBlocks';
 import { report, type PusherRows } from './lib/fanoutReport';
 import { inBatches } from './lib/sockets';
-import { LATE_SKIP_MS } from '../../src/realtime/welcomeHold';
+import { LATE_SKIP_MS } from '../../src/realtime/connection/holdLiveEvents';
 import { fmt } from './lib/table';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);

@@ -27,7 +27,7 @@ import { connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 import { io } from 'socket.io-client';
-import { wireFor } from '../../src/realtime/wire';
+import { wireFor } from '../../src/realtime/transport/wireFormat';
 
 const ROOMS = Number(process.env.ROOMS || 3000);
 const cores = planCores();

@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
-import { sendBlock, SEQ_PLACEHOLDER } from '../../src/realtime/sequenceRedis';
+import { sendBlock, SEQ_PLACEHOLDER } from '../../src/realtime/transport/sequenceLogRedis';
 import { fmt, printEnvironment, printTable } from './lib/table';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS || 5000);

@@ -1,6 +1,6 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { Broadcaster, Target } from '../realtime/broadcaster';
-import { MOVE_EVENT_NAMES, ROOM_NAMESPACE, RoomEvents, UserEvents } from '../realtime/events';
+import type { Broadcaster, Target } from '../realtime/transport/broadcaster';
+import { MOVE_EVENT_NAMES, ROOM_NAMESPACE, RoomEvents, UserEvents } from '../realtime/names';
 import type { Metrics } from './index';
 import { namespacesOf } from '../realtime/socketioInternals';
 

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { redisClient, shardSubscribers, subscribedChannels, useCluster } from '../helpers/cluster';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
-import { shardChannel, shardedWire } from '../../src/realtime/shardedPublisher';
-import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/events';
+import { shardChannel, shardedWire } from '../../src/realtime/transport/shardedWire';
+import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/names';
 
 // Two instances on a Redis 7 (REDIS_PUBSUB unset: auto, so sharded pub/sub). The messages of the
 // broadcaster's own sharded publisher (src/realtime/shardedPublisher.ts, which the adapter's

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { BoundedCache } from '../../src/lib/cache';
-import { parseControl } from '../../src/realtime/control';
+import { parseControl } from '../../src/realtime/transport/controlChannel';
 
 /**
  * The bounded cache under the hot paths' caches (src/lib/cache.ts) and the control channel's

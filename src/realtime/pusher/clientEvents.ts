@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { ownMoveAudience, type MoveAudience } from '../../rolls/policy';
 import { findDraggedDie } from '../../rolls/store/visible';
-import type { Broadcaster } from '../broadcaster';
-import { moveRotation, TokenBucket } from '../moves';
+import type { Broadcaster } from '../transport/broadcaster';
+import { moveRotation, TokenBucket } from '../fanout/draggedDice';
 import { ErrorCode, errorFrame } from './protocol';
 import { pusherRooms, type Subscription } from './subscription';
 import { CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import WebSocket from 'ws';
-import type { Broadcaster } from '../broadcaster';
-import type { InboundByteLimits } from '../inboundBytes';
-import { closeSlowReader, overBuffered } from '../outboundBytes';
-import { ConnectionBudget } from './budget';
+import type { Broadcaster } from '../transport/broadcaster';
+import type { InboundByteLimits } from '../connection/inboundByteBudget';
+import { closeSlowReader, overBuffered } from '../connection/slowReaders';
+import { ConnectionBudget } from './connectionBudget';
 import { ClientEventRelay } from './clientEvents';
 import { Close, encodeFrame, errorFrame } from './protocol';
 import type { Subscription } from './subscription';

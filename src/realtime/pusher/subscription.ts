@@ -1,8 +1,8 @@
 import type { Namespace } from 'socket.io';
 import type { PresentedParticipant } from '../../rooms/present';
-import { RoomEvents } from '../events';
-import { isRecord } from '../shape';
-import type { NamespaceMember } from './members';
+import { RoomEvents } from '../names';
+import { isRecord } from '../shapeChecks';
+import type { NamespaceMember } from './namespaceMembers';
 import { encodeFrame, type ChannelRef } from './protocol';
 import { APP_EVENTS, appEventFrame, CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
 

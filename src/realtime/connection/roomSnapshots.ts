@@ -1,9 +1,9 @@
-import { readRoomBySlug } from '../rooms/store/read';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../rooms/store/records';
-import { presentParticipant, presentRoom, roomViewerClass, type PresentedParticipant, type PresentedRoom } from '../rooms/present';
+import { readRoomBySlug } from '../../rooms/store/read';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../../rooms/store/records';
+import { presentParticipant, presentRoom, roomViewerClass, type PresentedParticipant, type PresentedRoom } from '../../rooms/present';
 import type { Socket } from 'socket.io';
-import { RoomEvents } from './events';
-import { encodeEvent, type EncodedEvent } from './preEncoded';
+import { RoomEvents } from '../names';
+import { encodeEvent, type EncodedEvent } from './encodeOnce';
 
 /**
  * A room as loaded once for the sockets that connected together, with each presentation made once:

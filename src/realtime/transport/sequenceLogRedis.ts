@@ -1,5 +1,5 @@
-import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../lib/redis';
-import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
+import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../../lib/redis';
+import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequenceLog';
 
 /**
  * The Redis shape of sequence.ts: a room's counter (with, per instance, its last block sent) and log

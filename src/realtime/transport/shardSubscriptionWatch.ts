@@ -1,5 +1,5 @@
 import calculateSlot from 'cluster-key-slot';
-import { isCluster, type RedisClient } from '../lib/redis';
+import { isCluster, type RedisClient } from '../../lib/redis';
 
 /**
  * What ioredis 5.11 keeps of a Cluster's sharded subscribers (ClusterSubscriberGroup, created by

@@ -1,6 +1,6 @@
 import { encode as msgpack } from 'notepack.io';
 import type { Target } from './broadcaster';
-import type { Publication, WireFormat } from './wire';
+import type { Publication, WireFormat } from './wireFormat';
 
 /**
  * Messages in the format of the sharded adapter of `@socket.io/redis-adapter` 8.3

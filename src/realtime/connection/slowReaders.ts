@@ -1,6 +1,6 @@
 import type { Server } from 'socket.io';
 import type WebSocket from 'ws';
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 
 /**
  * Clients that read slower than they are sent to. Everything written to a connection waits in the

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient as Redis } from '../lib/redis';
-import type { Logger } from '../logger';
-import type { PublishObserver } from '../metrics/realtime';
+import type { RedisClient as Redis } from '../../lib/redis';
+import type { Logger } from '../../logger';
+import type { PublishObserver } from '../../metrics/realtime';
 import { carriesSeq, type Broadcaster, type LocalBroadcaster, type Target } from './broadcaster';
-import type { ReplayEntry } from './sequence';
-import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceRedis';
-import type { Publication, WireFormat } from './wire';
+import type { ReplayEntry } from './sequenceLog';
+import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceLogRedis';
+import type { Publication, WireFormat } from './wireFormat';
 
 /** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
 export interface LostEmits {

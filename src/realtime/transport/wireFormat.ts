@@ -1,7 +1,7 @@
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Target } from './broadcaster';
 import type { PubSubMode } from './pubsubMode';
-import { shardedWire } from './shardedPublisher';
+import { shardedWire } from './shardedWire';
 
 /** One message for Redis: where it goes and what it says. */
 export interface Publication {

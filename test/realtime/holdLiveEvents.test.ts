@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Server, type Socket } from 'socket.io';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
-import { holdLiveEvents } from '../../src/realtime/welcomeHold';
+import { holdLiveEvents } from '../../src/realtime/connection/holdLiveEvents';
 
 /**
  * The welcome hold's hooks on a connection (src/realtime/welcomeHold.ts), on a real Socket.IO server

@@ -1,14 +1,14 @@
 import type { Socket } from 'socket.io';
-import { authenticate } from '../users/apiKeys';
-import { authorizeRoomConnection } from '../rooms/access';
-import { AppError, RateLimitError, UnauthorizedError } from '../errors';
-import type { RateLimitStore } from '../http/rateLimit';
-import { bearerKey } from '../users/auth';
-import { clientAddress, type TrustFn } from '../http/clientAddress';
-import type { Logger } from '../logger';
-import type { UserRecord as User } from '../users/store';
-import type { PresentedParticipant } from '../rooms/present';
-import { slugOfNamespace } from './events';
+import { authenticate } from '../../users/apiKeys';
+import { authorizeRoomConnection } from '../../rooms/access';
+import { AppError, RateLimitError, UnauthorizedError } from '../../errors';
+import type { RateLimitStore } from '../../http/rateLimit';
+import { bearerKey } from '../../users/auth';
+import { clientAddress, type TrustFn } from '../../http/clientAddress';
+import type { Logger } from '../../logger';
+import type { UserRecord as User } from '../../users/store';
+import type { PresentedParticipant } from '../../rooms/present';
+import { slugOfNamespace } from '../names';
 
 /** The user behind a socket: what the realtime code reads (channels, presence, the moves relay). */
 export interface SocketUser {

@@ -1,5 +1,5 @@
-import type { InboundByteLimits } from '../inboundBytes';
-import { TokenBucket } from '../moves';
+import type { InboundByteLimits } from '../connection/inboundByteBudget';
+import { TokenBucket } from '../fanout/draggedDice';
 
 /**
  * What one Pusher connection may make the gateway do, counted before the work is done. Past any of

@@ -1,17 +1,17 @@
 import type { Socket } from 'socket.io';
-import { loadRolls } from '../rolls/store/load';
-import type { RollRecord as Roll } from '../rolls/store/records';
-import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/visible';
-import { canSeeRoll, toldOfClear } from '../rolls/policy';
-import { findParticipant } from '../rooms/store/read';
-import { memberUserIds } from '../rooms/policy';
-import { presentRoll, rollViewerClass } from '../rolls/present';
-import type { Broadcaster } from './broadcaster';
-import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
-import { emitPerViewer, type RollFeed } from './fanout';
-import { roomMembers } from '../rooms/present';
-import { socketData } from './handshake';
-import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from './sequence';
+import { loadRolls } from '../../rolls/store/load';
+import type { RollRecord as Roll } from '../../rolls/store/records';
+import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../../rolls/store/visible';
+import { canSeeRoll, toldOfClear } from '../../rolls/policy';
+import { findParticipant } from '../../rooms/store/read';
+import { memberUserIds } from '../../rooms/policy';
+import { presentRoll, rollViewerClass } from '../../rolls/present';
+import type { Broadcaster } from '../transport/broadcaster';
+import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from '../names';
+import { emitPerViewer, type RollFeed } from './eventsToEmits';
+import { roomMembers } from '../../rooms/present';
+import { socketData } from '../connection/handshake';
+import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from '../transport/sequenceLog';
 
 /**
  * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of

@@ -1,7 +1,7 @@
 import type { Server } from 'socket.io';
-import { RoomEvents, ROOM_NAMESPACE } from './events';
-import { MemorySequence, type ReplayEntry, type SequenceReader } from './sequence';
-import { namespacesOf } from './socketioInternals';
+import { RoomEvents, ROOM_NAMESPACE } from '../names';
+import { MemorySequence, type ReplayEntry, type SequenceReader } from './sequenceLog';
+import { namespacesOf } from '../socketioInternals';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {

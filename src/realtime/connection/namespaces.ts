@@ -1,19 +1,19 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { Logger } from '../logger';
-import { findParticipant, findRoomRef } from '../rooms/store/read';
-import { presentParticipant, type PresentedParticipant } from '../rooms/present';
-import type { Broadcaster } from './broadcaster';
-import { holdLiveEvents, type WelcomeHold } from './welcomeHold';
-import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from './events';
-import { errorFields, guarded } from './guard';
+import type { Logger } from '../../logger';
+import { findParticipant, findRoomRef } from '../../rooms/store/read';
+import { presentParticipant, type PresentedParticipant } from '../../rooms/present';
+import type { Broadcaster } from '../transport/broadcaster';
+import { holdLiveEvents, type WelcomeHold } from './holdLiveEvents';
+import { MEMBERS_CHANNEL, RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from '../names';
+import { errorFields, guarded } from '../callbackGuards';
 import { connectError, roomHandshake, socketData, userHandshake, type HandshakeLimit, type SocketData } from './handshake';
-import { attachMoveRelay, type MoveLimits } from './moves';
+import { attachMoveRelay, type MoveLimits } from '../fanout/draggedDice';
 import type { PresenceStore } from './presence';
-import { RoomLoads } from './roomLoads';
-import { sendEncoded } from './preEncoded';
-import { memberCount } from './pusher/members';
-import type { LoggedEntry } from './sequence';
-import { createChildNamespace, forgetChildNamespace, handshakesUnderWay, namespacesOf } from './socketioInternals';
+import { RoomLoads } from './roomSnapshots';
+import { sendEncoded } from './encodeOnce';
+import { memberCount } from '../pusher/namespaceMembers';
+import type { LoggedEntry } from '../transport/sequenceLog';
+import { createChildNamespace, forgetChildNamespace, handshakesUnderWay, namespacesOf } from '../socketioInternals';
 
 export interface RealtimeContext {
   io: Server;

@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { writePreEncoded } from './socketioInternals';
+import { writePreEncoded } from '../socketioInternals';
 
 /**
  * One event encoded once and written to many sockets. `socket.emit()` encodes its packet for every

@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { connectionWriter, outgoingNotifier, type EngineWrite, type OutgoingNotice } from './socketioInternals';
+import { connectionWriter, outgoingNotifier, type EngineWrite, type OutgoingNotice } from '../socketioInternals';
 
 /**
  * Live events that reach a socket while it is being welcomed, held back until the welcome is out, so a

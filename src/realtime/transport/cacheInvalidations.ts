@@ -1,7 +1,7 @@
-import type { Logger } from '../logger';
-import { publishOf, type RedisClient as Redis } from '../lib/redis';
-import { applyInvalidation, setInvalidationTransport, type Invalidation } from '../lib/invalidation';
-import { parseControl } from './control';
+import type { Logger } from '../../logger';
+import { publishOf, type RedisClient as Redis } from '../../lib/redis';
+import { applyInvalidation, setInvalidationTransport, type Invalidation } from '../../lib/invalidation';
+import { parseControl } from './controlChannel';
 
 /**
  * The in-process caches' invalidations between instances (lib/invalidation.ts), over the control

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
-import type { Invalidation } from '../lib/invalidation';
-import { masterOf, type RedisTarget } from '../lib/redis';
-import { isIdList, isRecord, isStringList } from './shape';
+import type { Invalidation } from '../../lib/invalidation';
+import { masterOf, type RedisTarget } from '../../lib/redis';
+import { isIdList, isRecord, isStringList } from '../shapeChecks';
 
 /**
  * The control channel: what one process tells every instance about its sockets, beside the

@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import type { Socket } from 'socket.io';
-import type { Logger } from '../logger';
-import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from './events';
-import { errorFields, guarded } from './guard';
-import { socketData } from './handshake';
-import { ownMoveAudience, type MoveAudience } from '../rolls/policy';
-import { findDraggedDie } from '../rolls/store/visible';
+import type { Logger } from '../../logger';
+import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from '../names';
+import { errorFields, guarded } from '../callbackGuards';
+import { socketData } from '../connection/handshake';
+import { ownMoveAudience, type MoveAudience } from '../../rolls/policy';
+import { findDraggedDie } from '../../rolls/store/visible';
 
 /**
  * Dragging a die: a client sends RollValueMove{Start,,End}Event with
