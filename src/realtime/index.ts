@@ -35,12 +35,12 @@ export interface RealtimeOptions {
   pub?: RedisClient | null;
   /**
    * The adapter's subscriber connection: its reconnections say this instance may have missed events
-   * (access.ts resync), and it carries the control channel (control.ts).
+   * (connection/accessRechecks.ts resync), and it carries the control channel (transport/controlChannel.ts).
    */
   sub?: RedisClient | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the broadcaster must use the same. */
   channelKey?: string;
-  /** The adapter the instances run (pubsubMode.ts): the broadcaster writes in its format. Default classic. */
+  /** The adapter the instances run (transport/pubsubMode.ts): the broadcaster writes in its format. Default classic. */
   pubsub?: PubSubMode;
   presence?: RedisPresenceOptions;
   moveLimits?: MoveLimits;
@@ -137,7 +137,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
 }
 
 /**
- * Re-checking access on the sockets already in (access.ts): at an interval; at once for revoked
+ * Re-checking access on the sockets already in (connection/accessRechecks.ts): at an interval; at once for revoked
  * keys (bus event here, control channel from elsewhere); and, with Redis, whenever this instance may
  * have missed events: its subscriber reconnected (every room socket is resynced), or an instance
  * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
@@ -180,7 +180,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
     guard.resync('redis_reconnected');
     revalidate();
   };
-  // Only blocks dropped past the limit of those kept (redisBroadcaster.ts) are lost: their rooms' logs
+  // Only blocks dropped past the limit of those kept (transport/redisBroadcaster.ts) are lost: their rooms' logs
   // are cut first, so that the resynced sockets replay by `since` rather than from a log with holes.
   const reportLost = () => {
     const lost = broadcaster.takeLost();

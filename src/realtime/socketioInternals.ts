@@ -28,7 +28,7 @@ export function namespacesOf(io: Server): ReadonlyMap<string, Namespace> {
  * has not finished. Socket.IO's own `cleanupEmptyChildNamespaces` closes a child namespace when its
  * connected sockets reach zero even while one of these is pending (a reloaded tab: the old socket
  * leaves while the new one authenticates), and that socket then hears nothing from other instances;
- * src/realtime/namespaces.ts closes only a namespace with none.
+ * src/realtime/connection/namespaces.ts closes only a namespace with none.
  */
 export function handshakesUnderWay(nsp: Namespace): number {
   return (nsp as unknown as { _preConnectSockets?: Map<string, unknown> })._preConnectSockets?.size ?? 0;
@@ -108,7 +108,7 @@ export interface BroadcastOptions {
  * The adapter's broadcast step and room membership (`Adapter.apply(opts, callback)`, called for each
  * local broadcast after rooms are matched; `addAll(sid, rooms)`, `delAll(sid)`), the same in the
  * in-memory, Redis and sharded Redis adapters. The Pusher gateway's subscriptions join rooms under
- * sids of their own and receive broadcasts through a wrapped `apply` (src/realtime/pusher/members.ts).
+ * sids of their own and receive broadcasts through a wrapped `apply` (src/realtime/pusher/namespaceMembers.ts).
  */
 export type AdapterInternals<Extra extends object = object> = {
   apply(opts: BroadcastOptions, callback: (socket: unknown) => void): void;

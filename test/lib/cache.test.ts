@@ -4,7 +4,7 @@ import { parseControl } from '../../src/realtime/transport/controlChannel';
 
 /**
  * The bounded cache under the hot paths' caches (src/lib/cache.ts) and the control channel's
- * `invalidate` message (src/realtime/control.ts). What the caches mean end to end is tested through
+ * `invalidate` message (src/realtime/transport/controlChannel.ts). What the caches mean end to end is tested through
  * the API: test/api/caches.test.ts (one process), test/cluster/caches.test.ts (instances).
  */
 const cache = <V>(maxWeight: number, ttlMs = 60_000, weigh?: (v: V) => number) => new BoundedCache<string, V>({ maxWeight, ttlMs: () => ttlMs, weigh });

@@ -6,7 +6,7 @@ import { io as connectClient, type Socket as ClientSocket } from 'socket.io-clie
 import { holdLiveEvents } from '../../src/realtime/connection/holdLiveEvents';
 
 /**
- * The welcome hold's hooks on a connection (src/realtime/welcomeHold.ts), on a real Socket.IO server
+ * The welcome hold's hooks on a connection (src/realtime/connection/holdLiveEvents.ts), on a real Socket.IO server
  * and client: broadcasts are held while a welcome is on, left out by the `late` rule while its window
  * lasts, and the connection gets its own methods back once nothing needs the hooks.
  */

@@ -30,9 +30,9 @@ export interface SocketRoom {
  */
 export interface SocketData {
   user: SocketUser;
-  /** The API key the socket opened with: revoking it drops the socket (access.ts). */
+  /** The API key the socket opened with: revoking it drops the socket (accessRechecks.ts). */
   keyId: number;
-  /** Date.now() at the handshake: a resync (access.ts) spares sockets that connected after the events lost. */
+  /** Date.now() at the handshake: a resync (accessRechecks.ts) spares sockets that connected after the events lost. */
   connectedAt: number;
   /** Room namespaces only. */
   room?: SocketRoom;
@@ -88,7 +88,7 @@ function stringField(source: unknown, name: string): string | null {
 }
 
 /**
- * `since_seq`: a seq as events carry it (a non-negative integer, sequence.ts), given as a number or,
+ * `since_seq`: a seq as events carry it (a non-negative integer, transport/sequenceLog.ts), given as a number or,
  * from the query string, as its decimal digits. Answers undefined when absent, NaN when it is garbage.
  */
 function seqField(source: unknown): number | undefined {

@@ -30,7 +30,7 @@ export interface RealtimeContext extends WelcomeContext {
  */
 function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
   setImmediate(() => {
-    // Pusher subscriptions (pusher/members.ts) hold a namespace like sockets do.
+    // Pusher subscriptions (pusher/namespaceMembers.ts) hold a namespace like sockets do.
     if (nsp.sockets.size > 0 || handshakesUnderWay(nsp) > 0 || memberCount(nsp) > 0) return;
     if (!forgetChildNamespace(io, parent, nsp)) return;
     nsp.removeAllListeners();

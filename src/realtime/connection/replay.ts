@@ -15,7 +15,7 @@ export { REPLAY_LIMIT };
  * A reconnecting socket said the last roll it saw (auth.since): send it, as RollCreateEvent and
  * in order, every roll of the room after that one that its user may see, as they are now. An
  * unknown `since` (not a roll of this room, or one its user may not see) replays nothing: the client
- * should reload the history. Sends through `send` (the welcome's direct emits, welcomeHold.ts) and
+ * should reload the history. Sends through `send` (the welcome's direct emits, holdLiveEvents.ts) and
  * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice (null: no
  * replay, `since` absent or unknown).
  */
@@ -85,12 +85,12 @@ export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[
 const UNLOGGED_LOOKBACK = 5 * 60 * 1_000_000;
 
 /**
- * The welcome's replay (namespaces.ts RealtimeContext.replay): from the log when it covers `since_seq`,
+ * The welcome's replay (welcome.ts WelcomeContext.replay): from the log when it covers `since_seq`,
  * else by `since`. With both, the log's replay is followed by the stored rolls after `since` that the
  * log lacks (the database is the truth for rolls: one whose instance died before publishing it, or
  * whose block Redis lost, was never numbered), each once: those in the log, replayed or already seen,
  * are left out. One still being published as the welcome runs is sent here, and its live copy is left
- * out by uuid (namespaces.ts).
+ * out by uuid (welcome.ts).
  */
 export async function replayMissed(
   socket: Socket,

@@ -32,7 +32,7 @@ export interface WelcomeContext {
  * joined its channel, so it arrives live.
  */
 export async function welcome(ctx: WelcomeContext, socket: Socket): Promise<void> {
-  // Live events reaching the socket meanwhile wait until the welcome is out (welcomeHold.ts).
+  // Live events reaching the socket meanwhile wait until the welcome is out (holdLiveEvents.ts).
   const hold = holdLiveEvents(socket);
   const told = new Set<number>();
   const position: Position = { head: null, replayed: null };
@@ -40,7 +40,7 @@ export async function welcome(ctx: WelcomeContext, socket: Socket): Promise<void
     await welcomeInOrder(ctx, socket, hold, told, position);
   } finally {
     const { head, replayed } = position;
-    // What the welcome already gave, however late its live copy comes (welcomeHold.ts LATE_SKIP_MS):
+    // What the welcome already gave, however late its live copy comes (holdLiveEvents.ts LATE_SKIP_MS):
     // a roll is published after its commit, so one the replay read may reach the socket live after it.
     const given = (event: string, payload: unknown) => {
       const { data, seq } = (payload as { data?: { uuid?: string }; seq?: unknown } | undefined) ?? {};
@@ -86,7 +86,7 @@ async function welcomeInOrder(ctx: WelcomeContext, socket: Socket, hold: Welcome
     ctx.logger.warn({ err: (err as Error).message, room: slug }, 'presence join failed; continuing without it');
   }
   // Read, presented and let go: the socket keeps ids only (handshake.ts SocketData). Sockets that
-  // connect together share one load and its presentations (roomLoads.ts).
+  // connect together share one load and its presentations (roomSnapshots.ts).
   const room = await ctx.rooms!.load(slug);
   const participant = room?.participant(user.id);
   if (!room || !participant) {
@@ -95,7 +95,7 @@ async function welcomeInOrder(ctx: WelcomeContext, socket: Socket, hold: Welcome
     socket.disconnect(true);
     return;
   }
-  // The log after the client's last seq, when it covers it (sequence.ts); null: replay by `since`.
+  // The log after the client's last seq, when it covers it (transport/sequenceLog.ts); null: replay by `since`.
   const { head } = room;
   position.head = head;
   let logged: LoggedEntry[] | null = null;

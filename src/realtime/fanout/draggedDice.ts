@@ -142,7 +142,7 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   let chain: Promise<void> = Promise.resolve();
   for (const event of MOVE_EVENT_NAMES) {
     // The payload is the client's: parseMove checks its shape; anything that still throws here is
-    // logged and ends this socket only (guard.ts).
+    // logged and ends this socket only (callbackGuards.ts).
     const onMove = guarded(
       (payload: unknown) => {
         if (!bucket.take()) {

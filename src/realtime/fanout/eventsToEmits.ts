@@ -11,7 +11,7 @@ import { KeyedThrottle } from './keyedThrottle';
 import type { ReplayEntry } from '../transport/sequenceLog';
 import { releaseOutbox } from '../../outbox/sweeper';
 
-/** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls feature). */
+/** The roll side of the fan-out, filled in by rollEmits.ts (kept apart: it follows the rolls feature). */
 export interface RollFeed {
   /**
    * Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer.

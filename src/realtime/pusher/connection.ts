@@ -56,7 +56,7 @@ export class PusherConnection implements SubscriberConnection {
 
   send(frame: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    // A client that does not read what it is sent is closed, not queued for (outboundBytes.ts).
+    // A client that does not read what it is sent is closed, not queued for (connection/slowReaders.ts).
     if (overBuffered(this.ws, frame.length, this.limits.maxBufferedBytes)) return this.closeSlowReader();
     this.ws.send(frame);
   }

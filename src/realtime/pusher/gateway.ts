@@ -33,7 +33,7 @@ export interface GatewayOptions {
  * The Pusher-protocol gateway (protocol 7) on the API's own port at `/app/{key}`, so that the stock
  * dddice SDK's realtime (pusher-js through Laravel Echo) works unchanged against this server
  * (docs/sdk.md). Channels listen to the Socket.IO namespaces as members of their adapters
- * (members.ts), so every instance delivers what Redis carries, in the room's order, presented per
+ * (namespaceMembers.ts), so every instance delivers what Redis carries, in the room's order, presented per
  * viewer by the same code as Socket.IO. Authorisations come from POST /broadcasting/auth (routes.ts).
  */
 export class PusherGateway {
@@ -215,7 +215,7 @@ export class PusherGateway {
     return gone.length;
   }
 
-  /** Check every subscription against the database (key live, still a participant), as access.ts does for sockets. */
+  /** Check every subscription against the database (key live, still a participant), as connection/accessRechecks.ts does for sockets. */
   async revalidate(): Promise<number> {
     const all = this.subscriptions();
     if (!all.length) return 0;

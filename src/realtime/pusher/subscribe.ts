@@ -78,7 +78,7 @@ export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnectio
 
 /**
  * Count the subscription present, announce the user when it is their first connection anywhere
- * (Socket.IO or Pusher: one presence per user, namespaces.ts does the same), and answer the members
+ * (Socket.IO or Pusher: one presence per user, as connection/welcome.ts and namespaces.ts count a socket), and answer the members
  * online: the room's participants with a connection on any instance, the subscriber included.
  */
 async function joinPresence(rt: RealtimeContext, sub: Subscription): Promise<Map<string, PresentedParticipant>> {

@@ -25,7 +25,7 @@ export interface Broadcaster {
   /**
    * Run `fn`, whose emits must reach Redis as one block: the per-class emits of one event, so that no
    * other instance's emit lands between them and every client sees one order. The block gets one seq
-   * (the room's next: every room event payload carries it as `seq`, sequence.ts); `replay` is what the
+   * (the room's next: every room event payload carries it as `seq`, sequenceLog.ts); `replay` is what the
    * room's log keeps of it for reconnecting clients.
    */
   atomically(fn: () => void, replay?: ReplayEntry): void;

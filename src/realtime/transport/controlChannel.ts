@@ -12,7 +12,7 @@ import { isIdList, isRecord, isStringList } from '../shapeChecks';
  *   sockets connected before `before` (epoch ms) may have missed them and are resynced;
  * - `revalidate`: re-check every socket against the database now;
  * - `invalidate`: drop what the in-process caches hold of these keys, users, rooms, dice boxes
- *   (lib/invalidation.ts; realtime/invalidations.ts applies it).
+ *   (lib/invalidation.ts; realtime/transport/cacheInvalidations.ts applies it).
  */
 export type ControlMessage =
   | { type: 'revoke_keys'; keyIds: number[] }

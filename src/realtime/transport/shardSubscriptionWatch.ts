@@ -29,7 +29,7 @@ function groupOf(sub: RedisClient): SubscriberGroup | null {
  * reconnect with the seq they had before the gap and replay it from the room's log.
  *
  * On one Redis server (no sharded subscriber group) this does nothing: the subscriber's `ready`
- * resyncs every room (index.ts). Answers the stop function.
+ * resyncs every room (realtime/index.ts). Answers the stop function.
  */
 export function watchShardSubscriptions(
   sub: RedisClient,
