@@ -1,4 +1,5 @@
 import type { Namespace, Server, Socket } from 'socket.io';
+import type WebSocket from 'ws';
 
 /**
  * Every use of Socket.IO's internals, in one module. Each function says what it relies on, why the
@@ -93,6 +94,19 @@ export function connectionWriter<Extra extends object>(socket: Socket): { writeT
  */
 export function outgoingNotifier(socket: Socket): { notifyOutgoingListeners: OutgoingNotice } {
   return socket as unknown as { notifyOutgoingListeners: OutgoingNotice };
+}
+
+// Engine.IO connections
+
+/**
+ * The `ws` websocket under an Engine.IO connection when it travels over one, else null (long-polling):
+ * the WebSocket transport's `socket` (`private socket` in engine.io's types). Its `bufferedAmount` is
+ * what the client has not taken yet, which nothing public of engine.io tells: the bound on what a
+ * connection may be owed counts it (connection/slowReaders.ts).
+ */
+export function engineWebSocket(conn: object): WebSocket | null {
+  const transport = (conn as { transport?: { name?: string; socket?: WebSocket } }).transport;
+  return transport?.name === 'websocket' && transport.socket ? transport.socket : null;
 }
 
 // Adapters
