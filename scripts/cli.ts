@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db';
 import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { issueApiKey, revokeApiKeyIds } from '../src/users/apiKeys';
-import { publishControlOnce } from '../src/realtime/control';
+import { publishControlOnce } from '../src/realtime/transport/controlChannel';
 import { redisTargetOf } from '../src/lib/redis';
 import type { Config } from '../src/config';
 import { createRegisteredUser } from '../src/users/create';

@@ -29,7 +29,7 @@ export interface Config {
    */
   redisPrefix: string;
   /**
-   * How Socket.IO travels between instances (src/realtime/pubsubMode.ts): `sharded` (Redis 7 sharded
+   * How Socket.IO travels between instances (src/realtime/transport/pubsubMode.ts): `sharded` (Redis 7 sharded
    * pub/sub, cost per event independent of the live rooms), `classic` (pattern subscriptions, for
    * Redis < 7), or `auto`: sharded when the server is Redis 7 or newer.
    */
@@ -81,7 +81,7 @@ export interface Config {
   /**
    * Bytes the server may hold for one connection (Socket.IO or Pusher) that it has not yet been able to
    * write out, because the client reads slower than it is sent to; past it the connection is closed
-   * (src/realtime/outboundBytes.ts), so a client that stops reading costs at most this much memory.
+   * (src/realtime/connection/slowReaders.ts), so a client that stops reading costs at most this much memory.
    */
   socketMaxBufferedBytes: number;
   shutdownTimeoutMs: number;
@@ -99,7 +99,7 @@ export interface Config {
   realtimeRevalidateMs: number;
   /**
    * Realtime event blocks an instance keeps while Redis is away, to send again once it answers; past
-   * it they are dropped and their rooms resynced (src/realtime/redisBroadcaster.ts).
+   * it they are dropped and their rooms resynced (src/realtime/transport/redisBroadcaster.ts).
    */
   realtimeMaxKeptBlocks: number;
   /**

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { errorFields } from './realtime/guard';
+import { errorFields } from './realtime/callbackGuards';
 import { startServer, type RunningServer } from './server';
 
 async function main() {
@@ -36,7 +36,7 @@ async function main() {
     process.exit(code);
   };
   // The last resort (docs/reliability.md, "Untrusted input at the realtime boundaries"): every handler
-  // of untrusted input is guarded (src/realtime/guard.ts), so reaching this is a bug. After an
+  // of untrusted input is guarded (src/realtime/callbackGuards.ts), so reaching this is a bug. After an
   // uncaught exception the process's state is undefined (Node's own guidance): it drains what it
   // can and exits 1, and the supervisor starts a clean one. A rejection nobody awaited unwound only
   // its own chain: it is logged and the process keeps serving.

@@ -14,10 +14,10 @@ import { migrate } from './db/migrate';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rateLimit';
 import type { AppDeps } from './http/deps';
 import { connectRedisClients, rememberUnguardedPublish, type RedisClient } from './lib/redis';
-import { detectPubSub, type PubSubMode } from './realtime/pubsubMode';
+import { detectPubSub, type PubSubMode } from './realtime/transport/pubsubMode';
 import { attachRealtime, type Realtime } from './realtime';
 import { startWebhooks } from './webhooks';
-import { guardRedisMessages } from './realtime/guard';
+import { guardRedisMessages } from './realtime/callbackGuards';
 import { setListenerErrorHandler } from './events/bus';
 import { Metrics, metricsEnabled } from './metrics';
 import { observeInstance } from './metrics/instance';
@@ -69,10 +69,10 @@ function guardAdapterClients(pub: RedisClient, sub: RedisClient, logger: Logger,
   for (const method of ['psubscribe', 'punsubscribe', 'subscribe', 'unsubscribe', 'ssubscribe', 'sunsubscribe'] as const) guard(sub, method);
 }
 
-/** The Socket.IO adapter of `mode` (pubsubMode.ts) on these clients. */
+/** The Socket.IO adapter of `mode` (realtime/transport/pubsubMode.ts) on these clients. */
 function redisAdapter(mode: PubSubMode, pub: RedisClient, sub: RedisClient, key: string) {
   // "static": one shard channel per namespace (and one per instance for responses), whatever rooms
-  // its sockets and the Pusher gateway's members (pusher/members.ts) join. "dynamic" would add an
+  // its sockets and the Pusher gateway's members (pusher/namespaceMembers.ts) join. "dynamic" would add an
   // SSUBSCRIBE per adapter room (every user:{id} channel), on every join.
   if (mode === 'sharded') return createShardedAdapter(pub, sub, { channelPrefix: key, subscriptionMode: 'static' });
   return createAdapter(pub, sub, { key, requestsTimeout: 3000 });
@@ -158,7 +158,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     // Clients send moves of a few hundred bytes and handshakes: a bigger packet closes its connection
     // before it is buffered or decoded (Socket.IO's default, 1 MB, let one guest stall the loop for 25 s).
     maxHttpBufferSize: config.socketMaxPacketBytes,
-    // Empty room namespaces are closed by src/realtime/namespaces.ts (Socket.IO's own
+    // Empty room namespaces are closed by src/realtime/connection/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,
     ...(pub && sub ? { adapter: redisAdapter(pubsub, pub, sub, adapterKeyOf(config)) } : {}),

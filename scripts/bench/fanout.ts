@@ -40,7 +40,7 @@ import { watchStalls } from './lib/child';
 import { emitBlock, rollBlock, type Block, type Fanout } from './lib/fanoutBlocks';
 import { report, type PusherRows } from './lib/fanoutReport';
 import { inBatches } from './lib/sockets';
-import { LATE_SKIP_MS } from '../../src/realtime/welcomeHold';
+import { LATE_SKIP_MS } from '../../src/realtime/connection/holdLiveEvents';
 import { fmt } from './lib/table';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS || 1000);
@@ -181,7 +181,7 @@ try {
     await settle(() => bareSockets.count(false));
   }
   // The rounds measure a room in its steady state: each socket's welcome hooks its connection for
-  // LATE_SKIP_MS after the welcome (src/realtime/welcomeHold.ts), about 1 ms of CPU per roll while on.
+  // LATE_SKIP_MS after the welcome (src/realtime/connection/holdLiveEvents.ts), about 1 ms of CPU per roll while on.
   const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 + EXTRA_IDLE_MS - Date.now();
   if (hooksOffIn > 0) {
     console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected${EXTRA_IDLE_MS ? `, and FANOUT_EXTRA_IDLE_MS more` : ''})`);

@@ -27,7 +27,7 @@ import { connectRoom, inBatches, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
 import { fmt, printTable } from './lib/table';
 import { io } from 'socket.io-client';
-import { wireFor } from '../../src/realtime/wire';
+import { wireFor } from '../../src/realtime/transport/wireFormat';
 
 const ROOMS = Number(process.env.ROOMS || 3000);
 const cores = planCores();
@@ -114,7 +114,7 @@ const PROBES = Number(process.env.IDLE_ROOMS_PROBES || 2000);
 
 /**
  * Redis CPU per publish (INFO commandstats usec_per_call of PUBLISH or SPUBLISH) of PROBES room events
- * written as the broadcaster writes them (wire.ts) to the room `slug`: the cost that the classic
+ * written as the broadcaster writes them (src/realtime/transport/wireFormat.ts) to the room `slug`: the cost that the classic
  * adapter's pattern subscriptions make grow with the live rooms. The one socket of that room receives
  * them (a small event it ignores).
  */

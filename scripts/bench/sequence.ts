@@ -6,7 +6,7 @@
  * with a subscriber pattern-subscribed as the adapter is:
  * - baseline: MULTI + 3 PUBLISH + EXEC (how a block is sent when nothing is numbered);
  * - sequenced: the sendBlock script (counter, seq written into each message, 3 PUBLISH, log entry,
- *   trim, TTLs, the block id), src/realtime/sequenceRedis.ts.
+ *   trim, TTLs, the block id), src/realtime/transport/sequenceLogRedis.ts.
  * Rounds alternate (baseline, sequenced, baseline...) so drift hits both; the table gives Redis CPU
  * per block (INFO cpu of the server, user + sys) and blocks per second, and the ratios.
  * BENCH_BLOCKS (default 5000 per round), BENCH_ROUNDS (3), BENCH_ROOMS (default 100: blocks spread
@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
-import { sendBlock, SEQ_PLACEHOLDER } from '../../src/realtime/sequenceRedis';
+import { sendBlock, SEQ_PLACEHOLDER } from '../../src/realtime/transport/sequenceLogRedis';
 import { fmt, printEnvironment, printTable } from './lib/table';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS || 5000);

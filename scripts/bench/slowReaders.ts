@@ -1,6 +1,6 @@
 /**
  * bench:slow-readers: what clients that stop reading cost the server's memory, with the bound on what
- * one connection may be owed (SOCKET_MAX_BUFFERED_BYTES, src/realtime/outboundBytes.ts) against the
+ * one connection may be owed (SOCKET_MAX_BUFFERED_BYTES, src/realtime/connection/slowReaders.ts) against the
  * same run without it (the bound at its maximum, 1 GiB) as the baseline.
  *
  *   npx tsx scripts/bench/slowReaders.ts    env: SLOW_READERS (20 per protocol), SLOW_ROLLS (180),

@@ -30,7 +30,7 @@ export type DomainEvent =
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null; key?: string }
   /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
   | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string; key?: string }
-  /** API keys revoked: the sockets opened with them must go (realtime/access.ts). */
+  /** API keys revoked: the sockets opened with them must go (realtime/connection/accessRechecks.ts). */
   | { type: 'keys.revoked'; keyIds: number[] }
   | { type: 'dicebox.created'; userId: number; themeId: number }
   | { type: 'dicebox.deleted'; userId: number; themeSlug: string };

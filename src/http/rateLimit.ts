@@ -210,7 +210,7 @@ const failOpenByStore = new WeakMap<RateLimitStore, FailOpenStore>();
  * outage is logged twice, not once per request: a warning at the first failure, then, at the first
  * success, how many hits went unlimited and for how long. The limiter middleware and failed-key
  * counting (auth.ts) go through this, and socket handshakes are meant to (`failOpen(limit.store, logger)`
- * in realtime/handshake.ts), so they share one outage and one pair of lines. The logger of the first
+ * in realtime/connection/handshake.ts), so they share one outage and one pair of lines. The logger of the first
  * call for a store is the one used.
  */
 export function failOpen(store: RateLimitStore, logger: Logger): FailOpenStore {

@@ -5,7 +5,7 @@ import { publish, type DomainEvent } from '../events/bus';
  * Pushed invalidation of the in-process caches (lib/cache.ts; docs/api.md, "Caches and bounded
  * staleness"). A change that would make a cached answer wrong names what it touched; `invalidate`
  * applies that to this process's caches at once and hands it to the transport, which, with Redis,
- * publishes it to every instance (src/realtime/invalidations.ts: the control channel); each applies
+ * publishes it to every instance (src/realtime/transport/cacheInvalidations.ts: the control channel); each applies
  * it on receipt. Use cases await it before they answer, so when a revocation or a removal has been
  * answered, every instance that Redis reached has dropped what it cached. Without Redis (the embedded
  * shape) there is no transport: this process is the only cache.

@@ -1,6 +1,6 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { Broadcaster, Target } from '../realtime/broadcaster';
-import { MOVE_EVENT_NAMES, ROOM_NAMESPACE, RoomEvents, UserEvents } from '../realtime/events';
+import type { Broadcaster, Target } from '../realtime/transport/broadcaster';
+import { MOVE_EVENT_NAMES, ROOM_NAMESPACE, RoomEvents, UserEvents } from '../realtime/names';
 import type { Metrics } from './index';
 import { namespacesOf } from '../realtime/socketioInternals';
 
@@ -16,7 +16,8 @@ function byEventName(counter: Metrics['realtimePublished']): (event: unknown) =>
 
 /**
  * The broadcaster, counting what it emits (every realtime event of a domain change goes through it:
- * fanout.ts, rollFeed.ts, and the participants' connect and disconnect in namespaces.ts).
+ * realtime/fanout/eventsToEmits.ts and rollEmits.ts, and the participants' connect and disconnect in
+ * realtime/connection/welcome.ts and namespaces.ts).
  */
 export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null | undefined): Broadcaster {
   if (!metrics) return inner;
@@ -33,7 +34,7 @@ export function countingBroadcaster(inner: Broadcaster, metrics: Metrics | null 
   };
 }
 
-/** What RedisBroadcaster reports about each PUBLISH it sends (broadcaster.ts). */
+/** What RedisBroadcaster reports about each PUBLISH it sends (realtime/transport/redisBroadcaster.ts). */
 export interface PublishObserver {
   /** `seconds` from sending to Redis's answer; `ok` false when Redis did not acknowledge it. */
   published(seconds: number, ok: boolean): void;

@@ -8,7 +8,7 @@ import { claimDue, deleteOutbox, type OutboxEntry } from './store';
  * for a while and handed to the handler of their event. A handler announces; whoever announces
  * deletes the row once the announcement is made (releaseOutbox). An announcement made twice (the
  * writer was only slow) must be harmless: the realtime numbering script refuses a roll's creation
- * published twice (sequenceRedis.ts).
+ * published twice (realtime/transport/sequenceLogRedis.ts).
  */
 export type OutboxHandler = (entry: OutboxEntry) => void | Promise<void>;
 

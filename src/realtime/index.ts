@@ -7,26 +7,28 @@ import { onOutbox, releaseOutbox, startOutboxSweeper } from '../outbox/sweeper';
 import { startNumbering } from '../events/record';
 import { ROLL_CREATED } from '../rolls/store/write';
 import { publishOf, type RedisClient } from '../lib/redis';
-import { LocalBroadcaster, type Broadcaster } from './broadcaster';
-import { RedisBroadcaster } from './redisBroadcaster';
-import { Fanout } from './fanout';
-import { limitInboundBytes } from './inboundBytes';
-import { limitOutboundBytes } from './outboundBytes';
-import type { MoveLimits } from './moves';
-import { announceDisconnect, setupNamespaces, type RealtimeContext } from './namespaces';
-import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './presence';
-import { createRollFeed, replayMissed } from './rollFeed';
-import { AccessGuard } from './access';
-import { controlChannel, parseControl, type ControlMessage } from './control';
-import { relayInvalidations } from './invalidations';
+import type { Broadcaster } from './transport/broadcaster';
+import { LocalBroadcaster } from './transport/inProcessBroadcaster';
+import { RedisBroadcaster } from './transport/redisBroadcaster';
+import { Fanout } from './fanout/eventsToEmits';
+import { limitInboundBytes } from './connection/inboundByteBudget';
+import { limitOutboundBytes } from './connection/slowReaders';
+import type { MoveLimits } from './fanout/draggedDice';
+import { announceDisconnect, setupNamespaces, type RealtimeContext } from './connection/namespaces';
+import { MemoryPresenceStore, RedisPresenceStore, type PresenceStore, type RedisPresenceOptions } from './connection/presence';
+import { createRollFeed } from './fanout/rollEmits';
+import { replayMissed } from './connection/replay';
+import { AccessGuard } from './connection/accessRechecks';
+import { controlChannel, parseControl, type ControlMessage } from './transport/controlChannel';
+import { relayInvalidations } from './transport/cacheInvalidations';
 import type { Logger } from '../logger';
 import { countingBroadcaster, publishObserver } from '../metrics/realtime';
 import { PusherGateway } from './pusher/gateway';
-import type { PubSubMode } from './pubsubMode';
-import { wireFor } from './wire';
-import { watchShardSubscriptions } from './shardWatch';
-import { roomChannel } from './sequenceRedis';
-import { ROOM_NAMESPACE } from './events';
+import type { PubSubMode } from './transport/pubsubMode';
+import { wireFor } from './transport/wireFormat';
+import { watchShardSubscriptions } from './transport/shardSubscriptionWatch';
+import { roomChannel } from './transport/sequenceLogRedis';
+import { ROOM_NAMESPACE } from './names';
 import { namespacesOf } from './socketioInternals';
 
 export interface RealtimeOptions {
@@ -34,12 +36,12 @@ export interface RealtimeOptions {
   pub?: RedisClient | null;
   /**
    * The adapter's subscriber connection: its reconnections say this instance may have missed events
-   * (access.ts resync), and it carries the control channel (control.ts).
+   * (connection/accessRechecks.ts resync), and it carries the control channel (transport/controlChannel.ts).
    */
   sub?: RedisClient | null;
   /** Prefix of the adapter's channels (createAdapter's `key`): the broadcaster must use the same. */
   channelKey?: string;
-  /** The adapter the instances run (pubsubMode.ts): the broadcaster writes in its format. Default classic. */
+  /** The adapter the instances run (transport/pubsubMode.ts): the broadcaster writes in its format. Default classic. */
   pubsub?: PubSubMode;
   presence?: RedisPresenceOptions;
   moveLimits?: MoveLimits;
@@ -139,7 +141,7 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
 }
 
 /**
- * Re-checking access on the sockets already in (access.ts): at an interval; at once for revoked
+ * Re-checking access on the sockets already in (connection/accessRechecks.ts): at an interval; at once for revoked
  * keys (bus event here, control channel from elsewhere); and, with Redis, whenever this instance may
  * have missed events: its subscriber reconnected (every room socket is resynced), or an instance
  * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
@@ -182,7 +184,7 @@ function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisB
     guard.resync('redis_reconnected');
     revalidate();
   };
-  // Only blocks dropped past the limit of those kept (redisBroadcaster.ts) are lost: their rooms' logs
+  // Only blocks dropped past the limit of those kept (transport/redisBroadcaster.ts) are lost: their rooms' logs
   // are cut first, so that the resynced sockets replay by `since` rather than from a log with holes.
   const reportLost = () => {
     const lost = broadcaster.takeLost();

@@ -1,4 +1,5 @@
 import type { Namespace, Server, Socket } from 'socket.io';
+import type WebSocket from 'ws';
 
 /**
  * Every use of Socket.IO's internals, in one module. Each function says what it relies on, why the
@@ -28,7 +29,7 @@ export function namespacesOf(io: Server): ReadonlyMap<string, Namespace> {
  * has not finished. Socket.IO's own `cleanupEmptyChildNamespaces` closes a child namespace when its
  * connected sockets reach zero even while one of these is pending (a reloaded tab: the old socket
  * leaves while the new one authenticates), and that socket then hears nothing from other instances;
- * src/realtime/namespaces.ts closes only a namespace with none.
+ * src/realtime/connection/namespaces.ts closes only a namespace with none.
  */
 export function handshakesUnderWay(nsp: Namespace): number {
   return (nsp as unknown as { _preConnectSockets?: Map<string, unknown> })._preConnectSockets?.size ?? 0;
@@ -95,6 +96,19 @@ export function outgoingNotifier(socket: Socket): { notifyOutgoingListeners: Out
   return socket as unknown as { notifyOutgoingListeners: OutgoingNotice };
 }
 
+// Engine.IO connections
+
+/**
+ * The `ws` websocket under an Engine.IO connection when it travels over one, else null (long-polling):
+ * the WebSocket transport's `socket` (`private socket` in engine.io's types). Its `bufferedAmount` is
+ * what the client has not taken yet, which nothing public of engine.io tells: the bound on what a
+ * connection may be owed counts it (connection/slowReaders.ts).
+ */
+export function engineWebSocket(conn: object): WebSocket | null {
+  const transport = (conn as { transport?: { name?: string; socket?: WebSocket } }).transport;
+  return transport?.name === 'websocket' && transport.socket ? transport.socket : null;
+}
+
 // Adapters
 
 /** What socket.io-adapter's `apply` receives for a broadcast. */
@@ -108,7 +122,7 @@ export interface BroadcastOptions {
  * The adapter's broadcast step and room membership (`Adapter.apply(opts, callback)`, called for each
  * local broadcast after rooms are matched; `addAll(sid, rooms)`, `delAll(sid)`), the same in the
  * in-memory, Redis and sharded Redis adapters. The Pusher gateway's subscriptions join rooms under
- * sids of their own and receive broadcasts through a wrapped `apply` (src/realtime/pusher/members.ts).
+ * sids of their own and receive broadcasts through a wrapped `apply` (src/realtime/pusher/namespaceMembers.ts).
  */
 export type AdapterInternals<Extra extends object = object> = {
   apply(opts: BroadcastOptions, callback: (socket: unknown) => void): void;

@@ -100,7 +100,7 @@ export function authorizeOthersDiceChange(room: Pick<Room, 'userId'>, userId: nu
 }
 
 /**
- * Who may see a die dragged in a room, in the terms the relay of dragged dice (realtime/moves.ts)
+ * Who may see a die dragged in a room, in the terms the relay of dragged dice (realtime/fanout/draggedDice.ts)
  * needs: the roll visibility rules above, for a die and its roll as store/visible.ts findDraggedDie()
  * reads them.
  */

@@ -249,7 +249,7 @@ export async function listApiKeys(userId: number): Promise<ApiKeyRecord[]> {
   return (await ApiKey.findAll({ where: { userId }, order: [['id', 'ASC']] })).map(apiKeyRecord);
 }
 
-/** Which of these key ids are live (not revoked): one query per 400 distinct keys (realtime/access.ts). */
+/** Which of these key ids are live (not revoked): one query per 400 distinct keys (realtime/connection/accessRechecks.ts). */
 export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
   const live = new Set<number>();
   for (const part of chunks([...new Set(ids)])) {

@@ -2,8 +2,8 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
-import { socketData } from '../../src/realtime/handshake';
-import { roomNamespace } from '../../src/realtime/events';
+import { socketData } from '../../src/realtime/connection/handshake';
+import { roomNamespace } from '../../src/realtime/names';
 
 /**
  * The board reconnecting (exact replay, `since_seq`): its connection drops, rolls are made meanwhile,

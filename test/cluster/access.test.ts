@@ -264,7 +264,7 @@ test.serial('missed events after an outage: sockets are told to replay, reconnec
 test.serial('an instance cut off alone from Redis: once back, it sends the events it kept, in order and once each (missed rolls delivered live, its eviction applied)', async (t) => {
   const [A, B] = instances as [ClusterInstance, ClusterInstance];
   // C reaches Redis through a proxy the test cuts: A and B never lose theirs, so only what C kept
-  // and sends again once back brings their sockets C's events (src/realtime/redisBroadcaster.ts).
+  // and sends again once back brings their sockets C's events (src/realtime/transport/redisBroadcaster.ts).
   const proxy = await startProxy('127.0.0.1', port);
   t.teardown(() => proxy.close());
   const C = await spawnServer({ ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });

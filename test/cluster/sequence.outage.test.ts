@@ -13,7 +13,7 @@ import { Client, connectWelcomed } from '../helpers/sockets';
 /**
  * Exact replay across a Redis restart: two instances on PostgreSQL and a redis-server of this test's
  * own, killed (SIGKILL) and started again. Rolls made while it is away are kept by the instance that
- * made them and sent once it is back (src/realtime/redisBroadcaster.ts); the sockets, told to replay,
+ * made them and sent once it is back (src/realtime/transport/redisBroadcaster.ts); the sockets, told to replay,
  * reconnect with the highest seq they received.
  * - With persistence (append-only file, fsync always): the counter and the log survive; since_seq
  *   alone replays exactly what was missed.

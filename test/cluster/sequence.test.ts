@@ -8,7 +8,7 @@ const calculateSlot = createRequire(import.meta.url)('cluster-key-slot') as (key
 
 /**
  * Exact replay across two instances (PostgreSQL + the shared Redis): every room event is numbered by
- * the script that publishes it (src/realtime/sequenceRedis.ts), so both instances deliver one order,
+ * the script that publishes it (src/realtime/transport/sequenceLogRedis.ts), so both instances deliver one order,
  * and a socket reconnecting with the highest seq it received gets exactly what it missed.
  * Redis restarts: test/cluster/sequence.outage.test.ts.
  */

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { redisClient, shardSubscribers, subscribedChannels, useCluster } from '../helpers/cluster';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
-import { shardChannel, shardedWire } from '../../src/realtime/shardedPublisher';
-import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/events';
+import { shardChannel, shardedWire } from '../../src/realtime/transport/shardedWire';
+import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/names';
 
 // Two instances on a Redis 7 (REDIS_PUBSUB unset: auto, so sharded pub/sub). The messages of the
-// broadcaster's own sharded publisher (src/realtime/shardedPublisher.ts, which the adapter's
+// broadcaster's own sharded publisher (src/realtime/transport/shardedWire.ts, which the adapter's
 // package cannot write for us) are sent from here, as the broadcaster sends them, and must be
 // decoded by the real adapter of both instances: an adapter version that reads them differently
 // fails this file.

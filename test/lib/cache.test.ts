@@ -1,10 +1,10 @@
 import test from 'ava';
 import { BoundedCache } from '../../src/lib/cache';
-import { parseControl } from '../../src/realtime/control';
+import { parseControl } from '../../src/realtime/transport/controlChannel';
 
 /**
  * The bounded cache under the hot paths' caches (src/lib/cache.ts) and the control channel's
- * `invalidate` message (src/realtime/control.ts). What the caches mean end to end is tested through
+ * `invalidate` message (src/realtime/transport/controlChannel.ts). What the caches mean end to end is tested through
  * the API: test/api/caches.test.ts (one process), test/cluster/caches.test.ts (instances).
  */
 const cache = <V>(maxWeight: number, ttlMs = 60_000, weigh?: (v: V) => number) => new BoundedCache<string, V>({ maxWeight, ttlMs: () => ttlMs, weigh });

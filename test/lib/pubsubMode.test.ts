@@ -1,7 +1,7 @@
 import test from 'ava';
-import { choosePubSub, redisVersionFrom } from '../../src/realtime/pubsubMode';
+import { choosePubSub, redisVersionFrom } from '../../src/realtime/transport/pubsubMode';
 
-// The choice of the realtime fabric at start-up (src/realtime/pubsubMode.ts). The shared Redis here
+// The choice of the realtime fabric at start-up (src/realtime/transport/pubsubMode.ts). The shared Redis here
 // is 7.x, so the old-server branches are exercised on the decision itself; test/cluster/classic.test.ts
 // runs real instances on the classic path (REDIS_PUBSUB=classic).
 

@@ -4,7 +4,7 @@ import { runCli } from '../helpers/cli';
 import { closeAll, connectRoom, connectUser, connectWelcomed, type Client } from '../helpers/sockets';
 
 // The embedded shape (one process, no Redis): access is re-checked on open sockets, not only at the
-// handshake (src/realtime/access.ts). A short re-validation interval, so the tests wait little.
+// handshake (src/realtime/connection/accessRechecks.ts). A short re-validation interval, so the tests wait little.
 const REVALIDATE_MS = 500;
 const ctx = useServer(test, { REALTIME_REVALIDATE_MS: String(REVALIDATE_MS) });
 

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
 import { closeAll, connectRoom, connectWelcomed, type Client } from '../helpers/sockets';
-import { KeyedThrottle } from '../../src/realtime/throttle';
-import { RoomLoads } from '../../src/realtime/roomLoads';
+import { KeyedThrottle } from '../../src/realtime/fanout/keyedThrottle';
+import { RoomLoads } from '../../src/realtime/connection/roomSnapshots';
 import type { RoomRecord as Room } from '../../src/rooms/store/records';
 
 // Bursts in a room (many joins, many connections at once) must not cost one announcement of the

@@ -2,7 +2,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
-import { parseMove } from '../../src/realtime/moves';
+import { parseMove } from '../../src/realtime/fanout/draggedDice';
 
 const ctx = useServer(test);
 const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme: 'standard', ...extra });

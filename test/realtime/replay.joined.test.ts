@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseEntry } from '../../src/realtime/sequence';
+import { parseEntry } from '../../src/realtime/transport/sequenceLog';
 import { rollOk, table } from '../api/rolls.support';
 import { useServer } from '../helpers/server';
 import { Client, closeAll, connectWelcomed } from '../helpers/sockets';

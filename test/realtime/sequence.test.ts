@@ -3,11 +3,11 @@ import { useServer } from '../helpers/server';
 import { Client, closeAll, connectWelcomed, refusal } from '../helpers/sockets';
 import { connectRoom as liveRoom, lastSeq } from '../../src/client/realtime';
 import { rollOk, table, type Roll } from '../api/rolls.support';
-import { MemorySequence } from '../../src/realtime/sequence';
+import { MemorySequence } from '../../src/realtime/transport/sequenceLog';
 
 /**
  * Exact replay in one process (no Redis): seqs from the process's counters, replay from its log
- * (src/realtime/sequence.ts MemorySequence). The two-instance shape: test/cluster/sequence.test.ts.
+ * (src/realtime/transport/sequenceLog.ts MemorySequence). The two-instance shape: test/cluster/sequence.test.ts.
  */
 const ctx = useServer(test);
 const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme: 'standard', ...extra });

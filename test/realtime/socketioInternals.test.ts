@@ -5,6 +5,7 @@ import {
   adapterInternals,
   connectionWriter,
   createChildNamespace,
+  engineWebSocket,
   forgetChildNamespace,
   handshakesUnderWay,
   namespacesOf,
@@ -36,10 +37,10 @@ test.after.always(() => {
   for (const c of clients) c.disconnect();
 });
 
-/** A client connected to probe namespace `name`, and its socket on the server. */
-async function probeSocket(name: string): Promise<{ client: ClientSocket; socket: Socket }> {
+/** A client connected to probe namespace `name` (over websocket unless told), and its socket on the server. */
+async function probeSocket(name: string, transports: Array<'websocket' | 'polling'> = ['websocket']): Promise<{ client: ClientSocket; socket: Socket }> {
   probeParent();
-  const client = connect(`${ctx.server.url}${name}`, { transports: ['websocket'], forceNew: true, reconnection: false });
+  const client = connect(`${ctx.server.url}${name}`, { transports, forceNew: true, reconnection: false });
   clients.push(client);
   await withDeadline(new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
@@ -153,6 +154,15 @@ test.serial('adapterInternals: apply hands each matching socket to the broadcast
     adapter.delAll('probe-member');
   }
   t.false(socket.nsp.adapter.rooms.get('probe-room-e')?.has('probe-member') ?? false, broke('adapterInternals', 'delAll did not remove the sid'));
+});
+
+test.serial('engineWebSocket: the websocket under a connection made over one, with what its client has not taken; none under long-polling', async (t) => {
+  const { socket } = await probeSocket('/probe-g');
+  const ws = engineWebSocket(socket.conn);
+  t.truthy(ws, broke('engineWebSocket', 'no websocket under a connection made over websocket (the transport\'s `socket`)'));
+  t.is(typeof ws?.bufferedAmount, 'number', broke('engineWebSocket', 'the websocket has no numeric bufferedAmount'));
+  const polling = await probeSocket('/probe-h', ['polling']);
+  t.is(engineWebSocket(polling.socket.conn), null, broke('engineWebSocket', 'a long-polling connection answered a websocket'));
 });
 
 (TEST_REDIS_URL ? test.serial : test.serial.skip)(`redisAdapterChannels: the Redis adapter's channels of a namespace${TEST_REDIS_URL ? '' : ' (skipped: no TEST_REDIS_URL)'}`, async (t) => {

@@ -7,7 +7,7 @@
 import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { startServer } from '../../../src/server';
-import { roomNamespaceCount } from '../../../src/realtime/namespaces';
+import { roomNamespaceCount } from '../../../src/realtime/connection/namespaces';
 import { answerMemory, answerOldGeneration, answerPauses, answerProfiling, answerSlowRequests } from './child';
 
 const config = loadConfig();

@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { ownMoveAudience, type MoveAudience } from '../../rolls/policy';
 import { findDraggedDie } from '../../rolls/store/visible';
-import type { Broadcaster } from '../broadcaster';
-import { moveRotation, TokenBucket } from '../moves';
+import type { Broadcaster } from '../transport/broadcaster';
+import { moveRotation, TokenBucket } from '../fanout/draggedDice';
 import { ErrorCode, errorFrame } from './protocol';
 import { pusherRooms, type Subscription } from './subscription';
 import { CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
@@ -14,7 +14,7 @@ import { CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
  * relay there was a copy per connection of one user, for nothing). Relayed to every other subscriber on
  * every instance (through the adapter, so in the room's order), never echoed, at most so many a second
  * per connection (pusher:error 4301 past it, as hosted Pusher does). What passes is only what a drag
- * needs, the same as the Socket.IO drags (moves.ts): the renderer's three move events, about dice of
+ * needs, the same as the Socket.IO drags (fanout/draggedDice.ts): the renderer's three move events, about dice of
  * this room that the sender rolled, each die its uuid, position and rotation; everything else the
  * client put in is dropped, a `value` above all (the stock renderer turns it face up on every board).
  * Each recipient gets its own copy: a die of a roll it may not see is dropped, a die whose value it may

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import WebSocket from 'ws';
-import type { Broadcaster } from '../broadcaster';
-import type { InboundByteLimits } from '../inboundBytes';
-import { closeSlowReader, overBuffered } from '../outboundBytes';
-import { ConnectionBudget } from './budget';
+import type { Broadcaster } from '../transport/broadcaster';
+import type { InboundByteLimits } from '../connection/inboundByteBudget';
+import { closeSlowReader, overBuffered } from '../connection/slowReaders';
+import { ConnectionBudget } from './connectionBudget';
 import { ClientEventRelay } from './clientEvents';
 import { Close, encodeFrame, errorFrame } from './protocol';
 import type { Subscription } from './subscription';
@@ -56,7 +56,7 @@ export class PusherConnection implements SubscriberConnection {
 
   send(frame: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    // A client that does not read what it is sent is closed, not queued for (outboundBytes.ts).
+    // A client that does not read what it is sent is closed, not queued for (connection/slowReaders.ts).
     if (overBuffered(this.ws, frame.length, this.limits.maxBufferedBytes)) return this.closeSlowReader();
     this.ws.send(frame);
   }

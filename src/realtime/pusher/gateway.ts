@@ -5,12 +5,12 @@ import type { PusherConfig } from '../../config';
 import { clientAddress } from '../../http/clientAddress';
 import { liveSeats } from '../../rooms/store/read';
 import { liveKeyIds } from '../../users/store';
-import { errorFields, guarded } from '../guard';
-import type { HandshakeLimit } from '../handshake';
-import type { InboundByteLimits } from '../inboundBytes';
-import type { RealtimeContext } from '../namespaces';
-import { stringAt } from '../shape';
-import { frameSize } from './budget';
+import { errorFields, guarded } from '../callbackGuards';
+import type { HandshakeLimit } from '../connection/handshake';
+import type { InboundByteLimits } from '../connection/inboundByteBudget';
+import type { RealtimeContext } from '../connection/namespaces';
+import { stringAt } from '../shapeChecks';
+import { frameSize } from './connectionBudget';
 import { PusherConnection } from './connection';
 import { Close, decodeMessage, encodeFrame, ErrorCode, PROTOCOLS, SDK_APP_KEY } from './protocol';
 import { endSubscription, subscribe, type SubscribeContext } from './subscribe';
@@ -33,7 +33,7 @@ export interface GatewayOptions {
  * The Pusher-protocol gateway (protocol 7) on the API's own port at `/app/{key}`, so that the stock
  * dddice SDK's realtime (pusher-js through Laravel Echo) works unchanged against this server
  * (docs/sdk.md). Channels listen to the Socket.IO namespaces as members of their adapters
- * (members.ts), so every instance delivers what Redis carries, in the room's order, presented per
+ * (namespaceMembers.ts), so every instance delivers what Redis carries, in the room's order, presented per
  * viewer by the same code as Socket.IO. Authorisations come from POST /broadcasting/auth (routes.ts).
  */
 export class PusherGateway {
@@ -215,7 +215,7 @@ export class PusherGateway {
     return gone.length;
   }
 
-  /** Check every subscription against the database (key live, still a participant), as access.ts does for sockets. */
+  /** Check every subscription against the database (key live, still a participant), as connection/accessRechecks.ts does for sockets. */
   async revalidate(): Promise<number> {
     const all = this.subscriptions();
     if (!all.length) return 0;

@@ -72,7 +72,7 @@ export function errorFrame(code: number, message: string): string {
 
 /**
  * A client message: `data` may be an object (pusher-js) or a JSON string (other clients). Its fields
- * are the client's: read each as the type it must have (shape.ts stringAt), never with String(x).
+ * are the client's: read each as the type it must have (shapeChecks.ts stringAt), never with String(x).
  */
 export interface ClientMessage {
   event: string;
@@ -130,7 +130,7 @@ export function parseChannel(name: string): ChannelRef | null {
 /** Socket ids as Pusher server libraries (Laravel's included) validate them. */
 export const SOCKET_ID = /^\d{1,20}\.\d{1,20}$/;
 
-/** Application events: the Socket.IO name (src/realtime/events.ts) -> the Laravel event class the SDK binds. */
+/** Application events: the Socket.IO name (src/realtime/names.ts) -> the Laravel event class the SDK binds. */
 export function appEventName(socketIoName: string): string {
   return `App\\Events\\${socketIoName}`;
 }

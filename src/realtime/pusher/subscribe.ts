@@ -2,11 +2,11 @@ import type { Namespace } from 'socket.io';
 import { AppError, UnauthorizedError } from '../../errors';
 import type { PresentedParticipant } from '../../rooms/present';
 import { findUserByUuid } from '../../users/store';
-import { RoomEvents, USER_NAMESPACE } from '../events';
-import { errorFields } from '../guard';
-import { announceDisconnect, releaseRoomNamespace, roomNamespaceFor, type RealtimeContext } from '../namespaces';
+import { RoomEvents, USER_NAMESPACE } from '../names';
+import { errorFields } from '../callbackGuards';
+import { announceDisconnect, releaseRoomNamespace, roomNamespaceFor, type RealtimeContext } from '../connection/namespaces';
 import { grantChannel, liveKeyIdByRef, parseChannelData } from './grants';
-import { addMember, removeMember } from './members';
+import { addMember, removeMember } from './namespaceMembers';
 import { encodeFrame, ErrorCode, errorFrame, parseChannel } from './protocol';
 import { verifyChannel } from './signature';
 import { Subscription, type FrameSink } from './subscription';
@@ -78,7 +78,7 @@ export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnectio
 
 /**
  * Count the subscription present, announce the user when it is their first connection anywhere
- * (Socket.IO or Pusher: one presence per user, namespaces.ts does the same), and answer the members
+ * (Socket.IO or Pusher: one presence per user, as connection/welcome.ts and namespaces.ts count a socket), and answer the members
  * online: the room's participants with a connection on any instance, the subscriber included.
  */
 async function joinPresence(rt: RealtimeContext, sub: Subscription): Promise<Map<string, PresentedParticipant>> {

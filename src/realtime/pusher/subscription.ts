@@ -1,8 +1,8 @@
 import type { Namespace } from 'socket.io';
 import type { PresentedParticipant } from '../../rooms/present';
-import { RoomEvents } from '../events';
-import { isRecord } from '../shape';
-import type { NamespaceMember } from './members';
+import { RoomEvents } from '../names';
+import { isRecord } from '../shapeChecks';
+import type { NamespaceMember } from './namespaceMembers';
 import { encodeFrame, type ChannelRef } from './protocol';
 import { APP_EVENTS, appEventFrame, CLIENT_RELAY_EVENT, type RelayedClientEvent } from './translate';
 
@@ -34,7 +34,7 @@ export const pusherRooms = {
 
 /**
  * One channel of one connection, listening to a Socket.IO namespace as a member of its adapter
- * (members.ts): what the namespace's sockets of the same user hear, this subscription hears, said
+ * (namespaceMembers.ts): what the namespace's sockets of the same user hear, this subscription hears, said
  * the Pusher way (translate.ts), once. Until its `subscription_succeeded` is out, what it hears
  * waits in order, so a client never gets an event on a channel before the channel's own answer.
  */
@@ -70,7 +70,7 @@ export class Subscription implements NamespaceMember {
     this.onError = init.onError;
     this.sid = `pusher:${sink.socketId}:${init.channel.name}`;
     const rooms = [pusherRooms.socket(sink.socketId), pusherRooms.channel(init.channel.name), `user:${init.user.id}`];
-    // Room-wide emits go to `members` (rollFeed.ts): only the presence channel carries room events.
+    // Room-wide emits go to `members` (fanout/rollEmits.ts): only the presence channel carries room events.
     if (init.channel.kind === 'presence-room') rooms.push('members', pusherRooms.presence, pusherRooms.user(init.user.id));
     this.rooms = new Set(rooms);
   }
@@ -79,7 +79,7 @@ export class Subscription implements NamespaceMember {
     return this.state === 'ended';
   }
 
-  /** Never throws: it runs inside the adapter's delivery to every socket of the namespace (members.ts). */
+  /** Never throws: it runs inside the adapter's delivery to every socket of the namespace (namespaceMembers.ts). */
   deliver(event: string, payload: unknown): void {
     if (this.state === 'ended') return;
     if (this.state === 'pending') this.queue.push([event, payload]);

@@ -1,4 +1,4 @@
-import { RoomEvents, UserEvents } from '../events';
+import { RoomEvents, UserEvents } from '../names';
 import { appEventName, encodeFrame } from './protocol';
 
 /**

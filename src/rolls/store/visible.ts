@@ -71,7 +71,7 @@ export interface DraggedDie {
   roll: { uuid: string; userId: number; roomId: number | null; isWhispered: boolean; whisperUserIds: number[] };
 }
 
-/** The roll value `valueUuid` and its roll, or null (the relay of dragged dice, realtime/moves.ts). */
+/** The roll value `valueUuid` and its roll, or null (the relay of dragged dice, realtime/fanout/draggedDice.ts). */
 export async function findDraggedDie(valueUuid: string, query: Query = db().sql.query): Promise<DraggedDie | null> {
   const [row] = await query<Record<string, unknown>>(
     `SELECT v.is_hidden AS "isHidden", r.id AS "rollId", r.uuid AS "uuid", r.user_id AS "userId", r.room_id AS "roomId", r.is_whispered AS "isWhispered"

@@ -4,7 +4,7 @@ import { adapterInternals, type AdapterInternals, type AdapterSocketShape, type 
 /**
  * Pusher subscriptions as members of Socket.IO namespaces, so that they hear exactly what the
  * namespace's sockets hear, through the same adapter, in the same order, from the same per-viewer
- * emits (fanout.ts, rollFeed.ts): nothing is presented a second time for Pusher, and nothing reaches
+ * emits (fanout/eventsToEmits.ts, fanout/rollEmits.ts): nothing is presented a second time for Pusher, and nothing reaches
  * a subscription that the same user's socket would not get.
  *
  * A member joins the adapter's rooms (`user:{id}`, `members`, ...) under a sid of its own: the Redis
@@ -89,7 +89,7 @@ export function removeMember(nsp: Namespace, sid: string): void {
   adapterInternals(nsp).delAll(sid);
 }
 
-/** How many Pusher members a namespace holds (namespaces.ts keeps a namespace that has some). */
+/** How many Pusher members a namespace holds (connection/namespaces.ts keeps a namespace that has some). */
 export function memberCount(nsp: Namespace): number {
   return adapterInternals<PatchedAdapter>(nsp)[MEMBERS]?.size ?? 0;
 }

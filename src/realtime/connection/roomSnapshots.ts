@@ -1,9 +1,9 @@
-import { readRoomBySlug } from '../rooms/store/read';
-import type { ParticipantRecord as Participant, RoomRecord as Room } from '../rooms/store/records';
-import { presentParticipant, presentRoom, roomViewerClass, type PresentedParticipant, type PresentedRoom } from '../rooms/present';
+import { readRoomBySlug } from '../../rooms/store/read';
+import type { ParticipantRecord as Participant, RoomRecord as Room } from '../../rooms/store/records';
+import { presentParticipant, presentRoom, roomViewerClass, type PresentedParticipant, type PresentedRoom } from '../../rooms/present';
 import type { Socket } from 'socket.io';
-import { RoomEvents } from './events';
-import { encodeEvent, type EncodedEvent } from './preEncoded';
+import { RoomEvents } from '../names';
+import { encodeEvent, type EncodedEvent } from './encodeOnce';
 
 /**
  * A room as loaded once for the sockets that connected together, with each presentation made once:
@@ -15,13 +15,13 @@ export class RoomSnapshot {
   private readonly classOf: (viewerId: number) => string;
   private readonly rooms = new Map<string, PresentedRoom>();
   private readonly presented = new Map<number, PresentedParticipant>();
-  /** The welcome's events, encoded once for every socket of the namespace (preEncoded.ts). */
+  /** The welcome's events, encoded once for every socket of the namespace (encodeOnce.ts). */
   private readonly encoded = new Map<string, EncodedEvent>();
 
   /**
    * The room's seq read just before the room (null when it could not be read): every event with a seq
    * up to it was published before the read, so this snapshot holds it, and one after it reaches the
-   * socket live (namespaces.ts welcome).
+   * socket live (welcome.ts).
    */
   constructor(
     readonly room: Room,
@@ -97,7 +97,7 @@ export class RoomLoads {
 
   constructor(
     private readonly read: (slug: string) => Promise<Room | null> = (slug) => readRoomBySlug(slug),
-    /** The room's latest seq (sequence.ts), read before the room; a failure leaves the snapshot without one. */
+    /** The room's latest seq (transport/sequenceLog.ts), read before the room; a failure leaves the snapshot without one. */
     private readonly head?: (slug: string) => Promise<number>,
   ) {}
 

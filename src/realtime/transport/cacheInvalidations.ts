@@ -1,11 +1,11 @@
-import type { Logger } from '../logger';
-import { publishOf, type RedisClient as Redis } from '../lib/redis';
-import { applyInvalidation, setInvalidationTransport, type Invalidation } from '../lib/invalidation';
-import { parseControl } from './control';
+import type { Logger } from '../../logger';
+import { publishOf, type RedisClient as Redis } from '../../lib/redis';
+import { applyInvalidation, setInvalidationTransport, type Invalidation } from '../../lib/invalidation';
+import { parseControl } from './controlChannel';
 
 /**
  * The in-process caches' invalidations between instances (lib/invalidation.ts), over the control
- * channel (control.ts, `invalidate`), beside the room events' fabric:
+ * channel (controlChannel.ts, `invalidate`), beside the room events' fabric:
  * - sent with the unguarded PUBLISH, so a failure is seen: the sender logs it, and once its publisher
  *   is back it tells every instance to drop everything (`all`), since some instance may hold what
  *   the lost push would have dropped. Until then the TTL (CACHE_TTL_MS) bounds it;

@@ -1,14 +1,14 @@
 import type { Socket } from 'socket.io';
-import { authenticate } from '../users/apiKeys';
-import { authorizeRoomConnection } from '../rooms/access';
-import { AppError, RateLimitError, UnauthorizedError } from '../errors';
-import type { RateLimitStore } from '../http/rateLimit';
-import { bearerKey } from '../users/auth';
-import { clientAddress, type TrustFn } from '../http/clientAddress';
-import type { Logger } from '../logger';
-import type { UserRecord as User } from '../users/store';
-import type { PresentedParticipant } from '../rooms/present';
-import { slugOfNamespace } from './events';
+import { authenticate } from '../../users/apiKeys';
+import { authorizeRoomConnection } from '../../rooms/access';
+import { AppError, RateLimitError, UnauthorizedError } from '../../errors';
+import type { RateLimitStore } from '../../http/rateLimit';
+import { bearerKey } from '../../users/auth';
+import { clientAddress, type TrustFn } from '../../http/clientAddress';
+import type { Logger } from '../../logger';
+import type { UserRecord as User } from '../../users/store';
+import type { PresentedParticipant } from '../../rooms/present';
+import { slugOfNamespace } from '../names';
 
 /** The user behind a socket: what the realtime code reads (channels, presence, the moves relay). */
 export interface SocketUser {
@@ -30,9 +30,9 @@ export interface SocketRoom {
  */
 export interface SocketData {
   user: SocketUser;
-  /** The API key the socket opened with: revoking it drops the socket (access.ts). */
+  /** The API key the socket opened with: revoking it drops the socket (accessRechecks.ts). */
   keyId: number;
-  /** Date.now() at the handshake: a resync (access.ts) spares sockets that connected after the events lost. */
+  /** Date.now() at the handshake: a resync (accessRechecks.ts) spares sockets that connected after the events lost. */
   connectedAt: number;
   /** Room namespaces only. */
   room?: SocketRoom;
@@ -88,7 +88,7 @@ function stringField(source: unknown, name: string): string | null {
 }
 
 /**
- * `since_seq`: a seq as events carry it (a non-negative integer, sequence.ts), given as a number or,
+ * `since_seq`: a seq as events carry it (a non-negative integer, transport/sequenceLog.ts), given as a number or,
  * from the query string, as its decimal digits. Answers undefined when absent, NaN when it is garbage.
  */
 function seqField(source: unknown): number | undefined {

@@ -1,18 +1,18 @@
-import type { Logger } from '../logger';
-import { readRoomBySlug } from '../rooms/store/read';
-import { presentRoom, roomMembers, roomViewerClass } from '../rooms/present';
-import type { DomainEvent } from '../events/bus';
-import { eventIdOf, eventIdsOf, rollCreatedEventId, sequenced, sequencedHeard } from '../events/record';
-import type { Broadcaster } from './broadcaster';
-import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from './events';
-import { findThemeById } from '../themes/store/themes';
-import type { RollRecord as Roll } from '../rolls/store/records';
-import { presentOneTheme } from '../themes/present';
-import { KeyedThrottle } from './throttle';
-import type { ReplayEntry } from './sequence';
-import { releaseOutbox } from '../outbox/sweeper';
+import type { Logger } from '../../logger';
+import { readRoomBySlug } from '../../rooms/store/read';
+import { presentRoom, roomMembers, roomViewerClass } from '../../rooms/present';
+import type { DomainEvent } from '../../events/bus';
+import { eventIdOf, eventIdsOf, rollCreatedEventId, sequenced, sequencedHeard } from '../../events/record';
+import type { Broadcaster } from '../transport/broadcaster';
+import { RoomEvents, roomNamespace, USER_NAMESPACE, UserEvents, userChannel } from '../names';
+import { findThemeById } from '../../themes/store/themes';
+import type { RollRecord as Roll } from '../../rolls/store/records';
+import { presentOneTheme } from '../../themes/present';
+import { KeyedThrottle } from './keyedThrottle';
+import type { ReplayEntry } from '../transport/sequenceLog';
+import { releaseOutbox } from '../../outbox/sweeper';
 
-/** The roll side of the fan-out, filled in by rollFeed.ts (kept apart: it follows the rolls feature). */
+/** The roll side of the fan-out, filled in by rollEmits.ts (kept apart: it follows the rolls feature). */
 export interface RollFeed {
   /**
    * Emit RollCreateEvent / RollUpdateEvent for these rolls of room `slug`, presented per viewer.

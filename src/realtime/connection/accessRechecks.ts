@@ -1,11 +1,11 @@
 import type { Server, Socket } from 'socket.io';
-import type { Logger } from '../logger';
-import { liveSeats } from '../rooms/store/read';
-import { liveKeyIds } from '../users/store';
-import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from './events';
+import type { Logger } from '../../logger';
+import { liveSeats } from '../../rooms/store/read';
+import { liveKeyIds } from '../../users/store';
+import { ROOM_NAMESPACE, RoomEvents, USER_NAMESPACE } from '../names';
 import { socketData } from './handshake';
-import { unheld } from './welcomeHold';
-import { namespacesOf } from './socketioInternals';
+import { unheld } from './holdLiveEvents';
+import { namespacesOf } from '../socketioInternals';
 
 /** The other listeners guarded alongside the sockets (the Pusher gateway's subscriptions). */
 export interface GuardedListeners {

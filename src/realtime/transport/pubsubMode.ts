@@ -1,5 +1,5 @@
-import { isCluster, masterOf, type RedisClient as Redis } from '../lib/redis';
-import type { Logger } from '../logger';
+import { isCluster, masterOf, type RedisClient as Redis } from '../../lib/redis';
+import type { Logger } from '../../logger';
 
 /** REDIS_PUBSUB as configured. */
 export type PubSubSetting = 'auto' | 'sharded' | 'classic';

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
-import type { Invalidation } from '../lib/invalidation';
-import { masterOf, type RedisTarget } from '../lib/redis';
-import { isIdList, isRecord, isStringList } from './shape';
+import type { Invalidation } from '../../lib/invalidation';
+import { masterOf, type RedisTarget } from '../../lib/redis';
+import { isIdList, isRecord, isStringList } from '../shapeChecks';
 
 /**
  * The control channel: what one process tells every instance about its sockets, beside the
@@ -12,7 +12,7 @@ import { isIdList, isRecord, isStringList } from './shape';
  *   sockets connected before `before` (epoch ms) may have missed them and are resynced;
  * - `revalidate`: re-check every socket against the database now;
  * - `invalidate`: drop what the in-process caches hold of these keys, users, rooms, dice boxes
- *   (lib/invalidation.ts; realtime/invalidations.ts applies it).
+ *   (lib/invalidation.ts; realtime/transport/cacheInvalidations.ts applies it).
  */
 export type ControlMessage =
   | { type: 'revoke_keys'; keyIds: number[] }

@@ -1,6 +1,6 @@
 import { encode as msgpack } from 'notepack.io';
 import type { Target } from './broadcaster';
-import type { Publication, WireFormat } from './wire';
+import type { Publication, WireFormat } from './wireFormat';
 
 /**
  * Messages in the format of the sharded adapter of `@socket.io/redis-adapter` 8.3
@@ -41,7 +41,7 @@ function optionsOf(target: Target) {
 /**
  * msgpack (notepack.io, the adapter's own codec: it decodes whatever does not start with `{` as
  * msgpack). Not JSON: a room event's `seq` is written into the encoded message by the sending script
- * (sequenceRedis.ts), which finds the placeholder number as the 9 bytes of a msgpack uint64 and
+ * (sequenceLogRedis.ts), which finds the placeholder number as the 9 bytes of a msgpack uint64 and
  * overwrites them in place; the classic format (redis-emitter) is msgpack too, so one script serves both.
  */
 function encode(message: object): Buffer {

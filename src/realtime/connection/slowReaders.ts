@@ -1,6 +1,7 @@
 import type { Server } from 'socket.io';
 import type WebSocket from 'ws';
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
+import { engineWebSocket } from '../socketioInternals';
 
 /**
  * Clients that read slower than they are sent to. Everything written to a connection waits in the
@@ -49,7 +50,7 @@ export function limitOutboundBytes(io: Server, maxBuffered: number, logger: Logg
     });
     conn.on('packetCreate', (packet) => {
       queued += sizeOf(packet.data);
-      const ws = wsOf(conn);
+      const ws = engineWebSocket(conn);
       const buffered = queued + (ws ? ws.bufferedAmount : 0);
       if (buffered <= maxBuffered || conn.readyState !== 'open') return;
       logger.warn({ address: conn.remoteAddress, buffered, maxBuffered }, 'socket connection does not read what it is sent: closed');
@@ -66,17 +67,10 @@ function sizeOf(data: unknown): number {
   return 0;
 }
 
-/** The websocket under an Engine.IO connection, when it travels over one (not long-polling). */
-function wsOf(conn: EngineConnection): WebSocket | null {
-  const transport = conn.transport;
-  return transport?.name === 'websocket' && transport.socket ? transport.socket : null;
-}
-
 /** The part of an Engine.IO socket used here (socket.io does not export the type). */
 interface EngineConnection {
   readyState: string;
   remoteAddress: string;
-  transport?: { name: string; socket?: WebSocket };
   on(event: 'flush', listener: () => void): void;
   on(event: 'packetCreate', listener: (packet: { type: string; data?: unknown }) => void): void;
   close(discard?: boolean): void;

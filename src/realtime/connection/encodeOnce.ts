@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { writePreEncoded } from './socketioInternals';
+import { writePreEncoded } from '../socketioInternals';
 
 /**
  * One event encoded once and written to many sockets. `socket.emit()` encodes its packet for every
@@ -21,7 +21,7 @@ export function encodeEvent(socket: Socket, event: string, payload: unknown): En
 /**
  * Write an encoded event to one socket, as `socket.emit()` would after encoding: through the
  * connection's `_packet` with `preEncoded` (Socket.IO 4's own path for packets encoded once), so
- * welcomeHold.ts sees the write like any other. The packet must have been encoded for this socket's
+ * holdLiveEvents.ts sees the write like any other. The packet must have been encoded for this socket's
  * namespace. Answers false (and writes nothing) when the socket is no longer connected.
  */
 export function sendEncoded(socket: Socket, encoded: EncodedEvent): boolean {

@@ -1,7 +1,7 @@
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Target } from './broadcaster';
 import type { PubSubMode } from './pubsubMode';
-import { shardedWire } from './shardedPublisher';
+import { shardedWire } from './shardedWire';
 
 /** One message for Redis: where it goes and what it says. */
 export interface Publication {
@@ -12,7 +12,7 @@ export interface Publication {
 /**
  * How the broadcaster's emits are written for the adapter every instance runs (the one place that
  * knows both): the encoding of a message, the channel it goes to, and the command that carries it.
- * Sending is the broadcaster's (broadcaster.ts `sendBlock`).
+ * Sending is the Redis broadcaster's (redisBroadcaster.ts, through sequenceLogRedis.ts `sendBlock`).
  */
 export interface WireFormat {
   /** PUBLISH for the classic adapter, SPUBLISH (sharded pub/sub) for the sharded one. */

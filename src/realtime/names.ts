@@ -55,7 +55,7 @@ export function userChannel(userId: number): string {
 }
 
 /**
- * Every welcomed socket of a room namespace joins this channel with its user's (namespaces.ts welcome):
+ * Every welcomed socket of a room namespace joins this channel with its user's (connection/welcome.ts):
  * events for everyone in the room go here, so that one emit names one channel, not every member's.
  */
 export const MEMBERS_CHANNEL = 'members';

@@ -6,7 +6,7 @@
  * REPLAY_LIMIT entries. The log covers every event after its `floor`: a client whose last seq is below
  * it (the log was trimmed, expired, or lost with Redis) cannot be replayed from it.
  *
- * Two shapes: MemorySequence (one process, no Redis) here, the Redis one in sequenceRedis.ts.
+ * Two shapes: MemorySequence (one process, no Redis) here, the Redis one in sequenceLogRedis.ts.
  */
 
 /** What the log keeps of a block: enough to replay it, presented afresh for each viewer. */

@@ -1,5 +1,5 @@
 import calculateSlot from 'cluster-key-slot';
-import { isCluster, type RedisClient } from '../lib/redis';
+import { isCluster, type RedisClient } from '../../lib/redis';
 
 /**
  * What ioredis 5.11 keeps of a Cluster's sharded subscribers (ClusterSubscriberGroup, created by
@@ -29,7 +29,7 @@ function groupOf(sub: RedisClient): SubscriberGroup | null {
  * reconnect with the seq they had before the gap and replay it from the room's log.
  *
  * On one Redis server (no sharded subscriber group) this does nothing: the subscriber's `ready`
- * resyncs every room (index.ts). Answers the stop function.
+ * resyncs every room (realtime/index.ts). Answers the stop function.
  */
 export function watchShardSubscriptions(
   sub: RedisClient,

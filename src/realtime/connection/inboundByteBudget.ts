@@ -1,5 +1,5 @@
 import type { Server } from 'socket.io';
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 
 /** Bytes a connection may send: `perSecond` on average, bursts up to `burst`. */
 export interface InboundByteLimits {

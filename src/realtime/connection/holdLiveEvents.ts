@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { connectionWriter, outgoingNotifier, type EngineWrite, type OutgoingNotice } from './socketioInternals';
+import { connectionWriter, outgoingNotifier, type EngineWrite, type OutgoingNotice } from '../socketioInternals';
 
 /**
  * Live events that reach a socket while it is being welcomed, held back until the welcome is out, so a
@@ -180,7 +180,7 @@ function lateSkipped(hold: ClientHold, packet: Packet | undefined): boolean {
 
 /**
  * Run `fn`, whose writes to `socket`'s connection go out now even while a welcome holds that
- * connection's live events (access.ts: a socket told to reconnect and replay must hear it, and the
+ * connection's live events (accessRechecks.ts: a socket told to reconnect and replay must hear it, and the
  * events held for it are moot: it replays them after reconnecting).
  */
 export function unheld<T>(socket: Socket, fn: () => T): T {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient as Redis } from '../lib/redis';
-import type { Logger } from '../logger';
-import type { PublishObserver } from '../metrics/realtime';
-import { carriesSeq, type Broadcaster, type LocalBroadcaster, type Target } from './broadcaster';
-import type { ReplayEntry } from './sequence';
-import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceRedis';
-import type { Publication, WireFormat } from './wire';
+import type { RedisClient as Redis } from '../../lib/redis';
+import type { Logger } from '../../logger';
+import type { PublishObserver } from '../../metrics/realtime';
+import { carriesSeq, type Broadcaster, type Target } from './broadcaster';
+import type { LocalBroadcaster } from './inProcessBroadcaster';
+import type { ReplayEntry } from './sequenceLog';
+import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceLogRedis';
+import type { Publication, WireFormat } from './wireFormat';
 
 /** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
 export interface LostEmits {
@@ -59,8 +60,8 @@ export interface RedisBroadcasterOptions {
  * channel, in the same order (emitting locally first and remotely second, what `nsp.emit` does with the
  * adapter, would let clients on two instances see two events of one room in different orders).
  *
- * The wire format (wire.ts: the classic adapter's or the sharded one's, and PUBLISH or SPUBLISH)
- * encodes the messages; they are sent by one script per block (sequenceRedis.ts sendBlock), which
+ * The wire format (wireFormat.ts: the classic adapter's or the sharded one's, and PUBLISH or SPUBLISH)
+ * encodes the messages; they are sent by one script per block (sequenceLogRedis.ts sendBlock), which
  * numbers the block in its room and logs it for replay.
  *
  * A room's blocks go one at a time (the next once Redis acknowledged the previous one), so they reach
@@ -70,7 +71,7 @@ export interface RedisBroadcasterOptions {
  * (a reply lost with the connection) by this instance's id and the block's number, so none is sent
  * twice; a refusal is logged and counted. Past MAX_PENDING_BLOCKS the kept blocks are dropped: their
  * rooms' logs are cut (a replay from before them falls back to `since`) and their sockets resynced, as
- * when nothing was kept (index.ts).
+ * when nothing was kept (realtime/index.ts).
  */
 export class RedisBroadcaster implements Broadcaster {
   readonly sequence: RedisSequence;
@@ -88,7 +89,7 @@ export class RedisBroadcaster implements Broadcaster {
   private lost = new Set<string>();
   private lastFailureAt = 0;
   private readonly maxPending: number;
-  /** Called when a block is acknowledged after failures (index.ts then reports what was lost). */
+  /** Called when a block is acknowledged after failures (realtime/index.ts then reports what was lost). */
   onRecovered?: () => void;
 
   constructor(
@@ -152,7 +153,7 @@ export class RedisBroadcaster implements Broadcaster {
   /**
    * Through Redis, so that it lands in its place among the room's events on every instance. When
    * that fails, this instance's own sockets are dropped at once; the other instances' go when the
-   * block is sent again, or when they resync or re-validate (index.ts, access.ts).
+   * block is sent again, or when they resync or re-validate (realtime/index.ts, connection/accessRechecks.ts).
    */
   disconnect(target: Target) {
     this.within(target.namespace, () => {

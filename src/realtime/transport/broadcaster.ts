@@ -1,7 +1,5 @@
-import type { Server } from 'socket.io';
-import { RoomEvents, ROOM_NAMESPACE } from './events';
-import { MemorySequence, type ReplayEntry, type SequenceReader } from './sequence';
-import { namespacesOf } from './socketioInternals';
+import { RoomEvents, ROOM_NAMESPACE } from '../names';
+import type { ReplayEntry, SequenceReader } from './sequenceLog';
 
 /** Where an emit goes inside one namespace: some channels (or all sockets), minus some channels. */
 export interface Target {
@@ -27,7 +25,7 @@ export interface Broadcaster {
   /**
    * Run `fn`, whose emits must reach Redis as one block: the per-class emits of one event, so that no
    * other instance's emit lands between them and every client sees one order. The block gets one seq
-   * (the room's next: every room event payload carries it as `seq`, sequence.ts); `replay` is what the
+   * (the room's next: every room event payload carries it as `seq`, sequenceLog.ts); `replay` is what the
    * room's log keeps of it for reconnecting clients. `onSeq` hears the seq of the block's first
    * namespace once it has one (the room's: webhooks carry it, events/record.ts); never for a block
    * given up or refused as already sent.
@@ -48,54 +46,3 @@ const SEQUENCED: ReadonlySet<string> = new Set(Object.values(RoomEvents).filter(
 export function carriesSeq(namespace: string, event: string, payload: unknown): payload is Record<string, unknown> {
   return SEQUENCED.has(event) && ROOM_NAMESPACE.test(namespace) && typeof payload === 'object' && payload !== null && !Array.isArray(payload);
 }
-
-export class LocalBroadcaster implements Broadcaster {
-  /** While atomically() runs: the seq each namespace's emits of the block carry, taken at its first emit. */
-  private block: { seqs: Map<string, number>; replay?: ReplayEntry } | null = null;
-
-  constructor(
-    private readonly io: Server,
-    readonly sequence: MemorySequence = new MemorySequence(),
-  ) {}
-
-  /**
-   * Only namespaces that exist here: `io.of(name)` would create (and keep) an empty one. `local`: this
-   * process's sockets only, even under the Redis adapter, whose own disconnectSockets() would only
-   * publish a request (nothing at all while Redis is away, when the clustered shape falls back here).
-   */
-  private operator(target: Target) {
-    const nsp = namespacesOf(this.io).get(target.namespace);
-    if (!nsp) return null;
-    return nsp.local.to(target.to ?? []).except(target.except ?? []);
-  }
-
-  emit(target: Target, event: string, payload: unknown) {
-    if (!this.block) return this.atomically(() => this.emit(target, event, payload));
-    const { seqs, replay } = this.block;
-    let seq = seqs.get(target.namespace);
-    if (seq === undefined) seqs.set(target.namespace, (seq = this.sequence.next(target.namespace, seqs.size ? undefined : replay)));
-    this.operator(target)?.emit(event, carriesSeq(target.namespace, event, payload) ? { ...payload, seq } : payload);
-  }
-
-  disconnect(target: Target) {
-    this.operator(target)?.disconnectSockets(false);
-  }
-
-  whenSent(): Promise<boolean> {
-    return Promise.resolve(true);
-  }
-
-  // In process, emits are synchronous: nothing can land between them.
-  atomically(fn: () => void, replay?: ReplayEntry, onSeq?: (seq: number) => void) {
-    if (this.block) return fn();
-    const block = (this.block = { seqs: new Map<string, number>(), replay });
-    try {
-      fn();
-    } finally {
-      this.block = null;
-    }
-    const seq = block.seqs.values().next().value;
-    if (onSeq && seq !== undefined) onSeq(seq);
-  }
-}
-

@@ -1,8 +1,8 @@
-import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../lib/redis';
-import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequence';
+import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../../lib/redis';
+import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequenceLog';
 
 /**
- * The Redis shape of sequence.ts: a room's counter (with, per instance, its last block sent) and log
+ * The Redis shape of sequenceLog.ts: a room's counter (with, per instance, its last block sent) and log
  * live in two keys whose hash tag is the room's channel (`{dice#/room/abc#}:seq`, `:log`), so that they and the
  * shard channel `dice#/room/abc#` (sharded pub/sub) share one Redis Cluster slot and one script can
  * touch them all. One script per block of emits: it takes the next seq, writes it into each message,

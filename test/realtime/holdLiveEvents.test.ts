@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Server, type Socket } from 'socket.io';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
-import { holdLiveEvents } from '../../src/realtime/welcomeHold';
+import { holdLiveEvents } from '../../src/realtime/connection/holdLiveEvents';
 
 /**
- * The welcome hold's hooks on a connection (src/realtime/welcomeHold.ts), on a real Socket.IO server
+ * The welcome hold's hooks on a connection (src/realtime/connection/holdLiveEvents.ts), on a real Socket.IO server
  * and client: broadcasts are held while a welcome is on, left out by the `late` rule while its window
  * lasts, and the connection gets its own methods back once nothing needs the hooks.
  */

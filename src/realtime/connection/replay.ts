@@ -1,80 +1,12 @@
 import type { Socket } from 'socket.io';
-import { loadRolls } from '../rolls/store/load';
-import type { RollRecord as Roll } from '../rolls/store/records';
-import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../rolls/store/visible';
-import { canSeeRoll, toldOfClear } from '../rolls/policy';
-import { findParticipant } from '../rooms/store/read';
-import { memberUserIds } from '../rooms/policy';
-import { presentRoll, rollViewerClass } from '../rolls/present';
-import type { Broadcaster } from './broadcaster';
-import { MEMBERS_CHANNEL, RoomEvents, roomNamespace, userChannel } from './events';
-import { emitPerViewer, type RollFeed } from './fanout';
-import { roomMembers } from '../rooms/present';
+import { loadRolls } from '../../rolls/store/load';
+import { visibleRollIdInRoom, visibleRollIdsInRoom } from '../../rolls/store/visible';
+import { canSeeRoll, toldOfClear } from '../../rolls/policy';
+import { findParticipant } from '../../rooms/store/read';
+import { presentRoll } from '../../rolls/present';
+import { RoomEvents } from '../names';
 import { socketData } from './handshake';
-import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from './sequence';
-
-/**
- * Rolls, live: each roll is loaded once (one batch for the event), then presented once per class of
- * the room's members who may see it (rolls/present.ts rollViewerClass), and emitted once per class to those
- * members' channels: a whispered roll reaches only its roller and its recipients, a hidden
- * die's value only its roller, on every instance.
- */
-export function createRollFeed(broadcaster: Broadcaster): RollFeed {
-  return {
-    async emitRolls(event, rollIds, slug, loaded, onSeq) {
-      const rolls = loaded?.size ? await withPreloaded(rollIds, loaded) : await loadRolls(rollIds);
-      for (const roll of rolls) {
-        if (roll.room?.slug !== slug) continue;
-        const told = onSeq && ((seq: number) => onSeq(roll.id, seq));
-        if (!roll.isWhispered) {
-          emitToRoom(broadcaster, roomNamespace(slug), event, roll, told);
-          continue;
-        }
-        const viewers = new Set([...roomMembers(roll.room), roll.userId]);
-        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer), { event, rollId: roll.id }, told);
-      }
-    },
-  };
-}
-
-/**
- * A roll for the whole room: its roller and the room's owner each get their presentation on their own
- * channel, and every other socket of the room one shared presentation through the members channel
- * (presentRoll() depends on the viewer only through rollViewerClass(), and everyone else in the
- * namespace is a participant: the handshake admits no one else). Two or three emits whatever the
- * size of the room, each naming one or two channels: addressing every member's channel put a
- * thousand names into each Redis message of a room of 1,000.
- */
-function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCreateEvent' | 'RollUpdateEvent', roll: Roll, onSeq?: (seq: number) => void): void {
-  const classOf = rollViewerClass(roll);
-  const special = [...new Set([roll.userId, roll.room!.userId])];
-  let other: number | undefined;
-  for (const id of memberUserIds(roll.room!)) {
-    if (!special.includes(id)) {
-      other = id;
-      break;
-    }
-  }
-  broadcaster.atomically(() => {
-    for (const viewer of special) {
-      if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
-    }
-    if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
-  }, { event, rollId: roll.id }, onSeq);
-}
-
-/**
- * The rolls `ids`, in order, taking those this instance's command already assembled from `loaded` and
- * reading the others. A preloaded roll keeps the room as its command read it, a moment before its
- * commit: the roll goes to the room's members as the roll saw them when it was made. (A removal that
- * commits in that moment is announced after the roll in this room's queue, so the removed member gets
- * the roll, then its kick: the same order as if the removal had come a moment later.)
- */
-async function withPreloaded(ids: readonly number[], loaded: ReadonlyMap<number, Roll>): Promise<Roll[]> {
-  const missing = ids.filter((id) => !loaded.has(id));
-  const readById = new Map((await loadRolls(missing)).map((r) => [r.id, r]));
-  return [...new Set(ids)].flatMap((id) => loaded.get(id) ?? readById.get(id) ?? []);
-}
+import { REPLAY_LIMIT, type LoggedEntry, type SequenceReader } from '../transport/sequenceLog';
 
 /** At most this many rolls are replayed to a reconnecting socket: the latest ones, oldest first. */
 export { REPLAY_LIMIT };
@@ -83,7 +15,7 @@ export { REPLAY_LIMIT };
  * A reconnecting socket said the last roll it saw (auth.since): send it, as RollCreateEvent and
  * in order, every roll of the room after that one that its user may see, as they are now. An
  * unknown `since` (not a roll of this room, or one its user may not see) replays nothing: the client
- * should reload the history. Sends through `send` (the welcome's direct emits, welcomeHold.ts) and
+ * should reload the history. Sends through `send` (the welcome's direct emits, holdLiveEvents.ts) and
  * answers the uuids sent, so that the same roll heard live meanwhile is not sent twice (null: no
  * replay, `since` absent or unknown).
  */
@@ -153,12 +85,12 @@ export async function replayLogged(socket: Socket, logged: readonly LoggedEntry[
 const UNLOGGED_LOOKBACK = 5 * 60 * 1_000_000;
 
 /**
- * The welcome's replay (namespaces.ts RealtimeContext.replay): from the log when it covers `since_seq`,
+ * The welcome's replay (welcome.ts WelcomeContext.replay): from the log when it covers `since_seq`,
  * else by `since`. With both, the log's replay is followed by the stored rolls after `since` that the
  * log lacks (the database is the truth for rolls: one whose instance died before publishing it, or
  * whose block Redis lost, was never numbered), each once: those in the log, replayed or already seen,
  * are left out. One still being published as the welcome runs is sent here, and its live copy is left
- * out by uuid (namespaces.ts).
+ * out by uuid (welcome.ts).
  */
 export async function replayMissed(
   socket: Socket,

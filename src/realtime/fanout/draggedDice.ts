@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import type { Socket } from 'socket.io';
-import type { Logger } from '../logger';
-import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from './events';
-import { errorFields, guarded } from './guard';
-import { socketData } from './handshake';
-import { ownMoveAudience, type MoveAudience } from '../rolls/policy';
-import { findDraggedDie } from '../rolls/store/visible';
+import type { Logger } from '../../logger';
+import { MOVE_EVENT_NAMES, MoveEvents, userChannel, type MoveEventName } from '../names';
+import { errorFields, guarded } from '../callbackGuards';
+import { socketData } from '../connection/handshake';
+import { ownMoveAudience, type MoveAudience } from '../../rolls/policy';
+import { findDraggedDie } from '../../rolls/store/visible';
 
 /**
  * Dragging a die: a client sends RollValueMove{Start,,End}Event with
@@ -142,7 +142,7 @@ export function attachMoveRelay(socket: Socket, logger: Logger, limits: MoveLimi
   let chain: Promise<void> = Promise.resolve();
   for (const event of MOVE_EVENT_NAMES) {
     // The payload is the client's: parseMove checks its shape; anything that still throws here is
-    // logged and ends this socket only (guard.ts).
+    // logged and ends this socket only (callbackGuards.ts).
     const onMove = guarded(
       (payload: unknown) => {
         if (!bucket.take()) {

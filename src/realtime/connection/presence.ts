@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../lib/redis';
-import type { Logger } from '../logger';
+import type { RedisClient } from '../../lib/redis';
+import type { Logger } from '../../logger';
 
 /**
  * Who is connected to which room, counted per user across all their sockets (tabs) and, with Redis,

@@ -1,12 +1,12 @@
-import type { InboundByteLimits } from '../inboundBytes';
-import { TokenBucket } from '../moves';
+import type { InboundByteLimits } from '../connection/inboundByteBudget';
+import { TokenBucket } from '../fanout/draggedDice';
 
 /**
  * What one Pusher connection may make the gateway do, counted before the work is done. Past any of
  * these the connection is closed with 4100 (over capacity: pusher-js retries after a second, on a new
  * connection the per-address handshake limit counts):
  * - frames: MESSAGES_PER_SECOND a second, each one parsed;
- * - bytes: SOCKET_BYTES_PER_SECOND on average (the Socket.IO connections' budget, inboundBytes.ts),
+ * - bytes: SOCKET_BYTES_PER_SECOND on average (the Socket.IO connections' budget, connection/inboundByteBudget.ts),
  *   counted off the wire before a frame is parsed. The SDK sends a drag frame of about 200 bytes at
  *   most four times a second;
  * - channel changes: subscribe and unsubscribe. Each one costs database reads, a presence write and,
