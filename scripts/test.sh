@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite: type check, the import rules, then every test on SQLite (the embedded shape), then the database
+# The whole suite: type check, import rules, lint, format, then every test on SQLite (the embedded shape), then the database
 # tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape),
 # then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
 # and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
@@ -36,6 +36,14 @@ if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check f
 echo ""
 echo "=== import rules ==="
 if npm run --silent lint:deps; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "import rules broken"; fi
+
+# ESLint (eslint.config.js) and Prettier's check (.prettierrc.json): one count each, as the import rules.
+echo ""
+echo "=== lint ==="
+if npm run --silent lint; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "lint failed"; fi
+echo ""
+echo "=== format ==="
+if npm run --silent format:check; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "not formatted: bash scripts/format-all.sh"; fi
 
 # The servers and CLIs the tests start as processes of their own run the build production runs
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.

@@ -56,7 +56,7 @@ export interface DrawJob<R> {
    * Stores the results of the group's jobs that share this function, all at once (rolls: one
    * statement for the whole group on PostgreSQL), in the group's transaction.
    */
-  writeAll(tx: Query, results: R[]): Promise<void>;
+  writeAll: (tx: Query, results: R[]) => Promise<void>;
   /** rows the result writes (a group stays under MAX_GROUP_ROWS: PostgreSQL's bound on parameters) */
   rows(result: R): number;
 }

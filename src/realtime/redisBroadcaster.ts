@@ -117,7 +117,7 @@ export class RedisBroadcaster implements Broadcaster {
       this.making.replay ??= replay;
       return fn();
     }
-    const making = (this.making = { byNamespace: new Map(), replay, fallbacks: [] as Array<() => void> });
+    const making = (this.making = { byNamespace: new Map<string, Array<[string, Buffer | string]>>(), replay, fallbacks: [] as Array<() => void> });
     try {
       fn();
     } finally {
