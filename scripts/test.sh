@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite: type check, the import rules, then every test on SQLite (the embedded shape), then the database
+# The whole suite: type check, import rules, lint, then every test on SQLite (the embedded shape), then the database
 # tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape),
 # then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
 # and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
@@ -36,6 +36,12 @@ if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check f
 echo ""
 echo "=== import rules ==="
 if npm run --silent lint:deps; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "import rules broken"; fi
+
+# ESLint (eslint.config.js): one count, as the import rules. Prettier's check (npm run format:check)
+# joins it once the tree is formatted (docs/architecture.md, "Lint and format").
+echo ""
+echo "=== lint ==="
+if npm run --silent lint; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "lint failed"; fi
 
 # The servers and CLIs the tests start as processes of their own run the build production runs
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.

@@ -162,7 +162,7 @@ function parseOrigins(value: string): string[] | null | { error: string } {
   if (!items.length || (items.length === 1 && items[0] === '*')) return null;
   const origins: string[] = [];
   for (const item of items) {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(item);
     } catch {

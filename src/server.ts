@@ -187,7 +187,7 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       metricsListener = await listenMetrics(deps.metrics, { port: config.metricsPort, host: config.host, keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs }, logger);
     } catch (err) {
       server.close();
-      throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`);
+      throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`, { cause: err });
     }
   }
 
@@ -200,7 +200,9 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
       // Pusher clients first: told 4200, they reconnect to another instance while this one drains.
       await realtime.pusher?.close();
       await revocations?.stop();
-      io.close();
+      // Not awaited: its adapters' unsubscribes would wait on a Redis that may be down, and realtime.close()
+      // below ends those connections all the same.
+      io.close().catch((err: Error) => logger.warn({ err: err.message }, 'closing Socket.IO failed'));
       await realtime.close();
       await webhooks.stop();
       stopObserving();

@@ -30,7 +30,8 @@ const WINDOW_MS = arg('window', 40);
 /** Node 20 closes an idle keep-alive connection this long after server.keepAliveTimeout (lib/_http_server.js). */
 const NODE_SERVER_BUFFER_MS = 1000;
 
-type Outcome = 'reused' | 'new connection' | string;
+/** 'reused', 'new connection', or the failed request's error code. */
+type Outcome = string;
 
 function get(url: string, agent: http.Agent): Promise<{ status: number; socket: object; keepAlive: string | undefined }> {
   return new Promise((resolve, reject) => {

@@ -30,7 +30,7 @@ await measure('operator 900 KB', { dice: [{ type: 'd6' }, { type: 'd6' }], opera
 await measure('100 dice, 2 KB meta + 255 label each', { dice: Array.from({ length: 100 }, () => ({ type: 'd20', meta: 'm'.repeat(2040), label: 'l'.repeat(255) })) });
 await measure('50 d2 with 2 KB meta each, exploding on 2', { dice: Array.from({ length: 50 }, () => ({ type: 'd2', meta: 'm'.repeat(2040) })), operator: { e: '2' } });
 const all = Array.from({ length: 100 }, (_, i) => i);
-await measure('largest accepted: 100 dice, 160 B label+meta each, 800 B operator', { dice: all.map((i) => ({ type: 'd6', label: 'L'.repeat(60), meta: 'm'.repeat(96) })), operator: { k: { h25: all.slice(0, 50), h20: all.slice(50) }, groups: [{ parts: [all.slice(0, 50), all.slice(50)], k: 'h1' }] }, label: 'l'.repeat(255), external_id: 'e'.repeat(255) });
+await measure('largest accepted: 100 dice, 160 B label+meta each, 800 B operator', { dice: all.map(() => ({ type: 'd6', label: 'L'.repeat(60), meta: 'm'.repeat(96) })), operator: { k: { h25: all.slice(0, 50), h20: all.slice(50) }, groups: [{ parts: [all.slice(0, 50), all.slice(50)], k: 'h1' }] }, label: 'l'.repeat(255), external_id: 'e'.repeat(255) });
 await measure('100 d2 exploding on 2, no meta', { dice: Array.from({ length: 100 }, () => ({ type: 'd2' })), operator: { e: '2' } });
 await measure('plain 1d20', { dice: [{ type: 'd20' }] });
 closeAll(c);

@@ -4,7 +4,7 @@
  * open redirect). `//host` and `/\host` are other sites to a browser; control characters and
  * anything over 512 characters are refused too. Anything refused is /account.
  */
-const SAME_SITE_PATH = /^\/(?![\/\\])[\x21-\x7e]{0,511}$/;
+const SAME_SITE_PATH = /^\/(?![/\\])[\x21-\x7e]{0,511}$/;
 
 export const DEFAULT_NEXT = '/account';
 

@@ -26,7 +26,7 @@ export const passwordForm = form({ current: password, password });
 
 /** The form's values, or a ValidationError whose sentence the page shows. */
 export function readForm<T>(schema: Joi.ObjectSchema, body: unknown): T {
-  const { error, value } = schema.validate(body ?? {});
+  const { error, value } = schema.validate(body ?? {}) as { error?: Joi.ValidationError; value: unknown };
   if (error) throw new ValidationError([{ path: String(error.details[0]?.path[0] ?? 'form'), message: error.details[0]!.message }], error.details[0]!.message);
   return value as T;
 }

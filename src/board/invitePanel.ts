@@ -8,7 +8,7 @@
 import type { Room } from '../client';
 import { inviteLink } from '../pages/client/invite';
 import { overlay } from './state';
-import { $ } from './view';
+import { $, onEvent } from './view';
 
 /** Set by the home page's Create a room for the room it made: its invite is offered first. */
 const CREATED = 'openDice.created';
@@ -43,10 +43,13 @@ async function copy(text: string, input: HTMLInputElement): Promise<boolean> {
 export function wireInvite(slug: string): void {
   const input = $('invite-link') as HTMLInputElement;
   input.addEventListener('focus', () => input.select());
-  $('copy-invite').addEventListener('click', async () => {
-    const done = await copy(input.value, input);
-    $('copy-status').textContent = done ? 'Invite link copied: paste it to your players.' : 'Select the link and copy it (Ctrl+C).';
-  });
+  $('copy-invite').addEventListener(
+    'click',
+    onEvent(async () => {
+      const done = await copy(input.value, input);
+      $('copy-status').textContent = done ? 'Invite link copied: paste it to your players.' : 'Select the link and copy it (Ctrl+C).';
+    }),
+  );
   let created = false;
   try {
     created = sessionStorage.getItem(CREATED) === slug;

@@ -15,7 +15,7 @@ import { removeRoll, rerenderRolls, upsertRoll } from './rollList';
 import { wireStats } from './stats';
 import { fragment, overlay, passcodeStorage, query, slug, state } from './state';
 import { keepTableBelowCards, noteThemeFailure, wireSounds } from './tableUi';
-import { $, diceViews, messageOf, renderParticipants } from './view';
+import { $, diceViews, messageOf, onEvent, renderParticipants } from './view';
 import { ensurePageKey, forgetPageKey, GUEST_KEY_STORAGE as KEY_STORAGE, pageKey, pageSession } from '../pages/client/pageKey';
 import { takeJoinIntent } from '../pages/client/invite';
 import { forgetStreamKey, handedStreamKey } from '../pages/stream/handover';
@@ -93,19 +93,22 @@ function wireLogin() {
     $('login-error').textContent = '';
     void signIn(key, true, 'join');
   });
-  $('guest').addEventListener('click', async () => {
-    const button = $('guest') as HTMLButtonElement;
-    button.disabled = true;
-    $('login-error').textContent = '';
-    try {
-      const key = await new DiceClient({ baseUrl: '' }).createGuest();
-      await signIn(key, true, 'join');
-    } catch (err) {
-      $('login-error').textContent = messageOf(err);
-    } finally {
-      button.disabled = false;
-    }
-  });
+  $('guest').addEventListener(
+    'click',
+    onEvent(async () => {
+      const button = $('guest') as HTMLButtonElement;
+      button.disabled = true;
+      $('login-error').textContent = '';
+      try {
+        const key = await new DiceClient({ baseUrl: '' }).createGuest();
+        await signIn(key, true, 'join');
+      } catch (err) {
+        $('login-error').textContent = messageOf(err);
+      } finally {
+        button.disabled = false;
+      }
+    }),
+  );
   $('sign-out').addEventListener('click', () => {
     localStorage.removeItem(KEY_STORAGE);
     state.socket?.disconnect();

@@ -3,7 +3,7 @@ import type { DiceClient } from '../client';
 import { diceOfPlainSum, equationOf, pickerDice } from './picker';
 import { upsertRoll } from './rollList';
 import { slug, state } from './state';
-import { $, el, messageOf } from './view';
+import { $, el, messageOf, onEvent } from './view';
 
 export function wireRollForm() {
   const picker = $('picker');
@@ -55,44 +55,47 @@ export function wireRollForm() {
   state.renderPicker = renderPicker;
   renderPicker();
 
-  $('roll-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const text = equation.value.trim();
-    const theme = ($('theme') as HTMLSelectElement).value || 'standard';
-    const hidden = ($('hidden-roll') as HTMLInputElement).checked;
-    const error = $('roll-error');
-    error.textContent = '';
-    if (!text) {
-      error.textContent = 'Pick some dice or write an equation (like 2d6+3).';
-      return;
-    }
-    let body: Parameters<DiceClient['createRoll']>[0];
-    if (hidden) {
-      const hiddenDice = diceOfPlainSum(text, theme, true, dice());
-      if (!hiddenDice) {
-        error.textContent = 'Hidden rolls take plain sums (like 2d6+1d20+3), without operators.';
+  $('roll-form').addEventListener(
+    'submit',
+    onEvent(async (event) => {
+      event.preventDefault();
+      const text = equation.value.trim();
+      const theme = ($('theme') as HTMLSelectElement).value || 'standard';
+      const hidden = ($('hidden-roll') as HTMLInputElement).checked;
+      const error = $('roll-error');
+      error.textContent = '';
+      if (!text) {
+        error.textContent = 'Pick some dice or write an equation (like 2d6+3).';
         return;
       }
-      body = { dice: hiddenDice, room: slug };
-    } else {
-      body = { equation: text, theme, room: slug };
-    }
-    const button = $('roll-button') as HTMLButtonElement;
-    button.disabled = true;
-    // roll.loading sounds while the roll is on its way (their `value` is compared with the dice count)
-    const count = 'dice' in body ? body.dice!.filter((d) => d.type !== 'mod').length : diceOfPlainSum(text, theme, false, dice())?.filter((d) => d.type !== 'mod').length ?? 1;
-    void state.sounds?.rollLoading(theme, count);
-    try {
-      const roll = await state.client!.createRoll(body);
-      // The socket brings it too; whichever comes first is shown, the other only updates it.
-      upsertRoll(roll, true);
-    } catch (err) {
-      error.textContent = messageOf(err);
-    } finally {
-      button.disabled = false;
-      state.sounds?.stopLoading();
-    }
-  });
+      let body: Parameters<DiceClient['createRoll']>[0];
+      if (hidden) {
+        const hiddenDice = diceOfPlainSum(text, theme, true, dice());
+        if (!hiddenDice) {
+          error.textContent = 'Hidden rolls take plain sums (like 2d6+1d20+3), without operators.';
+          return;
+        }
+        body = { dice: hiddenDice, room: slug };
+      } else {
+        body = { equation: text, theme, room: slug };
+      }
+      const button = $('roll-button') as HTMLButtonElement;
+      button.disabled = true;
+      // roll.loading sounds while the roll is on its way (their `value` is compared with the dice count)
+      const count = 'dice' in body ? body.dice!.filter((d) => d.type !== 'mod').length : diceOfPlainSum(text, theme, false, dice())?.filter((d) => d.type !== 'mod').length ?? 1;
+      void state.sounds?.rollLoading(theme, count);
+      try {
+        const roll = await state.client!.createRoll(body);
+        // The socket brings it too; whichever comes first is shown, the other only updates it.
+        upsertRoll(roll, true);
+      } catch (err) {
+        error.textContent = messageOf(err);
+      } finally {
+        button.disabled = false;
+        state.sounds?.stopLoading();
+      }
+    }),
+  );
 }
 
 export async function loadThemes() {

@@ -5,7 +5,7 @@
 import type { TrayDie } from '../client';
 import { upsertRoll } from './rollList';
 import { slug, state } from './state';
-import { $, el, messageOf } from './view';
+import { $, el, messageOf, onEvent } from './view';
 
 /** `2d6 + d8`: a row's dice counted by die and theme, in the order they first appear. */
 export function rowLabel(row: readonly TrayDie[]): string {
@@ -34,21 +34,24 @@ export function renderTray() {
 }
 
 export function wireTray() {
-  $('tray-rows').addEventListener('click', async (event) => {
-    const button = (event.target as HTMLElement).closest('button');
-    const row = myTray()[Number(button?.dataset.trayRow)];
-    if (!button || !row?.length) return;
-    const error = $('roll-error');
-    error.textContent = '';
-    (button as HTMLButtonElement).disabled = true;
-    try {
-      const roll = await state.client!.createRoll({ dice: row.map((d) => ({ type: d.dieType, theme: d.theme })), room: slug });
-      // The socket brings it too; whichever comes first is shown, the other only updates it.
-      upsertRoll(roll, true);
-    } catch (err) {
-      error.textContent = messageOf(err);
-    } finally {
-      (button as HTMLButtonElement).disabled = false;
-    }
-  });
+  $('tray-rows').addEventListener(
+    'click',
+    onEvent(async (event) => {
+      const button = (event.target as HTMLElement).closest('button');
+      const row = myTray()[Number(button?.dataset.trayRow)];
+      if (!button || !row?.length) return;
+      const error = $('roll-error');
+      error.textContent = '';
+      (button as HTMLButtonElement).disabled = true;
+      try {
+        const roll = await state.client!.createRoll({ dice: row.map((d) => ({ type: d.dieType, theme: d.theme })), room: slug });
+        // The socket brings it too; whichever comes first is shown, the other only updates it.
+        upsertRoll(roll, true);
+      } catch (err) {
+        error.textContent = messageOf(err);
+      } finally {
+        (button as HTMLButtonElement).disabled = false;
+      }
+    }),
+  );
 }

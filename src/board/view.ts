@@ -118,6 +118,17 @@ export function diceViews(roll: Roll, room: Room | null): DieView[] {
     }));
 }
 
+/**
+ * An async event handler in the shape addEventListener takes (a listener's result is ignored). The
+ * handlers show their own failures on the page; anything they let through goes to the console, where an
+ * unhandled rejection would have gone.
+ */
+export function onEvent<E extends Event>(handler: (event: E) => Promise<void>): (event: E) => void {
+  return (event) => {
+    handler(event).catch((err: unknown) => console.error(err));
+  };
+}
+
 /** A failure as the board says it: the API's own sentence, else the error's. */
 export function messageOf(err: unknown): string {
   if (err instanceof ApiError) return err.message;

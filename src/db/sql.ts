@@ -84,7 +84,7 @@ export const strOrNull = (v: unknown) => (v === null || v === undefined ? null :
 export function columns(alias: string, prefix: string, names: string[]): string {
   // Built once per (table, alias, prefix): the roll paths ask for the same few lists on every request.
   let lists = columnLists.get(names);
-  if (!lists) columnLists.set(names, (lists = new Map()));
+  if (!lists) columnLists.set(names, (lists = new Map<string, string>()));
   const key = `${alias}|${prefix}`;
   let list = lists.get(key);
   if (list === undefined) {
@@ -123,8 +123,8 @@ const JSON_OIDS = new Set([114, 3802]);
 
 /** pg's parsers, but JSON columns stay text: a JSON string value must not be taken for JSON text (asJson). */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    JSON_OIDS.has(oid) ? (value: string) => value : oid === TIMESTAMPTZ_OID && format !== 'binary' ? timestamptz : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    JSON_OIDS.has(oid) ? (value: string) => value : oid === TIMESTAMPTZ_OID && format !== 'binary' ? timestamptz : (pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 const TIMESTAMPTZ_OID = 1184;

@@ -74,7 +74,7 @@ export function dieScalesOf(operator: Record<string, unknown> | null | undefined
       const list = v[factor];
       if (!Number.isFinite(f) || (key === '/' && f === 0) || !Array.isArray(list)) continue;
       out ??= { mul: new Float64Array(n).fill(1), div: new Float64Array(n).fill(1) };
-      for (const i of list) if (Number.isInteger(i) && i >= 0 && i < n) (key === '*' ? out.mul : out.div)[i] = f;
+      for (const i of list as unknown[]) if (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < n) (key === '*' ? out.mul : out.div)[i] = f;
     }
   }
   return out;

@@ -76,7 +76,7 @@ export function groupsOf(operator: Record<string, unknown> | null | undefined): 
     if (key.trim().toLowerCase() !== 'groups') continue;
     const list = operator[key];
     if (!Array.isArray(list)) continue;
-    for (const g of list) {
+    for (const g of list as unknown[]) {
       if (g === null || typeof g !== 'object' || !Array.isArray((g as { parts?: unknown }).parts)) continue;
       const parts = ((g as { parts: unknown[] }).parts).map((p) => (Array.isArray(p) ? p.filter((i): i is number => typeof i === 'number') : []));
       const pool = Object.keys(g).some((k) => ['success', 'failure'].includes(k.trim().toLowerCase()));

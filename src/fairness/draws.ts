@@ -58,7 +58,7 @@ export interface DrawJob<R> {
    * Stores the results of the group's jobs that share this function, all at once (rolls: one
    * statement for the whole group on PostgreSQL), in the group's transaction.
    */
-  writeAll(tx: Query, results: R[]): Promise<void>;
+  writeAll: (tx: Query, results: R[]) => Promise<void>;
   /** rows the result writes (a group stays under MAX_GROUP_ROWS: PostgreSQL's bound on parameters) */
   rows(result: R): number;
   /**
@@ -67,7 +67,7 @@ export interface DrawJob<R> {
    * the ledger was still where the engines drew from; nothing may be written without that row. Answers
    * false (nothing written) when it was not. Without it, groups always take the ledger's lock.
    */
-  writeAllGuarded?(query: Query, results: R[], advance: (params: unknown[]) => string): Promise<boolean>;
+  writeAllGuarded?: (query: Query, results: R[], advance: (params: unknown[]) => string) => Promise<boolean>;
 }
 
 interface Pending {
@@ -100,7 +100,7 @@ const POSITIONS = 10_000;
 function positions(): Map<number, LedgerState> {
   const database = db();
   let found = positionsByDatabase.get(database);
-  if (!found) positionsByDatabase.set(database, (found = new Map()));
+  if (!found) positionsByDatabase.set(database, (found = new Map<number, LedgerState>()));
   return found;
 }
 function rememberPosition(ledgerId: number, state: LedgerState | null): void {

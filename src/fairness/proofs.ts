@@ -32,7 +32,7 @@ export async function attachProofs(values: readonly Drawn[]): Promise<void> {
     if (!set) wanted.set(v.ledgerId, (set = new Set()));
     set.add(Math.floor(v.draw / LEAVES));
   }
-  const batches = wanted.size ? await loadBatchesOf(wanted) : new Map();
+  const batches = wanted.size ? await loadBatchesOf(wanted) : new Map<string, never>();
   for (const v of values) {
     if (v.ledgerId == null || v.draw == null) {
       v.proof = null;

@@ -156,8 +156,8 @@ export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'red
     for (const c of Object.values(clients) as RedisClient[]) c.disconnect();
     if (err instanceof WrongShape) throw err;
     const standalone = 'url' in target ? null : await standaloneNode(target);
-    if (standalone) throw new Error(`REDIS_CLUSTER_NODES names ${standalone}, a Redis server that is not in cluster mode (cluster_enabled:0): set REDIS_URL for one Redis server.`);
-    throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`);
+    if (standalone) throw new Error(`REDIS_CLUSTER_NODES names ${standalone}, a Redis server that is not in cluster mode (cluster_enabled:0): set REDIS_URL for one Redis server.`, { cause: err });
+    throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`, { cause: err });
   }
   return clients;
 }
@@ -258,7 +258,7 @@ const unguarded = new WeakMap<RedisClient, Map<PublishCommand, Publish>>();
 /** Called by the adapter guard before it replaces `client[command]`. */
 export function rememberUnguardedPublish(client: RedisClient, publish: Publish, command: PublishCommand = 'publish'): void {
   let commands = unguarded.get(client);
-  if (!commands) unguarded.set(client, (commands = new Map()));
+  if (!commands) unguarded.set(client, (commands = new Map<PublishCommand, Publish>()));
   commands.set(command, publish);
 }
 

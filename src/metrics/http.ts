@@ -25,7 +25,7 @@ export function routePatterns(app: Application): WeakMap<object, string> {
         // A route registered under several paths keeps the first: a pattern never varies per request.
         if (!patterns.has(layer.route)) patterns.set(layer.route, join(prefix, Array.isArray(layer.route.path) ? layer.route.path[0] : layer.route.path).replace(/(.)\/$/, '$1'));
       } else if (Array.isArray(layer.handle?.stack)) {
-        const mount = Array.isArray(layer.rawPath) ? layer.rawPath[0] : layer.rawPath;
+        const mount: unknown = Array.isArray(layer.rawPath) ? layer.rawPath[0] : layer.rawPath;
         walk(layer.handle.stack as Layer[], layer.slash ? prefix : join(prefix, mount));
       }
     }
@@ -52,9 +52,9 @@ export function countRequests(metrics: Metrics): RequestHandler {
 
   const cellOf = (route: string, method: string, status: number): Cell => {
     let byMethod = cells.get(route);
-    if (!byMethod) cells.set(route, (byMethod = new Map()));
+    if (!byMethod) cells.set(route, (byMethod = new Map<string, Map<number, Cell>>()));
     let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    if (!byStatus) byMethod.set(method, (byStatus = new Map<number, Cell>()));
     let cell = byStatus.get(status);
     if (!cell) byStatus.set(status, (cell = { labels: { route, method, status: String(status) } }));
     return cell;
@@ -65,7 +65,8 @@ export function countRequests(metrics: Metrics): RequestHandler {
     const req = this.req;
     // Built on the first answer, when every router has been mounted.
     patterns ??= routePatterns(req.app);
-    const route = (req.route && patterns.get(req.route)) || UNMATCHED;
+    const matched = req.route as object | undefined;
+    const route = (matched && patterns.get(matched)) || UNMATCHED;
     const { labels } = cellOf(route, req.method, this.statusCode);
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, seconds);

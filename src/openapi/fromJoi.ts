@@ -15,7 +15,7 @@ interface Description {
   type: string;
   flags?: Record<string, unknown>;
   allow?: unknown[];
-  rules?: Array<{ name: string; args?: Record<string, any> }>;
+  rules?: Array<{ name: string; args?: Record<string, unknown> }>;
   keys?: Record<string, Description>;
   items?: Description[];
   matches?: Array<{ schema?: Description }>;
@@ -41,7 +41,7 @@ function unknownRule(type: string, name: string): never {
 }
 
 /** joi's min/max/length of a string, an array or an object, as the JSON Schema keywords `[min, max]`; false for another rule. */
-function sizeRule(out: Schema, rule: { name: string; args?: Record<string, any> }, [min, max]: [string, string]): boolean {
+function sizeRule(out: Schema, rule: { name: string; args?: Record<string, unknown> }, [min, max]: [string, string]): boolean {
   const limit = rule.args?.limit;
   if (rule.name === 'min') out[min] = limit;
   else if (rule.name === 'max') out[max] = limit;
@@ -55,7 +55,7 @@ function stringSchema(d: Description): Schema {
   const patterns: string[] = [];
   for (const rule of d.rules ?? []) {
     if (sizeRule(out, rule, ['minLength', 'maxLength'])) continue;
-    if (rule.name === 'pattern' && !rule.args?.options?.invert) patterns.push(patternOf(rule.args!.regex));
+    if (rule.name === 'pattern' && !(rule.args?.options as { invert?: boolean } | undefined)?.invert) patterns.push(patternOf(rule.args!.regex as string));
     else if (rule.name === 'guid' || rule.name === 'uuid') out.format = 'uuid';
     else if (rule.name === 'isoDate') out.format = 'date-time';
     else if (!CODE_RULES.has(rule.name)) unknownRule('string', rule.name);
@@ -109,7 +109,7 @@ function keyPattern(pattern: { schema?: Description; regex?: string }): string {
   if (pattern.schema?.type !== 'string' || key.format || key.allOf || (key.pattern && (pattern.schema.rules ?? []).some((r) => r.name !== 'pattern'))) {
     throw new Error('fromJoi: an object pattern whose keys are not a plain string schema has no JSON Schema form here');
   }
-  return (key.pattern as string | undefined) ?? `^[\\s\\S]{${key.minLength ?? 0},${key.maxLength ?? ''}}$`;
+  return (key.pattern as string | undefined) ?? `^[\\s\\S]{${(key.minLength as number | undefined) ?? 0},${(key.maxLength as number | undefined) ?? ''}}$`;
 }
 
 function objectSchema(d: Description): Schema {

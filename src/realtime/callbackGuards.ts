@@ -38,7 +38,7 @@ export function guarded<A extends unknown[]>(handler: (...args: A) => unknown, o
  */
 export function guardListeners(emitter: EventEmitter, events: readonly string[], onError: (err: unknown, event: string) => void): () => void {
   const guardedEvents = new Set(events);
-  const original = emitter.emit;
+  const original = emitter.emit; // eslint-disable-line @typescript-eslint/unbound-method -- called with the emitter as `this`
   const emit = function (this: EventEmitter, event: string | symbol, ...args: unknown[]): boolean {
     if (typeof event !== 'string' || !guardedEvents.has(event)) return original.call(this, event, ...args);
     // rawListeners: `once` wrappers remove themselves when called, as emit would have done.

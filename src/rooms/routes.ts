@@ -141,7 +141,7 @@ const upload = multipart(
 /** The upload read into req.file (multer), or its error thrown. */
 function readUpload(req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    void upload(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    void upload(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
   });
 }
 

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../events/bus';
-import { eventIdOf, rollCreatedEventId, roomEventsNumbered, type TxQuery } from '../events/record';
+import { eventIdOf, roomEventsNumbered, type TxQuery } from '../events/record';
 import type { Query } from '../db/sql';
 import { enqueueIn, enqueueRollUpdatesIn, enqueueRoomEventsIn, type NewEvent } from './store/deliveries';
 

@@ -3,7 +3,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { request } from '../helpers/http';
 import { fbx, fbxAscii, html, jpeg, ktx2, mp3, png, wav, webp } from '../fixtures/assets';
-import { fileFieldsAsNames, manifest, postTheme, themeForm, themeId } from '../fixtures/themes';
+import { fileFieldsAsNames, manifest, postTheme, themeId } from '../fixtures/themes';
 import { BUILT_IN_THEME_IDS, DEFAULT_THEME_ID } from '../../src/themes/defaultTheme';
 import { contrastRatio } from '../../src/themes/manifest/label';
 

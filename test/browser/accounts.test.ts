@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
-import { checkPage, seriousViolations } from './pageChecks';
+import { checkPage } from './pageChecks';
 
 /**
  * The account pages as a person uses them, by clicks and typing: sign up, sign in in a fresh browser

@@ -4,11 +4,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
 import { WebClient } from '../accounts/webClient';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
-import { checkPage, seriousViolations } from './pageChecks';
+import { checkPage } from './pageChecks';
 
 /**
  * Activation codes end to end, as an integration and a person meet them: the stock dddice SDK

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, screenshot, watchPage } from './chromium';
 

@@ -1,4 +1,4 @@
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/env';
 import { Api, newGuest } from '../helpers/http';
 import { spawnInstance, type Instance } from '../helpers/process';
 import { useChromium, watchPage } from './chromium';
-import { checkPage, seriousViolations } from './pageChecks';
+import { checkPage } from './pageChecks';
 
 /**
  * The room page (/room/{slug}/settings), the stream address (/room/{slug}/stream?key=) and dddice's

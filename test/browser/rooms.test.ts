@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium, watchPage } from './chromium';
-import { checkPage, seriousViolations } from './pageChecks';
+import { checkPage } from './pageChecks';
 
 /**
  * Rooms for people, in Chromium, by clicks and typing: a person with no key creates a private room on

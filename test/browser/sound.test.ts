@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { wav } from '../fixtures/assets';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { useServer } from '../helpers/server';

@@ -2,7 +2,6 @@ import test from 'ava';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
 import { useChromium } from './chromium';
 import { openBoard } from './table';

@@ -68,7 +68,7 @@ test.serial('the editor: a colour picker and a slider by the spec, the preview f
     t.is(created.status, 201, created.text);
 
     await page.goto(`${ctx.server.url}/dice/${m.id}/edit`);
-    let drawn = await redrawn(page, 0);
+    const drawn = await redrawn(page, 0);
     await page.getByRole('heading', { name: 'Editing Orchid' }).waitFor();
     // The spec's controls: diffuse a colour picker, glow a slider at its value, tilt (vec3) and grain (no min/max) none.
     t.is(await page.getByLabel('diffuse', { exact: true }).getAttribute('type'), 'color');
@@ -89,7 +89,7 @@ test.serial('the editor: a colour picker and a slider by the spec, the preview f
     const navigations: string[] = [];
     page.on('framenavigated', (f) => navigations.push(f.url()));
     await page.getByLabel('diffuse', { exact: true }).fill('#00ff00');
-    drawn = await redrawn(page, drawn);
+    await redrawn(page, drawn);
     const after = await look(page, 'editor-green.png');
     t.true(least(after, hex('#00ff00')) > 0.2, `the dice turned green: ${least(after, hex('#00ff00'))}`);
     t.true(most(after, hex('#ff00ff')) < 0.01, `no magenta left: ${most(after, hex('#ff00ff'))}`);
@@ -107,6 +107,7 @@ test.serial('the editor: a colour picker and a slider by the spec, the preview f
     await page.getByLabel('Add a sound (wav, mp3)').setInputFiles({ name: 'clack.wav', mimeType: 'audio/wav', buffer: wav(800) });
     await page.evaluate(() => {
       const played: string[] = ((window as unknown as { played: string[] }).played = []);
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the element as `this`
       const play = HTMLMediaElement.prototype.play;
       HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
         played.push(this.src);

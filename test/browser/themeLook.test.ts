@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { png } from '../fixtures/assets';
 import { fbxPyramid } from '../fixtures/fbx';
 import { glbPyramid, gltfPyramid } from '../fixtures/gltf';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { redisClient, redisKeys, useCluster } from '../helpers/cluster';
-import { burstOfUserReads, request, type HttpResponse } from '../helpers/http';
+import { burstOfUserReads } from '../helpers/http';
 
 // Rate-limit leases (src/http/rateLimitLeases.ts) across two instances on the pass's Redis (one
 // server, or the Redis Cluster): many concurrent requests of one key, spread over both, never get

@@ -88,8 +88,16 @@ for (const mode of ['sharded', 'classic'] as const) {
       const plain = [`${prefix}realtime:control`, `${key}#${nsp}#`, `${key}#${nsp}#members#`, `${key}#/#`, `${key}#/user#`, `${key}-request#${nsp}#`, `${key}-request#/#`, `${key}-response#${nsp}#`];
       const sharded = [`${key}#${nsp}#`, `${key}#/#`, `${key}#/user#`];
       for (const message of garbage(room, socketSafe)) {
-        for (const channel of plain) await masterOf(redis, channel).publish(channel, message), sent++;
-        if (mode === 'sharded') for (const channel of sharded) await masterOf(redis, channel).spublish(channel, message), sent++;
+        for (const channel of plain) {
+          await masterOf(redis, channel).publish(channel, message);
+          sent++;
+        }
+        if (mode === 'sharded') {
+          for (const channel of sharded) {
+            await masterOf(redis, channel).spublish(channel, message);
+            sent++;
+          }
+        }
       }
     };
     await publishAll(slug!, true);

@@ -3,7 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import type { TestDatabase } from '../helpers/env';
 import { ownRedisSetup, spawnServer, type ClusterInstance } from '../helpers/cluster';
-import { burstOfUserReads, request, type HttpResponse } from '../helpers/http';
+import { burstOfUserReads, request } from '../helpers/http';
 import { killRedis } from '../helpers/redisServer';
 import { eventually } from './support';
 

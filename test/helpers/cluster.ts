@@ -32,7 +32,7 @@ export interface Cluster {
   /** REDIS_URL, or the REDIS_CLUSTER_NODES the instances run on in the cluster pass. */
   redisUrl: string;
   /** A guest created through instance `i` (its key works on every instance). */
-  newUser(i?: number): Promise<TestUser>;
+  newUser: (i?: number) => Promise<TestUser>;
   /** Start one more instance on the same database and Redis. */
   add(env?: Record<string, string>): Promise<ClusterInstance>;
   stop(): Promise<void>;

@@ -12,7 +12,6 @@
  * `npx tsx test/helpers/openapi.ts check <dir>` validates them all afterwards (exit 1 on a mismatch).
  */
 import fs from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import type { Express } from 'express';
 import { openApiDocument, type OpenApiDocument } from '../../src/openapi';

@@ -38,7 +38,7 @@ export class WebhookReceiver {
       req.on('end', () => {
         const path = (req.url ?? '/').split('?')[0]!;
         const body = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
+        let json: unknown;
         try {
           json = JSON.parse(body);
         } catch {

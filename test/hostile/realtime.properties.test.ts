@@ -150,7 +150,10 @@ test('Pusher frames: generated frames on a subscribed connection get an answer o
     fc.asyncProperty(fc.array(pusherFrame(slug, value), { minLength: 1, maxLength: 15, size: 'max' }), async (frames) => {
       const pusher = await subscribedPusher(slug, owner.key);
       try {
-        for (const frame of frames) 'binary' in frame ? pusher.send(frame.binary, true) : pusher.send(frame.text);
+        for (const frame of frames) {
+          if ('binary' in frame) pusher.send(frame.binary, true);
+          else pusher.send(frame.text);
+        }
         if (pusher.open) await Promise.race([pusher.pingPong(), pusher.until(() => pusher.closeCode !== null, 'close')]);
         if (pusher.closeCode !== null) {
           closes++;

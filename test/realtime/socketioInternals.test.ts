@@ -117,7 +117,7 @@ test.serial('connectionWriter and outgoingNotifier: every write goes through wri
     await withDeadline(direct, 10_000, 'the direct emit');
     t.deepEqual(seen, ['notify:direct', 'write'], broke('connectionWriter', 'an emit is not announced with its decoded packet, then written through writeToEngine'));
     seen.length = 0;
-    socket.join('probe-room');
+    await socket.join('probe-room');
     const broadcast = new Promise((resolve) => client.once('broadcast', resolve));
     socket.nsp.to('probe-room').emit('broadcast', 2);
     await withDeadline(broadcast, 10_000, 'the broadcast');
@@ -135,7 +135,7 @@ test.serial('adapterInternals: apply hands each matching socket to the broadcast
   adapter.addAll('probe-member', new Set(['probe-room-e']));
   t.true(socket.nsp.adapter.rooms.get('probe-room-e')?.has('probe-member'), broke('adapterInternals', 'addAll did not add the sid to the room'));
   const handed: unknown[] = [];
-  const apply = adapter.apply;
+  const apply = adapter.apply; // eslint-disable-line @typescript-eslint/unbound-method -- called with the adapter as `this`, then put back
   adapter.apply = (opts, callback) => {
     apply.call(adapter, opts, (s: unknown) => {
       handed.push(s);
@@ -143,7 +143,7 @@ test.serial('adapterInternals: apply hands each matching socket to the broadcast
     });
   };
   try {
-    socket.join('probe-room-e');
+    await socket.join('probe-room-e');
     // The Redis adapters broadcast after their publish: wait for the client to have the event.
     const heard = new Promise((resolve) => client.once('ping', resolve));
     socket.nsp.to('probe-room-e').emit('ping', 1);

@@ -91,7 +91,8 @@ const handlers: Record<string, (m: any) => Promise<Record<string, unknown>> | Re
 };
 
 answerMemory(() => ({ sockets: sockets.length, pushers: pushers.length }));
-process.on('message', async (m: { id?: number; cmd?: string }) => {
+/** Runs the command `m` names and answers its result, or its failure, to the parent. */
+async function answer(m: { id?: number; cmd?: string }): Promise<void> {
   const handler = m.cmd ? handlers[m.cmd] : undefined;
   if (!handler || typeof m.id !== 'number') return;
   try {
@@ -99,7 +100,9 @@ process.on('message', async (m: { id?: number; cmd?: string }) => {
   } catch (err) {
     process.send?.({ id: m.id, error: (err as Error).stack ?? String(err) });
   }
-});
+}
+// Fire and forget: answer() sends its own failures to the parent.
+process.on('message', (m: { id?: number; cmd?: string }) => void answer(m));
 process.send?.({ type: 'ready', pid: process.pid });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

@@ -37,7 +37,8 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pid: process.pid });
 });
 const stop = () => {
-  io.close();
+  // Not awaited: the process exits right after, which closes everything.
+  void io.close();
   pub?.disconnect();
   sub?.disconnect();
   process.exit(0);

@@ -16,7 +16,7 @@ export function answerMemory(extra: () => Record<string, unknown> = () => ({})):
  */
 export function answerProfiling(): void {
   let session: import('node:inspector').Session | null = null;
-  process.on('message', async (m: { id?: number; cmd?: string; file?: string; promoted?: boolean }) => {
+  const onProfiling = async (m: { id?: number; cmd?: string; file?: string; promoted?: boolean }) => {
     if (typeof m.id !== 'number') return;
     const inspector = await import('node:inspector');
     const post = <T>(method: string, params: object = {}) =>
@@ -43,6 +43,10 @@ export function answerProfiling(): void {
     else if (m.cmd === 'heap-start') await start(['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !m.promoted }]);
     else if (m.cmd === 'profile-stop' && session && m.file) await stop('Profiler.stop', m.file);
     else if (m.cmd === 'heap-stop' && session && m.file) await stop('HeapProfiler.stopSampling', m.file);
+  };
+  // A failed profiling command is printed; the benchmark goes on without that profile.
+  process.on('message', (m: { id?: number; cmd?: string; file?: string; promoted?: boolean }) => {
+    onProfiling(m).catch((err: unknown) => console.error('profiling command failed:', err));
   });
 }
 
@@ -201,8 +205,13 @@ export async function answerOldGeneration(): Promise<void> {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const major = (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
-      if (major) (gcs.major += 1), (gcs.majorMs += e.duration);
-      else (gcs.minor += 1), (gcs.minorMs += e.duration);
+      if (major) {
+        gcs.major += 1;
+        gcs.majorMs += e.duration;
+      } else {
+        gcs.minor += 1;
+        gcs.minorMs += e.duration;
+      }
     }
   }).observe({ entryTypes: ['gc'] });
   process.on('message', (m: { id?: number; cmd?: string }) => {

@@ -26,7 +26,7 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   try {
     await admin.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL is needed at ${ADMIN_URL} (set BENCH_DATABASE_URL): ${(err as Error).message}`);
+    throw new Error(`PostgreSQL is needed at ${ADMIN_URL} (set BENCH_DATABASE_URL): ${(err as Error).message}`, { cause: err });
   }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();

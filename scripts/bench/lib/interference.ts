@@ -111,7 +111,14 @@ function descendantsOf(root: number, procs: Map<number, Proc>): Set<number> {
   }
   const out = new Set<number>([root]);
   const stack = [root];
-  while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!out.has(child)) out.add(child), stack.push(child);
+  while (stack.length) {
+    for (const child of children.get(stack.pop()!) ?? []) {
+      if (!out.has(child)) {
+        out.add(child);
+        stack.push(child);
+      }
+    }
+  }
   // And what started it (tsx's launcher, `npm run`, the shell), up to init.
   for (let up = procs.get(root)?.ppid; up !== undefined && up > 1; up = procs.get(up)?.ppid) out.add(up);
   return out;

@@ -115,7 +115,7 @@ const kinds = new WeakMap<ThemeAssets, Map<string, DieKind>>();
 export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): DieKind {
   const key = `${dieId.toLowerCase()}\n${blank}`;
   let ofTheme = kinds.get(assets);
-  if (!ofTheme) kinds.set(assets, (ofTheme = new Map()));
+  if (!ofTheme) kinds.set(assets, (ofTheme = new Map<string, DieKind>()));
   const cached = ofTheme.get(key);
   if (cached) return cached;
   const own = assets.failed ? null : assets.theme;

@@ -78,7 +78,7 @@ function orderFaces(vertices: Vec[], faces: number[][]): number[][] {
   const shape = { vertices } as Shape;
   const normals = faces.map((f) => faceNormal(shape, f));
   const byHeight = faces.map((_, i) => i).sort((a, b) => normals[b]![1] - normals[a]![1] || Math.atan2(normals[a]![2], normals[a]![0]) - Math.atan2(normals[b]![2], normals[b]![0]));
-  const order: (number | undefined)[] = new Array(faces.length);
+  const order = new Array<number | undefined>(faces.length);
   let next = 0;
   for (const f of byHeight) {
     if (order.includes(f)) continue;

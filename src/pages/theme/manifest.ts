@@ -41,7 +41,7 @@ function uniformWords(name: string, u: Record<string, unknown>): string {
   if (type === 'color') return `${name}: colour ${value}; a colour picker in the dice editor`;
   if (type === 'f') {
     const ranged = typeof u.min === 'number' && typeof u.max === 'number';
-    return `${name}: number ${value}${ranged ? `, from ${u.min} to ${u.max}; a slider in the dice editor` : '; not in the dice editor (no range)'}`;
+    return `${name}: number ${value}${ranged ? `, from ${String(u.min)} to ${String(u.max)}; a slider in the dice editor` : '; not in the dice editor (no range)'}`;
   }
   return `${name}: ${type} ${value}; not shown in the dice editor`;
 }

@@ -8,7 +8,7 @@ import { writePreEncoded } from '../socketioInternals';
  * them per socket was the largest cost of connecting after the writes themselves (docs/performance.md).
  * Broadcasts already encode once (socket.io-adapter); this does the same for direct emits.
  */
-export type EncodedEvent = ReturnType<Socket['nsp']['server']['encoder']['encode']>;
+export type EncodedEvent = unknown[]; // the encoder's packets (text and binary parts), opaque here: it types them any[]
 
 /** Socket.IO's packet type for an event without an acknowledgement (socket.io-parser PacketType.EVENT). */
 const EVENT = 2;

@@ -1,4 +1,5 @@
 import type { Namespace, Server, Socket } from 'socket.io';
+import type { Logger } from '../../logger';
 import { findParticipant, findRoomRef } from '../../rooms/store/read';
 import { presentParticipant, type PresentedParticipant } from '../../rooms/present';
 import { RoomEvents, ROOM_NAMESPACE, roomNamespace, USER_NAMESPACE, userChannel } from '../names';
@@ -28,13 +29,14 @@ export interface RealtimeContext extends WelcomeContext {
  * other instances. So: check on the next turn of the event loop, and only close a namespace that
  * has neither connected sockets nor handshakes under way.
  */
-function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace) {
+function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace, logger: Logger) {
   setImmediate(() => {
     // Pusher subscriptions (pusher/namespaceMembers.ts) hold a namespace like sockets do.
     if (nsp.sockets.size > 0 || handshakesUnderWay(nsp) > 0 || memberCount(nsp) > 0) return;
     if (!forgetChildNamespace(io, parent, nsp)) return;
     nsp.removeAllListeners();
-    nsp.adapter.close();
+    // A Redis adapter unsubscribes here; with Redis down that fails, and the namespace is gone all the same.
+    Promise.resolve(nsp.adapter.close()).catch((err: unknown) => logger.warn(errorFields(err), 'closing a room namespace\'s adapter failed'));
   });
 }
 
@@ -53,7 +55,7 @@ export function roomNamespaceFor(ctx: RealtimeContext, slug: string): Namespace 
 
 /** Close `nsp` on the next turn if nothing holds it any more (no socket, handshake or Pusher subscription). */
 export function releaseRoomNamespace(ctx: RealtimeContext, nsp: Namespace): void {
-  if (ctx.roomParent) scheduleCleanup(ctx.io, ctx.roomParent, nsp);
+  if (ctx.roomParent) scheduleCleanup(ctx.io, ctx.roomParent, nsp, ctx.logger);
 }
 
 /** How many child namespaces exist on this instance (for tests and health). */
@@ -91,7 +93,7 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
       });
     attachMoveRelay(socket, log, ctx.moveLimits);
     const onDisconnect = async () => {
-      scheduleCleanup(ctx.io, parent, socket.nsp);
+      scheduleCleanup(ctx.io, parent, socket.nsp, ctx.logger);
       // Leave only what was joined, and after it was joined.
       await ready;
       if (!socketData(socket).present) return;
@@ -117,7 +119,7 @@ export function setupNamespaces(ctx: RealtimeContext) {
     // through `next`; this catch is the boundary for anything it did not foresee.
     handshake(socket, (err?: Error) => {
       next(err);
-      if (err) scheduleCleanup(io, parent, socket.nsp);
+      if (err) scheduleCleanup(io, parent, socket.nsp, logger);
     }).catch((err: unknown) => {
       logger.error(errorFields(err), 'socket handshake failed');
       next(connectError('service_unavailable', 'The service is temporarily unavailable: try again shortly.'));

@@ -26,7 +26,7 @@ export class MemoryPresenceStore implements PresenceStore {
 
   async join(slug: string, userId: number) {
     let users = this.rooms.get(slug);
-    if (!users) this.rooms.set(slug, (users = new Map()));
+    if (!users) this.rooms.set(slug, (users = new Map<number, number>()));
     const n = (users.get(userId) ?? 0) + 1;
     users.set(userId, n);
     return n === 1;
@@ -226,9 +226,10 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   start(onGone: (slug: string, userId: number) => void) {
-    const round = () =>
+    const round = (): void => {
       this.tick(onGone).catch((err: Error) => this.logger.warn({ err: err.message }, 'presence housekeeping failed'));
-    void round();
+    };
+    round();
     const timer = setInterval(round, this.heartbeatMs);
     timer.unref();
     // Back from an outage (Redis restarted empty, perhaps): restore our counts at once, not at the next beat.

@@ -56,10 +56,10 @@ export class ClientEventRelay {
     if (!sub || sub.channel.kind !== 'presence-room') return this.send(errorFrame(ErrorCode.Generic, "Client events go on the room's presence channel (presence-room.{slug}) this connection is subscribed to, and nowhere else."));
     if (!this.bucket.take()) return this.send(errorFrame(ErrorCode.ClientEventRateLimit, 'Too many client events: at most so many a second per connection.'));
     if (!MOVE_CLIENT_EVENTS.has(event)) return this.send(errorFrame(ErrorCode.Generic, `A room's presence channel relays only ${[...MOVE_CLIENT_EVENTS].join(', ')}.`));
-    const { error, value } = movePayload.validate(data, { stripUnknown: true, convert: false });
+    const { error, value } = movePayload.validate(data, { stripUnknown: true, convert: false }) as { error?: Joi.ValidationError; value: { dice: MoveDie[] } };
     if (error) return this.send(errorFrame(ErrorCode.Generic, `Not relayed: ${error.message}.`));
     // One connection's events are relayed in the order it sent them.
-    this.chain = this.chain.then(() => this.relayMove(sub, event, value.dice as MoveDie[])).catch(() => undefined);
+    this.chain = this.chain.then(() => this.relayMove(sub, event, value.dice)).catch(() => undefined);
   }
 
   private audienceOf(uuid: string, roomId: number, userId: number, fresh: boolean): Promise<MoveAudience | null> {

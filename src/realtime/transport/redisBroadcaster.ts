@@ -121,7 +121,7 @@ export class RedisBroadcaster implements Broadcaster {
       this.making.onSeq ??= onSeq;
       return fn();
     }
-    const making = (this.making = { byNamespace: new Map(), replay, fallbacks: [] as Array<() => void>, onSeq });
+    const making = (this.making = { byNamespace: new Map<string, Array<[string, Buffer | string]>>(), replay, fallbacks: [] as Array<() => void>, onSeq });
     try {
       fn();
     } finally {

@@ -59,7 +59,7 @@ export function gltfProblem(kind: 'glb' | 'gltf', data: Uint8Array): string | nu
     if (typeof uri !== 'string' || !uri.startsWith('data:')) return `${path} references another file (${JSON.stringify(String(uri).slice(0, 60))}): a model must be self-contained (a .glb, or data: URIs)`;
   }
   if (kind === 'gltf' && Array.isArray(json.buffers) && json.buffers.some((b) => !b || typeof b !== 'object' || !('uri' in b))) return 'a buffer has no uri (only a .glb has a binary chunk)';
-  const required = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
+  const required: unknown[] = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
   const missing = required.find((ext) => UNSUPPORTED.includes(String(ext)));
   if (missing) return `it requires ${String(missing)}, which the board cannot decode`;
   return null;

@@ -4,7 +4,6 @@
  * overlapping their views wrongly, invalid JSON structure) is refused with its first errors.
  */
 import validator from 'gltf-validator';
-import type { ErrorDetail } from '../../errors';
 import type { checkAssets } from './assets';
 
 const SHOWN_ERRORS = 3;

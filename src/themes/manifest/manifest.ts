@@ -213,7 +213,7 @@ export function parseManifest(text: string | undefined): ParsedManifest {
   // Before joi, structuredClone and the database, which all recurse.
   const shape = jsonShapeProblem(raw, 'manifest');
   if (shape) return { manifest: null, partial: null, details: [shape] };
-  const { error, value } = manifestSchema.validate(raw, { abortEarly: false, convert: false });
+  const { error, value } = manifestSchema.validate(raw, { abortEarly: false, convert: false }) as { error?: Joi.ValidationError; value: unknown };
   if (!error) return { manifest: value as ManifestInput, details: [], partial: null };
   const details = error.details.map((d) => {
     const path = formatPath(d.path, 'manifest');

@@ -36,7 +36,7 @@ function write(text: string, params: readonly unknown[]): Promise<Row[]> {
 }
 
 function toDelivery(row: Row): DeliveryRecord {
-  let payload: Record<string, unknown> = {};
+  let payload: Record<string, unknown>;
   try {
     payload = JSON.parse(String(row.payload)) as Record<string, unknown>;
   } catch {

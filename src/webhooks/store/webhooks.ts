@@ -25,7 +25,7 @@ export interface WebhookRecord {
 const SELECT = `SELECT w.*, r.slug AS room_slug FROM webhooks w LEFT JOIN rooms r ON r.id = w.room_id`;
 
 function toWebhook(row: Row): WebhookRecord {
-  let events: string[] = [];
+  let events: string[];
   try {
     events = JSON.parse(String(row.events)) as string[];
   } catch {
