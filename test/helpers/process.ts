@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { entryArgs, root } from './entry';
 
 export interface Instance {
@@ -56,6 +59,14 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_
 }
 
 /** Run the server expecting it to fail fast; answers its exit code and output. */
+/**
+ * An empty DATA_DIR of its own for a start-up expected to fail: a shared one keeps whatever an earlier
+ * start-up, killed halfway through its migrations, left there, and the next one fails on that instead.
+ */
+export function freshDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'dice-unused-'));
+}
+
 export async function runMainExpectingExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, entryArgs('main'), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { loadConfig, ConfigError } from '../../src/config';
 import { clientAddress, compileTrust, parseTrustProxy } from '../../src/http/clientAddress';
-import { runMainExpectingExit } from '../helpers/process';
+import { freshDataDir, runMainExpectingExit } from '../helpers/process';
 
 test('TRUST_PROXY is a hop count or a list of proxies; empty and false trust nobody', (t) => {
   t.deepEqual(loadConfig({}).trustProxy, { hops: 0 });
@@ -13,7 +13,7 @@ test('TRUST_PROXY is a hop count or a list of proxies; empty and false trust nob
 });
 
 test('TRUST_PROXY=true stops start-up with one sentence pointing at the hop count', async (t) => {
-  const { code, stderr } = await runMainExpectingExit({ TRUST_PROXY: 'true', DATA_DIR: '/tmp/dice-unused' });
+  const { code, stderr } = await runMainExpectingExit({ TRUST_PROXY: 'true', DATA_DIR: freshDataDir() });
   t.is(code, 2);
   t.regex(stderr, /TRUST_PROXY is invalid \(must not be "true": trusting every hop lets each client choose its own address in X-Forwarded-For; set the number of proxies in front of the service \(1 behind the shipped nginx\)/);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');

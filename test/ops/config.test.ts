@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ConfigError, loadConfig } from '../../src/config';
-import { runMainExpectingExit } from '../helpers/process';
+import { freshDataDir, runMainExpectingExit } from '../helpers/process';
 
 test('defaults need no environment at all', (t) => {
   const config = loadConfig({});
@@ -56,7 +56,7 @@ test('FRAME_ANCESTORS: this server only by default, origins and subdomain wildca
 });
 
 test('a bad value stops start-up with a clear sentence and no stack trace', async (t) => {
-  const { code, stderr } = await runMainExpectingExit({ PORT: 'not-a-port', DATA_DIR: '/tmp/dice-unused' });
+  const { code, stderr } = await runMainExpectingExit({ PORT: 'not-a-port', DATA_DIR: freshDataDir() });
   t.is(code, 2);
   t.regex(stderr, /Invalid configuration: PORT is invalid/);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');
@@ -104,7 +104,7 @@ test('REDIS_CLUSTER_NODES: host:port seed nodes instead of REDIS_URL; both at on
 });
 
 test('an unreachable Redis Cluster stops start-up with a clear sentence naming REDIS_CLUSTER_NODES', async (t) => {
-  const { code, stderr } = await runMainExpectingExit({ PORT: '0', DATA_DIR: '/tmp/dice-unused', REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
+  const { code, stderr } = await runMainExpectingExit({ PORT: '0', DATA_DIR: freshDataDir(), REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
   t.is(code, 1);
   t.regex(stderr, /^Cannot start: Cannot reach the Redis Cluster at REDIS_CLUSTER_NODES \(127\.0\.0\.1:1,127\.0\.0\.1:2\)/m);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');
