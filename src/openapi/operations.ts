@@ -113,7 +113,15 @@ export function errorResponses(codes: readonly Code[], html: readonly Status[] =
   const out: Record<string, unknown> = {};
   for (const status of [...byStatus.keys()].sort()) {
     const listed = ERROR_RESPONSES[status].codes.filter((c) => byStatus.get(status)!.includes(c));
-    out[status] = html.includes(status) ? { description: ERROR_RESPONSES[status].description, content: { 'text/html': { schema: { type: 'string' } } } } : errorResponse(status, listed);
+    if (!html.includes(status)) {
+      out[status] = errorResponse(status, listed);
+      continue;
+    }
+    // A page's 400 is its HTML page, or the JSON error when the address itself is refused before any
+    // page runs (http/urlShape.ts: malformed paths and query values, for every route alike).
+    const content: Record<string, unknown> = { 'text/html': { schema: { type: 'string' } } };
+    if (status === '400') content['application/json'] = { schema: ref('Error') };
+    out[status] = { description: ERROR_RESPONSES[status].description, content };
   }
   return out;
 }

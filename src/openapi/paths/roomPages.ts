@@ -102,4 +102,52 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
       validated: false,
     }),
   },
+  '/dice/new': {
+    get: operation('diceUploadPage', {
+      tag: 'Themes',
+      summary: 'The upload page: a new dice theme from a form or a manifest file, its files dropped in (HTML)',
+      description:
+        "The page publishes through `POST /api/1.0/theme` with the browser's key and shows the API's `details` beside the field or file each names (docs/pages.md, \"Making dice\"). Without a session: 303 to /signin, which comes back. Never framed, `Cache-Control: no-store`.",
+      auth: false,
+      success: [
+        { status: '200', description: 'The page', content: html('HTML page') },
+        { status: '303', description: 'Not signed in: to /signin?next=/dice/new', headers: { Location: { type: 'string' } } },
+      ],
+      errors: [],
+      validated: false,
+    }),
+  },
+  '/dice/{id}/edit': {
+    get: operation('diceEditorPage', {
+      tag: 'Themes',
+      summary: "The dice editor: a theme's uniforms, label colours, faces, sizes, sounds and shaders with a live 3D preview; Save version (HTML)",
+      description:
+        "The page reads the theme and publishes new versions through /api/1.0 with the browser's key (docs/pages.md, \"Making dice\"). Without a session: 303 to /signin, which comes back. An id that cannot be a theme's is a 404. Never framed, `Cache-Control: no-store`.",
+      auth: false,
+      params: [themeId],
+      success: [
+        { status: '200', description: 'The page', content: html('HTML page') },
+        { status: '303', description: 'Not signed in: to /signin?next=this page', headers: { Location: { type: 'string' } } },
+      ],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
+  '/dice-editor/assets/{file}': {
+    get: operation('diceEditorAsset', {
+      tag: 'Themes',
+      summary: "The upload page's and the editor's script and style sheet (bundled on first use, no CDN)",
+      auth: false,
+      params: [pathParam('file', 'Asset name', { enum: ['editor.js', 'editor.css'] })],
+      success: [
+        {
+          status: '200',
+          description: 'The asset',
+          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+      ],
+      errors: ['not_found'],
+      validated: false,
+    }),
+  },
 };

@@ -43,8 +43,8 @@ export function editorRoutes(_deps: AppDeps): Router {
   }
 
   router.get('/dice/new', (req, res) => page(req, res, 'new'));
-  router.get('/dice/:themeId/edit', (req, res) => {
-    const id = req.params.themeId;
+  router.get('/dice/:id/edit', (req, res) => {
+    const id = req.params.id;
     if (!THEME_ID.test(id)) throw new NotFoundError('There is no such theme.');
     return page(req, res, 'edit', id);
   });
