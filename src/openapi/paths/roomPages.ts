@@ -1,6 +1,11 @@
 import { operation, pathParam, queryParam } from '../operations';
 import { html, slug, themeId } from '../params';
 
+/** The success of a page asset: a bundled script or a style sheet. */
+const scriptOrStyle = [
+  { status: '200' as const, description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+];
+
 /**
  * A room's pages besides its board (src/pages/room, src/pages/stream; docs/board.md "Room page" and
  * "dddice's addresses"), and the dice pages (src/pages/diceBox, src/pages/theme; docs/pages.md): the
@@ -45,13 +50,7 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
       summary: "The room page's script and style sheet, and the stream address's first script (bundled at start-up, no CDN)",
       auth: false,
       params: [pathParam('file', 'Asset name', { enum: ['room.js', 'room.css', 'stream.js'] })],
-      success: [
-        {
-          status: '200',
-          description: 'The asset',
-          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
-        },
-      ],
+      success: scriptOrStyle,
       errors: ['not_found'],
       validated: false,
     }),
@@ -91,13 +90,7 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
         pathParam('file', 'Asset name', { enum: ['diceBox.js', 'theme.js', 'share.js', 'dice.css'] }),
         queryParam('of', 'For `dice.css`: the script whose content hash `v` is', { enum: ['diceBox.js', 'theme.js', 'share.js'] }),
       ],
-      success: [
-        {
-          status: '200',
-          description: 'The asset',
-          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
-        },
-      ],
+      success: scriptOrStyle,
       errors: ['not_found'],
       validated: false,
     }),
@@ -139,13 +132,7 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
       summary: "The upload page's and the editor's script and style sheet (bundled on first use, no CDN)",
       auth: false,
       params: [pathParam('file', 'Asset name', { enum: ['editor.js', 'editor.css'] })],
-      success: [
-        {
-          status: '200',
-          description: 'The asset',
-          content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
-        },
-      ],
+      success: scriptOrStyle,
       errors: ['not_found'],
       validated: false,
     }),
