@@ -6,7 +6,9 @@ import { MIGRATIONS, type Migration } from './migrationList';
 /**
  * What a migration's `up` and `down` receive. Every query they make passes `transaction`: the migration
  * and its row in schema_migrations then commit together. On SQLite a query without it would run on
- * another connection, outside the migration, and wait behind the migration's own write lock.
+ * another connection, outside the migration, and wait behind the migration's own write lock. So a
+ * statement that cannot run inside a transaction (PostgreSQL's CREATE INDEX CONCURRENTLY) cannot be a
+ * migration's either.
  */
 export type MigrationContext = { queryInterface: QueryInterface; dialect: Database['dialect']; transaction: Transaction };
 
@@ -38,6 +40,7 @@ export async function migrate(database: Database, logger?: Logger, migrations: R
           await queryInterface.bulkInsert(TABLE, [{ name }], { transaction });
         });
       } catch (err) {
+        if (applied.length) logger?.info({ migrations: applied }, 'migrations applied');
         throw new Error(`Migration ${name} (up) failed: ${(err as Error).message}`, { cause: err });
       }
       applied.push(name);
