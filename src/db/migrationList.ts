@@ -18,6 +18,8 @@ import * as m0019 from './migrations/0019-webhooks';
 import * as m0021 from './migrations/0021-webhook-seq';
 
 type Step = (params: { context: MigrationContext }) => Promise<void>;
+/** A migration's name (as schema_migrations records it) and its steps. */
+export type Migration = readonly [string, { up: Step; down: Step }];
 
 /**
  * Every migration, in the order they apply. A list written out rather than a directory read at start:
@@ -26,7 +28,7 @@ type Step = (params: { context: MigrationContext }) => Promise<void>;
  * recorded them since the first release. test/ops/build.test.ts fails when a file of migrations/ is
  * missing here.
  */
-export const MIGRATIONS: ReadonlyArray<readonly [string, { up: Step; down: Step }]> = [
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   ['0001-initial-schema.ts', m0001],
   ['0002-default-theme.ts', m0002],
   ['0005-share-request-revocations.ts', m0005],

@@ -57,9 +57,11 @@ export function listenForWebhookEvents(logger: Logger): () => void {
 
   const unrecord = onRecordInTransaction(recordEventIn);
   const unsequenced = onSequenced((ids, seq) => {
-    const done = takeNumbered(ids)
-      .then(async (numbered) => {
-        if (numbered.length && (await setSeq(numbered, seq))) wakeDeliveries();
+    const numbered = takeNumbered(ids);
+    if (!numbered.length) return;
+    const done = setSeq(numbered, seq)
+      .then((written) => {
+        if (written) wakeDeliveries();
       })
       .catch((err: Error) => logger.warn({ err: err.message }, "webhooks: could not write an event's seq; its deliveries go without it after a wait"));
     inFlight.add(done);

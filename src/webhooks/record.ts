@@ -36,7 +36,7 @@ export function anyRecorded(ids: readonly string[]): boolean {
 }
 
 /** Of `ids`, those recorded with deliveries by this process, forgotten here: they take `seq` now. */
-export async function takeNumbered(ids: readonly string[]): Promise<string[]> {
+export function takeNumbered(ids: readonly string[]): string[] {
   return ids.filter((id) => recorded.delete(id));
 }
 

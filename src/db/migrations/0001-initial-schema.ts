@@ -17,7 +17,7 @@ const ref = (table: string, onDelete: 'CASCADE' | 'SET NULL' = 'CASCADE', allowN
   onDelete,
 });
 
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   await q.createTable('users', {
     id,
     uuid: { type: DataTypes.UUID, allowNull: false, unique: true },
@@ -25,7 +25,7 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     name: { type: DataTypes.STRING(255), allowNull: false },
     is_registered: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     ...timestamps,
-  });
+  }, { transaction });
 
   await q.createTable('api_keys', {
     id,
@@ -35,9 +35,9 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     key_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     revoked_at: { type: DataTypes.DATE, allowNull: true },
     ...timestamps,
-  });
-  await q.addIndex('api_keys', ['user_id']);
-  await q.addIndex('api_keys', ['prefix']);
+  }, { transaction });
+  await q.addIndex('api_keys', ['user_id'], { transaction });
+  await q.addIndex('api_keys', ['prefix'], { transaction });
 
   await q.createTable('themes', {
     id,
@@ -51,9 +51,9 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     frag_shader: { type: DataTypes.TEXT, allowNull: true },
     vert_shader: { type: DataTypes.TEXT, allowNull: true },
     ...timestamps,
-  });
-  await q.addIndex('themes', ['slug', 'version'], { unique: true });
-  await q.addIndex('themes', ['user_id']);
+  }, { transaction });
+  await q.addIndex('themes', ['slug', 'version'], { unique: true, transaction });
+  await q.addIndex('themes', ['user_id'], { transaction });
 
   await q.createTable('theme_assets', {
     id,
@@ -64,8 +64,8 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     sha256: { type: DataTypes.STRING(64), allowNull: false },
     data: { type: DataTypes.BLOB, allowNull: false },
     ...timestamps,
-  });
-  await q.addIndex('theme_assets', ['theme_id', 'name'], { unique: true });
+  }, { transaction });
+  await q.addIndex('theme_assets', ['theme_id', 'name'], { unique: true, transaction });
 
   await q.createTable('dice_box_items', {
     id,
@@ -73,9 +73,9 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     theme_slug: { type: DataTypes.STRING(100), allowNull: false },
     theme_id: ref('themes'),
     ...timestamps,
-  });
-  await q.addIndex('dice_box_items', ['user_id', 'theme_slug'], { unique: true });
-  await q.addIndex('dice_box_items', ['theme_id']);
+  }, { transaction });
+  await q.addIndex('dice_box_items', ['user_id', 'theme_slug'], { unique: true, transaction });
+  await q.addIndex('dice_box_items', ['theme_id'], { transaction });
 
   await q.createTable('rooms', {
     id,
@@ -87,8 +87,8 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     user_id: ref('users'),
     ...timestamps,
     deleted_at: { type: DataTypes.DATE, allowNull: true },
-  });
-  await q.addIndex('rooms', ['user_id']);
+  }, { transaction });
+  await q.addIndex('rooms', ['user_id'], { transaction });
 
   await q.createTable('room_backgrounds', {
     id,
@@ -98,7 +98,7 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     sha256: { type: DataTypes.STRING(64), allowNull: false },
     data: { type: DataTypes.BLOB, allowNull: false },
     ...timestamps,
-  });
+  }, { transaction });
 
   await q.createTable('participants', {
     id,
@@ -108,10 +108,10 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     color: { type: DataTypes.STRING(7), allowNull: false },
     position: { type: DataTypes.INTEGER, allowNull: false },
     ...timestamps,
-  });
-  await q.addIndex('participants', ['room_id', 'user_id'], { unique: true });
-  await q.addIndex('participants', ['room_id', 'position'], { unique: true });
-  await q.addIndex('participants', ['user_id']);
+  }, { transaction });
+  await q.addIndex('participants', ['room_id', 'user_id'], { unique: true, transaction });
+  await q.addIndex('participants', ['room_id', 'position'], { unique: true, transaction });
+  await q.addIndex('participants', ['user_id'], { transaction });
 
   await q.createTable('rolls', {
     id,
@@ -127,9 +127,9 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     external_id: { type: DataTypes.STRING(255), allowNull: true },
     is_whispered: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     ...timestamps,
-  });
-  await q.addIndex('rolls', ['user_id', 'external_id'], { unique: true });
-  await q.addIndex('rolls', ['room_id', 'id']);
+  }, { transaction });
+  await q.addIndex('rolls', ['user_id', 'external_id'], { unique: true, transaction });
+  await q.addIndex('rolls', ['room_id', 'id'], { transaction });
 
   await q.createTable('roll_values', {
     id,
@@ -151,8 +151,8 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     is_cleared: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     is_dropped: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     ...timestamps,
-  });
-  await q.addIndex('roll_values', ['roll_id', 'position']);
+  }, { transaction });
+  await q.addIndex('roll_values', ['roll_id', 'position'], { transaction });
 
   // Who a whispered roll is for: participants of the roll's room (their users, for fast filtering).
   await q.createTable('roll_whispers', {
@@ -160,9 +160,9 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     roll_id: ref('rolls'),
     participant_id: ref('participants'),
     user_id: ref('users'),
-  });
-  await q.addIndex('roll_whispers', ['roll_id', 'participant_id'], { unique: true });
-  await q.addIndex('roll_whispers', ['user_id']);
+  }, { transaction });
+  await q.addIndex('roll_whispers', ['roll_id', 'participant_id'], { unique: true, transaction });
+  await q.addIndex('roll_whispers', ['user_id'], { transaction });
 
   await q.createTable('share_requests', {
     id: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
@@ -173,15 +173,15 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     max_uses: { type: DataTypes.INTEGER, allowNull: true },
     uses: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     ...timestamps,
-  });
-  await q.addIndex('share_requests', ['user_id']);
+  }, { transaction });
+  await q.addIndex('share_requests', ['user_id'], { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   for (const table of [
     'share_requests', 'roll_whispers', 'roll_values', 'rolls', 'participants', 'room_backgrounds',
     'rooms', 'dice_box_items', 'theme_assets', 'themes', 'api_keys', 'users',
   ]) {
-    await q.dropTable(table);
+    await q.dropTable(table, { transaction });
   }
 }

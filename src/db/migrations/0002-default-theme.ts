@@ -35,12 +35,12 @@ export const DEFAULT_MANIFEST = {
   extend: null,
 };
 
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   const now = new Date();
   await q.bulkInsert('users', [
     { uuid: SYSTEM_USER_UUID, username: 'system', name: 'Built-in', is_registered: true, created_at: now, updated_at: now },
-  ]);
-  const [rows] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { replacements: { uuid: SYSTEM_USER_UUID } });
+  ], { transaction });
+  const [rows] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { transaction, replacements: { uuid: SYSTEM_USER_UUID } });
   const userId = (rows as { id: number }[])[0]!.id;
   await q.bulkInsert('themes', [
     {
@@ -57,10 +57,10 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
       created_at: now,
       updated_at: now,
     },
-  ]);
+  ], { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.bulkDelete('themes', { slug: THEME_ID });
-  await q.bulkDelete('users', { uuid: SYSTEM_USER_UUID });
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.bulkDelete('themes', { slug: THEME_ID }, { transaction });
+  await q.bulkDelete('users', { uuid: SYSTEM_USER_UUID }, { transaction });
 }

@@ -10,12 +10,12 @@ import type { MigrationContext } from '../migrate';
  * SQLite is left alone: it never enforced the length, and Sequelize's changeColumn there rebuilds the table,
  * which would cascade-delete every roll value through their foreign key.
  */
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   if (dialect !== 'postgres') return;
-  await q.sequelize.query('ALTER TABLE rolls ALTER COLUMN equation TYPE TEXT');
+  await q.sequelize.query('ALTER TABLE rolls ALTER COLUMN equation TYPE TEXT', { transaction });
 }
 
-export async function down({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function down({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   if (dialect !== 'postgres') return;
-  await q.sequelize.query('ALTER TABLE rolls ALTER COLUMN equation TYPE VARCHAR(1024)');
+  await q.sequelize.query('ALTER TABLE rolls ALTER COLUMN equation TYPE VARCHAR(1024)', { transaction });
 }

@@ -8,12 +8,12 @@ import type { MigrationContext } from '../migrate';
  */
 const COLUMNS = ['is_success', 'is_failure', 'is_compounded', 'is_penetrated'];
 
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   for (const column of COLUMNS) {
-    await q.addColumn('roll_values', column, { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });
+    await q.addColumn('roll_values', column, { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false }, { transaction });
   }
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  for (const column of [...COLUMNS].reverse()) await q.removeColumn('roll_values', column);
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  for (const column of [...COLUMNS].reverse()) await q.removeColumn('roll_values', column, { transaction });
 }

@@ -14,11 +14,11 @@ import type { MigrationContext } from '../migrate';
 const OLD_INDEX = 'rolls_user_id_external_id';
 const ROOM_INDEX = 'rolls_room_id_external_id';
 
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   // Plain SQL: the same statement on both dialects, and no table rebuild on SQLite.
-  await q.sequelize.query(`DROP INDEX IF EXISTS ${OLD_INDEX}`);
-  await q.addIndex('rolls', ['user_id', 'external_id'], { name: OLD_INDEX });
-  await q.addIndex('rolls', ['room_id', 'external_id'], { name: ROOM_INDEX });
+  await q.sequelize.query(`DROP INDEX IF EXISTS ${OLD_INDEX}`, { transaction });
+  await q.addIndex('rolls', ['user_id', 'external_id'], { name: OLD_INDEX, transaction });
+  await q.addIndex('rolls', ['room_id', 'external_id'], { name: ROOM_INDEX, transaction });
 
   await q.createTable('idempotency_keys', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
@@ -32,15 +32,15 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
     body: { type: DataTypes.TEXT, allowNull: true },
     created_at: { type: DataTypes.DATE, allowNull: false },
     expires_at: { type: DataTypes.DATE, allowNull: false },
-  });
-  await q.addIndex('idempotency_keys', ['user_id', 'key'], { unique: true, name: 'idempotency_keys_user_id_key' });
-  await q.addIndex('idempotency_keys', ['expires_at'], { name: 'idempotency_keys_expires_at' });
+  }, { transaction });
+  await q.addIndex('idempotency_keys', ['user_id', 'key'], { unique: true, name: 'idempotency_keys_user_id_key', transaction });
+  await q.addIndex('idempotency_keys', ['expires_at'], { name: 'idempotency_keys_expires_at', transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.dropTable('idempotency_keys');
-  await q.sequelize.query(`DROP INDEX IF EXISTS ${ROOM_INDEX}`);
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.dropTable('idempotency_keys', { transaction });
+  await q.sequelize.query(`DROP INDEX IF EXISTS ${ROOM_INDEX}`, { transaction });
   // Only possible while no user has two rolls with one external_id.
-  await q.sequelize.query(`DROP INDEX IF EXISTS ${OLD_INDEX}`);
-  await q.addIndex('rolls', ['user_id', 'external_id'], { unique: true, name: OLD_INDEX });
+  await q.sequelize.query(`DROP INDEX IF EXISTS ${OLD_INDEX}`, { transaction });
+  await q.addIndex('rolls', ['user_id', 'external_id'], { unique: true, name: OLD_INDEX, transaction });
 }

@@ -6,10 +6,10 @@ import type { MigrationContext } from '../migrate';
  * board offers as one-click rolls), as JSON text on both dialects; null (every participant before this)
  * reads as an empty tray. Adding a nullable column rewrites nothing on either dialect.
  */
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.addColumn('participants', 'dice_tray', { type: DataTypes.TEXT, allowNull: true });
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.addColumn('participants', 'dice_tray', { type: DataTypes.TEXT, allowNull: true }, { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.removeColumn('participants', 'dice_tray');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.removeColumn('participants', 'dice_tray', { transaction });
 }

@@ -65,17 +65,17 @@ export const BUILT_IN_PUBLIC_THEMES = [
   },
 ];
 
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   await q.createTable('public_themes', {
     theme_slug: { type: DataTypes.STRING(100), primaryKey: true, allowNull: false },
     created_at: { type: DataTypes.DATE, allowNull: false },
-  });
+  }, { transaction });
   const now = new Date();
-  const [users] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { replacements: { uuid: SYSTEM_USER_UUID } });
+  const [users] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { transaction, replacements: { uuid: SYSTEM_USER_UUID } });
   const systemId = (users as { id: number }[])[0]?.id;
   const publicSlugs = [STANDARD_ID];
   for (const theme of BUILT_IN_PUBLIC_THEMES) {
-    const [taken] = await q.sequelize.query('SELECT id FROM themes WHERE slug = :slug', { replacements: { slug: theme.slug } });
+    const [taken] = await q.sequelize.query('SELECT id FROM themes WHERE slug = :slug', { transaction, replacements: { slug: theme.slug } });
     if ((taken as unknown[]).length || systemId === undefined) continue;
     await q.bulkInsert('themes', [
       {
@@ -92,22 +92,22 @@ export async function up({ context: { queryInterface: q } }: { context: Migratio
         created_at: now,
         updated_at: now,
       },
-    ]);
+    ], { transaction });
     publicSlugs.push(theme.slug);
   }
-  await q.bulkInsert('public_themes', publicSlugs.map((slug) => ({ theme_slug: slug, created_at: now })));
+  await q.bulkInsert('public_themes', publicSlugs.map((slug) => ({ theme_slug: slug, created_at: now })), { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  const [users] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { replacements: { uuid: SYSTEM_USER_UUID } });
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  const [users] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { transaction, replacements: { uuid: SYSTEM_USER_UUID } });
   const systemId = (users as { id: number }[])[0]?.id;
   if (systemId !== undefined) {
     for (const theme of BUILT_IN_PUBLIC_THEMES) {
       const replacements = { slug: theme.slug, systemId };
-      await q.sequelize.query('DELETE FROM dice_box_items WHERE theme_id IN (SELECT id FROM themes WHERE slug = :slug AND user_id = :systemId)', { replacements });
-      await q.sequelize.query('DELETE FROM share_requests WHERE theme_slug = :slug', { replacements });
-      await q.bulkDelete('themes', { slug: theme.slug, user_id: systemId });
+      await q.sequelize.query('DELETE FROM dice_box_items WHERE theme_id IN (SELECT id FROM themes WHERE slug = :slug AND user_id = :systemId)', { replacements, transaction });
+      await q.sequelize.query('DELETE FROM share_requests WHERE theme_slug = :slug', { replacements, transaction });
+      await q.bulkDelete('themes', { slug: theme.slug, user_id: systemId }, { transaction });
     }
   }
-  await q.dropTable('public_themes');
+  await q.dropTable('public_themes', { transaction });
 }

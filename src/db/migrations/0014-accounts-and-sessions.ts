@@ -13,27 +13,27 @@ import type { MigrationContext } from '../migrate';
  * - `api_keys.last_used_at`: shown in the developer settings.
  * Times are epoch ms (BIGINT) where they are compared, as the outbox's: both dialects compare numbers alike.
  */
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
-  await q.addColumn('users', 'password_hash', { type: DataTypes.STRING(255), allowNull: true });
-  await q.addColumn('api_keys', 'last_used_at', { type: DataTypes.DATE, allowNull: true });
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
+  await q.addColumn('users', 'password_hash', { type: DataTypes.STRING(255), allowNull: true }, { transaction });
+  await q.addColumn('api_keys', 'last_used_at', { type: DataTypes.DATE, allowNull: true }, { transaction });
   await q.createTable('sessions', {
     id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
     token_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
     created_ms: { type: DataTypes.BIGINT, allowNull: false },
     expires_ms: { type: DataTypes.BIGINT, allowNull: false },
-  });
-  await q.addIndex('sessions', ['user_id'], { name: 'sessions_user_id' });
+  }, { transaction });
+  await q.addIndex('sessions', ['user_id'], { name: 'sessions_user_id', transaction });
   await q.createTable('server_secrets', {
     name: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
     value: { type: DataTypes.STRING(128), allowNull: false },
-  });
-  await q.bulkInsert('server_secrets', [{ name: 'csrf', value: randomBytes(32).toString('hex') }]);
+  }, { transaction });
+  await q.bulkInsert('server_secrets', [{ name: 'csrf', value: randomBytes(32).toString('hex') }], { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.dropTable('server_secrets');
-  await q.dropTable('sessions');
-  await q.removeColumn('api_keys', 'last_used_at');
-  await q.removeColumn('users', 'password_hash');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.dropTable('server_secrets', { transaction });
+  await q.dropTable('sessions', { transaction });
+  await q.removeColumn('api_keys', 'last_used_at', { transaction });
+  await q.removeColumn('users', 'password_hash', { transaction });
 }

@@ -13,7 +13,7 @@ import type { MigrationContext } from '../migrate';
  *   `api_key_id`: that key.
  * Times are epoch ms (BIGINT), compared as numbers by both dialects, as the sessions' are.
  */
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   await q.createTable('activation_codes', {
     id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
     code: { type: DataTypes.STRING(16), allowNull: false, unique: true },
@@ -25,10 +25,10 @@ export async function up({ context: { queryInterface: q, dialect } }: { context:
     approved_ms: { type: DataTypes.BIGINT, allowNull: true },
     spent_ms: { type: DataTypes.BIGINT, allowNull: true },
     api_key_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'api_keys', key: 'id' }, onDelete: 'SET NULL' },
-  });
-  await q.addIndex('activation_codes', ['expires_ms'], { name: 'activation_codes_expires_ms' });
+  }, { transaction });
+  await q.addIndex('activation_codes', ['expires_ms'], { name: 'activation_codes_expires_ms', transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.dropTable('activation_codes');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.dropTable('activation_codes', { transaction });
 }

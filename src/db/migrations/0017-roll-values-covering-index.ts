@@ -14,16 +14,16 @@ const OLD = 'roll_values_roll_id_position';
 const NEW = 'roll_values_roll_id_position_counts';
 const CARRIED = ['type', 'theme', 'value', 'is_user_value', 'is_hidden'];
 
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   if (dialect === 'postgres') {
-    await q.sequelize.query(`CREATE INDEX ${NEW} ON roll_values (roll_id, position) INCLUDE (${CARRIED.join(', ')})`);
+    await q.sequelize.query(`CREATE INDEX ${NEW} ON roll_values (roll_id, position) INCLUDE (${CARRIED.join(', ')})`, { transaction });
   } else {
-    await q.addIndex('roll_values', ['roll_id', 'position', ...CARRIED], { name: NEW });
+    await q.addIndex('roll_values', ['roll_id', 'position', ...CARRIED], { name: NEW, transaction });
   }
-  await q.removeIndex('roll_values', OLD);
+  await q.removeIndex('roll_values', OLD, { transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.addIndex('roll_values', ['roll_id', 'position'], { name: OLD });
-  await q.removeIndex('roll_values', NEW);
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.addIndex('roll_values', ['roll_id', 'position'], { name: OLD, transaction });
+  await q.removeIndex('roll_values', NEW, { transaction });
 }

@@ -7,7 +7,7 @@ import type { MigrationContext } from '../migrate';
  * used. The unique index on (ledger_id, draw) makes a reused leaf impossible in either dialect; nulls
  * (values a client supplied, modifiers, rolls made before this) are distinct and take no slot.
  */
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   const big = dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER;
   await q.createTable('fairness_ledgers', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
@@ -22,7 +22,7 @@ export async function up({ context: { queryInterface: q, dialect } }: { context:
     batches: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     created_at: { type: DataTypes.DATE, allowNull: false },
     updated_at: { type: DataTypes.DATE, allowNull: false },
-  });
+  }, { transaction });
   await q.createTable('fairness_batches', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
     ledger_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'fairness_ledgers', key: 'id' }, onDelete: 'CASCADE' },
@@ -32,21 +32,21 @@ export async function up({ context: { queryInterface: q, dialect } }: { context:
     /** the 256 leaf secrets, 32 bytes each, in leaf order (8,192 bytes) */
     secrets: { type: DataTypes.BLOB, allowNull: false },
     created_at: { type: DataTypes.DATE, allowNull: false },
-  });
-  await q.addIndex('fairness_batches', ['ledger_id', 'number'], { unique: true, name: 'fairness_batches_ledger_number' });
-  await q.addColumn('rolls', 'ledger_id', { type: DataTypes.INTEGER, allowNull: true });
-  await q.addColumn('rolls', 'client_seed', { type: DataTypes.STRING(64), allowNull: true });
-  await q.addColumn('roll_values', 'ledger_id', { type: DataTypes.INTEGER, allowNull: true });
-  await q.addColumn('roll_values', 'draw', { type: big, allowNull: true });
+  }, { transaction });
+  await q.addIndex('fairness_batches', ['ledger_id', 'number'], { unique: true, name: 'fairness_batches_ledger_number', transaction });
+  await q.addColumn('rolls', 'ledger_id', { type: DataTypes.INTEGER, allowNull: true }, { transaction });
+  await q.addColumn('rolls', 'client_seed', { type: DataTypes.STRING(64), allowNull: true }, { transaction });
+  await q.addColumn('roll_values', 'ledger_id', { type: DataTypes.INTEGER, allowNull: true }, { transaction });
+  await q.addColumn('roll_values', 'draw', { type: big, allowNull: true }, { transaction });
   /** N, the faces the draw chose among (the verifier needs it: a theme's die may have any number) */
-  await q.addColumn('roll_values', 'draw_faces', { type: DataTypes.INTEGER, allowNull: true });
-  await q.addIndex('roll_values', ['ledger_id', 'draw'], { unique: true, name: 'roll_values_ledger_draw' });
+  await q.addColumn('roll_values', 'draw_faces', { type: DataTypes.INTEGER, allowNull: true }, { transaction });
+  await q.addIndex('roll_values', ['ledger_id', 'draw'], { unique: true, name: 'roll_values_ledger_draw', transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.removeIndex('roll_values', 'roll_values_ledger_draw');
-  for (const c of ['draw_faces', 'draw', 'ledger_id']) await q.removeColumn('roll_values', c);
-  for (const c of ['client_seed', 'ledger_id']) await q.removeColumn('rolls', c);
-  await q.dropTable('fairness_batches');
-  await q.dropTable('fairness_ledgers');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.removeIndex('roll_values', 'roll_values_ledger_draw', { transaction });
+  for (const c of ['draw_faces', 'draw', 'ledger_id']) await q.removeColumn('roll_values', c, { transaction });
+  for (const c of ['client_seed', 'ledger_id']) await q.removeColumn('rolls', c, { transaction });
+  await q.dropTable('fairness_batches', { transaction });
+  await q.dropTable('fairness_ledgers', { transaction });
 }

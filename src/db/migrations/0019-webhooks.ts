@@ -10,7 +10,7 @@ import type { MigrationContext } from '../migrate';
  *   crashed instance lets expire), retried until `next_attempt_ms`, kept as the delivery log.
  * Times that are compared are epoch ms (BIGINT), as the outbox's.
  */
-export async function up({ context: { queryInterface: q, dialect } }: { context: MigrationContext }) {
+export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   const bigId = dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER;
   await q.createTable('webhooks', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
@@ -31,9 +31,9 @@ export async function up({ context: { queryInterface: q, dialect } }: { context:
     failed_in_row: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     created_ms: { type: DataTypes.BIGINT, allowNull: false },
     updated_ms: { type: DataTypes.BIGINT, allowNull: false },
-  });
-  await q.addIndex('webhooks', ['user_id'], { name: 'webhooks_user_id' });
-  await q.addIndex('webhooks', ['room_id'], { name: 'webhooks_room_id' });
+  }, { transaction });
+  await q.addIndex('webhooks', ['user_id'], { name: 'webhooks_user_id', transaction });
+  await q.addIndex('webhooks', ['room_id'], { name: 'webhooks_room_id', transaction });
 
   await q.createTable('webhook_deliveries', {
     id: { type: bigId, primaryKey: true, autoIncrement: true, allowNull: false },
@@ -57,13 +57,13 @@ export async function up({ context: { queryInterface: q, dialect } }: { context:
     duration_ms: { type: DataTypes.INTEGER, allowNull: true },
     created_ms: { type: DataTypes.BIGINT, allowNull: false },
     finished_ms: { type: DataTypes.BIGINT, allowNull: true },
-  });
+  }, { transaction });
   // One row per event and webhook: an event enqueued twice (its command and the outbox's net) is one delivery.
-  await q.addIndex('webhook_deliveries', ['webhook_id', 'event_id'], { name: 'webhook_deliveries_event', unique: true });
-  await q.addIndex('webhook_deliveries', ['status', 'next_attempt_ms'], { name: 'webhook_deliveries_due' });
+  await q.addIndex('webhook_deliveries', ['webhook_id', 'event_id'], { name: 'webhook_deliveries_event', unique: true, transaction });
+  await q.addIndex('webhook_deliveries', ['status', 'next_attempt_ms'], { name: 'webhook_deliveries_due', transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.dropTable('webhook_deliveries');
-  await q.dropTable('webhooks');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.dropTable('webhook_deliveries', { transaction });
+  await q.dropTable('webhooks', { transaction });
 }

@@ -7,12 +7,12 @@ import type { MigrationContext } from '../migrate';
  *   the commit that recorded the delivery); null for events outside rooms and events never numbered;
  * - an index on `event_id`, by which that number is written to every delivery of the event.
  */
-export async function up({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.addColumn('webhook_deliveries', 'seq', { type: DataTypes.BIGINT, allowNull: true });
-  await q.addIndex('webhook_deliveries', ['event_id'], { name: 'webhook_deliveries_event_id' });
+export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.addColumn('webhook_deliveries', 'seq', { type: DataTypes.BIGINT, allowNull: true }, { transaction });
+  await q.addIndex('webhook_deliveries', ['event_id'], { name: 'webhook_deliveries_event_id', transaction });
 }
 
-export async function down({ context: { queryInterface: q } }: { context: MigrationContext }) {
-  await q.removeIndex('webhook_deliveries', 'webhook_deliveries_event_id');
-  await q.removeColumn('webhook_deliveries', 'seq');
+export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
+  await q.removeIndex('webhook_deliveries', 'webhook_deliveries_event_id', { transaction });
+  await q.removeColumn('webhook_deliveries', 'seq', { transaction });
 }
