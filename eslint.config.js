@@ -14,7 +14,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default defineConfig(
-  { ignores: ['dist/**', 'data/**', 'test-artifacts/**', 'profiles/**'] },
+  { ignores: ['dist/**', '.test-build/**', 'data/**', 'test-artifacts/**', 'profiles/**'] },
   {
     files: ['**/*.ts', '**/*.mts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],

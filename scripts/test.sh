@@ -13,13 +13,21 @@ CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 LOG=$(mktemp -d)/ava
 passed=0; failed=0; skipped_suites=(); status=0
 
+# The tests run as JavaScript built from test/ (scripts/build-tests.mjs, ava.built.config.mjs): a pattern
+# of test/**/*.test.ts names the same files in .test-build/; other arguments pass as they are.
+as_built() {
+  sed -E 's#^(!?)test/#\1.test-build/test/#; s#\.test\.ts$#.test.mjs#; s#^(--node-arguments=--import=)\./test/(.*)\.ts$#\1./.test-build/test/\2.mjs#' <<<"$1"
+}
+
 run_ava() { # label, env..., -- patterns...
   local label=$1; shift
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
   echo ""
   echo "=== $label ==="
-  env "${envs[@]}" npx ava "$@" 2>&1 | tee "$LOG.$label.txt"
+  local built=()
+  for pattern in "$@"; do built+=("$(as_built "$pattern")"); done
+  env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1 | tee "$LOG.$label.txt"
   local rc=${PIPESTATUS[0]}
   local p f
   # ava prints "N tests passed" only when nothing failed: count the ticks instead.
@@ -47,6 +55,7 @@ if npm run --silent lint; then passed=$((passed + 1)); else status=1; failed=$((
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.
 echo "=== build ==="
 if node scripts/build.mjs; then export TEST_BUILD_DIR=dist; else status=1; failed=$((failed + 1)); echo "build failed"; fi
+if ! node scripts/build-tests.mjs; then status=1; failed=$((failed + 1)); echo "test build failed"; fi
 
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
