@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketServer } from 'socket.io';
+import { preSerializedParser } from './realtime/transport/preSerializedParser';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -161,6 +162,8 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
     // Empty room namespaces are closed by src/realtime/connection/namespaces.ts (Socket.IO's own
     // cleanupEmptyChildNamespaces races with handshakes in progress).
     cleanupEmptyChildNamespaces: false,
+    // Payloads that crossed Redis as JSON text are spliced into packets, not encoded again (realtime/transport/preSerialized.ts).
+    parser: preSerializedParser,
     ...(pub && sub ? { adapter: redisAdapter(pubsub, pub, sub, adapterKeyOf(config)) } : {}),
   });
   if (sub) resubscribeOnReconnect(io, sub, pubsub);

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
 import type { Broadcaster } from '../transport/broadcaster';
 import type { LoggedEntry } from '../transport/sequenceLog';
+import { livePayload, seqOf } from '../transport/preSerialized';
 import type { Logger } from '../../logger';
 import { MEMBERS_CHANNEL, RoomEvents, userChannel } from '../names';
 import { sendEncoded } from './encodeOnce';
@@ -42,18 +43,22 @@ export async function welcome(ctx: WelcomeContext, socket: Socket): Promise<void
     const { head, replayed } = position;
     // What the welcome already gave, however late its live copy comes (holdLiveEvents.ts LATE_SKIP_MS):
     // a roll is published after its commit, so one the replay read may reach the socket live after it.
+    // Payloads that crossed Redis are JSON text (transport/preSerialized.ts): the seq is read without
+    // parsing, the rest parsed only when a replay ran (this rule sees every event for LATE_SKIP_MS).
     const given = (event: string, payload: unknown) => {
-      const { data, seq } = (payload as { data?: { uuid?: string }; seq?: unknown } | undefined) ?? {};
+      const seq = seqOf(payload);
       // Published before the room's seq was read: the welcome's snapshot holds it, and the replay, when
       // one ran, the roll events (without one, a roll of that moment still goes out, late but not lost).
       if (head !== null && typeof seq === 'number' && seq <= head && (replayed !== null || !ROLL_EVENTS.has(event))) return true;
-      return event === RoomEvents.RollCreate && data?.uuid !== undefined && replayed !== null && replayed.has(data.uuid);
+      if (event !== RoomEvents.RollCreate || replayed === null) return false;
+      const uuid = (livePayload(payload) as { data?: { uuid?: string } } | undefined)?.data?.uuid;
+      return uuid !== undefined && replayed.has(uuid);
     };
     hold.release((event, payload) => {
       // Counted online in the welcome's list: not announced again (only while held: a later
       // ParticipantConnectEvent of the same participant is a new connection).
       if (event === RoomEvents.ParticipantConnect) {
-        const id = (payload as { data?: { id?: number } } | undefined)?.data?.id;
+        const id = (livePayload(payload) as { data?: { id?: number } } | undefined)?.data?.id;
         return id !== undefined && told.has(id);
       }
       return given(event, payload);

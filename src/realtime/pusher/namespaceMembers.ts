@@ -1,4 +1,5 @@
 import type { Namespace } from 'socket.io';
+import { livePayload } from '../transport/preSerialized';
 import { adapterInternals, type AdapterInternals, type AdapterSocketShape, type BroadcastOptions } from '../socketioInternals';
 
 /**
@@ -42,7 +43,7 @@ function standIn(member: NamespaceMember, flags: BroadcastOptions['flags']): Ada
     connected: true,
     notifyOutgoingListeners(packet: Packet) {
       const [event, payload] = packet.data ?? [];
-      if (typeof event === 'string') member.deliver(event, payload, Boolean(flags?.volatile));
+      if (typeof event === 'string') member.deliver(event, livePayload(payload), Boolean(flags?.volatile));
     },
     client: { writeToEngine() {} },
     disconnect() {

@@ -7,6 +7,9 @@ import type { LocalBroadcaster } from './inProcessBroadcaster';
 import type { ReplayEntry } from './sequenceLog';
 import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceLogRedis';
 import type { Publication, WireFormat } from './wireFormat';
+import { preSerialize } from './preSerialized';
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
 export interface LostEmits {
@@ -146,7 +149,8 @@ export class RedisBroadcaster implements Broadcaster {
   }
 
   emit(target: Target, event: string, payload: unknown) {
-    const sent = carriesSeq(target.namespace, event, payload) ? { ...payload, seq: SEQ_PLACEHOLDER } : payload;
+    // Objects cross Redis as their JSON text (preSerialized.ts), the seq placeholder beside it.
+    const sent = isObject(payload) ? preSerialize(payload, carriesSeq(target.namespace, event, payload) ? SEQ_PLACEHOLDER : undefined) : payload;
     this.within(target.namespace, () => this.format.encodeFor(target, event, sent));
   }
 
