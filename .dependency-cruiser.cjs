@@ -48,12 +48,7 @@ const ANY_FEATURE = `^src/(${FEATURES.join('|')})/`;
 const REALTIME_WIRING = ['^src/realtime/', '^src/(main|server|app)\\.ts$', '^src/openapi/', '^src/metrics/realtime\\.ts$'];
 
 /** The ground: modules every layer may import, which import only each other. */
-const GROUND = [
-  '^src/(config|quotaConfig|hostsConfig|trustProxyConfig|webhookConfig|errors|logger)\\.ts$',
-  '^src/events/',
-  '^src/client/',
-  '^src/dice/',
-];
+const GROUND = ['^src/(config|quotaConfig|hostsConfig|trustProxyConfig|webhookConfig|errors|logger)\\.ts$', '^src/events/', '^src/client/', '^src/dice/'];
 
 module.exports = {
   forbidden: [

@@ -77,7 +77,9 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
       const user = await findUser(a);
       const keys = await listApiKeys(user.id);
       if (!keys.length) return `${user.username} has no keys.`;
-      return keys.map((k) => `${k.prefix}…  ${k.name.padEnd(12)} created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live'}`).join('\n');
+      return keys
+        .map((k) => `${k.prefix}…  ${k.name.padEnd(12)} created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live'}`)
+        .join('\n');
     }
     case 'key:revoke': {
       if (!a) throw new UsageError('A KEY_PREFIX (as key:list shows it) or a whole key is required.');
@@ -102,7 +104,10 @@ async function run(config: Readonly<Config>, args: string[]): Promise<string> {
     case 'theme:private': {
       if (!a) throw new UsageError('A THEME_ID is required.');
       const changed = command === 'theme:public' ? await makeThemePublic(a) : await makeThemePrivate(a);
-      const done = command === 'theme:public' ? `The theme "${a}" is public: every user can roll with it, and it is in every dice box.` : `The theme "${a}" is no longer public.`;
+      const done =
+        command === 'theme:public'
+          ? `The theme "${a}" is public: every user can roll with it, and it is in every dice box.`
+          : `The theme "${a}" is no longer public.`;
       if (!changed) return command === 'theme:public' ? `The theme "${a}" was already public.` : `The theme "${a}" was not public.`;
       // Every instance caches who may roll with what: told through Redis, else they see it when their
       // cached entries expire (CACHE_TTL_MS).

@@ -22,10 +22,20 @@ function probeRedis() {
   const url = new URL(redisUrl);
   return new Promise((resolve) => {
     const socket = net.connect(Number(url.port || 6379), url.hostname);
-    const timer = setTimeout(() => { socket.destroy(); resolve('no answer within 3 s'); }, 3000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve('no answer within 3 s');
+    }, 3000);
     socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => { clearTimeout(timer); socket.end(); resolve(d.toString().startsWith('+PONG') ? 'ok' : d.toString().trim()); });
-    socket.on('error', (e) => { clearTimeout(timer); resolve(e.message); });
+    socket.on('data', (d) => {
+      clearTimeout(timer);
+      socket.end();
+      resolve(d.toString().startsWith('+PONG') ? 'ok' : d.toString().trim());
+    });
+    socket.on('error', (e) => {
+      clearTimeout(timer);
+      resolve(e.message);
+    });
   });
 }
 

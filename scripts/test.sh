@@ -45,11 +45,13 @@ echo ""
 echo "=== import rules ==="
 if npm run --silent lint:deps; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "import rules broken"; fi
 
-# ESLint (eslint.config.js): one count, as the import rules. Prettier's check (npm run format:check)
-# joins it once the tree is formatted (docs/architecture.md, "Lint and format").
+# ESLint (eslint.config.js) and Prettier's check (.prettierrc.json): one count each, as the import rules.
 echo ""
 echo "=== lint ==="
 if npm run --silent lint; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "lint failed"; fi
+echo ""
+echo "=== format ==="
+if npm run --silent format:check; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "files not formatted: bash scripts/format-all.sh"; fi
 
 # The servers and CLIs the tests start as processes of their own run the build production runs
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.

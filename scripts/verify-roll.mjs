@@ -114,8 +114,20 @@ async function verifyRoll(roll, online) {
       continue;
     }
     let ok = true;
-    if (!isHex64(p.root) || !isHex64(p.commitment) || !Array.isArray(p.path) || p.path.length !== 8 || !p.path.every(isHex64)
-      || !Number.isInteger(p.leaf) || p.leaf < 0 || p.leaf >= LEAVES || !Number.isInteger(p.batch) || p.batch < 0 || !Number.isInteger(p.faces) || p.faces < 1) {
+    if (
+      !isHex64(p.root) ||
+      !isHex64(p.commitment) ||
+      !Array.isArray(p.path) ||
+      p.path.length !== 8 ||
+      !p.path.every(isHex64) ||
+      !Number.isInteger(p.leaf) ||
+      p.leaf < 0 ||
+      p.leaf >= LEAVES ||
+      !Number.isInteger(p.batch) ||
+      p.batch < 0 ||
+      !Number.isInteger(p.faces) ||
+      p.faces < 1
+    ) {
       fail(where, 'proof', 'malformed (root, commitment, 8-hash path, leaf 0..255, batch, faces)');
       continue;
     }
@@ -127,7 +139,11 @@ async function verifyRoll(roll, online) {
     }
     previous = position;
     // path: commitment -> root
-    const root = rootFrom(Buffer.from(p.commitment, 'hex'), p.leaf, p.path.map((h) => Buffer.from(h, 'hex')));
+    const root = rootFrom(
+      Buffer.from(p.commitment, 'hex'),
+      p.leaf,
+      p.path.map((h) => Buffer.from(h, 'hex')),
+    );
     if (root.toString('hex') !== p.root) {
       fail(where, 'path', `the path from the commitment leads to ${root.toString('hex').slice(0, 16)}…, not to the root ${p.root.slice(0, 16)}…`);
       ok = false;
@@ -186,7 +202,9 @@ async function verifyRoll(roll, online) {
     }
     if (ok) passes++;
   }
-  out(`  ${checkedFaces} value(s) verified to the face${withheld ? `, ${withheld} hidden from you` : ''}${online ? ', roots checked against the published ledger' : ', publication not checked (no --base)'}`);
+  out(
+    `  ${checkedFaces} value(s) verified to the face${withheld ? `, ${withheld} hidden from you` : ''}${online ? ', roots checked against the published ledger' : ', publication not checked (no --base)'}`,
+  );
 }
 
 // --- input --------------------------------------------------------------------------------------

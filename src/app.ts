@@ -46,7 +46,13 @@ export function createApp(deps: AppDeps): Express {
   // Socket.IO handshakes' address, so both count one client under one address (http/clientAddress.ts).
   const trust = compileTrust(deps.config.trustProxy);
   app.set('trust proxy', trust);
-  Object.defineProperty(app.request, 'ip', { configurable: true, enumerable: true, get: function (this: express.Request) { return clientAddressOf(this, trust); } });
+  Object.defineProperty(app.request, 'ip', {
+    configurable: true,
+    enumerable: true,
+    get: function (this: express.Request) {
+      return clientAddressOf(this, trust);
+    },
+  });
   app.set('etag', false);
 
   mountMetrics(app, deps);
@@ -93,7 +99,11 @@ export function createApp(deps: AppDeps): Express {
   // A path the API does not have is a 404 before it is a 401.
   api.use(unknownApiRoute(openApiDocument().paths));
   // Everything below needs a key, and counts against that key's rate limit.
-  api.use(auth(deps), rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger), body.afterAuth);
+  api.use(
+    auth(deps),
+    rateLimit(deps.rateLimitStore, { name: 'key', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => String(req.apiKeyId!) }, deps.logger),
+    body.afterAuth,
+  );
   api.use(fairnessRoutes(deps));
   api.use('/user', userRoutes(deps));
   api.use('/room', roomRoutes(deps));

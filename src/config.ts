@@ -158,7 +158,10 @@ export interface PusherConfig {
  * nothing after (a trailing slash is forgiven). Answers the list, or an error message for joi.
  */
 function parseOrigins(value: string): string[] | null | { error: string } {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length || (items.length === 1 && items[0] === '*')) return null;
   const origins: string[] = [];
   for (const item of items) {
@@ -169,7 +172,8 @@ function parseOrigins(value: string): string[] | null | { error: string } {
       url = null;
     }
     const origin = url && /^https?:$/.test(url.protocol) ? url.origin : null;
-    if (!origin || item.replace(/\/$/, '').toLowerCase() !== origin) return { error: `each entry must be an origin such as https://app.example.com (a scheme, a host, an optional port, no path), not "${item}"` };
+    if (!origin || item.replace(/\/$/, '').toLowerCase() !== origin)
+      return { error: `each entry must be an origin such as https://app.example.com (a scheme, a host, an optional port, no path), not "${item}"` };
     origins.push(origin);
   }
   return origins;
@@ -188,7 +192,10 @@ function parseFrameAncestors(value: string): string[] | null | { error: string }
   const sources: string[] = [];
   for (const item of items) {
     const match = /^(https?):\/\/(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?\/?$/i.exec(item);
-    if (!match || Number(match[4]?.slice(1) ?? 1) > 65535) return { error: `each entry must be an origin such as https://vtt.example.com, or https://*.example.com for its subdomains (a scheme, a host, an optional port, no path), or * alone for any site; "${item}" is not one` };
+    if (!match || Number(match[4]?.slice(1) ?? 1) > 65535)
+      return {
+        error: `each entry must be an origin such as https://vtt.example.com, or https://*.example.com for its subdomains (a scheme, a host, an optional port, no path), or * alone for any site; "${item}" is not one`,
+      };
     sources.push(`${match[1]!.toLowerCase()}://${match[2] ?? ''}${match[3]!.toLowerCase()}${match[4] ?? ''}`);
   }
   return sources;
@@ -199,7 +206,10 @@ function parseFrameAncestors(value: string): string[] | null | { error: string }
  * Answers the nodes, or an error message for joi.
  */
 function parseClusterNodes(value: string): RedisNode[] | { error: string } {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const nodes: RedisNode[] = [];
   for (const item of items) {
     const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(item);
@@ -229,26 +239,37 @@ const schema = Joi.object({
       const parsed = parseClusterNodes(value);
       return 'error' in parsed ? helpers.message({ custom: parsed.error }) : parsed;
     }),
-  REDIS_PREFIX: Joi.string().pattern(/^[\w.:-]{1,64}$/).default('dice:'),
+  REDIS_PREFIX: Joi.string()
+    .pattern(/^[\w.:-]{1,64}$/)
+    .default('dice:'),
   REDIS_PUBSUB: Joi.string().lowercase().valid('auto', 'sharded', 'classic').empty('').default('auto'),
   DATABASE_POOL_SIZE: Joi.number().integer().min(1).max(500).default(10),
   DATA_DIR: Joi.string().default('./data'),
-  LOG_LEVEL: Joi.string()
-    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
-    .default('info'),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   ...QUOTA_VARIABLES,
   ALLOW_GUESTS: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true),
-  ALLOW_SIGNUP: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).messages({ 'boolean.base': 'must be true or false (also 1/0, yes/no, on/off)' }),
+  ALLOW_SIGNUP: Joi.boolean()
+    .truthy('1', 'yes', 'on')
+    .falsy('0', 'no', 'off')
+    .default(true)
+    .messages({ 'boolean.base': 'must be true or false (also 1/0, yes/no, on/off)' }),
   SIGNIN_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(1000).default(10),
   SIGNIN_ADDRESS_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(100000).default(100),
   ACTIVATIONS_PER_HOUR: Joi.number().integer().min(1).max(100000).default(30),
   ACTIVATION_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(1000).default(10),
   ACTIVATION_ADDRESS_FAILURES_PER_HOUR: Joi.number().integer().min(1).max(100000).default(50),
   // Bounded so that a stored link (origin + a background's path) fits its column (rooms.bg_file_path, 512).
-  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).max(200).empty('').default(null),
+  PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(200)
+    .empty('')
+    .default(null),
   ALLOWED_HOSTS: Joi.string()
     .custom((value: string, helpers) => {
-      const hosts = value.split(',').map((h) => h.trim()).filter(Boolean);
+      const hosts = value
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean);
       const bad = hosts.find((h) => !HOST_PATTERN.test(h) || h.length > 261);
       if (bad !== undefined) return helpers.message({ custom: `must be host names or host:port, comma-separated ("${bad}" is not one)` });
       return hosts;
@@ -260,9 +281,18 @@ const schema = Joi.object({
   GUESTS_PER_HOUR: Joi.number().integer().min(1).default(60),
   AUTH_FAILURES_PER_MINUTE: Joi.number().integer().min(1).default(60),
   PASSCODE_FAILURES_PER_HOUR: Joi.number().integer().min(1).default(20),
-  JSON_BODY_LIMIT: Joi.string().pattern(/^\d+(b|kb|mb)$/i).default('1mb'),
-  SOCKET_MAX_PACKET_BYTES: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(16 * 1024),
-  SOCKET_BYTES_PER_SECOND: Joi.number().integer().min(1024).default(64 * 1024),
+  JSON_BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(b|kb|mb)$/i)
+    .default('1mb'),
+  SOCKET_MAX_PACKET_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(16 * 1024),
+  SOCKET_BYTES_PER_SECOND: Joi.number()
+    .integer()
+    .min(1024)
+    .default(64 * 1024),
   // At least the largest burst a reading client is sent at once (a welcome of a 1,000-participant room
   // is about 430 KiB, then up to 500 replayed rolls); at most 1 GiB, which no client needs queued.
   SOCKET_MAX_BUFFERED_BYTES: Joi.number()
@@ -321,14 +351,22 @@ const schema = Joi.object({
   METRICS_PORT: Joi.number().integer().min(0).max(65535).empty('').default(null),
   PUSHER_APP_KEYS: Joi.string()
     .custom((value: string, helpers) => {
-      const keys = value.split(',').map((k) => k.trim()).filter(Boolean);
+      const keys = value
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
       const bad = keys.find((k) => !/^[\w-]{1,128}$/.test(k));
       if (bad !== undefined) return helpers.message({ custom: `must be app keys (letters, digits, _ and -), comma-separated ("${bad}" is not one)` });
       return keys;
     })
     .empty('')
     .default([]),
-  PUSHER_APP_SECRET: Joi.string().min(16).max(256).pattern(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').empty('').default(null),
+  PUSHER_APP_SECRET: Joi.string()
+    .min(16)
+    .max(256)
+    .pattern(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .empty('')
+    .default(null),
   PUSHER_ACTIVITY_TIMEOUT: Joi.number().integer().min(1).max(120).default(30),
   PUSHER_CLIENT_EVENTS_PER_SECOND: Joi.number().integer().min(1).max(1000).default(10),
   UNKNOWN_THEME: Joi.string()
@@ -358,17 +396,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   // Port 0 (any free port, for tests) twice is fine: each listener gets its own.
   if (value.METRICS_PORT !== null && value.METRICS_PORT !== 0 && value.METRICS_PORT === value.PORT) {
-    throw new ConfigError(`Invalid configuration: METRICS_PORT is invalid (must differ from PORT, ${value.PORT}, or metrics would take the API's port; got ${JSON.stringify(env.METRICS_PORT)}).`);
+    throw new ConfigError(
+      `Invalid configuration: METRICS_PORT is invalid (must differ from PORT, ${value.PORT}, or metrics would take the API's port; got ${JSON.stringify(env.METRICS_PORT)}).`,
+    );
   }
   // One Redis or one cluster: both named is a mistake to point out, not a choice to make silently.
   if (value.REDIS_URL && value.REDIS_CLUSTER_NODES) {
-    throw new ConfigError('Invalid configuration: REDIS_URL and REDIS_CLUSTER_NODES are both set (set REDIS_URL for one Redis server, or REDIS_CLUSTER_NODES for a Redis Cluster, not both).');
+    throw new ConfigError(
+      'Invalid configuration: REDIS_URL and REDIS_CLUSTER_NODES are both set (set REDIS_URL for one Redis server, or REDIS_CLUSTER_NODES for a Redis Cluster, not both).',
+    );
   }
   // Instances behind one load balancer must share the secret: an authorisation signed by one is
   // checked by whichever holds the websocket. One process alone may make its own.
   const shared = value.REDIS_URL ? 'REDIS_URL' : value.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : null;
   if (shared && !value.PUSHER_APP_SECRET) {
-    throw new ConfigError(`Invalid configuration: PUSHER_APP_SECRET is required with ${shared} (every instance must sign and check Pusher channel authorisations with the same secret; set at least 16 random characters, the same on every instance).`);
+    throw new ConfigError(
+      `Invalid configuration: PUSHER_APP_SECRET is required with ${shared} (every instance must sign and check Pusher channel authorisations with the same secret; set at least 16 random characters, the same on every instance).`,
+    );
   }
   return Object.freeze({
     port: value.PORT,

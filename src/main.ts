@@ -52,7 +52,16 @@ async function main() {
     console.error(`Cannot start: ${(err as Error).message}`);
     process.exit(1);
   }
-  logger.info({ url: server.url, port: server.port, database: config.databaseUrl ? 'postgres' : 'sqlite', redis: config.redisClusterNodes ? 'cluster' : Boolean(config.redisUrl), metrics: server.metricsUrl ?? (config.metricsToken ? `${server.url}/metrics` : null) }, 'listening');
+  logger.info(
+    {
+      url: server.url,
+      port: server.port,
+      database: config.databaseUrl ? 'postgres' : 'sqlite',
+      redis: config.redisClusterNodes ? 'cluster' : Boolean(config.redisUrl),
+      metrics: server.metricsUrl ?? (config.metricsToken ? `${server.url}/metrics` : null),
+    },
+    'listening',
+  );
 
   process.on('SIGTERM', () => void stop('SIGTERM', 0));
   process.on('SIGINT', () => void stop('SIGINT', 0));

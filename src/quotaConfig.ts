@@ -39,7 +39,8 @@ const byteSize = Joi.string()
   .custom((value: string, helpers) => {
     const match = /^(\d{1,16})\s*(b|kb|mb|gb)?$/i.exec(value);
     const bytes = match ? Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]! : NaN;
-    if (!Number.isSafeInteger(bytes) || bytes < 1) return helpers.message({ custom: 'must be a positive number of bytes, or a number followed by kb, mb or gb, such as 256mb' });
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+      return helpers.message({ custom: 'must be a positive number of bytes, or a number followed by kb, mb or gb, such as 256mb' });
     return bytes;
   });
 

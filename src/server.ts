@@ -49,7 +49,8 @@ function guardAdapterClients(pub: RedisClient, sub: RedisClient, logger: Logger,
   const guard = (client: RedisClient, method: Guarded) => {
     const original = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
     // The broadcaster must still see failed publishes (lib/redis.ts unguardedOf).
-    if (method === 'publish' || method === 'spublish') rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>, method);
+    if (method === 'publish' || method === 'spublish')
+      rememberUnguardedPublish(client, original as (channel: string, message: string | Buffer) => Promise<number>, method);
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
       original(...args).then(
         (result) => {
@@ -174,7 +175,10 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   // from the database instead. With Redis the CLI publishes them and every instance hears at once.
   const revocations = clients ? null : watchRevocations(logger);
   const drain = drainOnClose(server);
-  if (config.pusher.secretGenerated) logger.info('PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)');
+  if (config.pusher.secretGenerated)
+    logger.info(
+      'PUSHER_APP_SECRET is not set: this process signs Pusher channel authorisations with a secret of its own (fine for one process; every instance behind a load balancer needs the same one)',
+    );
   const stopObserving = deps.metrics ? observeInstance(deps.metrics, { io, database }) : () => undefined;
 
   await new Promise<void>((resolve, reject) => {
@@ -187,7 +191,11 @@ export async function startServer(config: Readonly<Config>, logger: Logger): Pro
   let metricsListener: MetricsListener | null = null;
   if (deps.metrics && config.metricsPort !== null) {
     try {
-      metricsListener = await listenMetrics(deps.metrics, { port: config.metricsPort, host: config.host, keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs }, logger);
+      metricsListener = await listenMetrics(
+        deps.metrics,
+        { port: config.metricsPort, host: config.host, keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs },
+        logger,
+      );
     } catch (err) {
       server.close();
       throw new Error(`Cannot serve metrics on METRICS_PORT ${config.metricsPort} (${(err as Error).message}).`, { cause: err });

@@ -33,7 +33,10 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     if (hops > 10) throw new Error('must be a number of proxies from 0 to 10, or their addresses');
     return { hops };
   }
-  const proxies = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const proxies = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of proxies) {
     if (!(entry in NAMED_SUBNETS) && !subnetOf(entry)) {
       throw new Error(`must be a number of proxies or a list of their addresses or subnets (10.0.0.0/8, loopback...); "${entry}" is neither`);

@@ -27,7 +27,10 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 
 /** "5s,30s,2m" to milliseconds; throws a sentence. */
 export function parseRetrySchedule(text: string): number[] {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!parts.length || parts.length > 20) throw new Error('must list 1 to 20 delays such as 5s,30s,2m,10m,1h');
   return parts.map((part) => {
     const match = /^(\d{1,7})(ms|s|m|h|d)$/.exec(part);
@@ -42,7 +45,10 @@ const hostList = Joi.string()
   .empty('')
   .default(() => [])
   .custom((value: string, helpers) => {
-    const hosts = value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const hosts = value
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean);
     const bad = hosts.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(h));
     return bad ? helpers.message({ custom: `its entry "${bad}" is not a host or host:port` }) : hosts;
   });

@@ -62,7 +62,16 @@ for (const size of [1, 100, 10_000]) {
   const ours = measure(keys, (k) => cache.get(k));
   rows.push(
     [`${fmt(size, 0)} entries: exact LRU, delete + set (baseline)`, fmt(base.bytesPerHit), fmt(base.majors, 0), '1.00x'],
-    [`${fmt(size, 0)} entries: BoundedCache, marked used`, fmt(ours.bytesPerHit), fmt(ours.majors, 0), base.bytesPerHit > 0 ? `${(ours.bytesPerHit / base.bytesPerHit).toFixed(2)}x` : 'n/a'],
+    [
+      `${fmt(size, 0)} entries: BoundedCache, marked used`,
+      fmt(ours.bytesPerHit),
+      fmt(ours.majors, 0),
+      base.bytesPerHit > 0 ? `${(ours.bytesPerHit / base.bytesPerHit).toFixed(2)}x` : 'n/a',
+    ],
   );
 }
-printTable(`Old generation grown per cache hit (${fmt(HITS, 0)} hits per row, node ${process.version}; a major collection during a row makes its figure a floor)`, ['cache', 'bytes per hit', 'major GCs seen', 'vs baseline'], rows);
+printTable(
+  `Old generation grown per cache hit (${fmt(HITS, 0)} hits per row, node ${process.version}; a major collection during a row makes its figure a floor)`,
+  ['cache', 'bytes per hit', 'major GCs seen', 'vs baseline'],
+  rows,
+);

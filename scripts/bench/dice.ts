@@ -18,7 +18,15 @@
 import { DiceRoll } from '@dice-roller/rpg-dice-roller';
 import fc from 'fast-check';
 import {
-  builtinDefinition, DiceError, parseEquation, rollDice, rollEquation, WORK_BUDGET, WorkBudget, type DieDefinition, type DieRequest,
+  builtinDefinition,
+  DiceError,
+  parseEquation,
+  rollDice,
+  rollEquation,
+  WORK_BUDGET,
+  WorkBudget,
+  type DieDefinition,
+  type DieRequest,
 } from '../../src/dice/index';
 import { ADVERSARIES, equations, rollRequests } from '../../test/dice/adversaries';
 
@@ -93,7 +101,9 @@ if (!limitsOnly) {
     }
     const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
     const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
-    console.log(`${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`);
+    console.log(
+      `${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`,
+    );
   }
 }
 
@@ -103,13 +113,27 @@ console.log(`\nwork limits (budget ${WORK_BUDGET.toLocaleString('en-US')} units)
 const limits = worstInputs();
 console.log(`${'input'.padEnd(66)} ${'outcome'.padEnd(15)} ${'units'.padStart(9)}   median      max   ratio (median / 1d20+5)`);
 for (const r of limits) {
-  console.log(`${r.name.slice(0, 66).padEnd(66)} ${r.outcome.padEnd(15)} ${r.used.toLocaleString('en-US').padStart(9)} ${r.median.toFixed(2).padStart(6)} ms ${r.max.toFixed(2).padStart(6)} ms ${Math.round(r.median / baseline).toLocaleString('en-US').padStart(9)}x`);
+  console.log(
+    `${r.name.slice(0, 66).padEnd(66)} ${r.outcome.padEnd(15)} ${r.used.toLocaleString('en-US').padStart(9)} ${r.median.toFixed(2).padStart(6)} ms ${r.max.toFixed(2).padStart(6)} ms ${Math.round(
+      r.median / baseline,
+    )
+      .toLocaleString('en-US')
+      .padStart(9)}x`,
+  );
 }
 const worst = limits[0]!;
-console.log(`worst: ${worst.name.slice(0, 300)}: ${worst.median.toFixed(2)} ms (max ${worst.max.toFixed(2)} ms), ${Math.round(worst.median / baseline).toLocaleString('en-US')}x 1d20+5`);
+console.log(
+  `worst: ${worst.name.slice(0, 300)}: ${worst.median.toFixed(2)} ms (max ${worst.max.toFixed(2)} ms), ${Math.round(worst.median / baseline).toLocaleString('en-US')}x 1d20+5`,
+);
 if (sink === 42) console.log('');
 
-interface LimitRow { name: string; outcome: string; used: number; median: number; max: number }
+interface LimitRow {
+  name: string;
+  outcome: string;
+  used: number;
+  median: number;
+  max: number;
+}
 
 /** CPU milliseconds of one call, how it ended and the work it counted. */
 function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: string; used: number } {
@@ -141,9 +165,13 @@ function profile(name: string, run: (budget: WorkBudget) => unknown, repeats: nu
  */
 function worstInputs(): LimitRow[] {
   const std = (_t: string, type: string): DieDefinition | null => builtinDefinition(type);
-  const rows = ADVERSARIES.map((a) => profile(a.name, (b) => (a.equation !== undefined
-    ? rollEquation(a.equation, 'standard', std, undefined, b)
-    : rollDice(a.dice!, a.operator, std, undefined, b)), 30));
+  const rows = ADVERSARIES.map((a) =>
+    profile(
+      a.name,
+      (b) => (a.equation !== undefined ? rollEquation(a.equation, 'standard', std, undefined, b) : rollDice(a.dice!, a.operator, std, undefined, b)),
+      30,
+    ),
+  );
   const searched = Number(process.env.DICE_SEARCH ?? 3000);
   const found: { name: string; run: (b: WorkBudget) => unknown; ms: number }[] = [];
   for (const r of fc.sample(rollRequests(), searched)) {

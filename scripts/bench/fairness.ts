@@ -41,17 +41,27 @@ const base = timePer(VALUES, () => (sink += rng.int(20)));
 const draw = timePer(VALUES, (i) => (sink += drawFace(secretOf(secrets, i % LEAVES), seed, 20)));
 const proof = timePer(VALUES / 4, (i) => {
   const leaf = i % LEAVES;
-  sink += tree.path(leaf).map((h) => h.toString('hex')).join('').length + tree.commitment(leaf).toString('hex').length + Buffer.from(secretOf(secrets, leaf)).toString('hex').length;
+  sink +=
+    tree
+      .path(leaf)
+      .map((h) => h.toString('hex'))
+      .join('').length +
+    tree.commitment(leaf).toString('hex').length +
+    Buffer.from(secretOf(secrets, leaf)).toString('hex').length;
 });
 const batch = timePer(200, () => (sink += new BatchTree(newSecrets()).root[0]!)) / LEAVES;
 const ledger = draw + proof + batch;
-printTable('CPU per drawn value (ns), in process', ['what', 'ns per value', 'vs CryptoRng.int'], [
-  ['CryptoRng.int(20): the engine\'s source before (baseline)', fmt(base, 0), '1.00x'],
-  ['draw: HMAC-SHA256 of the leaf, rejection sampling', fmt(draw, 0), `${fmt(draw / base, 1)}x`],
-  ['proof: 8-hash path, commitment and secret in hex', fmt(proof, 0), `${fmt(proof / base, 1)}x`],
-  ['batch: 256 secrets and the tree, per leaf', fmt(batch, 0), `${fmt(batch / base, 1)}x`],
-  ['the ledger per value (draw + proof + batch share)', fmt(ledger, 0), `${fmt(ledger / base, 1)}x`],
-]);
+printTable(
+  'CPU per drawn value (ns), in process',
+  ['what', 'ns per value', 'vs CryptoRng.int'],
+  [
+    ["CryptoRng.int(20): the engine's source before (baseline)", fmt(base, 0), '1.00x'],
+    ['draw: HMAC-SHA256 of the leaf, rejection sampling', fmt(draw, 0), `${fmt(draw / base, 1)}x`],
+    ['proof: 8-hash path, commitment and secret in hex', fmt(proof, 0), `${fmt(proof / base, 1)}x`],
+    ['batch: 256 secrets and the tree, per leaf', fmt(batch, 0), `${fmt(batch / base, 1)}x`],
+    ['the ledger per value (draw + proof + batch share)', fmt(ledger, 0), `${fmt(ledger / base, 1)}x`],
+  ],
+);
 console.log(`(the ledger adds ${fmt((ledger - base) / 1000, 1)} µs of CPU per drawn value; a 2-dice roll about ${fmt((2 * (ledger - base)) / 1000, 1)} µs)`);
 
 // --- storage per value (PostgreSQL) ----------------------------------------------------------------
@@ -63,9 +73,13 @@ try {
   const slug = await roomWith(roller.api, []);
   const body = { dice: Array.from({ length: DICE_PER_ROLL }, () => ({ type: 'd6', theme: 'standard' })), room: slug, client_seed: seed };
   for (let i = 0; i < ROLLS; i += 20) {
-    await Promise.all(Array.from({ length: Math.min(20, ROLLS - i) }, () => roller.api.post('/roll', body).then((r) => {
-      if (r.status !== 201) throw new Error(`POST /roll: ${r.status} ${r.text.slice(0, 200)}`);
-    })));
+    await Promise.all(
+      Array.from({ length: Math.min(20, ROLLS - i) }, () =>
+        roller.api.post('/roll', body).then((r) => {
+          if (r.status !== 201) throw new Error(`POST /roll: ${r.status} ${r.text.slice(0, 200)}`);
+        }),
+      ),
+    );
   }
   const c = new pg.Client({ connectionString: database.url });
   await c.connect();
@@ -80,13 +94,17 @@ try {
   const rolls = await one('SELECT count(*) FROM rolls');
   await c.end();
   const perLeaf = batchBytes / (batches * LEAVES);
-  printTable(`Storage on PostgreSQL: ${values} drawn values, ${rolls} rolls, ${batches} batches`, ['what', 'bytes', 'per drawn value'], [
-    ['fairness_batches (secrets, roots; with TOAST), per published leaf', fmt(batchBytes, 0), fmt(perLeaf, 1)],
-    ['roll_values: ledger_id, draw, draw_faces', fmt(rowBytes, 0), fmt(rowBytes / values, 1)],
-    ['index roll_values_ledger_draw (no reuse)', fmt(indexBytes, 0), fmt(indexBytes / values, 1)],
-    ['rolls: ledger_id, client_seed (per value at 10 dice a roll)', fmt(rollBytes, 0), fmt(rollBytes / values, 1)],
-    ['in all, per drawn value', '', fmt(perLeaf + (rowBytes + indexBytes + rollBytes) / values, 1)],
-  ]);
+  printTable(
+    `Storage on PostgreSQL: ${values} drawn values, ${rolls} rolls, ${batches} batches`,
+    ['what', 'bytes', 'per drawn value'],
+    [
+      ['fairness_batches (secrets, roots; with TOAST), per published leaf', fmt(batchBytes, 0), fmt(perLeaf, 1)],
+      ['roll_values: ledger_id, draw, draw_faces', fmt(rowBytes, 0), fmt(rowBytes / values, 1)],
+      ['index roll_values_ledger_draw (no reuse)', fmt(indexBytes, 0), fmt(indexBytes / values, 1)],
+      ['rolls: ledger_id, client_seed (per value at 10 dice a roll)', fmt(rollBytes, 0), fmt(rollBytes / values, 1)],
+      ['in all, per drawn value', '', fmt(perLeaf + (rowBytes + indexBytes + rollBytes) / values, 1)],
+    ],
+  );
 } finally {
   await server.stop();
   await database.drop();

@@ -94,7 +94,9 @@ async function profiled<T>(child: ChildHandle, name: string, work: () => Promise
 
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, the instances' node flags: ${[...SERVICE_NODE_ARGS, ...SERVER_NODE_ARGS].join(' ') || '(none)'}, the bare servers': ${SERVER_NODE_ARGS.join(' ') || '(none)'}, ${loadLine()} before the run`);
+console.log(
+  `bench:fanout — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, ${CLIENTS} clients + roller on core ${cores.load || '(unpinned)'}, ${ROUNDS} rounds of ${ROLLS} rolls and ${ROLLS} bare emits at ${RATE}/s, the instances' node flags: ${[...SERVICE_NODE_ARGS, ...SERVER_NODE_ARGS].join(' ') || '(none)'}, the bare servers': ${SERVER_NODE_ARGS.join(' ') || '(none)'}, ${loadLine()} before the run`,
+);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
@@ -115,7 +117,8 @@ const startAudience = async (label: string) => {
   children.push(audience.handle);
   return audience;
 };
-const connected = (what: string, c: { ms: number; retried: number }) => console.log(`${what} in ${(c.ms / 1000).toFixed(1)} s (${c.retried} retried after a reset)`);
+const connected = (what: string, c: { ms: number; retried: number }) =>
+  console.log(`${what} in ${(c.ms / 1000).toFixed(1)} s (${c.retried} retried after a reset)`);
 
 try {
   // --- the service: two instances, one room, CLIENTS participants with a socket each ------------
@@ -140,12 +143,14 @@ try {
   const room = (await roller.api.post('/room', { name: 'fan-out', is_public: true })).body.data;
   const slug = room.slug as string;
   const t0 = Date.now();
-  const participants = await profiled(a, 'join', () => inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
-    const g = await newGuest(i % 2 ? urlB : urlA);
-    const joined = await g.api.post(`/room/${slug}/participant`, {});
-    if (joined.status !== 200) throw new Error(`join ${i} failed: ${joined.status} ${joined.text}`);
-    return g.key;
-  }));
+  const participants = await profiled(a, 'join', () =>
+    inBatches(Array.from({ length: CLIENTS }), 16, async (_, i) => {
+      const g = await newGuest(i % 2 ? urlB : urlA);
+      const joined = await g.api.post(`/room/${slug}/participant`, {});
+      if (joined.status !== 200) throw new Error(`join ${i} failed: ${joined.status} ${joined.text}`);
+      return g.key;
+    }),
+  );
   console.log(`${CLIENTS} participants joined in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const sockets = await startAudience('service');
   connected(`${CLIENTS} sockets connected`, await profiled(a, 'connect', () => sockets.connect('socket.io', [urlA, urlB], slug, participants)));
@@ -154,15 +159,40 @@ try {
   // before the rolls: the fan-out is measured, not the backlog of the connect phase.
   const drainMs = await settle(() => sockets.count(false));
   const lastConnectAt = Date.now() - drainMs;
-  console.log(`connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`);
+  console.log(
+    `connect announcements drained ${((drainMs - QUIET_MS) / 1000).toFixed(1)} s after the last socket connected (${await sockets.count(false)} events)`,
+  );
 
-  const fanout: Fanout = { a, b, postUrls, api, roller, body: { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug }, database, serverCores: cores.server, rate: RATE, bare: [], warmup: WARMUP_ROLLS, maxSettleMs: MAX_SETTLE_MS, ownStalls };
+  const fanout: Fanout = {
+    a,
+    b,
+    postUrls,
+    api,
+    roller,
+    body: {
+      dice: [
+        { type: 'd6', theme: 'standard' },
+        { type: 'd20', theme: 'standard' },
+      ],
+      room: slug,
+    },
+    database,
+    serverCores: cores.server,
+    rate: RATE,
+    bare: [],
+    warmup: WARMUP_ROLLS,
+    maxSettleMs: MAX_SETTLE_MS,
+    ownStalls,
+  };
   const pinned = await database.pinBackends(cores.server);
-  if (pinned) console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
+  if (pinned)
+    console.log(`${pinned} PostgreSQL backends of the benchmark's database moved to core ${cores.server}, with the instances (again before each block)`);
   if (WARMUP_ROLLS > 0) {
     await steady(WARMUP_ROLLS, RATE, (i) => roller.api.as(roller.key).post(`${postUrls[i % postUrls.length]}/api/1.0/roll`, fanout.body));
     const warmed = await settle(() => sockets.count(false));
-    console.log(`warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`);
+    console.log(
+      `warm-up: ${WARMUP_ROLLS} rolls at ${RATE}/s, not measured; their deliveries drained ${((warmed - QUIET_MS) / 1000).toFixed(1)} s after the last post`,
+    );
   }
   const sample = await sockets.sample();
 
@@ -173,7 +203,10 @@ try {
   fanout.bare.push(bareA, bareB);
   const [bareUrlA, bareUrlB] = await Promise.all([bareA.ready, bareB.ready].map(async (r) => ((await r) as { url: string }).url));
   const bareSockets = await startAudience('bare');
-  connected(`bare: ${CLIENTS} sockets connected (an audience process of their own)`, await bareSockets.connect('socket.io', [bareUrlA!, bareUrlB!], slug, participants));
+  connected(
+    `bare: ${CLIENTS} sockets connected (an audience process of their own)`,
+    await bareSockets.connect('socket.io', [bareUrlA!, bareUrlB!], slug, participants),
+  );
   const template = (sample ?? { uuid: '' }) as Record<string, unknown>;
   const emit = (i: number, uuid: string) => (i % 2 ? bareB : bareA).child.send({ cmd: 'emit', namespace: `/room/${slug}`, payload: { ...template, uuid } });
   if (WARMUP_ROLLS > 0) {
@@ -184,7 +217,9 @@ try {
   // LATE_SKIP_MS after the welcome (src/realtime/connection/holdLiveEvents.ts), about 1 ms of CPU per roll while on.
   const hooksOffIn = lastConnectAt + LATE_SKIP_MS + 1000 + EXTRA_IDLE_MS - Date.now();
   if (hooksOffIn > 0) {
-    console.log(`waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected${EXTRA_IDLE_MS ? `, and FANOUT_EXTRA_IDLE_MS more` : ''})`);
+    console.log(
+      `waiting ${(hooksOffIn / 1000).toFixed(1)} s for the welcomes' late windows to end (LATE_SKIP_MS after the last socket connected${EXTRA_IDLE_MS ? `, and FANOUT_EXTRA_IDLE_MS more` : ''})`,
+    );
     await sleep(hooksOffIn);
   }
   /** ROUNDS rounds of a block of `kind` and a bare block, in turn first (ABBA: drift charges neither side). */
@@ -212,7 +247,9 @@ try {
     return r === 1 ? profiled(a, 'rolls', block) : block();
   });
   // Every event the service's sockets got during the rounds, of any name, against one RollCreateEvent per send and socket.
-  console.log(`the service's sockets received ${(await sockets.count(false)) - eventsBefore} events of every kind during the rounds, for ${ROUNDS * (WARMUP_ROLLS + ROLLS) * CLIENTS} RollCreateEvent deliveries (warm-ups included)`);
+  console.log(
+    `the service's sockets received ${(await sockets.count(false)) - eventsBefore} events of every kind during the rounds, for ${ROUNDS * (WARMUP_ROLLS + ROLLS) * CLIENTS} RollCreateEvent deliveries (warm-ups included)`,
+  );
   const memA = await a.ask<{ rss: number }>({ cmd: 'memory' });
   await sockets.close();
 
@@ -225,7 +262,9 @@ try {
     const c = await profiled(a, 'pusher-connect', () => pushers.connect('pusher', [urlA, urlB], slug, participants, PUSHER_JS));
     connected(`pusher: ${CLIENTS} clients (${c.pusherJs} pusher-js, ${CLIENTS - c.pusherJs} raw ws) authorised and subscribed to presence-room.${slug}`, c);
     const drained = await settle(() => pushers.count(false));
-    console.log(`pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${await pushers.count(false)} frames)`);
+    console.log(
+      `pusher: member_added frames drained ${((drained - QUIET_MS) / 1000).toFixed(1)} s after the last subscription (${await pushers.count(false)} frames)`,
+    );
     const { service, bare } = await rounds('pusher-rolls', (name) => rollBlock(fanout, name, pushers, ROLLS));
     pusherRows = { service, bare, pusherJs: c.pusherJs };
     await pushers.close();

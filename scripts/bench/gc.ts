@@ -24,7 +24,9 @@ const RATE = Number(process.env.GC_RATE || 500);
 const SECONDS = Number(process.env.GC_SECONDS || 10);
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:gc — node ${process.version}, servers on core ${cores.server || '(unpinned)'}, ${RATE} req/s open-loop for ${SECONDS} s per target after as long a warm-up, ${loadLine()} before the run`);
+console.log(
+  `bench:gc — node ${process.version}, servers on core ${cores.server || '(unpinned)'}, ${RATE} req/s open-loop for ${SECONDS} s per target after as long a warm-up, ${loadLine()} before the run`,
+);
 
 interface OldGeneration {
   grownBytes: number;
@@ -55,7 +57,10 @@ async function measure(target: string, child: ChildHandle, options: Parameters<t
 
 const database = await createBenchDatabase();
 try {
-  for (const [target, born] of [['one Express route, Node\'s server', '0'], ['one Express route, born with its prototypes', '1']] as const) {
+  for (const [target, born] of [
+    ["one Express route, Node's server", '0'],
+    ['one Express route, born with its prototypes', '1'],
+  ] as const) {
     const child = spawn('scripts/bench/lib/expressRouteServer.ts', { BORN_PROTOTYPES: born });
     const { url } = (await child.ready) as { url: string };
     await measure(target, child, { url: `${url}/ping` });
@@ -66,14 +71,24 @@ try {
   const { url } = (await real.ready) as { url: string };
   const roller = await newGuest(url);
   const slug = await roomWith(roller.api, []);
-  const body = JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
+  const body = JSON.stringify({
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: 'standard' },
+    ],
+    room: slug,
+  });
   const first = await roller.api.post('/roll', JSON.parse(body));
   if (first.status !== 201) throw new Error(`POST /roll answered ${first.status}: ${first.text}`);
   const ids = new pg.Client({ connectionString: database.url });
   await ids.connect();
   const room = (await ids.query('SELECT id, user_id FROM rooms WHERE slug = $1', [slug])).rows[0];
   await ids.end();
-  const bare = spawn('scripts/bench/lib/bareRollServer.ts', { DATABASE_URL: database.url, BENCH_USER_ID: String(room.user_id), BENCH_ROOM_ID: String(room.id) });
+  const bare = spawn('scripts/bench/lib/bareRollServer.ts', {
+    DATABASE_URL: database.url,
+    BENCH_USER_ID: String(room.user_id),
+    BENCH_ROOM_ID: String(room.id),
+  });
   const bareUrl = ((await bare.ready) as { url: string }).url;
   const key = { authorization: `Bearer ${roller.key}`, 'content-type': 'application/json', accept: 'application/json' };
   const json = { 'content-type': 'application/json', accept: 'application/json' };
@@ -90,8 +105,26 @@ try {
 const perThousand = (n: number, r: Row) => (n * 1000) / r.run.requests;
 printTable(
   `What reaches the old generation, at ${RATE} req/s`,
-  ['target', 'requests', 'old generation grown, KiB/request', 'major GCs', 'major GC ms per 1,000 requests', 'minor GCs per 1,000 requests', 'p99 ms', 'failed'],
-  rows.map((r) => [r.target, fmt(r.run.requests), fmt(r.gen.grownBytes / r.run.requests / 1024, 2), fmt(r.gen.major, 0), fmt(perThousand(r.gen.majorMs, r), 1), fmt(perThousand(r.gen.minor, r), 1), fmt(r.run.p99), fmt(r.run.failures, 0)]),
+  [
+    'target',
+    'requests',
+    'old generation grown, KiB/request',
+    'major GCs',
+    'major GC ms per 1,000 requests',
+    'minor GCs per 1,000 requests',
+    'p99 ms',
+    'failed',
+  ],
+  rows.map((r) => [
+    r.target,
+    fmt(r.run.requests),
+    fmt(r.gen.grownBytes / r.run.requests / 1024, 2),
+    fmt(r.gen.major, 0),
+    fmt(perThousand(r.gen.majorMs, r), 1),
+    fmt(perThousand(r.gen.minor, r), 1),
+    fmt(r.run.p99),
+    fmt(r.run.failures, 0),
+  ]),
 );
 const byName = new Map(rows.map((r) => [r.target, r]));
 const ratioOf = (a: string, b: string) => {
@@ -99,7 +132,11 @@ const ratioOf = (a: string, b: string) => {
   const y = byName.get(b)!.gen.grownBytes / byName.get(b)!.run.requests;
   return `${(x / y).toFixed(2)}x`;
 };
-console.log(`old generation per request, born with prototypes vs Node's server (one Express route): ${ratioOf("one Express route, born with its prototypes", "one Express route, Node's server")}`);
-console.log(`old generation per request, service vs bare baseline: GET ${ratioOf('GET /roll/{uuid}, service', 'GET /roll/{uuid}, bare baseline')}, POST ${ratioOf('POST /roll, service', 'POST /roll, bare baseline')}`);
+console.log(
+  `old generation per request, born with prototypes vs Node's server (one Express route): ${ratioOf('one Express route, born with its prototypes', "one Express route, Node's server")}`,
+);
+console.log(
+  `old generation per request, service vs bare baseline: GET ${ratioOf('GET /roll/{uuid}, service', 'GET /roll/{uuid}, bare baseline')}, POST ${ratioOf('POST /roll, service', 'POST /roll, bare baseline')}`,
+);
 console.log(`${loadLine()} after the run`);
 process.exit(0);

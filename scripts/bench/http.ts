@@ -22,7 +22,19 @@ import { createBenchDatabase, REDIS_URL } from './lib/database';
 import { compareMetrics } from './lib/metricsOverhead';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
 import { atRate, CONNECTIONS, HALF_SECONDS, maxRate, printServerSlow, SECONDS, TRACE_SLOW_MS, type LoadResult } from './lib/load';
-import { cpuByName, cpuSecondsOf, cpuSpent, loadLine, planCores, pinSelf, tolerateSocketResets, root, SERVER_NODE_ARGS, spawnTs, type ChildHandle } from './lib/processes';
+import {
+  cpuByName,
+  cpuSecondsOf,
+  cpuSpent,
+  loadLine,
+  planCores,
+  pinSelf,
+  tolerateSocketResets,
+  root,
+  SERVER_NODE_ARGS,
+  spawnTs,
+  type ChildHandle,
+} from './lib/processes';
 import { perRequest, type QueryCount } from './lib/querycount';
 import { connectRoom, type Listener } from './lib/sockets';
 import { ratio } from './lib/stats';
@@ -38,12 +50,21 @@ const only = [...args].find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 10);
 /** Saturation runs per target and side, alternating baseline and service (BENCH_ROUNDS). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 2));
-const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
+const ROLL_BODY = (slug: string) =>
+  JSON.stringify({
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: 'standard' },
+    ],
+    room: slug,
+  });
 
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
-console.log(`bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS} s per saturation run, ${HALF_SECONDS} s per open-loop run at half rate, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, metrics ${process.env.BENCH_METRICS || 'off'}, ${loadLine()} before the run`);
+console.log(
+  `bench:http — node ${process.version}, server on core ${cores.server || '(unpinned)'}, load on core ${cores.load || '(unpinned)'}, ${SECONDS} s per saturation run, ${HALF_SECONDS} s per open-loop run at half rate, ${CONNECTIONS} connections, PostgreSQL${useRedis ? ' + Redis' : ''}, log level ${process.env.BENCH_LOG_LEVEL || 'warn'}, metrics ${process.env.BENCH_METRICS || 'off'}, ${loadLine()} before the run`,
+);
 
 const database = await createBenchDatabase();
 if (process.env.BENCH_METRICS === 'compare') {
@@ -82,14 +103,21 @@ try {
   const real = spawnTs('scripts/bench/lib/serve.ts', {
     cores: cores.server,
     nodeArgs: SERVER_NODE_ARGS,
-    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: useRedis ? REDIS_URL : '', ...(process.env.BENCH_METRICS === 'on' ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}) }),
+    env: benchEnv({
+      DATABASE_URL: database.url,
+      REDIS_URL: useRedis ? REDIS_URL : '',
+      ...(process.env.BENCH_METRICS === 'on' ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}),
+    }),
   });
   children.push(real);
   const { url } = (await real.ready) as { url: string };
 
   const roller = await newGuest(url);
   const audience = await Promise.all(Array.from({ length: LISTENERS }, () => newGuest(url)));
-  const slug = await roomWith(roller.api, audience.map((a) => a.api));
+  const slug = await roomWith(
+    roller.api,
+    audience.map((a) => a.api),
+  );
   for (const a of audience) {
     try {
       listeners.push(await connectRoom(url, slug, a.key));
@@ -124,7 +152,12 @@ try {
   const realRuns: Record<string, { max: LoadResult; half: LoadResult; maxes: LoadResult[] }> = {};
   const baseRuns: Record<string, { max: LoadResult; half: LoadResult; maxes: LoadResult[] }> = {};
   let uuids: string[] = [];
-  const getRoll = (u: string, headers: Record<string, string>) => ({ url: u, requests: [{ method: 'GET', headers, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) }] });
+  const getRoll = (u: string, headers: Record<string, string>) => ({
+    url: u,
+    requests: [
+      { method: 'GET', headers, setupRequest: (req: RequestSpec) => ({ ...req, path: `/api/1.0/roll/${uuids[Math.floor(Math.random() * uuids.length)]}` }) },
+    ],
+  });
   const measure = async (name: string, service: (u: string) => Parameters<typeof maxRate>[1], baseline?: (u: string) => Parameters<typeof maxRate>[1]) => {
     fs.mkdirSync(path.join(root, 'profiles'), { recursive: true });
     const realMaxes: LoadResult[] = [];
@@ -152,31 +185,58 @@ try {
       const own = await real.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
       printServerSlow(`${name}, service at half rate`, realRuns[name]!.half.startEpoch!, own.seen, own.slow);
     }
-    const pauses = await real.ask<{ gc: Record<string, { n: number; totalMs: number; maxMs: number }>; timeline: Array<[number, string, number]>; loopDelayMs: { p99: number; max: number }; threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null }>({ cmd: 'pauses' });
-    console.log(`${name}, service at half rate: event-loop delay p99 ${pauses.loopDelayMs.p99} ms, max ${pauses.loopDelayMs.max} ms; garbage collections ${Object.entries(pauses.gc).map(([k, g]) => `${k} ${g.n}x, ${g.totalMs} ms in all, longest ${g.maxMs} ms`).join('; ')}`);
+    const pauses = await real.ask<{
+      gc: Record<string, { n: number; totalMs: number; maxMs: number }>;
+      timeline: Array<[number, string, number]>;
+      loopDelayMs: { p99: number; max: number };
+      threads: { mainRanMs: number; mainWaitedMs: number; othersRanMs: number } | null;
+    }>({ cmd: 'pauses' });
+    console.log(
+      `${name}, service at half rate: event-loop delay p99 ${pauses.loopDelayMs.p99} ms, max ${pauses.loopDelayMs.max} ms; garbage collections ${Object.entries(
+        pauses.gc,
+      )
+        .map(([k, g]) => `${k} ${g.n}x, ${g.totalMs} ms in all, longest ${g.maxMs} ms`)
+        .join('; ')}`,
+    );
     if (TRACE_SLOW_MS) {
       const at0 = realRuns[name]!.half.startEpoch!;
-      console.log(`${name}, service at half rate: its collections over 4 ms or not minor (s into the run: kind ms): ${pauses.timeline.filter(([at]) => at >= at0).map(([at, kind, ms]) => `${((at - at0) / 1000).toFixed(2)}: ${kind} ${ms}`).join('; ')}`);
+      console.log(
+        `${name}, service at half rate: its collections over 4 ms or not minor (s into the run: kind ms): ${pauses.timeline
+          .filter(([at]) => at >= at0)
+          .map(([at, kind, ms]) => `${((at - at0) / 1000).toFixed(2)}: ${kind} ${ms}`)
+          .join('; ')}`,
+      );
     }
-    if (pauses.threads) console.log(`${name}, service at half rate: main thread ran ${pauses.threads.mainRanMs} ms and waited ${pauses.threads.mainWaitedMs} ms for its core; the other threads (V8 GC and compiler workers, libuv) ran ${pauses.threads.othersRanMs} ms`);
+    if (pauses.threads)
+      console.log(
+        `${name}, service at half rate: main thread ran ${pauses.threads.mainRanMs} ms and waited ${pauses.threads.mainWaitedMs} ms for its core; the other threads (V8 GC and compiler workers, libuv) ran ${pauses.threads.othersRanMs} ms`,
+      );
   };
 
   // The same authenticated route, no database write: what auth + rate limit + Express cost alone.
   if (!only) await measure('GET /user', (u) => ({ url: `${u}/api/1.0/user`, headers: authHeaders }));
   if (rollsAvailable) {
     if (only === 'get') for (let i = 0; i < 500; i++) await roller.api.post('/roll', JSON.parse(ROLL_BODY(slug)));
-    else await measure(
-      'POST /roll',
-      (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }),
-      (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) }),
-    );
+    else
+      await measure(
+        'POST /roll',
+        (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: authHeaders, body: ROLL_BODY(slug) }),
+        (u) => ({ url: `${u}/api/1.0/roll`, method: 'POST', headers: json, body: ROLL_BODY(slug) }),
+      );
     uuids = await latestRollUuids(database.url);
-    if (!only || only === 'get') await measure('GET /roll/{uuid}', (u) => getRoll(u, authHeaders), (u) => getRoll(u, json));
+    if (!only || only === 'get')
+      await measure(
+        'GET /roll/{uuid}',
+        (u) => getRoll(u, authHeaders),
+        (u) => getRoll(u, json),
+      );
   }
   // Database work per request, counted by PostgreSQL itself over 100 sequential requests.
   const statements: Record<string, QueryCount> = {};
   if (rollsAvailable) statements['POST /roll (service)'] = await perRequest(database.url, 100, () => roller.api.post('/roll', JSON.parse(ROLL_BODY(slug))));
-  statements['POST /roll (bare pg baseline)'] = await perRequest(database.url, 100, () => fetch(`${bareUrl}/api/1.0/roll`, { method: 'POST', headers: json, body: ROLL_BODY(slug) }).then((r) => r.text()));
+  statements['POST /roll (bare pg baseline)'] = await perRequest(database.url, 100, () =>
+    fetch(`${bareUrl}/api/1.0/roll`, { method: 'POST', headers: json, body: ROLL_BODY(slug) }).then((r) => r.text()),
+  );
   const delivered = listeners.reduce((s, l) => s + (l.counts.get('RollCreateEvent') ?? 0), 0);
   for (const l of listeners) l.socket.close();
   listeners.length = 0;
@@ -190,15 +250,42 @@ try {
     const r = realRuns[name];
     const b = baseRuns[name];
     if (!r && !b) continue;
-    if (b) rows.push([`${name} (bare pg baseline)`, fmt(b.max.rps, 0), fmt(b.max.p50), fmt(b.max.p99), fmt(b.half.p50), fmt(b.half.p99), '1.00x', String(b.max.failures + b.half.failures)]);
-    if (r) rows.push([`${name} (service)`, fmt(r.max.rps, 0), fmt(r.max.p50), fmt(r.max.p99), fmt(r.half.p50), fmt(r.half.p99), b ? ratio(r.max.rps, b.max.rps) : '—', String(r.max.failures + r.half.failures)]);
+    if (b)
+      rows.push([
+        `${name} (bare pg baseline)`,
+        fmt(b.max.rps, 0),
+        fmt(b.max.p50),
+        fmt(b.max.p99),
+        fmt(b.half.p50),
+        fmt(b.half.p99),
+        '1.00x',
+        String(b.max.failures + b.half.failures),
+      ]);
+    if (r)
+      rows.push([
+        `${name} (service)`,
+        fmt(r.max.rps, 0),
+        fmt(r.max.p50),
+        fmt(r.max.p99),
+        fmt(r.half.p50),
+        fmt(r.half.p99),
+        b ? ratio(r.max.rps, b.max.rps) : '—',
+        String(r.max.failures + r.half.failures),
+      ]);
   }
-  printTable('Throughput at saturation, and latency (ms) at half that rate', ['target', 'req/s', 'p50@max', 'p99@max', 'p50@half', 'p99@half', 'vs baseline', 'failed'], rows);
+  printTable(
+    'Throughput at saturation, and latency (ms) at half that rate',
+    ['target', 'req/s', 'p50@max', 'p99@max', 'p50@half', 'p99@half', 'vs baseline', 'failed'],
+    rows,
+  );
   console.log(`(req/s and latency at max: the mean of ${ROUNDS} saturation runs per side, baseline and service alternating)`);
   for (const name of ['POST /roll', 'GET /roll/{uuid}']) {
     const r = realRuns[name];
     const b = baseRuns[name];
-    if (r && b) console.log(`${name}: service vs baseline round by round: ${r.maxes.map((m, i) => `${fmt(m.rps, 0)} / ${fmt(b.maxes[i]!.rps, 0)} = ${ratio(m.rps, b.maxes[i]!.rps)}`).join(', ')}`);
+    if (r && b)
+      console.log(
+        `${name}: service vs baseline round by round: ${r.maxes.map((m, i) => `${fmt(m.rps, 0)} / ${fmt(b.maxes[i]!.rps, 0)} = ${ratio(m.rps, b.maxes[i]!.rps)}`).join(', ')}`,
+      );
   }
   if (rollsAvailable && realRuns['POST /roll']) {
     const r = realRuns['POST /roll']!;
@@ -206,27 +293,45 @@ try {
     const share = r.max.rps / b.max.rps;
     console.log('');
     console.log(`POST /roll: ${(share * 100).toFixed(0)}% of the baseline's throughput (target >= 60%): ${share >= 0.6 ? 'met' : 'MISSED'}`);
-    console.log(`POST /roll: p99 ${fmt(r.half.p99)} ms at ${fmt(r.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${r.half.p99 < 50 ? 'met' : 'MISSED'}`);
+    console.log(
+      `POST /roll: p99 ${fmt(r.half.p99)} ms at ${fmt(r.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${r.half.p99 < 50 ? 'met' : 'MISSED'}`,
+    );
     const g = realRuns['GET /roll/{uuid}'];
     const gb = baseRuns['GET /roll/{uuid}'];
     if (g && gb) {
-      console.log(`GET /roll/{uuid}: ${((g.max.rps / gb.max.rps) * 100).toFixed(0)}% of the baseline's throughput (target >= 80%): ${g.max.rps / gb.max.rps >= 0.8 ? 'met' : 'MISSED'}`);
-      console.log(`GET /roll/{uuid}: p99 ${fmt(g.half.p99)} ms at ${fmt(g.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${g.half.p99 < 50 ? 'met' : 'MISSED'}`);
+      console.log(
+        `GET /roll/{uuid}: ${((g.max.rps / gb.max.rps) * 100).toFixed(0)}% of the baseline's throughput (target >= 80%): ${g.max.rps / gb.max.rps >= 0.8 ? 'met' : 'MISSED'}`,
+      );
+      console.log(
+        `GET /roll/{uuid}: p99 ${fmt(g.half.p99)} ms at ${fmt(g.half.rps, 0)} req/s (half the maximum; target < 50 ms): ${g.half.p99 < 50 ? 'met' : 'MISSED'}`,
+      );
     }
     console.log(`RollCreateEvent deliveries to the ${LISTENERS} listening sockets: ${delivered}`);
   }
   const cpuByTarget = new Map<string, Array<[number, number]>>();
   for (const [k, n, p] of cpu) cpuByTarget.set(k, [...(cpuByTarget.get(k) ?? []), [n, p]]);
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  printTable(`CPU per request at saturation (ms, mean of ${ROUNDS} runs; Node server process vs all PostgreSQL processes)`, ['target', 'server CPU', 'PostgreSQL CPU'], [...cpuByTarget].map(([k, v]) => [k, fmt(avg(v.map((x) => x[0])), 2), fmt(avg(v.map((x) => x[1])), 2)]));
-  printTable('PostgreSQL work per POST /roll (pg_stat_database over 100 sequential requests)', ['target', 'statements+transactions', 'rows inserted', 'rows fetched'], Object.entries(statements).map(([k, q]) => [k, fmt(q.transactions), fmt(q.inserted), fmt(q.fetched)]));
-  const fails = Object.values(realRuns).flatMap((x) => [x.max, x.half]).filter((x) => x.failures > 0);
+  printTable(
+    `CPU per request at saturation (ms, mean of ${ROUNDS} runs; Node server process vs all PostgreSQL processes)`,
+    ['target', 'server CPU', 'PostgreSQL CPU'],
+    [...cpuByTarget].map(([k, v]) => [k, fmt(avg(v.map((x) => x[0])), 2), fmt(avg(v.map((x) => x[1])), 2)]),
+  );
+  printTable(
+    'PostgreSQL work per POST /roll (pg_stat_database over 100 sequential requests)',
+    ['target', 'statements+transactions', 'rows inserted', 'rows fetched'],
+    Object.entries(statements).map(([k, q]) => [k, fmt(q.transactions), fmt(q.inserted), fmt(q.fetched)]),
+  );
+  const fails = Object.values(realRuns)
+    .flatMap((x) => [x.max, x.half])
+    .filter((x) => x.failures > 0);
   for (const f of fails) console.log(`! ${f.label}: ${f.failures} failed responses (${f.statuses})`);
   console.log(`${loadLine()} after the run`);
   console.log(`service memory after the runs: rss ${fmt(realIdle.rss / 1048576)} MiB`);
   for (const f of profiles) {
     const heap = f.endsWith('.heapprofile');
-    console.log(`${heap ? 'Allocation' : 'CPU'} profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/${heap ? 'heapProfile' : 'profile'}.ts ${path.relative(root, f)})`);
+    console.log(
+      `${heap ? 'Allocation' : 'CPU'} profile of the service at saturation: ${path.relative(root, f)} (summarize: npx tsx scripts/bench/lib/${heap ? 'heapProfile' : 'profile'}.ts ${path.relative(root, f)})`,
+    );
   }
 } finally {
   // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.

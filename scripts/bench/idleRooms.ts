@@ -73,7 +73,9 @@ async function sample(child: ChildHandle, redis: Redis): Promise<Sample> {
   await sleep(1000);
   const second = await child.ask<Memory>({ cmd: 'memory' });
   const memory = second.heapUsed < first.heapUsed ? second : first;
-  const clients = String(await redis.call('CLIENT', 'LIST')).split('\n').filter((l) => l.includes('name=dice-sub'));
+  const clients = String(await redis.call('CLIENT', 'LIST'))
+    .split('\n')
+    .filter((l) => l.includes('name=dice-sub'));
   const field = (name: string) => clients.reduce((n, line) => n + Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0), 0);
   const info = await redis.info('memory');
   const redisMemory = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
@@ -142,7 +144,11 @@ async function measure(label: string, mode: 'sharded' | 'classic', on: 'rooms' |
   redisChild = await startRedis(port);
   const redis = new Redis({ port, host: '127.0.0.1' });
   try {
-    const server = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, nodeArgs: ['--expose-gc'], env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PUBSUB: mode }) });
+    const server = spawnTs('scripts/bench/lib/serve.ts', {
+      cores: cores.server,
+      nodeArgs: ['--expose-gc'],
+      env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PUBSUB: mode }),
+    });
     children.push(server);
     const url = ((await server.ready) as { url: string }).url;
     // Warm up: code paths, a first room namespace and a /user socket paid for before measuring.
@@ -161,7 +167,11 @@ async function measure(label: string, mode: 'sharded' | 'classic', on: 'rooms' |
       oneRoomUs = await publishCost(redis, mode, slugs[0]!);
     }
     const first = sockets.length;
-    sockets.push(...(await inBatches(users.slice(first), 50, (u, i) => (on === 'rooms' ? connectRoom(url, slugs[i + first]!, u.key, { timeoutMs: 60_000 }) : connectUser(url, u.key)))));
+    sockets.push(
+      ...(await inBatches(users.slice(first), 50, (u, i) =>
+        on === 'rooms' ? connectRoom(url, slugs[i + first]!, u.key, { timeoutMs: 60_000 }) : connectUser(url, u.key),
+      )),
+    );
     const loaded = await sample(server, redis);
     const liveUs = on === 'rooms' ? await publishCost(redis, mode, slugs[0]!) : NaN;
     closeSockets();
@@ -184,7 +194,10 @@ try {
   // Users and rooms once, through a throwaway instance on the shared database (classic: any Redis will do).
   const setupPort = await freePort();
   redisChild = await startRedis(setupPort);
-  const setup = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${setupPort}` }) });
+  const setup = spawnTs('scripts/bench/lib/serve.ts', {
+    cores: cores.server,
+    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${setupPort}` }),
+  });
   children.push(setup);
   const setupUrl = ((await setup.ready) as { url: string }).url;
   let t0 = Date.now();
@@ -229,25 +242,54 @@ try {
   const [c, s] = [per(classic), per(sharded)];
   const kib = (b: number) => fmt(b / 1024, 1);
   const mib = (b: number) => fmt(b / 1048576);
-  printTable(`What the instance holds (after GC): before, with ${ROOMS} sockets, after they left`, ['run', 'heap before / with / after (MiB)', 'rss before / with / after (MiB)', 'room namespaces with / after', 'sub / psub / ssub with', 'after', 'Redis used_memory before / with (MiB)'], runs.map((run) => [
-    run.label,
-    `${mib(run.before.heapUsed)} / ${mib(run.loaded.heapUsed)} / ${run.left ? mib(run.left.heapUsed) : '-'}`,
-    `${mib(run.before.rss)} / ${mib(run.loaded.rss)} / ${run.left ? mib(run.left.rss) : '-'}`,
-    `${run.loaded.namespaces} / ${run.left ? run.left.namespaces : '-'}`,
-    `${run.loaded.sub} / ${run.loaded.psub} / ${run.loaded.ssub}`,
-    run.left ? `${run.left.sub} / ${run.left.psub} / ${run.left.ssub}` : '-',
-    `${fmt(run.before.redisMemory / 1048576, 2)} / ${fmt(run.loaded.redisMemory / 1048576, 2)}`,
-  ]));
-  printTable(`Per idle live room (one socket), per instance, ${ROOMS} rooms`, ['run', 'heap (KiB)', 'rss (KiB)', 'room alone: heap - baseline (KiB)', 'Redis subscriptions', 'Redis memory (KiB)'], [
-    [baseline.label, kib(base.heap), kib(base.rss), '-', fmt(base.subs, 2), kib(base.redis)],
-    [classic.label, kib(c.heap), kib(c.rss), kib(c.heap - base.heap), fmt(c.subs, 2), kib(c.redis)],
-    [sharded.label, kib(s.heap), kib(s.rss), kib(s.heap - base.heap), fmt(s.subs, 2), kib(s.redis)],
-    ['sharded / classic', ratio(s.heap, c.heap), ratio(s.rss, c.rss), ratio(s.heap - base.heap, c.heap - base.heap), ratio(s.subs, c.subs), ratio(s.redis, c.redis)],
-  ]);
-  printTable(`Redis CPU per publish of a room event (INFO commandstats, ${PROBES} publishes), one instance`, ['run', '1 live room (µs)', `${ROOMS} live rooms (µs)`, `${ROOMS} rooms / 1 room`], [classic, sharded].map((run) => [run.label, fmt(run.publishUs!.one, 2), fmt(run.publishUs!.live, 2), ratio(run.publishUs!.live, run.publishUs!.one)]));
+  printTable(
+    `What the instance holds (after GC): before, with ${ROOMS} sockets, after they left`,
+    [
+      'run',
+      'heap before / with / after (MiB)',
+      'rss before / with / after (MiB)',
+      'room namespaces with / after',
+      'sub / psub / ssub with',
+      'after',
+      'Redis used_memory before / with (MiB)',
+    ],
+    runs.map((run) => [
+      run.label,
+      `${mib(run.before.heapUsed)} / ${mib(run.loaded.heapUsed)} / ${run.left ? mib(run.left.heapUsed) : '-'}`,
+      `${mib(run.before.rss)} / ${mib(run.loaded.rss)} / ${run.left ? mib(run.left.rss) : '-'}`,
+      `${run.loaded.namespaces} / ${run.left ? run.left.namespaces : '-'}`,
+      `${run.loaded.sub} / ${run.loaded.psub} / ${run.loaded.ssub}`,
+      run.left ? `${run.left.sub} / ${run.left.psub} / ${run.left.ssub}` : '-',
+      `${fmt(run.before.redisMemory / 1048576, 2)} / ${fmt(run.loaded.redisMemory / 1048576, 2)}`,
+    ]),
+  );
+  printTable(
+    `Per idle live room (one socket), per instance, ${ROOMS} rooms`,
+    ['run', 'heap (KiB)', 'rss (KiB)', 'room alone: heap - baseline (KiB)', 'Redis subscriptions', 'Redis memory (KiB)'],
+    [
+      [baseline.label, kib(base.heap), kib(base.rss), '-', fmt(base.subs, 2), kib(base.redis)],
+      [classic.label, kib(c.heap), kib(c.rss), kib(c.heap - base.heap), fmt(c.subs, 2), kib(c.redis)],
+      [sharded.label, kib(s.heap), kib(s.rss), kib(s.heap - base.heap), fmt(s.subs, 2), kib(s.redis)],
+      [
+        'sharded / classic',
+        ratio(s.heap, c.heap),
+        ratio(s.rss, c.rss),
+        ratio(s.heap - base.heap, c.heap - base.heap),
+        ratio(s.subs, c.subs),
+        ratio(s.redis, c.redis),
+      ],
+    ],
+  );
+  printTable(
+    `Redis CPU per publish of a room event (INFO commandstats, ${PROBES} publishes), one instance`,
+    ['run', '1 live room (µs)', `${ROOMS} live rooms (µs)`, `${ROOMS} rooms / 1 room`],
+    [classic, sharded].map((run) => [run.label, fmt(run.publishUs!.one, 2), fmt(run.publishUs!.live, 2), ratio(run.publishUs!.live, run.publishUs!.one)]),
+  );
   console.log(`at ${ROOMS} live rooms, Redis CPU per publish: classic / sharded ${ratio(classic.publishUs!.live, sharded.publishUs!.live)}`);
   for (const run of [classic, sharded]) {
-    console.log(`${run.label}: after the sockets left, ${run.left!.namespaces} room namespaces and ${subsOf(run.left!) - subsOf(run.before)} subscriptions more than before remain; heap ${fmt((run.left!.heapUsed - run.before.heapUsed) / 1048576, 2)} MiB above before`);
+    console.log(
+      `${run.label}: after the sockets left, ${run.left!.namespaces} room namespaces and ${subsOf(run.left!) - subsOf(run.before)} subscriptions more than before remain; heap ${fmt((run.left!.heapUsed - run.before.heapUsed) / 1048576, 2)} MiB above before`,
+    );
   }
   console.log(loadLine());
 } finally {

@@ -63,19 +63,32 @@ async function client(url: string, idleMs: number): Promise<Outcome> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keepalive-race-'));
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', REDIS_CLUSTER_NODES: '', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  REDIS_CLUSTER_NODES: '',
+  LOG_LEVEL: 'silent',
+});
 const server = await startServer(config, createLogger(config.logLevel));
 try {
   const probe = new http.Agent({ keepAlive: true });
   const advertised = (await get(`${server.url}/healthz`, probe)).keepAlive;
   probe.destroy();
   const IDLE_MS = Number(process.env.KEEPALIVE_IDLE_MS || server.http.keepAliveTimeout + NODE_SERVER_BUFFER_MS);
-  console.log(`server.keepAliveTimeout ${server.http.keepAliveTimeout} ms (Keep-Alive: ${advertised ?? 'none'}); ${CLIENTS} clients idle ${IDLE_MS - WINDOW_MS}..${IDLE_MS + WINDOW_MS / 4} ms between two requests`);
+  console.log(
+    `server.keepAliveTimeout ${server.http.keepAliveTimeout} ms (Keep-Alive: ${advertised ?? 'none'}); ${CLIENTS} clients idle ${IDLE_MS - WINDOW_MS}..${IDLE_MS + WINDOW_MS / 4} ms between two requests`,
+  );
   const span = WINDOW_MS * 1.25;
-  const outcomes = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => {
-    const idle = IDLE_MS - WINDOW_MS + (span * i) / CLIENTS;
-    return client(`${server.url}/healthz`, idle).then((outcome) => ({ idle, outcome }));
-  }));
+  const outcomes = await Promise.all(
+    Array.from({ length: CLIENTS }, (_, i) => {
+      const idle = IDLE_MS - WINDOW_MS + (span * i) / CLIENTS;
+      return client(`${server.url}/healthz`, idle).then((outcome) => ({ idle, outcome }));
+    }),
+  );
   const counts = new Map<string, number>();
   for (const { outcome } of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
   console.log([...counts].map(([k, n]) => `${k}: ${n}`).join(', '));

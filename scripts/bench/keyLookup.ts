@@ -25,7 +25,15 @@ await migrate(database);
 const user = await User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
 const hashes: string[] = [];
 for (let i = 0; i < KEYS; i += 1000) {
-  const rows = Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({ userId: user.id, name: 'bench', prefix: 'dk_bench', keyHash: createHash('sha256').update(`${Date.now()} ${i + j}`).digest('hex'), revokedAt: null }));
+  const rows = Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({
+    userId: user.id,
+    name: 'bench',
+    prefix: 'dk_bench',
+    keyHash: createHash('sha256')
+      .update(`${Date.now()} ${i + j}`)
+      .digest('hex'),
+    revokedAt: null,
+  }));
   hashes.push(...rows.map((r) => r.keyHash));
   await ApiKey.bulkCreate(rows);
 }

@@ -99,7 +99,12 @@ async function redisStats(client: RedisClient): Promise<{ scripts: number; calls
 
 async function main() {
   const target: RedisTarget = process.env.BENCH_REDIS_CLUSTER_NODES
-    ? { clusterNodes: process.env.BENCH_REDIS_CLUSTER_NODES.split(',').map((n) => ({ host: n.slice(0, n.lastIndexOf(':')), port: Number(n.slice(n.lastIndexOf(':') + 1)) })) }
+    ? {
+        clusterNodes: process.env.BENCH_REDIS_CLUSTER_NODES.split(',').map((n) => ({
+          host: n.slice(0, n.lastIndexOf(':')),
+          port: Number(n.slice(n.lastIndexOf(':') + 1)),
+        })),
+      }
     : { url: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' };
   const logger = createLogger('warn');
   const redis = createRedis(target, logger, 'bench');
@@ -136,7 +141,19 @@ async function main() {
     const base = results.get(stores[0]![0])!;
     const ratio = (x: number, b: number) => (b > 0 ? (x / b).toFixed(2) : '-').padStart(6);
     console.log(`\n${load.name}: ${load.hits} hits per round over ${load.keys} keys, limit ${load.limit} per key and window`);
-    console.log('store'.padEnd(24), 'hits/s'.padStart(8), 'ratio', 'trips/hit'.padStart(9), 'ratio', 'cmds/hit'.padStart(9), 'Redis µs/hit'.padStart(13), 'ratio', 'CPU µs/hit'.padStart(11), 'ratio', 'admitted'.padStart(9));
+    console.log(
+      'store'.padEnd(24),
+      'hits/s'.padStart(8),
+      'ratio',
+      'trips/hit'.padStart(9),
+      'ratio',
+      'cmds/hit'.padStart(9),
+      'Redis µs/hit'.padStart(13),
+      'ratio',
+      'CPU µs/hit'.padStart(11),
+      'ratio',
+      'admitted'.padStart(9),
+    );
     for (const [name] of stores) {
       const r = results.get(name)!;
       console.log(

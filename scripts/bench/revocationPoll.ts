@@ -25,7 +25,15 @@ const user = await User.create({ uuid: randomUUID(), username: `bench-${Date.now
 const longAgo = new Date(Date.now() - 3_600_000);
 for (let i = 0; i < KEYS; i += 1000) {
   await ApiKey.bulkCreate(
-    Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({ userId: user.id, name: 'bench', prefix: 'dk_bench', keyHash: createHash('sha256').update(`${Date.now()} ${i + j}`).digest('hex'), revokedAt: (i + j) % 10 === 0 ? longAgo : null })),
+    Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({
+      userId: user.id,
+      name: 'bench',
+      prefix: 'dk_bench',
+      keyHash: createHash('sha256')
+        .update(`${Date.now()} ${i + j}`)
+        .digest('hex'),
+      revokedAt: (i + j) % 10 === 0 ? longAgo : null,
+    })),
   );
 }
 

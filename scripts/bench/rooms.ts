@@ -36,7 +36,10 @@ const RATE = Number(process.env.BENCH_RATE || 20);
 const SECONDS = Number(process.env.BENCH_SECONDS || 15);
 const ROLLS = Math.max(1, Math.round(RATE * SECONDS));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 3);
-const ADAPTERS = (process.env.BENCH_ADAPTERS || 'classic,sharded').split(',').map((s) => s.trim()).filter(Boolean);
+const ADAPTERS = (process.env.BENCH_ADAPTERS || 'classic,sharded')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const MAX_SETTLE_MS = 30_000;
 if (!(ROOMS > SMALL)) throw new Error(`BENCH_ROOMS must be more than ${SMALL} (got ${process.env.BENCH_ROOMS})`);
 
@@ -44,7 +47,9 @@ const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
 const started = Date.now();
-console.log(`bench:rooms — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, sockets + roller on core ${cores.load || '(unpinned)'}; ${SMALL} then ${ROOMS} then ${SMALL} live rooms; ${ROLLS} rolls at ${RATE}/s per phase; adapters ${ADAPTERS.join(', ')}; ${loadLine()} at the start`);
+console.log(
+  `bench:rooms — node ${process.version}, 2 instances on core ${cores.server || '(unpinned)'}, sockets + roller on core ${cores.load || '(unpinned)'}; ${SMALL} then ${ROOMS} then ${SMALL} live rooms; ${ROLLS} rolls at ${RATE}/s per phase; adapters ${ADAPTERS.join(', ')}; ${loadLine()} at the start`,
+);
 
 const redis = await startBenchRedis(process.env.BENCH_ROOMS_REDIS_URL);
 const redisMajor = Number(redis.version.split('.')[0]);
@@ -118,16 +123,34 @@ try {
       const range = Array.from({ length: to - from }, (_, k) => from + k);
       const got = await inBatches(range, 50, (i) => connectRoom(urlOf(i), owners[i]!.slug, owners[i]!.key, { timeoutMs: 60_000 }));
       got.forEach((s, k) => (sockets[from + k] = s));
-      console.log(`${adapter}: rooms ${from}..${to - 1} live (one socket each) in ${((Date.now() - t) / 1000).toFixed(1)} s (${connectRetries.count - retried} retried)`);
+      console.log(
+        `${adapter}: rooms ${from}..${to - 1} live (one socket each) in ${((Date.now() - t) / 1000).toFixed(1)} s (${connectRetries.count - retried} retried)`,
+      );
     };
     const phase = async (rooms: number) => {
       const r = await measurePhase({
-        adapter, rooms, redis: redis.client, redisMajor, instances: [a!.child, b!.child],
-        rollUrl: a!.url, rollerKey: owners[0]!.key, slug: owners[0]!.slug, listener: sockets[0]!,
-        rolls: ROLLS, rate: RATE, idleSeconds: IDLE_SECONDS, maxSettleMs: MAX_SETTLE_MS,
+        adapter,
+        rooms,
+        redis: redis.client,
+        redisMajor,
+        instances: [a!.child, b!.child],
+        rollUrl: a!.url,
+        rollerKey: owners[0]!.key,
+        slug: owners[0]!.slug,
+        listener: sockets[0]!,
+        rolls: ROLLS,
+        rate: RATE,
+        idleSeconds: IDLE_SECONDS,
+        maxSettleMs: MAX_SETTLE_MS,
       });
-      console.log(`${adapter}, ${rooms} rooms (${r.fabric}: ${r.subs.patterns} patterns, ${r.subs.channels} channels, ${r.subs.shardChannels} shard channels): ${r.posted} rolls, ${r.busy.publish.calls} publishes, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, lost ${r.lost}, duplicated ${r.duplicated}, ${r.failures.length} failed posts; ${r.load} (started once Redis had been quiet, ${(r.quietAfterMs / 1000).toFixed(1)} s after the rooms changed)`);
-      const idle = [...r.idle.commands].sort((x, y) => y[1].usec - x[1].usec).slice(0, 4).map(([n, c]) => `${n} ${c.calls}`).join(', ');
+      console.log(
+        `${adapter}, ${rooms} rooms (${r.fabric}: ${r.subs.patterns} patterns, ${r.subs.channels} channels, ${r.subs.shardChannels} shard channels): ${r.posted} rolls, ${r.busy.publish.calls} publishes, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, lost ${r.lost}, duplicated ${r.duplicated}, ${r.failures.length} failed posts; ${r.load} (started once Redis had been quiet, ${(r.quietAfterMs / 1000).toFixed(1)} s after the rooms changed)`,
+      );
+      const idle = [...r.idle.commands]
+        .sort((x, y) => y[1].usec - x[1].usec)
+        .slice(0, 4)
+        .map(([n, c]) => `${n} ${c.calls}`)
+        .join(', ');
       console.log(`  idle window: ${(r.idle.cpuUs / 1000 / r.idle.seconds).toFixed(2)} ms of Redis CPU per s; commands: ${idle || 'none'}`);
       return r;
     };

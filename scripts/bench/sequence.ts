@@ -39,9 +39,32 @@ function fakeRoll(i: number) {
     uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     equation: '1d20+1d6',
     total_value: 17,
-    values: [1, 2].map((n) => ({ uuid: `v-${i}-${n}`, type: n === 1 ? 'd20' : 'd6', theme: 'standard', value: n * 7, value_to_display: n * 7, label: null, is_hidden: false, meta: { position: { x: n, z: n } } })),
-    user: { uuid: 'u-1', username: 'guest-12345678', name: 'Guest 1234', is_registered: false, created_at: '2026-11-23T16:00:00.000Z', updated_at: '2026-11-23T16:00:00.000Z' },
-    room: { slug: `room-${i % ROOMS}`, name: 'Table', is_public: true, custom_slug: null, created_at: '2026-11-23T16:00:00.000Z', updated_at: '2026-11-23T16:00:00.000Z' },
+    values: [1, 2].map((n) => ({
+      uuid: `v-${i}-${n}`,
+      type: n === 1 ? 'd20' : 'd6',
+      theme: 'standard',
+      value: n * 7,
+      value_to_display: n * 7,
+      label: null,
+      is_hidden: false,
+      meta: { position: { x: n, z: n } },
+    })),
+    user: {
+      uuid: 'u-1',
+      username: 'guest-12345678',
+      name: 'Guest 1234',
+      is_registered: false,
+      created_at: '2026-11-23T16:00:00.000Z',
+      updated_at: '2026-11-23T16:00:00.000Z',
+    },
+    room: {
+      slug: `room-${i % ROOMS}`,
+      name: 'Table',
+      is_public: true,
+      custom_slug: null,
+      created_at: '2026-11-23T16:00:00.000Z',
+      updated_at: '2026-11-23T16:00:00.000Z',
+    },
     created_at: '2026-11-23T16:00:00.000Z',
     updated_at: '2026-11-23T16:00:00.000Z',
     direction: 0.5,
@@ -76,7 +99,8 @@ async function round(redis: Redis, probe: Redis, sequenced: boolean, offset: num
     while (next < blocks.length) {
       const i = next++;
       const { namespace, entries } = blocks[i]!;
-      if (sequenced) await sendBlock(redis, KEY, 'publish', namespace, entries, { instance: 'bench', n: offset + i + 1 }, { event: 'RollCreateEvent', rollId: offset + i });
+      if (sequenced)
+        await sendBlock(redis, KEY, 'publish', namespace, entries, { instance: 'bench', n: offset + i + 1 }, { event: 'RollCreateEvent', rollId: offset + i });
       else await redis.multi(entries.map(([channel, message]) => ['publish', channel, message])).exec();
     }
   };
@@ -128,14 +152,24 @@ async function main() {
     const mean = (label: string, i: 1 | 2) => rows.filter((r) => r[0] === label).reduce((s, r) => s + r[i], 0) / ROUNDS;
     const base = { cpu: mean('baseline (MULTI)', 1), rate: mean('baseline (MULTI)', 2) };
     const seq = { cpu: mean('sequenced (script)', 1), rate: mean('sequenced (script)', 2) };
-    printTable('Rounds', ['round', 'Redis CPU µs/block', 'blocks/s'], rows.map(([label, cpu, rate], i) => [`${Math.floor(i / 2) + 1} ${label}`, cpu, rate]));
-    printTable('Means', ['path', 'Redis CPU µs/block', 'blocks/s', 'CPU ratio', 'rate ratio'], [
-      ['baseline (MULTI + 3 PUBLISH)', base.cpu, base.rate, '1.00', '1.00'],
-      ['sequenced (sendBlock script)', seq.cpu, seq.rate, fmt(seq.cpu / base.cpu, 2), fmt(seq.rate / base.rate, 2)],
-    ]);
+    printTable(
+      'Rounds',
+      ['round', 'Redis CPU µs/block', 'blocks/s'],
+      rows.map(([label, cpu, rate], i) => [`${Math.floor(i / 2) + 1} ${label}`, cpu, rate]),
+    );
+    printTable(
+      'Means',
+      ['path', 'Redis CPU µs/block', 'blocks/s', 'CPU ratio', 'rate ratio'],
+      [
+        ['baseline (MULTI + 3 PUBLISH)', base.cpu, base.rate, '1.00', '1.00'],
+        ['sequenced (sendBlock script)', seq.cpu, seq.rate, fmt(seq.cpu / base.cpu, 2), fmt(seq.rate / base.rate, 2)],
+      ],
+    );
     console.log(`\nmessages received by the subscriber: ${received} (expected ${ROUNDS * 2 * BLOCKS * 3})`);
     // Where the script's time goes (calls and µs per call of the commands it runs, and its own total).
-    const stats = (await probe.info('commandstats')).split(/\r?\n/).filter((l) => /cmdstat_(evalsha|eval|publish|exec|hincrby|zadd|expire|zcard|hget|hset|zrange|zremrangebyrank|time|hexists|hlen)\b/.test(l));
+    const stats = (await probe.info('commandstats'))
+      .split(/\r?\n/)
+      .filter((l) => /cmdstat_(evalsha|eval|publish|exec|hincrby|zadd|expire|zcard|hget|hset|zrange|zremrangebyrank|time|hexists|hlen)\b/.test(l));
     console.log(stats.map((l) => l.replace(/,rejected_calls=\d+,failed_calls=\d+/, '')).join('\n'));
   } finally {
     redis.disconnect();

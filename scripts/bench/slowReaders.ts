@@ -30,7 +30,9 @@ const BOUND = Number(process.env.SLOW_BOUND || 4 * 1024 * 1024);
 const UNBOUNDED = 1024 * 1024 * 1024;
 const cores = planCores();
 pinSelf(cores.load);
-console.log(`bench:slow-readers — node ${process.version}, ${READERS} paused Pusher + ${READERS} paused Socket.IO subscribers, ${ROLLS} large rolls, ${loadLine()}`);
+console.log(
+  `bench:slow-readers — node ${process.version}, ${READERS} paused Pusher + ${READERS} paused Socket.IO subscribers, ${ROLLS} large rolls, ${loadLine()}`,
+);
 
 interface Memory {
   rss: number;
@@ -73,7 +75,11 @@ const tcpOfSocketIo = (socket: Socket) => (socket.io.engine.transport as unknown
 
 async function run(name: string, bound: number): Promise<Row> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slow-'));
-  const child = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, nodeArgs: ['--expose-gc'], env: benchEnv({ DATA_DIR: dataDir, SOCKET_MAX_BUFFERED_BYTES: String(bound) }) });
+  const child = spawnTs('scripts/bench/lib/serve.ts', {
+    cores: cores.server,
+    nodeArgs: ['--expose-gc'],
+    env: benchEnv({ DATA_DIR: dataDir, SOCKET_MAX_BUFFERED_BYTES: String(bound) }),
+  });
   const closers: Array<() => void> = [];
   try {
     const { url } = (await child.ready) as { url: string };
@@ -110,7 +116,15 @@ async function run(name: string, bound: number): Promise<Row> {
     const after = await memory();
     const kernelAfter = kernelTcpBytes();
     const frameBytes = JSON.stringify(listening.of('App\\Events\\RollCreateEvent')[0]!.data).length;
-    return { run: name, before, after, kernelBefore, kernelAfter, frameBytes, delivered: `${listening.of('App\\Events\\RollCreateEvent').length}/${ROLLS} + ${socketRolls}/${ROLLS}` };
+    return {
+      run: name,
+      before,
+      after,
+      kernelBefore,
+      kernelAfter,
+      frameBytes,
+      delivered: `${listening.of('App\\Events\\RollCreateEvent').length}/${ROLLS} + ${socketRolls}/${ROLLS}`,
+    };
   } finally {
     for (const close of closers) close();
     await child.stop();
@@ -122,7 +136,16 @@ const rows = [await run('unbounded (baseline: 1 GiB)', UNBOUNDED), await run(`bo
 const mb = (n: number) => fmt(n / 1e6);
 printTable(
   'memory held for clients that stop reading',
-  ['run', 'owed each slow client MB', 'RSS before MB', 'RSS growth MB', 'heap+external growth MB', 'kernel TCP buffers growth MB', 'slow connections open after', 'readers got'],
+  [
+    'run',
+    'owed each slow client MB',
+    'RSS before MB',
+    'RSS growth MB',
+    'heap+external growth MB',
+    'kernel TCP buffers growth MB',
+    'slow connections open after',
+    'readers got',
+  ],
   rows.map((r) => [
     r.run,
     mb(r.frameBytes * ROLLS),
@@ -136,5 +159,7 @@ printTable(
 );
 const [base, bounded] = rows as [Row, Row];
 const growth = (r: Row) => r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external;
-console.log(`heap+external growth, bounded / unbounded: ${fmt(growth(bounded) / growth(base), 3)}x; RSS growth: ${fmt((bounded.after.rss - bounded.before.rss) / (base.after.rss - base.before.rss), 2)}x`);
+console.log(
+  `heap+external growth, bounded / unbounded: ${fmt(growth(bounded) / growth(base), 3)}x; RSS growth: ${fmt((bounded.after.rss - bounded.before.rss) / (base.after.rss - base.before.rss), 2)}x`,
+);
 process.exit(0);

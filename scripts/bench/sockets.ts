@@ -26,7 +26,9 @@ const PUSHER = process.env.SOCKETS_PUSHER !== '0';
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
-console.log(`bench:sockets — node ${process.version}, server on core ${cores.server || '(unpinned)'}, ${SOCKETS} clients on core ${cores.load || '(unpinned)'} in rooms of ${PER_ROOM}, ${loadLine()}`);
+console.log(
+  `bench:sockets — node ${process.version}, server on core ${cores.server || '(unpinned)'}, ${SOCKETS} clients on core ${cores.load || '(unpinned)'} in rooms of ${PER_ROOM}, ${loadLine()}`,
+);
 
 const database = await createBenchDatabase();
 const children: ChildHandle[] = [];
@@ -68,7 +70,11 @@ const perSocket = (before: Memory, after: Memory, n: number) => ({
 });
 
 try {
-  const real = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, nodeArgs: ['--expose-gc'], env: benchEnv({ DATABASE_URL: database.url, REDIS_URL }) });
+  const real = spawnTs('scripts/bench/lib/serve.ts', {
+    cores: cores.server,
+    nodeArgs: ['--expose-gc'],
+    env: benchEnv({ DATABASE_URL: database.url, REDIS_URL }),
+  });
   children.push(real);
   const url = ((await real.ready) as { url: string }).url;
 
@@ -104,7 +110,11 @@ try {
   // The same users as idle Pusher clients, on a fresh instance (nothing left over from the sockets).
   let pusher: { before: Memory; after: Memory; per: ReturnType<typeof perSocket> } | null = null;
   if (PUSHER) {
-    const gateway = spawnTs('scripts/bench/lib/serve.ts', { cores: cores.server, nodeArgs: ['--expose-gc'], env: benchEnv({ DATABASE_URL: database.url, REDIS_URL }) });
+    const gateway = spawnTs('scripts/bench/lib/serve.ts', {
+      cores: cores.server,
+      nodeArgs: ['--expose-gc'],
+      env: benchEnv({ DATABASE_URL: database.url, REDIS_URL }),
+    });
     children.push(gateway);
     const gatewayUrl = ((await gateway.ready) as { url: string }).url;
     const warmPusher = await connectPusherRoom(gatewayUrl, slugs[0]!, users[0]!.key);
@@ -132,14 +142,51 @@ try {
   const baseline = perSocket(bareBefore, bareAfter, SOCKETS);
 
   const kib = (b: number) => fmt(b / 1024, 1);
-  printTable(`Memory per idle socket at ${SOCKETS} sockets on one instance (KiB, after GC)`, ['server', 'sockets', 'heap/socket', 'rss/socket', 'external/socket', 'total rss (MiB)', 'heap vs bare'], [
-    ['bare Socket.IO (no auth, no rooms state)', String(bareAfter.sockets), kib(baseline.heap), kib(baseline.rss), kib(baseline.external), fmt(bareAfter.rss / 1048576), '1.00x'],
-    ['service (/room/{slug}, presence, Redis adapter)', String(after.sockets), kib(service.heap), kib(service.rss), kib(service.external), fmt(after.rss / 1048576), ratio(service.heap, baseline.heap)],
-    ...(pusher ? [['service, Pusher gateway (/app/{key}, presence-room.{slug})', String(pusher.after.pusher ?? '?'), kib(pusher.per.heap), kib(pusher.per.rss), kib(pusher.per.external), fmt(pusher.after.rss / 1048576), ratio(pusher.per.heap, baseline.heap)]] : []),
-  ]);
-  if (pusher) console.log(`Pusher connection vs Socket.IO socket of the service: heap ${ratio(pusher.per.heap, service.heap)}, rss ${ratio(pusher.per.rss, service.rss)}; ${fmt(SOCKETS / ((pusher.after.rss - pusher.before.rss) / 1048576 / 1024), 0)} Pusher connections per GiB of rss`);
+  printTable(
+    `Memory per idle socket at ${SOCKETS} sockets on one instance (KiB, after GC)`,
+    ['server', 'sockets', 'heap/socket', 'rss/socket', 'external/socket', 'total rss (MiB)', 'heap vs bare'],
+    [
+      [
+        'bare Socket.IO (no auth, no rooms state)',
+        String(bareAfter.sockets),
+        kib(baseline.heap),
+        kib(baseline.rss),
+        kib(baseline.external),
+        fmt(bareAfter.rss / 1048576),
+        '1.00x',
+      ],
+      [
+        'service (/room/{slug}, presence, Redis adapter)',
+        String(after.sockets),
+        kib(service.heap),
+        kib(service.rss),
+        kib(service.external),
+        fmt(after.rss / 1048576),
+        ratio(service.heap, baseline.heap),
+      ],
+      ...(pusher
+        ? [
+            [
+              'service, Pusher gateway (/app/{key}, presence-room.{slug})',
+              String(pusher.after.pusher ?? '?'),
+              kib(pusher.per.heap),
+              kib(pusher.per.rss),
+              kib(pusher.per.external),
+              fmt(pusher.after.rss / 1048576),
+              ratio(pusher.per.heap, baseline.heap),
+            ],
+          ]
+        : []),
+    ],
+  );
+  if (pusher)
+    console.log(
+      `Pusher connection vs Socket.IO socket of the service: heap ${ratio(pusher.per.heap, service.heap)}, rss ${ratio(pusher.per.rss, service.rss)}; ${fmt(SOCKETS / ((pusher.after.rss - pusher.before.rss) / 1048576 / 1024), 0)} Pusher connections per GiB of rss`,
+    );
   console.log('');
-  console.log(`service: ${fmt(before.rss / 1048576)} MiB rss idle, ${fmt(after.rss / 1048576)} MiB with ${SOCKETS} sockets: ${fmt(SOCKETS / ((after.rss - before.rss) / 1048576 / 1024), 0)} sockets per GiB of rss`);
+  console.log(
+    `service: ${fmt(before.rss / 1048576)} MiB rss idle, ${fmt(after.rss / 1048576)} MiB with ${SOCKETS} sockets: ${fmt(SOCKETS / ((after.rss - before.rss) / 1048576 / 1024), 0)} sockets per GiB of rss`,
+  );
   console.log(loadLine());
 } finally {
   // Bounded: a child that will not stop or a database that will not drop must not hang the benchmark.

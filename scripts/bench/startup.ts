@@ -17,7 +17,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ROUNDS = Number(process.env.ROUNDS || 7);
 spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 
-interface Sample { readyMs: number; cpuMs: number; rssMb: number; rssAfterMb: number }
+interface Sample {
+  readyMs: number;
+  cpuMs: number;
+  rssMb: number;
+  rssAfterMb: number;
+}
 
 /** CPU (user + system) and resident set of a process, from /proc (Linux). */
 function procStats(pid: number): { cpuMs: number; rssMb: number } {
@@ -31,7 +36,11 @@ function procStats(pid: number): { cpuMs: number; rssMb: number } {
 async function once(args: string[]): Promise<Sample> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-startup-'));
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -52,7 +61,10 @@ async function once(args: string[]): Promise<Sample> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const shapes = { built: ['--min-semi-space-size=16', '--enable-source-maps', 'dist/main.mjs'], tsx: ['--min-semi-space-size=16', '--import=tsx', 'src/main.ts'] };
+const shapes = {
+  built: ['--min-semi-space-size=16', '--enable-source-maps', 'dist/main.mjs'],
+  tsx: ['--min-semi-space-size=16', '--import=tsx', 'src/main.ts'],
+};
 const samples: Record<keyof typeof shapes, Sample[]> = { built: [], tsx: [] };
 for (let round = 0; round < ROUNDS; round++) {
   for (const shape of ['tsx', 'built'] as const) samples[shape].push(await once(shapes[shape]));

@@ -101,7 +101,9 @@ try {
     sums.oneType += (await time(oneType)) / ROUNDS;
   }
   const counted = sample.dice.reduce((s, d) => s + d.count, 0);
-  console.log(`${config.databaseUrl ? 'postgres' : 'sqlite'}: ${rolls} rolls of ${PER_ROLL} dice (${rolls * PER_ROLL} values) filled in ${fillSeconds.toFixed(0)} s; the viewer may see ${counted} of them in ${sample.rolls} rolls`);
+  console.log(
+    `${config.databaseUrl ? 'postgres' : 'sqlite'}: ${rolls} rolls of ${PER_ROLL} dice (${rolls * PER_ROLL} values) filled in ${fillSeconds.toFixed(0)} s; the viewer may see ${counted} of them in ${sample.rolls} rolls`,
+  );
   console.log(`  GET /room/{slug}/roll?limit=20 (baseline): ${sums.history.toFixed(1)} ms`);
   console.log(`  GET /room/{slug}/stats:                    ${sums.stats.toFixed(1)} ms (${ratio(sums.stats, sums.history)})`);
   console.log(`  GET /room/{slug}/stats?type=d20:           ${sums.oneType.toFixed(1)} ms (${ratio(sums.oneType, sums.history)})`);

@@ -47,7 +47,14 @@ async function nodeGltfBytes(data: Buffer): Promise<number> {
   return held;
 }
 
-const bundled = await build({ stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'js' }, bundle: true, write: false, format: 'iife', platform: 'browser', logLevel: 'silent' });
+const bundled = await build({
+  stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'js' },
+  bundle: true,
+  write: false,
+  format: 'iife',
+  platform: 'browser',
+  logLevel: 'silent',
+});
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
@@ -59,7 +66,11 @@ try {
     ['FBX bomb, 64 KB', 'fbx', fbxBomb()],
     ['PNG 8192x8192, 10 KB', 'png', bigPng(8192)],
   ];
-  const run = (how: string, kind: string, data: Buffer) => page.evaluate(([h, k, b]) => (window as unknown as { bench: (h: string, k: string, b: readonly number[]) => Promise<{ ms: number; outcome: string }> }).bench(h, k, b), [how, kind, [...data]] as const);
+  const run = (how: string, kind: string, data: Buffer) =>
+    page.evaluate(
+      ([h, k, b]) => (window as unknown as { bench: (h: string, k: string, b: readonly number[]) => Promise<{ ms: number; outcome: string }> }).bench(h, k, b),
+      [how, kind, [...data]] as const,
+    );
   const median = async (times: number, how: string, kind: string, data: Buffer) => {
     const runs = [];
     for (let i = 0; i < times; i++) runs.push(await run(how, kind, data));
@@ -72,9 +83,13 @@ try {
   for (const [name, kind, data] of files) {
     const loader = await run('loader', kind, data);
     const check = await median(5, 'check', kind, data);
-    console.log(`${name.padEnd(26)} loader ${loader.ms.toFixed(1).padStart(9)} ms (${loader.outcome}), ${(loader.ms / baseline.ms).toFixed(1)}x the baseline; check ${check.ms.toFixed(2)} ms (${check.outcome}), ${(check.ms / baseline.ms).toFixed(3)}x`);
+    console.log(
+      `${name.padEnd(26)} loader ${loader.ms.toFixed(1).padStart(9)} ms (${loader.outcome}), ${(loader.ms / baseline.ms).toFixed(1)}x the baseline; check ${check.ms.toFixed(2)} ms (${check.outcome}), ${(check.ms / baseline.ms).toFixed(3)}x`,
+    );
   }
-  console.log(`Node: GLTFLoader.parse of the glTF bomb holds ${((await nodeGltfBytes(gltfBomb())) / 1e9).toFixed(2)} GB of ArrayBuffers; the pyramid ${(await nodeGltfBytes(await glbPyramid())).toLocaleString('en')} bytes`);
+  console.log(
+    `Node: GLTFLoader.parse of the glTF bomb holds ${((await nodeGltfBytes(gltfBomb())) / 1e9).toFixed(2)} GB of ArrayBuffers; the pyramid ${(await nodeGltfBytes(await glbPyramid())).toLocaleString('en')} bytes`,
+  );
 } finally {
   await browser.close();
 }

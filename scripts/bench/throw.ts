@@ -32,5 +32,7 @@ const base = measure(1);
 console.log('dice  median ms  p90 ms  x one d6  animation s');
 for (const n of [1, 2, 5, 10, 20, 30]) {
   const m = n === 1 ? base : measure(n);
-  console.log(`${String(n).padStart(4)}  ${m.median.toFixed(1).padStart(9)}  ${m.p90.toFixed(1).padStart(6)}  ${(m.median / base.median).toFixed(1).padStart(8)}  ${m.seconds.toFixed(1).padStart(11)}`);
+  console.log(
+    `${String(n).padStart(4)}  ${m.median.toFixed(1).padStart(9)}  ${m.p90.toFixed(1).padStart(6)}  ${(m.median / base.median).toFixed(1).padStart(8)}  ${m.seconds.toFixed(1).padStart(11)}`,
+  );
 }

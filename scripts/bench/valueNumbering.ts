@@ -14,15 +14,42 @@ const seconds = Number(process.argv[2] ?? 0.3);
 const ROUNDS = 5;
 const now = new Date();
 const only = process.env.VALUE_KINDS?.split(',');
-const kinds = ([['d20', 17, 17], ['d10x', 6, 50], ['df', 1, -1], ['d6', 4, 4], ['d10', 10, 10]] as [string, number, unknown][])
-  .filter(([type]) => !only || only.includes(type));
+const kinds = (
+  [
+    ['d20', 17, 17],
+    ['d10x', 6, 50],
+    ['df', 1, -1],
+    ['d6', 4, 4],
+    ['d10', 10, 10],
+  ] as [string, number, unknown][]
+).filter(([type]) => !only || only.includes(type));
 const values: RollValueRecord[] = Array.from({ length: 100 }, (_, i) => {
   const [type, value, face] = kinds[i % kinds.length]!;
   return {
-    id: i + 1, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, rollId: 1, position: i, dieIndex: i, type, theme: 'standard',
-    value, valueToDisplay: face, numericValue: Number(face), origin: 'roll', label: null, meta: null, isHidden: false, isUserValue: false,
-    isVisible: true, isCleared: false, isDropped: false, isSuccess: false, isFailure: false, isCompounded: false, isPenetrated: false,
-    createdAt: now, updatedAt: now,
+    id: i + 1,
+    uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    rollId: 1,
+    position: i,
+    dieIndex: i,
+    type,
+    theme: 'standard',
+    value,
+    valueToDisplay: face,
+    numericValue: Number(face),
+    origin: 'roll',
+    label: null,
+    meta: null,
+    isHidden: false,
+    isUserValue: false,
+    isVisible: true,
+    isCleared: false,
+    isDropped: false,
+    isSuccess: false,
+    isFailure: false,
+    isCompounded: false,
+    isPenetrated: false,
+    createdAt: now,
+    updatedAt: now,
   };
 });
 const roll = { userId: 1 };
@@ -39,8 +66,12 @@ function rate(fn: () => void): number {
 }
 
 let sink = 0;
-const present = () => { for (const v of values) sink += presentRollValue(roll, v, 1).value ?? 0; };
-const numbering = () => { for (const v of values) sink += wireValue(v.type, v.value!, v.valueToDisplay as number); };
+const present = () => {
+  for (const v of values) sink += presentRollValue(roll, v, 1).value ?? 0;
+};
+const numbering = () => {
+  for (const v of values) sink += wireValue(v.type, v.value!, v.valueToDisplay as number);
+};
 const presentRates: number[] = [];
 const numberingRates: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {

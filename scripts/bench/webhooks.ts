@@ -19,12 +19,17 @@ import { ratio, summarize } from './lib/stats';
 
 const ROLLS = Number(process.env.BENCH_ROLLS || 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
-const DICE = [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }];
+const DICE = [
+  { type: 'd6', theme: 'standard' },
+  { type: 'd20', theme: 'standard' },
+];
 
 const cores = planCores();
 pinSelf(cores.load);
 tolerateSocketResets();
-console.log(`bench:webhooks — node ${process.version}, server on core ${cores.server || '(unpinned)'}, roller + receiver on core ${cores.load || '(unpinned)'}; ${ROLLS} rolls per phase, ${CONCURRENCY} in flight; ${loadLine()} at the start`);
+console.log(
+  `bench:webhooks — node ${process.version}, server on core ${cores.server || '(unpinned)'}, roller + receiver on core ${cores.load || '(unpinned)'}; ${ROLLS} rolls per phase, ${CONCURRENCY} in flight; ${loadLine()} at the start`,
+);
 
 // The receiver: latency from the roll's created_at (the server's clock: same machine) to arrival.
 const arrivals = new Map<string, number[]>();
@@ -53,16 +58,34 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 const database = await createBenchDatabase();
 const server = spawnTs('scripts/bench/lib/serve.ts', {
   cores: cores.server,
-  env: benchEnv({ DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: `bench-webhooks-${process.pid}:`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOKS_PER_USER: '100' }),
+  env: benchEnv({
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: `bench-webhooks-${process.pid}:`,
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOKS_PER_USER: '100',
+  }),
 });
 try {
   const { url } = (await server.ready) as { url: string };
   await database.pinBackends(cores.server);
   const owner = await newGuest(url);
 
-  interface Phase { name: string; hooks: number; rollsPerSecond: number; latency: ReturnType<typeof summarize>; delivered: number; waitedMs: number }
+  interface Phase {
+    name: string;
+    hooks: number;
+    rollsPerSecond: number;
+    latency: ReturnType<typeof summarize>;
+    delivered: number;
+    waitedMs: number;
+  }
   const phases: Phase[] = [];
-  for (const [name, hooks] of [['no webhook', 0], ['1 webhook', 1], ['10 webhooks', 10], ['no webhook (again)', 0]] as const) {
+  for (const [name, hooks] of [
+    ['no webhook', 0],
+    ['1 webhook', 1],
+    ['10 webhooks', 10],
+    ['no webhook (again)', 0],
+  ] as const) {
     const slug = (await owner.api.post('/room', { name })).body.data.slug as string;
     for (let i = 0; i < hooks; i++) {
       const res = await owner.api.post('/webhook', { url: `${receiverUrl}/${i}`, events: ['roll.created'], room: slug });
@@ -74,13 +97,15 @@ try {
     arrivals.set(slug, []);
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < ROLLS) {
-        next++;
-        const res = await owner.api.post('/roll', { dice: DICE, room: slug });
-        if (res.status !== 201) throw new Error(`roll: ${res.status} ${res.text}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < ROLLS) {
+          next++;
+          const res = await owner.api.post('/roll', { dice: DICE, room: slug });
+          if (res.status !== 201) throw new Error(`roll: ${res.status} ${res.text}`);
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const waitStart = performance.now();
     await waitFor(() => (arrivals.get(slug)?.length ?? 0) >= ROLLS * hooks, 120_000);
@@ -91,7 +116,9 @@ try {
   console.log('\nphase                 rolls/s   vs baseline   deliveries   latency p50   p99 (ms, from created_at)   drained after the last 201');
   for (const p of phases) {
     const lat = p.hooks ? `${p.latency.p50.toFixed(0).padStart(8)}   ${p.latency.p99.toFixed(0).padStart(6)}` : '       -        -';
-    console.log(`${p.name.padEnd(20)} ${p.rollsPerSecond.toFixed(0).padStart(8)}   ${ratio(p.rollsPerSecond, base).padStart(11)}   ${String(p.delivered).padStart(10)}   ${lat}                     ${p.hooks ? `${(p.waitedMs / 1000).toFixed(1)} s` : '-'}`);
+    console.log(
+      `${p.name.padEnd(20)} ${p.rollsPerSecond.toFixed(0).padStart(8)}   ${ratio(p.rollsPerSecond, base).padStart(11)}   ${String(p.delivered).padStart(10)}   ${lat}                     ${p.hooks ? `${(p.waitedMs / 1000).toFixed(1)} s` : '-'}`,
+    );
   }
   console.log(`\n${loadLine()} at the end`);
 } finally {

@@ -18,7 +18,9 @@ export const CSRF_COOKIE = 'dice_csrf';
 export const CSRF_FIELD = '_csrf';
 
 async function sign(purpose: string, value: string): Promise<string> {
-  return createHmac('sha256', await csrfSigningKey()).update(`${purpose}\0${value}`).digest('base64url');
+  return createHmac('sha256', await csrfSigningKey())
+    .update(`${purpose}\0${value}`)
+    .digest('base64url');
 }
 
 /** The token the page's forms carry; sets the signed-out nonce cookie when the browser has none. */

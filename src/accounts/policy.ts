@@ -15,7 +15,8 @@ export function authorizeClaim(isRegistered: boolean): void {
 
 /** Guest usernames are made by createGuest: nobody may take one, or a future guest would collide. */
 export function checkNewUsername(username: string): void {
-  if (username.toLowerCase().startsWith('guest-')) throw new ValidationError([{ path: 'username', message: 'username may not start with "guest-": that prefix names guests.' }]);
+  if (username.toLowerCase().startsWith('guest-'))
+    throw new ValidationError([{ path: 'username', message: 'username may not start with "guest-": that prefix names guests.' }]);
 }
 
 export function checkNewPassword(password: string): void {

@@ -55,7 +55,10 @@ export function accountRoutes(deps: AppDeps): Router {
 
   async function render(req: Request, res: Response, session: WebSession | null, page: Page, status = 200) {
     const [csrf, assets] = await Promise.all([csrfTokenFor(req, res, session), accountAssets()]);
-    res.status(status).set(HEADERS).send(renderShell({ ...page, csrf, signupAllowed: deps.config.allowSignup, ...(session ? { signedInAs: session.user.username } : {}) }, assets.version));
+    res
+      .status(status)
+      .set(HEADERS)
+      .send(renderShell({ ...page, csrf, signupAllowed: deps.config.allowSignup, ...(session ? { signedInAs: session.user.username } : {}) }, assets.version));
   }
 
   type NewKey = NonNullable<PageState['account']>['newKey'];
@@ -76,7 +79,10 @@ export function accountRoutes(deps: AppDeps): Router {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.headers) res.set(err.headers);
-      const page: Page = view === 'account' && session ? await accountPage(session, { error: err.message }) : { view: view === 'account' ? 'signin' : view, error: err.message, username: field(req.body, 'username'), ...nextOf(field(req.body, 'next', 4096)) };
+      const page: Page =
+        view === 'account' && session
+          ? await accountPage(session, { error: err.message })
+          : { view: view === 'account' ? 'signin' : view, error: err.message, username: field(req.body, 'username'), ...nextOf(field(req.body, 'next', 4096)) };
       await render(req, res, session, page, err.status);
     }
   };
@@ -97,45 +103,69 @@ export function accountRoutes(deps: AppDeps): Router {
   router.get('/signup', async (req, res) => {
     const session = await currentSession(req);
     if (session) return res.redirect(303, nextPath(req.query.next));
-    await render(req, res, null, { view: 'signup', ...nextOf(req.query.next), ...(deps.config.allowSignup ? {} : { error: 'Sign-up is turned off on this server: ask its operator for an account.' }) });
+    await render(req, res, null, {
+      view: 'signup',
+      ...nextOf(req.query.next),
+      ...(deps.config.allowSignup ? {} : { error: 'Sign-up is turned off on this server: ask its operator for an account.' }),
+    });
   });
-  router.post('/signup', forms, post('signup', async (req, res) => {
-    const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
-    await newAccount(req);
-    const user = await signUp(deps.config.allowSignup, username, password);
-    await startSession(req, res, user);
-    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
-  }));
+  router.post(
+    '/signup',
+    forms,
+    post('signup', async (req, res) => {
+      const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
+      await newAccount(req);
+      const user = await signUp(deps.config.allowSignup, username, password);
+      await startSession(req, res, user);
+      res.redirect(303, nextPath(field(req.body, 'next', 4096)));
+    }),
+  );
 
   router.get('/signin', async (req, res) => {
     const session = await currentSession(req);
     if (session) return res.redirect(303, nextPath(req.query.next));
-    await render(req, res, null, { view: 'signin', ...nextOf(req.query.next), ...(req.query.done === 'password' ? { notice: 'Your password is changed, and every browser was signed out: sign in with the new one.' } : {}) });
+    await render(req, res, null, {
+      view: 'signin',
+      ...nextOf(req.query.next),
+      ...(req.query.done === 'password' ? { notice: 'Your password is changed, and every browser was signed out: sign in with the new one.' } : {}),
+    });
   });
-  router.post('/signin', forms, post('signin', async (req, res, session) => {
-    const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
-    const user = await signIn(attempt, req.ip ?? 'unknown', username, password);
-    if (session) await endSession(req, res);
-    await startSession(req, res, user);
-    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
-  }));
+  router.post(
+    '/signin',
+    forms,
+    post('signin', async (req, res, session) => {
+      const { username, password } = readForm<{ username: string; password: string }>(credentialsForm, req.body);
+      const user = await signIn(attempt, req.ip ?? 'unknown', username, password);
+      if (session) await endSession(req, res);
+      await startSession(req, res, user);
+      res.redirect(303, nextPath(field(req.body, 'next', 4096)));
+    }),
+  );
 
-  router.post('/signout', forms, post('signin', async (req, res) => {
-    await endSession(req, res);
-    res.redirect(303, '/signin');
-  }));
+  router.post(
+    '/signout',
+    forms,
+    post('signin', async (req, res) => {
+      await endSession(req, res);
+      res.redirect(303, '/signin');
+    }),
+  );
 
   router.get('/claim', async (req, res) => {
     await render(req, res, await currentSession(req), { view: 'claim', ...nextOf(req.query.next) });
   });
-  router.post('/claim', forms, post('claim', async (req, res, session) => {
-    const { key, username, password } = readForm<{ key: string; username: string; password: string }>(claimForm, req.body);
-    await newAccount(req);
-    const user = await claimGuest(key, username, password);
-    if (session) await endSession(req, res);
-    await startSession(req, res, user);
-    res.redirect(303, nextPath(field(req.body, 'next', 4096)));
-  }));
+  router.post(
+    '/claim',
+    forms,
+    post('claim', async (req, res, session) => {
+      const { key, username, password } = readForm<{ key: string; username: string; password: string }>(claimForm, req.body);
+      await newAccount(req);
+      const user = await claimGuest(key, username, password);
+      if (session) await endSession(req, res);
+      await startSession(req, res, user);
+      res.redirect(303, nextPath(field(req.body, 'next', 4096)));
+    }),
+  );
 
   router.get('/account', async (req, res) => {
     const session = await currentSession(req);
@@ -148,23 +178,35 @@ export function accountRoutes(deps: AppDeps): Router {
       if (!session) return void res.redirect(303, '/signin');
       await run(req, res, session);
     });
-  router.post('/account/keys', forms, signedIn(async (req, res, session) => {
-    const { label } = readForm<{ label: string }>(createKeyForm, req.body);
-    const { key, prefix } = await createDeveloperKey(session.user, label);
-    // Answered here, not after a redirect: the key is shown this once and kept nowhere.
-    await render(req, res, session, await accountPage(session, { notice: `Key "${label}" created.` }, { key, prefix, label }), 201);
-  }));
-  router.post('/account/keys/revoke', forms, signedIn(async (req, res, session) => {
-    const { prefix } = readForm<{ prefix: string }>(revokeKeyForm, req.body);
-    await revokeDeveloperKey(session.user, prefix);
-    res.redirect(303, '/account');
-  }));
-  router.post('/account/password', forms, signedIn(async (req, res, session) => {
-    const { current, password } = readForm<{ current: string; password: string }>(passwordForm, req.body);
-    await changePassword(attempt, req.ip ?? 'unknown', session.user, current, password);
-    await endSession(req, res);
-    res.redirect(303, '/signin?done=password');
-  }));
+  router.post(
+    '/account/keys',
+    forms,
+    signedIn(async (req, res, session) => {
+      const { label } = readForm<{ label: string }>(createKeyForm, req.body);
+      const { key, prefix } = await createDeveloperKey(session.user, label);
+      // Answered here, not after a redirect: the key is shown this once and kept nowhere.
+      await render(req, res, session, await accountPage(session, { notice: `Key "${label}" created.` }, { key, prefix, label }), 201);
+    }),
+  );
+  router.post(
+    '/account/keys/revoke',
+    forms,
+    signedIn(async (req, res, session) => {
+      const { prefix } = readForm<{ prefix: string }>(revokeKeyForm, req.body);
+      await revokeDeveloperKey(session.user, prefix);
+      res.redirect(303, '/account');
+    }),
+  );
+  router.post(
+    '/account/password',
+    forms,
+    signedIn(async (req, res, session) => {
+      const { current, password } = readForm<{ current: string; password: string }>(passwordForm, req.body);
+      await changePassword(attempt, req.ip ?? 'unknown', session.user, current, password);
+      await endSession(req, res);
+      res.redirect(303, '/signin?done=password');
+    }),
+  );
 
   return router;
 }

@@ -11,7 +11,8 @@ import { setPasswordHash } from './store/credentials';
  * username of its own choosing yet: it claims its account instead (/claim).
  */
 export async function setPasswordByOperator(user: UserRecord, password: string): Promise<number[]> {
-  if (!user.isRegistered) throw new ConflictError(`"${user.username}" is a guest: it keeps its account on the /claim page, with a username and password of its own.`, 'guest');
+  if (!user.isRegistered)
+    throw new ConflictError(`"${user.username}" is a guest: it keeps its account on the /claim page, with a username and password of its own.`, 'guest');
   checkNewPassword(password);
   const passwordHash = await hashPassword(password);
   await inTransaction((transaction) => setPasswordHash(user.id, passwordHash, transaction));

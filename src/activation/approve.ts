@@ -12,7 +12,10 @@ export interface PendingActivation {
 }
 
 /** The code the person typed, if it can be approved now; otherwise the sentence saying why not. */
-export async function findPending(code: string, now = Date.now()): Promise<{ pending: PendingActivation; record: ActivationRecord } | { refusal: string; found: boolean }> {
+export async function findPending(
+  code: string,
+  now = Date.now(),
+): Promise<{ pending: PendingActivation; record: ActivationRecord } | { refusal: string; found: boolean }> {
   const record = await findActivationByCode(code);
   const refusal = approvalRefusal(record, now);
   if (!record || refusal !== null) return { refusal: refusal ?? '', found: record !== null };
@@ -26,7 +29,10 @@ export async function findPending(code: string, now = Date.now()): Promise<{ pen
  */
 export async function approve(user: Pick<UserRecord, 'id'>, record: ActivationRecord, now = Date.now()): Promise<void> {
   if ((await listLiveApiKeys(user.id)).length >= MAX_LIVE_KEYS) {
-    throw new ConflictError(`You hold ${MAX_LIVE_KEYS} live API keys, the most allowed: revoke one in your developer settings, then approve again.`, 'quota_exceeded');
+    throw new ConflictError(
+      `You hold ${MAX_LIVE_KEYS} live API keys, the most allowed: revoke one in your developer settings, then approve again.`,
+      'quota_exceeded',
+    );
   }
   if (!(await approveActivation(record.id, user.id, now))) {
     throw new ConflictError('This code cannot be approved any more (it expired, or was approved already): ask the integration for a new one.');

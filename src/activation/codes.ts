@@ -73,6 +73,9 @@ export function integrationName(header: string | string[] | undefined): string |
   // Node reads header bytes as latin1: a name sent as UTF-8 (by a Node client) is read back as UTF-8.
   const utf8 = Buffer.from(raw, 'latin1').toString('utf8');
   const value = utf8.includes('\ufffd') ? raw : utf8;
-  const name = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '').replace(/\s+/g, ' ').trim();
+  const name = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return name ? [...name].slice(0, INTEGRATION_MAX).join('') : null;
 }

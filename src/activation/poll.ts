@@ -35,7 +35,9 @@ export async function pollActivation(typedCode: string, secret: string | null, n
     if (userId === null) return null;
     await lockUserQuotas(userId, transaction);
     if ((await countLiveKeys(userId, transaction)) >= MAX_LIVE_KEYS) {
-      throw new QuotaExceededError(`The account that approved this code holds ${MAX_LIVE_KEYS} live API keys, the most allowed: it must revoke one in its developer settings (/account) before this integration can get its key.`);
+      throw new QuotaExceededError(
+        `The account that approved this code holds ${MAX_LIVE_KEYS} live API keys, the most allowed: it must revoke one in its developer settings (/account) before this integration can get its key.`,
+      );
     }
     const { key, apiKey } = await issueApiKey({ id: userId }, label, transaction);
     await recordIssuedKey(found.id, apiKey.id, transaction);

@@ -48,14 +48,29 @@ const HEADERS = {
 export function activationApiRoutes(deps: AppDeps): Router {
   const router = Router();
   const perAddress = (req: Request) => req.ip ?? 'unknown';
-  const creations = rateLimit(deps.rateLimitStore, { name: 'activate', limit: deps.config.activationsPerHour, windowMs: 60 * MINUTE_MS, key: perAddress }, deps.logger);
-  const pollsByAddress = rateLimit(deps.rateLimitStore, { name: 'activate-polls', limit: deps.config.rateLimitPerMinute, windowMs: MINUTE_MS, key: perAddress }, deps.logger);
-  const pollsByCode = rateLimit(deps.rateLimitStore, { name: 'activate-code', limit: POLLS_PER_CODE_PER_MINUTE, windowMs: MINUTE_MS, key: (req) => String(req.params.code).slice(0, 32).toUpperCase() }, deps.logger);
+  const creations = rateLimit(
+    deps.rateLimitStore,
+    { name: 'activate', limit: deps.config.activationsPerHour, windowMs: 60 * MINUTE_MS, key: perAddress },
+    deps.logger,
+  );
+  const pollsByAddress = rateLimit(
+    deps.rateLimitStore,
+    { name: 'activate-polls', limit: deps.config.rateLimitPerMinute, windowMs: MINUTE_MS, key: perAddress },
+    deps.logger,
+  );
+  const pollsByCode = rateLimit(
+    deps.rateLimitStore,
+    { name: 'activate-code', limit: POLLS_PER_CODE_PER_MINUTE, windowMs: MINUTE_MS, key: (req) => String(req.params.code).slice(0, 32).toUpperCase() },
+    deps.logger,
+  );
 
   router.post('/', creations, async (req, res) => {
     const created = await createActivation(integrationName(req.headers['x-extension']));
     // The secret is in this answer only.
-    res.status(201).set('Cache-Control', 'no-store').json(one('activate', presentNewActivation(created)));
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json(one('activate', presentNewActivation(created)));
   });
 
   router.get('/:code', pollsByAddress, pollsByCode, async (req, res) => {
@@ -74,7 +89,10 @@ export function activationPageRoutes(deps: AppDeps): Router {
   type Page = Omit<ActivatePageState, 'csrf' | 'signedInAs'>;
   async function render(req: Request, res: Response, session: WebSession, page: Page, status = 200) {
     const [csrf, mine, accounts] = await Promise.all([csrfTokenFor(req, res, session), activateAssets(), accountAssets()]);
-    res.status(status).set(HEADERS).send(renderShell({ ...page, csrf, signedInAs: session.user.username }, { accounts: accounts.version, activate: mine.version }));
+    res
+      .status(status)
+      .set(HEADERS)
+      .send(renderShell({ ...page, csrf, signedInAs: session.user.username }, { accounts: accounts.version, activate: mine.version }));
   }
 
   /** Signed out: sign in (or up) first, then back here with the code. */
@@ -87,7 +105,12 @@ export function activationPageRoutes(deps: AppDeps): Router {
   async function lookUp(req: Request, session: WebSession, typed: unknown) {
     const code = normalizeCode(typed);
     if (!code) throw new ValidationError([{ path: 'code', message: NOT_A_CODE }], NOT_A_CODE);
-    const found = await attempt(session.user.id, req.ip ?? 'unknown', () => findPending(code), (r) => 'pending' in r || r.found);
+    const found = await attempt(
+      session.user.id,
+      req.ip ?? 'unknown',
+      () => findPending(code),
+      (r) => 'pending' in r || r.found,
+    );
     if ('refusal' in found) throw found.found ? new GoneError(found.refusal) : new NotFoundError(found.refusal);
     return found;
   }

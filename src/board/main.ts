@@ -135,7 +135,11 @@ async function openOrAsk() {
     return joinFailed(err);
   }
   if (room.participants.some((p) => p.user.uuid === state.me?.uuid)) return enterRoom(room);
-  if (overlay) return show('fatal', `You are not a player of "${room.name}" yet: join it on its board (this page without ?overlay=1), or give the overlay a key of a player (#key=...).`);
+  if (overlay)
+    return show(
+      'fatal',
+      `You are not a player of "${room.name}" yet: join it on its board (this page without ?overlay=1), or give the overlay a key of a player (#key=...).`,
+    );
   $('join-title').textContent = `Join "${room.name}"?`;
   show('join');
   ($('join-confirm') as HTMLButtonElement).focus();

@@ -11,7 +11,13 @@ import { renderShell } from '../pages/shell';
  * src/pages/client/pageKey.ts reads (`session`, `csrf`, `user`). `firstScript`, a path of this
  * server, runs before anything else (the stream address's, src/pages/stream/moveKey.ts).
  */
-export function renderBoardPage(slug: string, overlay: boolean, assetVersion: string, page: Readonly<Record<string, string | undefined>> = {}, firstScript?: string): string {
+export function renderBoardPage(
+  slug: string,
+  overlay: boolean,
+  assetVersion: string,
+  page: Readonly<Record<string, string | undefined>> = {},
+  firstScript?: string,
+): string {
   return renderShell({
     title: `Dice board · ${slug}`,
     firstScripts: firstScript ? [firstScript] : undefined,

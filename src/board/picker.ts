@@ -61,7 +61,10 @@ export function diceOfPlainSum(equation: string, theme: string, hidden: boolean,
     if (sign === '-') return null;
     const n = count ? Number(count) : 1;
     if (n < 1 || out.length + n > 100) return null;
-    const type = named !== undefined ? dice.find((d) => d.notation.toLowerCase() === named.toLowerCase() || d.id.toLowerCase() === named.toLowerCase())?.id ?? named : null;
+    const type =
+      named !== undefined
+        ? (dice.find((d) => d.notation.toLowerCase() === named.toLowerCase() || d.id.toLowerCase() === named.toLowerCase())?.id ?? named)
+        : null;
     for (let i = 0; i < n; i++) {
       if (type) out.push({ type, theme, is_hidden: hidden });
       else if (sides === '%' || sides === '100') out.push({ type: 'd10x', theme, is_hidden: hidden }, { type: 'd10', theme, is_hidden: hidden });

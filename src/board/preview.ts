@@ -104,13 +104,18 @@ async function draw(theme: Theme, canvas: HTMLCanvasElement, note: HTMLElement) 
     note.hidden = false;
     return;
   }
-  await shelf.show(await themeAssets(theme.id), theme.available_dice.map((entry) => dieOf(entry).id));
+  await shelf.show(
+    await themeAssets(theme.id),
+    theme.available_dice.map((entry) => dieOf(entry).id),
+  );
 }
 
 async function main() {
   const id = body.dataset.theme ?? '';
   try {
-    const res = await fetch(previewDataPath(id, body.dataset.version || undefined, body.dataset.share || undefined), { headers: { accept: 'application/json' } });
+    const res = await fetch(previewDataPath(id, body.dataset.version || undefined, body.dataset.share || undefined), {
+      headers: { accept: 'application/json' },
+    });
     const json = (await res.json()) as { type: string; data: Theme & { message?: string } };
     if (!res.ok || json.type !== 'theme') throw new Error(json.data?.message ?? `The theme could not be loaded (${res.status}).`);
     const { canvas, note } = render(json.data);

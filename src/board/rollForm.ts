@@ -82,7 +82,10 @@ export function wireRollForm() {
       const button = $('roll-button') as HTMLButtonElement;
       button.disabled = true;
       // roll.loading sounds while the roll is on its way (their `value` is compared with the dice count)
-      const count = 'dice' in body ? body.dice!.filter((d) => d.type !== 'mod').length : diceOfPlainSum(text, theme, false, dice())?.filter((d) => d.type !== 'mod').length ?? 1;
+      const count =
+        'dice' in body
+          ? body.dice!.filter((d) => d.type !== 'mod').length
+          : (diceOfPlainSum(text, theme, false, dice())?.filter((d) => d.type !== 'mod').length ?? 1);
       void state.sounds?.rollLoading(theme, count);
       try {
         const roll = await state.client!.createRoll(body);

@@ -30,7 +30,9 @@ export function upsertRoll(roll: Roll, animate: boolean) {
 
 export function removeRoll(uuid: string) {
   state.rolls.delete(uuid);
-  $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(uuid)}"]`)?.remove();
+  $('rolls')
+    .querySelector(`li[data-roll-uuid="${CSS.escape(uuid)}"]`)
+    ?.remove();
   state.table?.removeRoll(uuid);
   renderLastRolls();
 }
@@ -38,7 +40,9 @@ export function removeRoll(uuid: string) {
 /** Colours and names follow the room: redraw the list when participants change. */
 export function rerenderRolls() {
   for (const roll of state.rolls.values()) {
-    $('rolls').querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)?.replaceWith(withVerdict(withOutcomes(renderRoll(roll, state.room), roll), roll));
+    $('rolls')
+      .querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`)
+      ?.replaceWith(withVerdict(withOutcomes(renderRoll(roll, state.room), roll), roll));
   }
   renderLastRolls();
 }
@@ -136,7 +140,11 @@ function withVerdict(item: HTMLLIElement, roll: Roll): HTMLLIElement {
   }
   void verdict.then((v) => {
     if (!v.state || v.state === 'none' || !item.isConnected) return;
-    const mark = el('a', { className: `fair ${v.state}`, text: MARKS[v.state], attrs: { href: '/fairness', target: '_blank', rel: 'noopener', title: v.detail, 'data-fairness': v.state } });
+    const mark = el('a', {
+      className: `fair ${v.state}`,
+      text: MARKS[v.state],
+      attrs: { href: '/fairness', target: '_blank', rel: 'noopener', title: v.detail, 'data-fairness': v.state },
+    });
     item.querySelector('.fair')?.remove();
     item.appendChild(mark);
   });

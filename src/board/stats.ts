@@ -21,8 +21,8 @@ function StatsPanel({ close }: { close: () => void }) {
   useEffect(() => {
     let current = true;
     setError('');
-    state.client!
-      .getRoomStats(slug, user ? { user } : {})
+    state
+      .client!.getRoomStats(slug, user ? { user } : {})
       .then((s) => current && setStats(s))
       .catch((err) => current && setError(messageOf(err)));
     return () => {
@@ -53,18 +53,14 @@ function StatsPanel({ close }: { close: () => void }) {
   }, []);
   const players = [...(state.room?.participants ?? [])].sort((a, b) => a.position - b.position);
   return h('div', { class: 'stats-panel' }, [
-    h('header', null, [
-      h('h2', { id: 'stats-title' }, 'Statistics'),
-      h('button', { type: 'button', class: 'secondary', onClick: close }, 'Close'),
-    ]),
+    h('header', null, [h('h2', { id: 'stats-title' }, 'Statistics'), h('button', { type: 'button', class: 'secondary', onClick: close }, 'Close')]),
     h('div', { class: 'stats-controls' }, [
       h('label', null, [
         'Whose rolls ',
-        h(
-          'select',
-          { id: 'stats-user', value: user, onChange: (e: Event) => setUser((e.target as HTMLSelectElement).value) },
-          [h('option', { value: '' }, 'Everyone'), ...players.map((p) => h('option', { key: p.id, value: p.user.uuid }, p.username))],
-        ),
+        h('select', { id: 'stats-user', value: user, onChange: (e: Event) => setUser((e.target as HTMLSelectElement).value) }, [
+          h('option', { value: '' }, 'Everyone'),
+          ...players.map((p) => h('option', { key: p.id, value: p.user.uuid }, p.username)),
+        ]),
       ]),
       h('button', { type: 'button', class: 'secondary', onClick: () => setLoads((n) => n + 1) }, 'Refresh'),
     ]),
@@ -76,7 +72,9 @@ function StatsPanel({ close }: { close: () => void }) {
     ),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     stats === null && !error ? h('p', { role: 'status' }, 'Loading…') : null,
-    stats ? h('p', { class: 'facts', role: 'status' }, stats.dice.length ? `${stats.rolls} ${stats.rolls === 1 ? 'roll' : 'rolls'}` : 'No dice thrown yet.') : null,
+    stats
+      ? h('p', { class: 'facts', role: 'status' }, stats.dice.length ? `${stats.rolls} ${stats.rolls === 1 ? 'roll' : 'rolls'}` : 'No dice thrown yet.')
+      : null,
     ...(stats?.dice ?? []).map((die) => h(DieCard, { key: `${die.type}|${die.faces}|${die.themes.join(',')}`, die })),
   ]);
 }

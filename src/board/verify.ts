@@ -23,7 +23,8 @@ const utf8 = (s: string): Bytes => {
   return out;
 };
 
-const hex = (bytes: ArrayBuffer | Uint8Array) => Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: ArrayBuffer | Uint8Array) =>
+  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 type Bytes = Uint8Array<ArrayBuffer>;
 function unhex(s: string): Bytes {
   const out = new Uint8Array(new ArrayBuffer(s.length / 2));

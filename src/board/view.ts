@@ -52,11 +52,11 @@ export function renderParticipants(list: HTMLElement, room: Room, online: Set<st
     .sort((a, b) => a.position - b.position)
     .map((p: Participant) => {
       const isOnline = online.has(p.user.uuid);
-      const li = el('li', { className: 'participant', attrs: { 'data-user-uuid': p.user.uuid, 'data-online': String(isOnline), title: isOnline ? 'online' : 'away' } }, [
-        el('span', { className: 'presence' }),
-        el('span', { className: 'swatch' }),
-        el('span', { className: 'name', text: p.username }),
-      ]);
+      const li = el(
+        'li',
+        { className: 'participant', attrs: { 'data-user-uuid': p.user.uuid, 'data-online': String(isOnline), title: isOnline ? 'online' : 'away' } },
+        [el('span', { className: 'presence' }), el('span', { className: 'swatch' }), el('span', { className: 'name', text: p.username })],
+      );
       (li.querySelector('.swatch') as HTMLElement).style.background = safeColor(p.color);
       if (p.user.uuid === meUuid) li.appendChild(el('span', { className: 'you', text: 'you' }));
       return li;
@@ -86,10 +86,18 @@ export function renderRoll(roll: Roll, room: Room | null): HTMLLIElement {
   for (const v of roll.values) {
     const text = faceText(v);
     dice.appendChild(
-      el('span', { className: dieClasses(v), attrs: { 'data-value-uuid': v.uuid, 'data-face': v.value_to_display === null ? '' : text, title: `${v.type}${v.is_hidden ? ', hidden' : ''}${v.is_dropped ? ', dropped' : ''}` } }, [
-        el('span', { className: 'v', text }),
-        el('span', { className: 't', text: v.type === 'mod' ? 'mod' : v.type }),
-      ]),
+      el(
+        'span',
+        {
+          className: dieClasses(v),
+          attrs: {
+            'data-value-uuid': v.uuid,
+            'data-face': v.value_to_display === null ? '' : text,
+            title: `${v.type}${v.is_hidden ? ', hidden' : ''}${v.is_dropped ? ', dropped' : ''}`,
+          },
+        },
+        [el('span', { className: 'v', text }), el('span', { className: 't', text: v.type === 'mod' ? 'mod' : v.type })],
+      ),
     );
   }
   li.appendChild(dice);
@@ -112,9 +120,13 @@ export function diceViews(roll: Roll, room: Room | null): DieView[] {
   return roll.values
     .filter((v) => v.type !== 'mod' && !v.is_cleared)
     .map((v) => ({
-      uuid: v.uuid, dieId: v.type, theme: v.theme ?? 'standard', value: typeof v.value === 'number' ? v.value : null,
+      uuid: v.uuid,
+      dieId: v.type,
+      theme: v.theme ?? 'standard',
+      value: typeof v.value === 'number' ? v.value : null,
       face: typeof v.value_to_display === 'string' || typeof v.value_to_display === 'number' ? String(v.value_to_display) : null,
-      color, dropped: v.is_dropped,
+      color,
+      dropped: v.is_dropped,
     }));
 }
 

@@ -501,8 +501,7 @@ export interface RollStats {
 
 /** Events a webhook may receive (docs/webhooks.md); `*` is all of them. */
 export type WebhookEventType =
-  | 'roll.created' | 'roll.updated' | 'roll.deleted' | 'room.updated' | 'room.deleted'
-  | 'participant.joined' | 'participant.updated' | 'participant.left';
+  'roll.created' | 'roll.updated' | 'roll.deleted' | 'room.updated' | 'room.deleted' | 'participant.joined' | 'participant.updated' | 'participant.left';
 
 /** A webhook (POST/GET /webhook): where events are sent, never its secret after creation. */
 export interface Webhook {

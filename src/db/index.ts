@@ -81,7 +81,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   // Each is DATABASE_POOL_SIZE (docs/operations.md: dice_db_pool_connections{pool="models"|"sql"}).
   const sql =
     dialect === 'postgres'
-      ? postgresSql(config.databaseUrl!, { max: config.databasePoolSize ?? 10, onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost') })
+      ? postgresSql(config.databaseUrl!, {
+          max: config.databasePoolSize ?? 10,
+          onError: (err) => logger?.warn({ err: err.message }, 'idle database connection lost'),
+        })
       : sqliteSql(sequelize, transaction);
   const database: Database = {
     sequelize,
@@ -98,7 +101,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       return client;
     },
     pools(): Record<string, PoolStats> {
-      if (dialect === 'sqlite') return { sqlite_writer: { inUse: Math.min(writer.pending, 1), idle: writer.pending ? 0 : 1, waiting: Math.max(writer.pending - 1, 0) } };
+      if (dialect === 'sqlite')
+        return { sqlite_writer: { inUse: Math.min(writer.pending, 1), idle: writer.pending ? 0 : 1, waiting: Math.max(writer.pending - 1, 0) } };
       const models = (sequelize.connectionManager as unknown as { pool: { using: number; available: number; waiting: number } }).pool;
       return { models: { inUse: models.using, idle: models.available, waiting: models.waiting }, sql: sql.pool!() };
     },

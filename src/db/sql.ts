@@ -124,7 +124,11 @@ const JSON_OIDS = new Set([114, 3802]);
 /** pg's parsers, but JSON columns stay text: a JSON string value must not be taken for JSON text (asJson). */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
-    JSON_OIDS.has(oid) ? (value: string) => value : oid === TIMESTAMPTZ_OID && format !== 'binary' ? timestamptz : (pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
+    JSON_OIDS.has(oid)
+      ? (value: string) => value
+      : oid === TIMESTAMPTZ_OID && format !== 'binary'
+        ? timestamptz
+        : (pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 const TIMESTAMPTZ_OID = 1184;

@@ -57,9 +57,12 @@ export class WorkBudget {
   spend(units: number): void {
     this.left -= units;
     if (this.left < 0) {
-      throw new DiceError('too_many_dice', this.path,
+      throw new DiceError(
+        'too_many_dice',
+        this.path,
         'This roll asks for more work than one roll may take (too many rerolls, explosions or selectors on too ' +
-        'many dice); roll fewer dice or use fewer selectors.');
+          'many dice); roll fewer dice or use fewer selectors.',
+      );
     }
   }
 }

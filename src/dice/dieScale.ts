@@ -24,8 +24,7 @@ export function compileDieScale(key: '*' | '/', val: Record<string, unknown>, la
     if (!Object.hasOwn(val, factor)) continue;
     ordinal++;
     if (factor.length > MAX_OPERAND_LENGTH) {
-      throw new DiceError('invalid_operator', path,
-        `${path} has a factor of ${factor.length} characters; a factor may be at most ${MAX_OPERAND_LENGTH}.`);
+      throw new DiceError('invalid_operator', path, `${path} has a factor of ${factor.length} characters; a factor may be at most ${MAX_OPERAND_LENGTH}.`);
     }
     const opPath = `${path}.${factor}`;
     budget.path = opPath;
@@ -40,8 +39,7 @@ export function compileDieScale(key: '*' | '/', val: Record<string, unknown>, la
     for (let j = 0; j < list.length; j++) {
       const i: unknown = list[j];
       if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n) {
-        throw new DiceError('invalid_operator', `${opPath}[${j}]`,
-          `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
+        throw new DiceError('invalid_operator', `${opPath}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${n - 1}).`);
       }
       if (claimedBy[i] !== 0 && claimedBy[i] !== ordinal) {
         throw new DiceError('invalid_operator', `${opPath}[${j}]`, `dice[${i}] is listed under two factors of ${key}; a die takes one.`);
@@ -68,8 +66,7 @@ export function checkDieScales(plan: Plan, layout: Layout, budget: WorkBudget): 
     if (u < 0) continue;
     if (dieOfUnit[u] === -1) dieOfUnit[u] = i;
     else if (!alike(dieOfUnit[u]!, i)) {
-      throw new DiceError('invalid_operator', 'operator',
-        `dice[${dieOfUnit[u]}] and dice[${i}] are one d100: * and / scale both of them or neither.`);
+      throw new DiceError('invalid_operator', 'operator', `dice[${dieOfUnit[u]}] and dice[${i}] are one d100: * and / scale both of them or neither.`);
     }
   }
   for (const set of plan.sets) {
@@ -77,8 +74,11 @@ export function checkDieScales(plan: Plan, layout: Layout, budget: WorkBudget): 
     const first = dieOfUnit[set[0]!]!;
     for (const u of set) {
       if (!alike(first, dieOfUnit[u]!)) {
-        throw new DiceError('invalid_operator', 'operator',
-          `dice[${first}] and dice[${dieOfUnit[u]}] share an operator but not their * or /: scale every die of an operator alike, as in (2d20kh1)*2.`);
+        throw new DiceError(
+          'invalid_operator',
+          'operator',
+          `dice[${first}] and dice[${dieOfUnit[u]}] share an operator but not their * or /: scale every die of an operator alike, as in (2d20kh1)*2.`,
+        );
       }
     }
   }
@@ -87,8 +87,11 @@ export function checkDieScales(plan: Plan, layout: Layout, budget: WorkBudget): 
       budget.spend(part.length);
       for (const i of part) {
         if (scaled(i)) {
-          throw new DiceError('invalid_operator', 'operator',
-            `dice[${i}] is in a roll group: * and / cannot stand inside a group's parts; put them around the whole roll.`);
+          throw new DiceError(
+            'invalid_operator',
+            'operator',
+            `dice[${i}] is in a roll group: * and / cannot stand inside a group's parts; put them around the whole roll.`,
+          );
         }
       }
     }

@@ -21,7 +21,6 @@ import { newUnit, RollState, type Part, type Unit } from './state';
 import { tally } from './tally';
 import type { DieDefinition, DieRequest, OperatorInput, Resolve, Rng, RollResult } from './types';
 
-
 export function rollDice(
   dice: DieRequest[],
   operator: OperatorInput | null | undefined,
@@ -140,7 +139,7 @@ function countPools(state: RollState, sets: Unit[][], plan: Plan): [number, numb
   for (const step of plan.steps) {
     if (step.code !== 'success' && step.code !== 'failure') continue;
     points ??= new Array(sets.length);
-    const p = points[step.set] ??= { success: [], failure: [], path: step.path };
+    const p = (points[step.set] ??= { success: [], failure: [], path: step.path });
     (step.code === 'success' ? p.success : p.failure).push(...step.sels);
   }
   if (points === null) return null;
@@ -194,8 +193,11 @@ function modValue(req: DieRequest, i: number): number {
   if (req.value !== undefined && req.value !== null) {
     const n = modNumber(req.value, `dice[${i}].value`);
     if (req.valueToDisplay !== undefined && req.valueToDisplay !== null && !facesEqual(n, req.valueToDisplay)) {
-      throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
-        `This modifier's value_to_display (${show(req.valueToDisplay)}) differs from its value (${n}).`);
+      throw new DiceError(
+        'invalid_dice',
+        `dice[${i}].value_to_display`,
+        `This modifier's value_to_display (${show(req.valueToDisplay)}) differs from its value (${n}).`,
+      );
     }
     return n;
   }
@@ -208,10 +210,22 @@ function modValue(req: DieRequest, i: number): number {
 function addMod(state: RollState, req: DieRequest, i: number, n: number): void {
   state.values.push({
     // A mod is not drawn from a theme, so it may come without one.
-    dieIndex: i, type: 'mod', theme: typeof req.theme === 'string' ? req.theme : '', value: n, valueToDisplay: n, numericValue: n,
-    isDropped: false, isSuccess: false, isFailure: false, isCompounded: false, isPenetrated: false,
-    isUserValue: false, isHidden: req.isHidden === true, origin: 'mod',
-    label: req.label, meta: req.meta,
+    dieIndex: i,
+    type: 'mod',
+    theme: typeof req.theme === 'string' ? req.theme : '',
+    value: n,
+    valueToDisplay: n,
+    numericValue: n,
+    isDropped: false,
+    isSuccess: false,
+    isFailure: false,
+    isCompounded: false,
+    isPenetrated: false,
+    isUserValue: false,
+    isHidden: req.isHidden === true,
+    origin: 'mod',
+    label: req.label,
+    meta: req.meta,
   });
 }
 
@@ -242,14 +256,12 @@ function presetFace(die: PreparedDie, type: string, req: DieRequest, i: number, 
       throw new DiceError('invalid_dice', `dice[${i}].value`, `${describeValues(die, type)}; ${JSON.stringify(raw) ?? String(raw)} is not.`);
     }
     if (hasFace && !facesEqual(faces[f]!, req.valueToDisplay)) {
-      throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
-        `The ${die.def.id} value ${v} is ${show(faces[f])}, not ${show(req.valueToDisplay)}.`);
+      throw new DiceError('invalid_dice', `dice[${i}].value_to_display`, `The ${die.def.id} value ${v} is ${show(faces[f])}, not ${show(req.valueToDisplay)}.`);
     }
     return f;
   }
   for (let f = 0; f < faces.length; f++) if (facesEqual(faces[f]!, req.valueToDisplay)) return f;
-  throw new DiceError('invalid_dice', `dice[${i}].value_to_display`,
-    `${show(req.valueToDisplay)} is not a face of ${die.def.id}.`);
+  throw new DiceError('invalid_dice', `dice[${i}].value_to_display`, `${show(req.valueToDisplay)} is not a face of ${die.def.id}.`);
 }
 
 function show(face: unknown): string {

@@ -85,7 +85,7 @@ function writeUnits(shape: EquationShape, units: number[], groupsWritten: boolea
   const { tokens, setOfUnit } = shape;
   let body = '';
   const written = setOfUnit === null ? null : new Array<boolean>(shape.setOps.length).fill(false);
-  for (let k = 0; k < units.length; ) {
+  for (let k = 0; k < units.length;) {
     const i = units[k]!;
     const group = groupsWritten === null || shape.groupOfUnit === null ? -1 : shape.groupOfUnit[i]!;
     if (group >= 0) {
@@ -107,8 +107,13 @@ function writeUnits(shape: EquationShape, units: number[], groupsWritten: boolea
       continue;
     }
     let j = k + 1;
-    while (j < units.length && tokens[units[j]!] === token && (setOfUnit === null || setOfUnit[units[j]!]! < 0) &&
-      (groupsWritten === null || shape.groupOfUnit === null || shape.groupOfUnit[units[j]!]! < 0)) j++;
+    while (
+      j < units.length &&
+      tokens[units[j]!] === token &&
+      (setOfUnit === null || setOfUnit[units[j]!]! < 0) &&
+      (groupsWritten === null || shape.groupOfUnit === null || shape.groupOfUnit[units[j]!]! < 0)
+    )
+      j++;
     body = join(body, `${j - k}${token}`);
     k = j;
   }

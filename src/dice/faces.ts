@@ -19,18 +19,17 @@ function standard(id: string, faces: number[]): { type: string; notation: string
  * own totals like every other die; the d10x is the percentile tens die, 00..90 in steps of ten, where 00 is
  * the face 0. A `d10x` directly followed by a `d10` in a request is one d100 (see `pairValue`).
  */
-export const STANDARD_DICE: Readonly<Record<string, { type: string; notation: string; faces: number[] }>> =
-  Object.freeze({
-    d2: standard('d2', range(1, 2)),
-    d4: standard('d4', range(1, 4)),
-    d6: standard('d6', range(1, 6)),
-    d8: standard('d8', range(1, 8)),
-    d10: standard('d10', range(1, 10)),
-    d10x: standard('d10x', range(0, 90, 10)),
-    d12: standard('d12', range(1, 12)),
-    d16: standard('d16', range(1, 16)),
-    d20: standard('d20', range(1, 20)),
-  });
+export const STANDARD_DICE: Readonly<Record<string, { type: string; notation: string; faces: number[] }>> = Object.freeze({
+  d2: standard('d2', range(1, 2)),
+  d4: standard('d4', range(1, 4)),
+  d6: standard('d6', range(1, 6)),
+  d8: standard('d8', range(1, 8)),
+  d10: standard('d10', range(1, 10)),
+  d10x: standard('d10x', range(0, 90, 10)),
+  d12: standard('d12', range(1, 12)),
+  d16: standard('d16', range(1, 16)),
+  d20: standard('d20', range(1, 20)),
+});
 
 /** The standard definition of a die id, as a theme without its own values would have it. */
 export function standardDefinition(id: string): DieDefinition | null {
@@ -102,8 +101,7 @@ export function faceNumber(face: Face): number | null {
 export function facesEqual(a: Face, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a === 'object') {
-    return typeof b === 'object' && b !== null && typeof (b as { src?: unknown }).src === 'string' &&
-      (b as { src: string }).src === a.src;
+    return typeof b === 'object' && b !== null && typeof (b as { src?: unknown }).src === 'string' && (b as { src: string }).src === a.src;
   }
   if (typeof b !== 'number' && typeof b !== 'string') return false;
   const na = faceNumber(a);
@@ -136,9 +134,12 @@ export function prepare(def: DieDefinition, where: string): PreparedDie {
   if (p !== undefined) return p;
   const faces = def.faces;
   if (!Array.isArray(faces) || faces.length === 0 || faces.length > MAX_FACES) {
-    throw new DiceError('unknown_die', where,
-      `The die "${def.id}" of this theme has ${Array.isArray(faces) ? faces.length : 'no list of'} faces; ` +
-      `a die needs between 1 and ${MAX_FACES}.`, 422);
+    throw new DiceError(
+      'unknown_die',
+      where,
+      `The die "${def.id}" of this theme has ${Array.isArray(faces) ? faces.length : 'no list of'} faces; ` + `a die needs between 1 and ${MAX_FACES}.`,
+      422,
+    );
   }
   const numbers = faces.map(faceNumber);
   let max: number | null = null;
@@ -153,8 +154,7 @@ export function prepare(def: DieDefinition, where: string): PreparedDie {
  * braces (`4{dF}`), because d20 syntax has no names for custom dice and braces keep the parse unambiguous.
  */
 function notationToken(def: DieDefinition): string {
-  const notation = (typeof def.notation === 'string' && def.notation.trim() !== '' ? def.notation : def.id)
-    .trim().toLowerCase();
+  const notation = (typeof def.notation === 'string' && def.notation.trim() !== '' ? def.notation : def.id).trim().toLowerCase();
   if (/^d\d+x?$/.test(notation)) return notation;
   // The built-in fudge dice: dF, dF.1 (the parser reads a letter after d as a notation dX).
   if (builtinFudge.has(def)) return def.notation;

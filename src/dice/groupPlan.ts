@@ -22,7 +22,12 @@ import type { GroupInput } from './types';
 
 /** Group operator keys -> [code, how it is written]; `d` is rpg-dice-roller's drop, d20's `p`. */
 const GROUP_KEYS = new Map<string, [GroupCode, string]>([
-  ['k', ['k', 'k']], ['p', ['p', 'p']], ['d', ['p', 'd']], ['success', ['success', '']], ['failure', ['failure', 'f']], ['s', ['s', 's']],
+  ['k', ['k', 'k']],
+  ['p', ['p', 'p']],
+  ['d', ['p', 'd']],
+  ['success', ['success', '']],
+  ['failure', ['failure', 'f']],
+  ['s', ['s', 's']],
 ]);
 
 function refuse(path: string, message: string): never {
@@ -41,9 +46,11 @@ export function compileGroups(val: unknown, layout: Layout, path: string): Group
   for (let g = 0; g < val.length; g++) {
     const input = val[g] as GroupInput;
     const gPath = `${path}[${g}]`;
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) refuse(gPath, `${gPath} must be an object such as {"parts": [[0, 1], [2]], "k": "h1"}.`);
+    if (input === null || typeof input !== 'object' || Array.isArray(input))
+      refuse(gPath, `${gPath} must be an object such as {"parts": [[0, 1], [2]], "k": "h1"}.`);
     const rawParts: unknown = Object.hasOwn(input, 'parts') ? input.parts : undefined;
-    if (!Array.isArray(rawParts) || rawParts.length === 0) refuse(`${gPath}.parts`, `${gPath}.parts must list the parts, each a list of dice indices: [[0, 1], [2]].`);
+    if (!Array.isArray(rawParts) || rawParts.length === 0)
+      refuse(`${gPath}.parts`, `${gPath}.parts must list the parts, each a list of dice indices: [[0, 1], [2]].`);
     const parts: number[][] = [];
     for (let p = 0; p < rawParts.length; p++) {
       const list: unknown = rawParts[p];
@@ -105,7 +112,11 @@ function groupSelectors(code: GroupCode, operand: string | number, path: string)
 export function partIds(groups: GroupPlan[], n: number): number[] {
   const out = new Array<number>(n).fill(-1);
   let id = 0;
-  for (const g of groups) for (const part of g.parts) { for (const i of part) out[i] = id; id++; }
+  for (const g of groups)
+    for (const part of g.parts) {
+      for (const i of part) out[i] = id;
+      id++;
+    }
   return out;
 }
 

@@ -52,10 +52,12 @@ function dieCount(values: readonly ViewerDie[]): number {
 /** Whether a stored operator makes dice a pool (a compare point `success`, or `failure`), or a group counts. */
 export function hasComparePoint(operator: Record<string, unknown> | null): boolean {
   if (!operator) return false;
-  return Object.keys(operator).some((k) => {
-    const key = k.trim().toLowerCase();
-    return key === 'success' || key === 'failure';
-  }) || groupsOf(operator).some((g) => g.pool);
+  return (
+    Object.keys(operator).some((k) => {
+      const key = k.trim().toLowerCase();
+      return key === 'success' || key === 'failure';
+    }) || groupsOf(operator).some((g) => g.pool)
+  );
 }
 
 /**
@@ -64,7 +66,9 @@ export function hasComparePoint(operator: Record<string, unknown> | null): boole
  * counting roll group part counts once, and only when the viewer sees all of it.
  */
 export function poolCounts(
-  values: readonly ViewerDie[], seesAll: boolean, operator: Record<string, unknown> | null = null,
+  values: readonly ViewerDie[],
+  seesAll: boolean,
+  operator: Record<string, unknown> | null = null,
 ): { success_count: number; failure_count: number } {
   const t = tally(values, poolPartsOf(groupsOf(operator)), seesAll);
   return { success_count: t.successes, failure_count: t.failures };
@@ -106,6 +110,9 @@ export function viewerEquation(stored: string, operator: Record<string, unknown>
     if (!core.endsWith(modSuffix) || core.length === modSuffix.length) return '';
     dice = core.slice(0, core.length - modSuffix.length);
   }
-  const body = appendModifiers(dice, mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0));
+  const body = appendModifiers(
+    dice,
+    mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0),
+  );
   return prefix + (body === '' ? '0' : body) + suffix;
 }

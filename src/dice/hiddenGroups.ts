@@ -17,7 +17,13 @@ export interface GroupModifier {
   numericValue: number | null | undefined;
 }
 
-interface Span { start: number; end: number; parts: string[]; open: number; close: number }
+interface Span {
+  start: number;
+  end: number;
+  parts: string[];
+  open: number;
+  close: number;
+}
 
 /** The groups' spans in the text, in written order; null when the braces do not balance. */
 function groupSpans(eq: string): Span[] | null {
@@ -42,7 +48,10 @@ function groupSpans(eq: string): Span[] | null {
         const c = eq[k];
         if (c === '{' || c === '(') d++;
         else if (c === '}' || c === ')') d--;
-        else if (d === 0 && c === ',' && eq[k + 1] === ' ') { parts.push(eq.slice(from, k)); from = k + 2; }
+        else if (d === 0 && c === ',' && eq[k + 1] === ' ') {
+          parts.push(eq.slice(from, k));
+          from = k + 2;
+        }
       }
       parts.push(eq.slice(from, j));
       spans.push({ start: i, end: j + 1, parts, open: i, close: j });
@@ -62,13 +71,15 @@ export function withoutHiddenGroupMods(eq: string, groups: readonly StoredGroup[
   }
   // Written order: groups with dice by their first die, then groups of modifiers only, in their order.
   const firstDie = groups.map((g) => Math.min(...g.parts.flat().filter((i) => diceOf.has(i))));
-  const order = groups.map((_, i) => i).sort((a, b) => {
-    const fa = firstDie[a]!;
-    const fb = firstDie[b]!;
-    if (Number.isFinite(fa) && Number.isFinite(fb)) return fa - fb;
-    if (Number.isFinite(fa) !== Number.isFinite(fb)) return Number.isFinite(fa) ? -1 : 1;
-    return a - b;
-  });
+  const order = groups
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const fa = firstDie[a]!;
+      const fb = firstDie[b]!;
+      if (Number.isFinite(fa) && Number.isFinite(fb)) return fa - fb;
+      if (Number.isFinite(fa) !== Number.isFinite(fb)) return Number.isFinite(fa) ? -1 : 1;
+      return a - b;
+    });
   const spans = groupSpans(eq);
   if (spans === null || spans.length !== groups.length) return null;
   let out = '';
@@ -79,7 +90,9 @@ export function withoutHiddenGroupMods(eq: string, groups: readonly StoredGroup[
     if (span.parts.length !== group.parts.length) return null;
     const parts: string[] = [];
     for (let p = 0; p < group.parts.length; p++) {
-      const mods = group.parts[p]!.filter((i) => modsOf.has(i)).sort((a, b) => a - b).map((i) => modsOf.get(i)!);
+      const mods = group.parts[p]!.filter((i) => modsOf.has(i))
+        .sort((a, b) => a - b)
+        .map((i) => modsOf.get(i)!);
       const text = span.parts[p]!;
       const numbers = mods.map((m) => m.numericValue ?? 0);
       let dice: string;
@@ -90,7 +103,10 @@ export function withoutHiddenGroupMods(eq: string, groups: readonly StoredGroup[
         if (!text.endsWith(suffix) || text.length === suffix.length) return null;
         dice = text.slice(0, text.length - suffix.length);
       }
-      const body = appendModifiers(dice, mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0));
+      const body = appendModifiers(
+        dice,
+        mods.filter((m) => !m.isHidden).map((m) => m.numericValue ?? 0),
+      );
       parts.push(body === '' ? '0' : body);
     }
     out += eq.slice(at, span.open) + `{${parts.join(', ')}}`;

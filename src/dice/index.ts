@@ -87,9 +87,7 @@ export { parseEquation, MAX_EQUATION_LENGTH, type EquationDie, type ParsedEquati
 export { groupPartsOf, groupsOf } from './tally';
 export { wireValue } from './numbering';
 export { CryptoRng, defaultRng } from './random';
-export type {
-  DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult,
-} from './types';
+export type { DieDefinition, DieRequest, Face, GroupInput, OperatorInput, Origin, Resolve, Rng, RolledValue, RollResult } from './types';
 
 import { WorkBudget } from './budget';
 import { rollDice } from './engine';
@@ -124,9 +122,7 @@ function deepFreeze<T>(o: T): T {
 }
 
 /** Rolls an equation with every die from one theme (see the contract above). */
-export function rollEquation(
-  equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng, budget: WorkBudget = new WorkBudget(),
-): RollResult {
+export function rollEquation(equation: string, theme: string, resolve: Resolve, rng: Rng = defaultRng, budget: WorkBudget = new WorkBudget()): RollResult {
   const parsed = parseCached(equation);
   const dice = new Array<DieRequest>(parsed.dice.length);
   for (let i = 0; i < dice.length; i++) {

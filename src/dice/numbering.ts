@@ -59,8 +59,11 @@ export function faceOfValue(die: PreparedDie, type: string, value: number, budge
 /** What `value` may be for a die, in words, for the refusal. */
 export function describeValues(die: PreparedDie, type: string): string {
   switch (numberingOf(type)) {
-    case 'tens': return `a d10x's value is its tens digit, 1 to 9, or 10 for 00`;
-    case 'fate': return `a fate die's value is its face, -1, 0 or 1`;
-    default: return `value is the face's position on the die, 1 to ${die.size} for ${die.def.id}`;
+    case 'tens':
+      return `a d10x's value is its tens digit, 1 to 9, or 10 for 00`;
+    case 'fate':
+      return `a fate die's value is its face, -1, 0 or 1`;
+    default:
+      return `value is the face's position on the die, 1 to ${die.size} for ${die.def.id}`;
   }
 }

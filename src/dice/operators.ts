@@ -245,8 +245,11 @@ export function refuseEndless(state: RollState, set: Unit[], step: Step): void {
   if (step.code === 'rr') {
     for (const s of step.sels) {
       if ((s.cat === 'h' || s.cat === 'l') && s.num > 0 && set.some((u) => u.kept && u.num !== null)) {
-        throw new DiceError('invalid_operator', step.path,
-          `${label(step)} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`);
+        throw new DiceError(
+          'invalid_operator',
+          step.path,
+          `${label(step)} would reroll forever: there is always a highest or lowest die. Use a value selector such as rr1 or rr<3.`,
+        );
       }
     }
   }
@@ -267,8 +270,11 @@ export function refuseEndless(state: RollState, set: Unit[], step: Step): void {
       budget.spend(u.die.size * step.sels.length);
     }
     if (matchesEveryFaceCached(u, step.sels)) {
-      throw new DiceError('invalid_operator', step.path,
-        `${label(step)} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`);
+      throw new DiceError(
+        'invalid_operator',
+        step.path,
+        `${label(step)} would ${step.code === 'rr' ? 'reroll' : 'explode'} a ${describe(u)} forever: every face it has matches.`,
+      );
     }
   }
 }
@@ -294,7 +300,10 @@ function closestFaces(u: Unit, bound: number, isMin: boolean, step: Step): [numb
   if (u.b === null) {
     for (let i = 0; i < a.length; i++) {
       const n = a[i]!;
-      if (n !== null && better(n, best, bound, isMin)) { best = n; faceA = i; }
+      if (n !== null && better(n, best, bound, isMin)) {
+        best = n;
+        faceA = i;
+      }
     }
   } else {
     const b = u.b.die.numbers;
@@ -302,13 +311,20 @@ function closestFaces(u: Unit, bound: number, isMin: boolean, step: Step): [numb
       for (let j = 0; j < b.length; j++) {
         if (a[i] === null || b[j] === null) continue;
         const n = pairValue(a[i]!, b[j]!);
-        if (better(n, best, bound, isMin)) { best = n; faceA = i; faceB = j; }
+        if (better(n, best, bound, isMin)) {
+          best = n;
+          faceA = i;
+          faceB = j;
+        }
       }
     }
   }
   if (best === null) {
-    throw new DiceError('invalid_operator', step.path,
-      `${step.code}${bound} asks a ${describe(u)} to show ${isMin ? 'at least' : 'at most'} ${bound}, but no face of it does.`);
+    throw new DiceError(
+      'invalid_operator',
+      step.path,
+      `${step.code}${bound} asks a ${describe(u)} to show ${isMin ? 'at least' : 'at most'} ${bound}, but no face of it does.`,
+    );
   }
   return [faceA, faceB];
 }

@@ -119,8 +119,7 @@ export function unique(state: RollState, set: Unit[], step: Step): void {
         distinctOf.set(u.die, distinct);
       }
       if (kept > distinct) {
-        throw new DiceError('invalid_operator', step.path,
-          `u cannot make ${kept} dice unique: a ${u.type} shows only ${distinct} different numbers.`);
+        throw new DiceError('invalid_operator', step.path, `u cannot make ${kept} dice unique: a ${u.type} shows only ${distinct} different numbers.`);
       }
     }
   }

@@ -52,7 +52,11 @@ const GROUP_OPS: ReadonlySet<OpCode> = new Set<OpCode>(['k', 'p', 'success', 'fa
 
 /** What die() answers for a d100 (d100 or d%): a d10x + d10 pair. */
 const PAIR = '%';
-const FNS: [string, RoundMode][] = [['floor', 'down'], ['ceil', 'up'], ['round', 'nearest']];
+const FNS: [string, RoundMode][] = [
+  ['floor', 'down'],
+  ['ceil', 'up'],
+  ['round', 'nearest'],
+];
 
 class Parser {
   private pos = 0;
@@ -70,7 +74,10 @@ class Parser {
   div: number | null = null;
   round: RoundMode | null = null;
 
-  constructor(private readonly src: string, private readonly s: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly s: string,
+  ) {}
 
   fail(message: string): never {
     const at = this.pos < this.s.length ? ` at "${this.src.slice(this.pos, this.pos + 12)}"` : ' at the end';
@@ -160,7 +167,10 @@ class Parser {
     this.ws();
     let sign = 1;
     if (this.peek() === '+') this.pos++;
-    else if (this.peek() === '-') { sign = -1; this.pos++; }
+    else if (this.peek() === '-') {
+      sign = -1;
+      this.pos++;
+    }
     let count = 0;
     for (;;) {
       this.ws();
@@ -182,7 +192,10 @@ class Parser {
     const n = this.number(false);
     const c = this.peek();
     if (c === 'd' || c === '{') {
-      if (n !== null && (!Number.isInteger(n) || n < 1)) { this.pos = start; this.fail('The number of dice must be a whole number from 1'); }
+      if (n !== null && (!Number.isInteger(n) || n < 1)) {
+        this.pos = start;
+        this.fail('The number of dice must be a whole number from 1');
+      }
       const count = n ?? 1;
       const die = this.die();
       if (this.dice.length + (die === PAIR ? 2 : 1) * count > MAX_REQUEST_DICE) {
@@ -195,7 +208,10 @@ class Parser {
         else this.dice.push({ type: die });
       }
       const ops = this.ops(false);
-      if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers (1d20-2)'); }
+      if (sign < 0) {
+        this.pos = start;
+        this.fail('Dice cannot be subtracted, only numbers (1d20-2)');
+      }
       if (ops.length > 0) this.groups.push({ indices: range(first, this.dice.length), ops });
       return;
     }
@@ -237,11 +253,16 @@ class Parser {
     if (this.peek() === '*' || this.peek() === '/') this.fail('* and / cannot stand inside a group; put them around the whole roll');
     this.expect('}');
     const ops = this.ops(true);
-    if (sign < 0) { this.pos = start; this.fail('A group cannot be subtracted'); }
+    if (sign < 0) {
+      this.pos = start;
+      this.fail('A group cannot be subtracted');
+    }
     for (const op of ops) {
       if (!GROUP_OPS.has(op.code)) {
         this.pos = start;
-        this.fail(`A group takes k, d (or p), a compare point, f and s; write ${op.code} inside its parts, as in {2d6${op.code === 'success' ? '>=5' : op.code}}`);
+        this.fail(
+          `A group takes k, d (or p), a compare point, f and s; write ${op.code} inside its parts, as in {2d6${op.code === 'success' ? '>=5' : op.code}}`,
+        );
       }
     }
     this.rollGroups.push({ parts, ops });
@@ -278,7 +299,10 @@ class Parser {
       if (sign < 0) {
         for (let i = firstDie; i < this.dice.length; i++) {
           const d = this.dice[i]!;
-          if (d.type !== 'mod') { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+          if (d.type !== 'mod') {
+            this.pos = start;
+            this.fail('Dice cannot be subtracted, only numbers');
+          }
           d.value = -d.value!;
         }
       }
@@ -289,7 +313,10 @@ class Parser {
       this.pos = start;
       this.fail('In a set, write each die alone, as in (1d20, 1d12)kh1; a roll group {4d6+2d8, 3d20+3}kh1 takes whole sub-rolls');
     }
-    if (sign < 0) { this.pos = start; this.fail('Dice cannot be subtracted, only numbers'); }
+    if (sign < 0) {
+      this.pos = start;
+      this.fail('Dice cannot be subtracted, only numbers');
+    }
     this.groups.push({ indices: range(firstDie, this.dice.length), ops });
   }
 
@@ -303,7 +330,10 @@ class Parser {
       return id;
     }
     this.pos++; // d
-    if (this.peek() === '%') { this.pos++; return PAIR; }
+    if (this.peek() === '%') {
+      this.pos++;
+      return PAIR;
+    }
     // A theme's own notation dX or dX.N (fudge: dF, dF.1): the die whose id or notation that is.
     const letter = this.s.charCodeAt(this.pos);
     if (letter >= 97 && letter <= 122) {
@@ -315,7 +345,10 @@ class Parser {
     while (this.pos < this.s.length && this.pos - start < 7 && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
     if (this.pos === start) this.fail('After "d" comes the number of faces (d20), % or a custom die in braces ({df})');
     const faces = String(Number(this.s.slice(start, this.pos)));
-    if (this.peek() === 'x') { this.pos++; return `d${faces}x`; }
+    if (this.peek() === 'x') {
+      this.pos++;
+      return `d${faces}x`;
+    }
     return faces === '100' ? PAIR : `d${faces}`;
   }
 
@@ -350,16 +383,28 @@ class Parser {
       case '!':
         if (next === '!') return s[this.pos + 2] === 'p' ? '!!p' : '!!';
         return next === 'p' ? '!p' : '!';
-      case '>': case '<': case '=': return 'success';
-      case 'f': return 'failure';
-      case 'u': return 'u';
-      case 's': return 's';
-      case 'k': return 'k';
-      case 'p': return 'p';
-      case 'e': return 'e';
-      case 'r': return next === 'r' ? 'rr' : next === 'o' ? 'ro' : next === 'a' ? 'ra' : null;
-      case 'm': return next === 'i' ? 'mi' : next === 'a' ? 'ma' : null;
-      default: return null;
+      case '>':
+      case '<':
+      case '=':
+        return 'success';
+      case 'f':
+        return 'failure';
+      case 'u':
+        return 'u';
+      case 's':
+        return 's';
+      case 'k':
+        return 'k';
+      case 'p':
+        return 'p';
+      case 'e':
+        return 'e';
+      case 'r':
+        return next === 'r' ? 'rr' : next === 'o' ? 'ro' : next === 'a' ? 'ra' : null;
+      case 'm':
+        return next === 'i' ? 'mi' : next === 'a' ? 'ma' : null;
+      default:
+        return null;
     }
   }
 
@@ -371,7 +416,11 @@ class Parser {
     const s = this.s;
     let cat: SelectorCat | null = null;
     for (const c of ['>=', '<=', '>', '<', '='] as const) {
-      if (s.startsWith(c, this.pos)) { cat = c === '=' ? '==' : c; this.pos += c.length; break; }
+      if (s.startsWith(c, this.pos)) {
+        cat = c === '=' ? '==' : c;
+        this.pos += c.length;
+        break;
+      }
     }
     if (cat === null) {
       if (isExplode(code)) return { cat: 'max', num: 0 };
@@ -394,7 +443,10 @@ class Parser {
   private selector(code: string): Selector {
     let cat: SelectorCat = '=';
     const c = this.peek();
-    if (c === 'h' || c === 'l' || c === '>' || c === '<') { cat = c; this.pos++; }
+    if (c === 'h' || c === 'l' || c === '>' || c === '<') {
+      cat = c;
+      this.pos++;
+    }
     if ((cat === 'h' || cat === 'l') && this.peek() === '-') this.fail(`h and l take a count of dice`);
     const n = this.number(true);
     if (n === null || !Number.isInteger(n) || Math.abs(n) > MAX_SELECTOR_NUM) {
@@ -410,7 +462,10 @@ class Parser {
     if (signed && this.peek() === '-') this.pos++;
     const digits = this.pos;
     while (this.pos < this.s.length && isDigit(this.s.charCodeAt(this.pos))) this.pos++;
-    if (this.pos === digits) { this.pos = start; return null; }
+    if (this.pos === digits) {
+      this.pos = start;
+      return null;
+    }
     if (this.pos - digits > 10) this.fail('That number is too long');
     if (this.peek() === '.' && isDigit(this.s.charCodeAt(this.pos + 1))) {
       const frac = ++this.pos;

@@ -21,14 +21,30 @@ export interface ParsedEquation {
 }
 
 /** `key`: how a group's drop was written (`d` or `p`), kept so the equation is written back as read. */
-export interface Op { code: OpCode; sels: Selector[]; key?: string }
+export interface Op {
+  code: OpCode;
+  sels: Selector[];
+  key?: string;
+}
 /** Dice an operator list acts on: indices into the parsed dice. */
-export interface Group { indices: number[]; ops: Op[] }
+export interface Group {
+  indices: number[];
+  ops: Op[];
+}
 /** An rpg-dice-roller roll group: per part, indices into the parsed dice (modifiers included). */
-export interface RollGroup { parts: number[][]; ops: Op[] }
+export interface RollGroup {
+  parts: number[][];
+  ops: Op[];
+}
 
 /** A term's `*` and `/`: dice [from, to) of the parsed dice. */
-export interface TermScale { from: number; to: number; mul: number | null; div: number | null; depth: number }
+export interface TermScale {
+  from: number;
+  to: number;
+  mul: number | null;
+  div: number | null;
+  depth: number;
+}
 
 /** What the parser read. */
 export interface ParsedParts {
@@ -79,7 +95,6 @@ export function toRequest(p: ParsedParts): ParsedEquation {
   if (p.round !== null) operator.round = p.round;
   return Object.keys(operator).length > 0 ? { dice, operator } : { dice };
 }
-
 
 /** Terms' `*` (or `/`) as the SDK's object form: factor -> indices of the dice it scales; null when none. */
 function dieScaleForm(scales: readonly TermScale[], which: 'mul' | 'div'): Record<string, number[]> | null {

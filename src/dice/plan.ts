@@ -27,8 +27,23 @@ import type { OperatorInput } from './types';
 // Maps, not object literals: the keys come from the request, and an object literal also "has" the keys
 // it inherits (`constructor`, `__proto__`, `toString`), which once compiled into the stored equation.
 const SELECTOR_OPS: ReadonlyMap<string, OpCode> = new Map([
-  ['k', 'k'], ['p', 'p'], ['d', 'p'], ['rr', 'rr'], ['ro', 'ro'], ['ra', 'ra'], ['e', 'e'], ['mi', 'mi'], ['ma', 'ma'],
-  ['!', '!'], ['!!', '!!'], ['!p', '!p'], ['!!p', '!!p'], ['success', 'success'], ['failure', 'failure'], ['u', 'u'], ['s', 's'],
+  ['k', 'k'],
+  ['p', 'p'],
+  ['d', 'p'],
+  ['rr', 'rr'],
+  ['ro', 'ro'],
+  ['ra', 'ra'],
+  ['e', 'e'],
+  ['mi', 'mi'],
+  ['ma', 'ma'],
+  ['!', '!'],
+  ['!!', '!!'],
+  ['!p', '!p'],
+  ['!!p', '!!p'],
+  ['success', 'success'],
+  ['failure', 'failure'],
+  ['u', 'u'],
+  ['s', 's'],
 ]);
 /** An explosion without a compare point explodes on the die's highest number. */
 const HIGHEST: readonly Selector[] = [{ cat: 'max', num: 0 }];
@@ -37,7 +52,11 @@ const ANY: readonly Selector[] = [{ cat: 'any', num: 0 }];
 /** `s` sorts how the results are shown (rpg-dice-roller's `s`, `sa`, `sd`): the dice and total stay. */
 const ASCENDING: readonly Selector[] = [{ cat: 'asc', num: 0 }];
 const DESCENDING: readonly Selector[] = [{ cat: 'desc', num: 0 }];
-const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([['nearest', 'nearest'], ['down', 'down'], ['up', 'up']]);
+const ROUND_MODES: ReadonlyMap<string, RoundMode> = new Map([
+  ['nearest', 'nearest'],
+  ['down', 'down'],
+  ['up', 'up'],
+]);
 const KNOWN = 'k, p, d, rr, ro, ra, e, mi, ma, !, !!, !p, !!p, u, s, success, failure, groups, *, / and round';
 
 /**
@@ -97,7 +116,10 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
       scaled = true;
       continue;
     }
-    if (key === '*') { plan.mul = plainNumber(val, path, 'The multiplier (*)'); continue; }
+    if (key === '*') {
+      plan.mul = plainNumber(val, path, 'The multiplier (*)');
+      continue;
+    }
     if (key === '/') {
       plan.div = plainNumber(val, path, 'The divisor (/)');
       if (plan.div === 0) throw new DiceError('invalid_operator', path, 'The divisor (/) cannot be 0.');
@@ -126,8 +148,11 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
         any = true;
         if (operand.length > MAX_OPERAND_LENGTH) {
           // Named by its length: a path that repeated the key would send it back whole.
-          throw new DiceError('invalid_operator', path,
-            `${path} has an operand of ${operand.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}.`);
+          throw new DiceError(
+            'invalid_operator',
+            path,
+            `${path} has an operand of ${operand.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}.`,
+          );
         }
         const opPath = `${path}.${operand}`;
         const target = (val as Record<string, unknown>)[operand];
@@ -142,8 +167,11 @@ function compile(input: OperatorInput, layout: Layout, budget: WorkBudget): { pl
       }
       if (!any) throw new DiceError('invalid_operator', path, `${path} maps no selector to dice.`);
     } else {
-      throw new DiceError('invalid_operator', path,
-        `${path} must be a selector string such as "h1", or an object such as {"h1": [0, 1]} or {"h1": [[0, 1], [2, 3]]}.`);
+      throw new DiceError(
+        'invalid_operator',
+        path,
+        `${path} must be a selector string such as "h1", or an object such as {"h1": [0, 1]} or {"h1": [[0, 1], [2, 3]]}.`,
+      );
     }
   }
   if (c.plan.groups.length > 0) checkSetsInParts(c.plan, layout);
@@ -166,8 +194,11 @@ function operandSelectors(code: OpCode, operand: string | number, path: string):
   }
   const sels = parseSelectors(operand, path);
   if (takesComparePoint(code) && sels.some((s) => s.cat === 'h' || s.cat === 'l')) {
-    throw new DiceError('invalid_operator', path,
-      `${code} takes a compare point such as ">=8", "=1" or "<3"${isExplode(code) ? ' (or "max")' : ''}, not a count of dice.`);
+    throw new DiceError(
+      'invalid_operator',
+      path,
+      `${code} takes a compare point such as ">=8", "=1" or "<3"${isExplode(code) ? ' (or "max")' : ''}, not a count of dice.`,
+    );
   }
   return sels;
 }
@@ -182,7 +213,10 @@ class Compiler {
   /** per unit, its set, once there are many sets (an object form can map up to one set per die) */
   private setOfUnit: Int32Array | null = null;
 
-  constructor(private readonly unitCount: number, private readonly budget: WorkBudget) {}
+  constructor(
+    private readonly unitCount: number,
+    private readonly budget: WorkBudget,
+  ) {}
 
   private useSet(units: number[], path: string): number {
     const sets = this.plan.sets;
@@ -195,7 +229,7 @@ class Compiler {
       }
     } else {
       // Sets never overlap, so the set of the first unit is the only candidate.
-      const index = this.setOfUnit ??= this.indexSets();
+      const index = (this.setOfUnit ??= this.indexSets());
       const id = index[units[0]!]!;
       if (id >= 0) {
         if (sameUnits(sets[id]!, units)) return id;
@@ -211,7 +245,9 @@ class Compiler {
 
   private indexSets(): Int32Array {
     const index = new Int32Array(this.unitCount).fill(-1);
-    this.plan.sets.forEach((set, id) => { for (const u of set) index[u] = id; });
+    this.plan.sets.forEach((set, id) => {
+      for (const u of set) index[u] = id;
+    });
     return index;
   }
 
@@ -219,8 +255,11 @@ class Compiler {
     if (units.length === 0) return; // a roll of modifiers only: nothing to operate on
     this.budget.spend(STEP_COST + units.length + sels.length);
     if ((code === 'mi' || code === 'ma') && !allLiteral(sels)) {
-      throw new DiceError('invalid_operator', path,
-        `${code} takes a number (the ${code === 'mi' ? 'lowest' : 'highest'} face a die may show), not a selector.`);
+      throw new DiceError(
+        'invalid_operator',
+        path,
+        `${code} takes a number (the ${code === 'mi' ? 'lowest' : 'highest'} face a die may show), not a selector.`,
+      );
     }
     const set = this.useSet(units, path);
     const steps = this.plan.steps;
@@ -236,9 +275,11 @@ class Compiler {
 }
 
 function overlapping(path: string): never {
-  throw new DiceError('invalid_operator', path,
-    `${path} applies to some of the dice another operator applies to, but not to the same dice; ` +
-    'operators must act on the same dice or on different ones.');
+  throw new DiceError(
+    'invalid_operator',
+    path,
+    `${path} applies to some of the dice another operator applies to, but not to the same dice; ` + 'operators must act on the same dice or on different ones.',
+  );
 }
 
 function allLiteral(sels: readonly Selector[]): boolean {
@@ -282,8 +323,7 @@ function unitsOf(indices: unknown, layout: Layout, path: string, budget: WorkBud
   for (let j = 0; j < indices.length; j++) {
     const i: unknown = indices[j];
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= layout.unitOfDie.length) {
-      throw new DiceError('invalid_operator', `${path}[${j}]`,
-        `${String(i)} is not the index of a die in this roll (0 to ${layout.unitOfDie.length - 1}).`);
+      throw new DiceError('invalid_operator', `${path}[${j}]`, `${String(i)} is not the index of a die in this roll (0 to ${layout.unitOfDie.length - 1}).`);
     }
     const u = layout.unitOfDie[i]!;
     if (u === -1) throw new DiceError('invalid_operator', `${path}[${j}]`, `dice[${i}] is a modifier; operators act on dice.`);

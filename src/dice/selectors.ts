@@ -50,16 +50,18 @@ function parseUncached(operand: string | number, path: string): Selector[] {
     return [{ cat: '=', num: operand }];
   }
   if (typeof operand !== 'string' || operand.trim() === '') {
-    throw new DiceError('invalid_operator', path,
-      'An operator needs a selector such as "h3", "l1", "6", ">4" or "<2".');
+    throw new DiceError('invalid_operator', path, 'An operator needs a selector such as "h3", "l1", "6", ">4" or "<2".');
   }
   const out: Selector[] = [];
   for (const piece of operand.split(',')) {
     const m = ONE_SELECTOR.exec(piece.trim().toLowerCase());
     const num = m ? Number(m[2]) : NaN;
     if (!m || Math.abs(num) > MAX_SELECTOR_NUM || ((m[1] === 'h' || m[1] === 'l') && num < 0)) {
-      throw new DiceError('invalid_operator', path,
-        `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N, <N, >=N, <=N or =N.`);
+      throw new DiceError(
+        'invalid_operator',
+        path,
+        `"${piece.trim()}" is not a selector; use hN (highest N), lN (lowest N), N (dice showing N), >N, <N, >=N, <=N or =N.`,
+      );
     }
     out.push({ cat: (m[1] === '=' ? '==' : m[1] || '=') as SelectorCat, num });
   }
@@ -70,8 +72,11 @@ function parseUncached(operand: string | number, path: string): Selector[] {
 /** Refuses an operator holding more than MAX_SELECTORS_PER_OPERATOR selectors (each costs a pass over the dice). */
 export function refuseManySelectors(count: number, path: string): void {
   if (count > MAX_SELECTORS_PER_OPERATOR) {
-    throw new DiceError('invalid_operator', path,
-      `An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice; this one has ${count}.`);
+    throw new DiceError(
+      'invalid_operator',
+      path,
+      `An operator may hold at most ${MAX_SELECTORS_PER_OPERATOR} selectors on the same dice; this one has ${count}.`,
+    );
   }
 }
 
@@ -91,12 +96,19 @@ export function formatSelector(s: Selector): string {
 /** Whether a number matches a value selector (`N`, `>N`, `<N`); h/l are not value selectors. */
 export function matchesValue(s: Selector, v: number): boolean {
   switch (s.cat) {
-    case '=': case '==': return v === s.num;
-    case '>': return v > s.num;
-    case '<': return v < s.num;
-    case '>=': return v >= s.num;
-    case '<=': return v <= s.num;
-    default: return false;
+    case '=':
+    case '==':
+      return v === s.num;
+    case '>':
+      return v > s.num;
+    case '<':
+      return v < s.num;
+    case '>=':
+      return v >= s.num;
+    case '<=':
+      return v <= s.num;
+    default:
+      return false;
   }
 }
 

@@ -33,7 +33,10 @@ export function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice
         for (const i of part) {
           groupOfDie[i] = gi;
           partOfDie[i] = pi;
-          if (unitOfDie[i]! >= 0) { groupOfUnit![unitOfDie[i]!] = gi; partOfUnit![unitOfDie[i]!] = pi; }
+          if (unitOfDie[i]! >= 0) {
+            groupOfUnit![unitOfDie[i]!] = gi;
+            partOfUnit![unitOfDie[i]!] = pi;
+          }
         }
       });
       groups.push({ parts: g.parts.map((_, pi) => ({ index: pi, mods: [] })), ops: formatGroupOps(g.steps) });
@@ -50,9 +53,18 @@ export function shapeOf(units: Unit[], state: RollState, plan: Plan | null, dice
     }
   }
   return {
-    tokens, setOfUnit, setOps, groupOfUnit, partOfUnit, groups, mods,
-    mul: plan?.mul ?? null, div: plan?.div ?? null, round: plan?.round ?? null,
-    scaled: scaled?.terms ?? [], scaledFirst: scaled !== null && scaled.termOfDie[0]! >= 0,
+    tokens,
+    setOfUnit,
+    setOps,
+    groupOfUnit,
+    partOfUnit,
+    groups,
+    mods,
+    mul: plan?.mul ?? null,
+    div: plan?.div ?? null,
+    round: plan?.round ?? null,
+    scaled: scaled?.terms ?? [],
+    scaledFirst: scaled !== null && scaled.termOfDie[0]! >= 0,
   };
 }
 
@@ -74,7 +86,10 @@ function scaledTerms(plan: Plan | null, n: number, unitOfDie: number[]): { terms
     if (t < 0) t = terms.push({ mul, div, units: [], mods: [] }) - 1;
     termOfDie[i] = t;
     const u = unitOfDie[i]!;
-    if (u >= 0 && !seenUnit.has(u)) { seenUnit.add(u); terms[t]!.units.push(u); }
+    if (u >= 0 && !seenUnit.has(u)) {
+      seenUnit.add(u);
+      terms[t]!.units.push(u);
+    }
   }
   return terms.length > 0 ? { terms, termOfDie } : null;
 }

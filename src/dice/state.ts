@@ -47,8 +47,19 @@ export interface Unit extends Part {
 
 export function newUnit(a: Part, b: Part | null): Unit {
   return {
-    die: a.die, req: a.req, dieIndex: a.dieIndex, type: a.type,
-    b, slotA: -1, slotB: -1, num: null, kept: true, mark: 0, spent: 0, extra: null, pen: 0,
+    die: a.die,
+    req: a.req,
+    dieIndex: a.dieIndex,
+    type: a.type,
+    b,
+    slotA: -1,
+    slotB: -1,
+    num: null,
+    kept: true,
+    mark: 0,
+    spent: 0,
+    extra: null,
+    pen: 0,
   };
 }
 
@@ -58,15 +69,21 @@ export class RollState {
   /** every loop over dice charges it first (budget.ts) */
   readonly budget: WorkBudget;
 
-  constructor(private readonly rng: Rng, budget?: WorkBudget) {
+  constructor(
+    private readonly rng: Rng,
+    budget?: WorkBudget,
+  ) {
     this.budget = budget ?? new WorkBudget();
   }
 
   /** Adds a value showing face index `face` (0-based) of `part`; returns its slot. */
   addValue(part: Part, face: number, origin: Origin, isUser: boolean): number {
     if (this.values.length >= MAX_ROLL_VALUES) {
-      throw new DiceError('too_many_dice', 'operator',
-        `This roll reached ${MAX_ROLL_VALUES} dice with its rerolls and explosions; roll fewer dice or loosen the operators.`);
+      throw new DiceError(
+        'too_many_dice',
+        'operator',
+        `This roll reached ${MAX_ROLL_VALUES} dice with its rerolls and explosions; roll fewer dice or loosen the operators.`,
+      );
     }
     this.budget.spend(VALUE_COST);
     const die = part.die;
@@ -106,7 +123,8 @@ export class RollState {
       va.numericValue = raw === null ? null : raw - pen;
       let num = va.numericValue;
       // A compounding die counts every throw added into it.
-      if (unit.extra !== null) for (const s of unit.extra) num = num === null || this.values[s]!.numericValue === null ? null : num + this.values[s]!.numericValue!;
+      if (unit.extra !== null)
+        for (const s of unit.extra) num = num === null || this.values[s]!.numericValue === null ? null : num + this.values[s]!.numericValue!;
       unit.num = num;
       return;
     }

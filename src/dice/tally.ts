@@ -29,9 +29,7 @@ export interface Tally {
  * `poolPartOfDie`: per request die, the id of the counting group part it belongs to, or -1 (null: no
  * such group). `seesAll`: the roller (every value counts); otherwise hidden values count nothing.
  */
-export function tally(
-  values: readonly TallyValue[], poolPartOfDie: readonly number[] | null, seesAll: boolean, scales: DieScales | null = null,
-): Tally {
+export function tally(values: readonly TallyValue[], poolPartOfDie: readonly number[] | null, seesAll: boolean, scales: DieScales | null = null): Tally {
   let sum = 0;
   let successes = 0;
   let failures = 0;
@@ -55,8 +53,13 @@ export function tally(
   if (parts !== null) {
     for (const p of parts.values()) {
       if (!seesAll && p.hidden) continue;
-      if (p.success) { successes++; sum += 1; }
-      else if (p.failure) { failures++; sum -= 1; }
+      if (p.success) {
+        successes++;
+        sum += 1;
+      } else if (p.failure) {
+        failures++;
+        sum -= 1;
+      }
     }
   }
   return { sum, successes, failures };
@@ -78,7 +81,7 @@ export function groupsOf(operator: Record<string, unknown> | null | undefined): 
     if (!Array.isArray(list)) continue;
     for (const g of list as unknown[]) {
       if (g === null || typeof g !== 'object' || !Array.isArray((g as { parts?: unknown }).parts)) continue;
-      const parts = ((g as { parts: unknown[] }).parts).map((p) => (Array.isArray(p) ? p.filter((i): i is number => typeof i === 'number') : []));
+      const parts = (g as { parts: unknown[] }).parts.map((p) => (Array.isArray(p) ? p.filter((i): i is number => typeof i === 'number') : []));
       const pool = Object.keys(g).some((k) => ['success', 'failure'].includes(k.trim().toLowerCase()));
       out.push({ parts, pool });
     }
@@ -104,6 +107,10 @@ export function poolPartsOf(groups: readonly StoredGroup[]): number[] | null {
 /** Per request die index: [group, part] of the group part it belongs to (what a value's group fields say). */
 export function groupPartsOf(groups: readonly StoredGroup[]): Map<number, [number, number]> {
   const out = new Map<number, [number, number]>();
-  groups.forEach((g, gi) => g.parts.forEach((part, pi) => { for (const i of part) out.set(i, [gi, pi]); }));
+  groups.forEach((g, gi) =>
+    g.parts.forEach((part, pi) => {
+      for (const i of part) out.set(i, [gi, pi]);
+    }),
+  );
   return out;
 }

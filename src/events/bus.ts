@@ -26,7 +26,16 @@ export type DomainEvent =
    * in a room); `recordedWith`: rows written with the roll by its recorder (webhook deliveries,
    * src/rolls/store/write.ts); `userId`: its roller.
    */
-  | { type: 'roll.created'; rollId: number; roomId: number | null; slug: string | null; loaded?: object; outboxId?: number | null; recordedWith?: number; userId?: number }
+  | {
+      type: 'roll.created';
+      rollId: number;
+      roomId: number | null;
+      slug: string | null;
+      loaded?: object;
+      outboxId?: number | null;
+      recordedWith?: number;
+      userId?: number;
+    }
   | { type: 'roll.updated'; rollIds: number[]; roomId: number | null; slug: string | null; key?: string }
   /** `audience`: who could see the roll (its roller and whisper recipients), or null for the whole room. */
   | { type: 'roll.deleted'; rolls: { uuid: string; audience: number[] | null }[]; roomId: number; slug: string; key?: string }

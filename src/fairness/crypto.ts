@@ -46,7 +46,13 @@ export class BatchTree {
     let level = leaves;
     while (level.length > 1) {
       const up: Buffer[] = [];
-      for (let i = 0; i < level.length; i += 2) up.push(createHash('sha256').update(level[i]!).update(level[i + 1]!).digest());
+      for (let i = 0; i < level.length; i += 2)
+        up.push(
+          createHash('sha256')
+            .update(level[i]!)
+            .update(level[i + 1]!)
+            .digest(),
+        );
       this.levels.push(up);
       level = up;
     }

@@ -17,7 +17,19 @@
 import { db } from '../db';
 import type { Query } from '../db/sql';
 import { drawFace, LEAVES, secretOf } from './crypto';
-import { advanceLedger, advanceLedgerCte, ensureLedger, findLedger, loadBatches, lockLedger, readLedgerState, topUp, type BatchRecord, type LedgerRecord, type LedgerState } from './store/ledgers';
+import {
+  advanceLedger,
+  advanceLedgerCte,
+  ensureLedger,
+  findLedger,
+  loadBatches,
+  lockLedger,
+  readLedgerState,
+  topUp,
+  type BatchRecord,
+  type LedgerRecord,
+  type LedgerState,
+} from './store/ledgers';
 
 /** One value's draw: the ledger's leaf position (batch = draw / 256, leaf = draw % 256) and N. */
 export interface Draw {
@@ -33,7 +45,12 @@ export class LeafRng {
   readonly draws: Draw[] = [];
   private next: number;
 
-  constructor(from: number, private readonly end: number, private readonly batches: Map<number, BatchRecord>, private readonly clientSeed: string) {
+  constructor(
+    from: number,
+    private readonly end: number,
+    private readonly batches: Map<number, BatchRecord>,
+    private readonly clientSeed: string,
+  ) {
     this.next = from;
   }
 
@@ -159,7 +176,11 @@ interface GroupDraw {
 async function drawGroup(ledgerId: number, group: Pending[], state: LedgerState, query?: Query): Promise<GroupDraw> {
   const out: GroupDraw = { done: [], refused: [], starved: [], later: [], cursor: state.nextDraw, end: state.batches * LEAVES };
   const first = Math.floor(out.cursor / LEAVES);
-  const batches = await loadBatches(ledgerId, Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i), query);
+  const batches = await loadBatches(
+    ledgerId,
+    Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i),
+    query,
+  );
   let rows = 0;
   for (let i = 0; i < group.length; i++) {
     const p = group[i]!;
@@ -201,7 +222,13 @@ async function drawOptimistically(q: Queue, group: Pending[]): Promise<GroupDraw
   const drawn = await drawGroup(q.ledger.id, group, state);
   if (!drawn.done.length) return drawn;
   const advance = (params: unknown[]) => advanceLedgerCte(params, q.ledger.id, state.nextDraw, drawn.cursor, new Date());
-  if (!(await writer(db().sql.query, drawn.done.map((d) => d.result), advance))) {
+  if (
+    !(await writer(
+      db().sql.query,
+      drawn.done.map((d) => d.result),
+      advance,
+    ))
+  ) {
     rememberPosition(q.ledger.id, null);
     return null;
   }
@@ -215,11 +242,14 @@ async function drawUnderLock(q: Queue, group: Pending[]): Promise<GroupDraw> {
     const state = await lockLedger(tx, q.ledger.id);
     const d = await drawGroup(q.ledger.id, group, state, tx);
     // Each run of jobs sharing a writer is written at once, in group order.
-    for (let i = 0; i < d.done.length; ) {
+    for (let i = 0; i < d.done.length;) {
       const writeAll = d.done[i]!.p.job.writeAll;
       let j = i;
       while (j < d.done.length && d.done[j]!.p.job.writeAll === writeAll) j++;
-      await writeAll(tx, d.done.slice(i, j).map((x) => x.result));
+      await writeAll(
+        tx,
+        d.done.slice(i, j).map((x) => x.result),
+      );
       i = j;
     }
     if (d.done.length) await advanceLedger(tx, q.ledger.id, d.cursor, new Date());
@@ -268,7 +298,11 @@ async function runGroup(q: Queue, group: Pending[]): Promise<void> {
  * calls prepareLedger(err) and tries again.
  */
 export class LedgerNotReady extends Error {
-  constructor(readonly scope: string, readonly roomId: number | null, readonly userId: number | null) {
+  constructor(
+    readonly scope: string,
+    readonly roomId: number | null,
+    readonly userId: number | null,
+  ) {
     super('fairness ledger not ready');
   }
 }
@@ -283,13 +317,20 @@ export async function prepareLedger(err: LedgerNotReady): Promise<void> {
  * holds the roll's lock): the ledger's lock, `run` on its next leaves, the ledger advanced.
  */
 export async function drawInTransaction<R>(
-  tx: Query, where: { ledgerId: number | null; scope: string; roomId: number | null; userId: number | null }, clientSeed: string, run: (rng: LeafRng) => R,
+  tx: Query,
+  where: { ledgerId: number | null; scope: string; roomId: number | null; userId: number | null },
+  clientSeed: string,
+  run: (rng: LeafRng) => R,
 ): Promise<{ result: R; draws: Draw[]; ledgerId: number }> {
   const ledgerId = where.ledgerId ?? (await findLedger(where.scope, tx))?.id;
   if (ledgerId === undefined) throw new LedgerNotReady(where.scope, where.roomId, where.userId);
   const state = await lockLedger(tx, ledgerId);
   const first = Math.floor(state.nextDraw / LEAVES);
-  const batches = await loadBatches(ledgerId, Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i), tx);
+  const batches = await loadBatches(
+    ledgerId,
+    Array.from({ length: Math.max(0, state.batches - first) }, (_, i) => first + i),
+    tx,
+  );
   const rng = new LeafRng(state.nextDraw, state.batches * LEAVES, batches, clientSeed);
   let result: R;
   try {

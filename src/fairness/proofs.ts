@@ -61,6 +61,9 @@ export async function attachProofs(values: readonly Drawn[]): Promise<void> {
 /** Sets `ledgerUuid` on rolls that drew from a ledger, and every value's proof. */
 export async function attachFairness(rolls: readonly { ledgerId?: number | null; ledgerUuid?: string | null; values?: Drawn[] }[]): Promise<void> {
   const ids = rolls.flatMap((r) => (r.ledgerId == null ? [] : [r.ledgerId]));
-  const [uuids] = await Promise.all([ids.length ? ledgerUuids(ids) : Promise.resolve(new Map<number, string>()), attachProofs(rolls.flatMap((r) => r.values ?? []))]);
+  const [uuids] = await Promise.all([
+    ids.length ? ledgerUuids(ids) : Promise.resolve(new Map<number, string>()),
+    attachProofs(rolls.flatMap((r) => r.values ?? [])),
+  ]);
   for (const r of rolls) r.ledgerUuid = r.ledgerId == null ? null : (uuids.get(r.ledgerId) ?? null);
 }

@@ -3,7 +3,19 @@ import { requireRoomBySlug } from '../rooms/access';
 import { isParticipant } from '../rooms/policy';
 import { SLUG_PATTERN } from '../rooms/codes';
 import { LEAVES } from './crypto';
-import { ensureLedger, findLedger, loadBatches, readLeafUses, readPublication, roomScope, userScope, type BatchRecord, type LedgerPublication, type LedgerRecord, type LeafUse } from './store/ledgers';
+import {
+  ensureLedger,
+  findLedger,
+  loadBatches,
+  readLeafUses,
+  readPublication,
+  roomScope,
+  userScope,
+  type BatchRecord,
+  type LedgerPublication,
+  type LedgerRecord,
+  type LeafUse,
+} from './store/ledgers';
 
 /**
  * The publication of ledgers (docs/fairness.md): a room's to whoever may read the room's rolls (its
@@ -20,7 +32,11 @@ async function roomLedger(userId: number, slug: string): Promise<LedgerRecord> {
 
 const userLedger = (userId: number) => ensureLedger(userScope(userId), null, userId);
 
-export async function readLedger(userId: number, slug: string | null, page: { limit: number; before?: number }): Promise<{ publication: LedgerPublication; more: boolean }> {
+export async function readLedger(
+  userId: number,
+  slug: string | null,
+  page: { limit: number; before?: number },
+): Promise<{ publication: LedgerPublication; more: boolean }> {
   const ledger = slug === null ? await userLedger(userId) : await roomLedger(userId, slug);
   const publication = await readPublication(ledger, page.limit + 1, page.before);
   const more = publication.batches.length > page.limit;

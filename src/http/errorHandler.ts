@@ -48,12 +48,18 @@ export function toAppError(err: unknown): AppError | null {
     const field = typeof e.field === 'string' ? ` (field "${e.field.slice(0, 100)}")` : '';
     const tooLarge = e.code ? UPLOAD_TOO_LARGE.get(e.code) : undefined;
     if (tooLarge) return new PayloadTooLargeError(`The upload is too large: ${tooLarge}${field}.`);
-    return new BadRequestError(`The upload is not acceptable: ${(e.code && UPLOAD_REFUSED.get(e.code)) ?? 'a part of it cannot be taken'}${field}.`, 'invalid_upload');
+    return new BadRequestError(
+      `The upload is not acceptable: ${(e.code && UPLOAD_REFUSED.get(e.code)) ?? 'a part of it cannot be taken'}${field}.`,
+      'invalid_upload',
+    );
   }
   // busboy's own parse errors ("Malformed part header", "Unexpected end of form") reach us through
   // multer, which marks every error it passes on with `storageErrors`: a broken upload, not a bug.
   if (Array.isArray((err as { storageErrors?: unknown }).storageErrors)) {
-    return new BadRequestError('The upload is not well-formed multipart/form-data: check its boundary, its part headers and that it is complete.', 'invalid_upload');
+    return new BadRequestError(
+      'The upload is not well-formed multipart/form-data: check its boundary, its part headers and that it is complete.',
+      'invalid_upload',
+    );
   }
   if (e.name === 'DiceError' && typeof e.status === 'number' && typeof e.code === 'string') {
     return new AppError(e.status, e.code, e.message ?? 'The dice are invalid.', e.details);
@@ -75,7 +81,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const appError = toAppError(err);
     if (appError) {
       if (appError.status >= 500) logger.warn({ reqId: req.id, code: appError.code }, appError.message);
-      res.status(appError.status).set(appError.headers ?? {}).json(errorBody(appError));
+      res
+        .status(appError.status)
+        .set(appError.headers ?? {})
+        .json(errorBody(appError));
       return;
     }
     logger.error({ reqId: req.id, err, method: req.method, url: loggedUrl(req.originalUrl) }, 'unhandled error');

@@ -21,7 +21,6 @@ import type { Config } from '../config';
 import { HOST_PATTERN } from '../hostsConfig';
 export { DEFAULT_ALLOWED_HOSTS, HOST_PATTERN } from '../hostsConfig';
 
-
 type OriginConfig = Pick<Config, 'publicUrl' | 'allowedHosts'>;
 
 function splitHost(host: string): { name: string; port: string | null } {

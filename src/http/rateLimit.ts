@@ -138,7 +138,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       return;
     }
     this.outage = { since: Date.now(), inMemory: 1 };
-    this.logger.warn('rate limit store unavailable, counting in this instance\'s memory until Redis answers again');
+    this.logger.warn("rate limit store unavailable, counting in this instance's memory until Redis answers again");
   }
 
   /** An answer from Redis: the end of an outage, if there was one. */

@@ -218,7 +218,8 @@ export class LeaseTable {
         const { first, usable } = placesOf(res.count, block, limit);
         // Same window as the lease's (the counter's expiry moved by no more than the round trip), or the next one.
         if (windowEnd < lease.windowEnd + windowMs / 2) lease.seen = Math.max(lease.seen, res.count);
-        if (usable > 0 || windowEnd >= lease.windowEnd + windowMs / 2) lease.next = { windowEnd, left: usable, top: first + usable - 1, seen: res.count, block };
+        if (usable > 0 || windowEnd >= lease.windowEnd + windowMs / 2)
+          lease.next = { windowEnd, left: usable, top: first + usable - 1, seen: res.count, block };
       })
       .catch(() => undefined) // the next hit without points reserves on its own, as before
       .finally(() => {

@@ -16,7 +16,10 @@ export function requestLog(logger: Logger): RequestHandler {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      logger[level]({ reqId: req.id, method: req.method, url: loggedUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10, user: req.user?.uuid }, 'request');
+      logger[level](
+        { reqId: req.id, method: req.method, url: loggedUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10, user: req.user?.uuid },
+        'request',
+      );
     });
     next();
   };

@@ -50,7 +50,10 @@ export function validate(schema: RequestSchema, bodyOptions: Partial<Joi.Validat
         const problem = jsonShapeProblem(req.body);
         if (problem) return next(new ValidationError([problem]));
       }
-      const { error, value } = s.validate(req[part] ?? {}, { ...options[part], ...(part === 'body' ? bodyOptions : {}) }) as { error?: Joi.ValidationError; value: unknown };
+      const { error, value } = s.validate(req[part] ?? {}, { ...options[part], ...(part === 'body' ? bodyOptions : {}) }) as {
+        error?: Joi.ValidationError;
+        value: unknown;
+      };
       if (error) details.push(...joiDetails(error, part === 'body' ? '' : part));
       // Express 5 exposes req.query as a getter: shadow it with the validated value.
       else if (part === 'query') Object.defineProperty(req, 'query', { value, writable: true, configurable: true });

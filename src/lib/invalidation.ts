@@ -35,7 +35,6 @@ const appliers = new Set<Applier>();
 let transport: Transport | null = null;
 let ttlMs = 5000;
 
-
 export function configureCaches(options: { ttlMs: number }): void {
   ttlMs = Math.max(0, Math.min(MAX_CACHE_TTL_MS, options.ttlMs));
   applyInvalidation({ all: true });

@@ -150,14 +150,20 @@ export async function connectRedisClients(config: Pick<Config, 'redisUrl' | 'red
     // One server named by REDIS_URL that is a cluster node would answer MOVED for most keys.
     // (Some managed Redis services refuse INFO: then nothing is known, and nothing refused.)
     if ('url' in target && /cluster_enabled:1/.test(await clients.redis.info('cluster').catch(() => ''))) {
-      throw new WrongShape('Redis at REDIS_URL is a node of a Redis Cluster (cluster_enabled:1): name the cluster\'s nodes in REDIS_CLUSTER_NODES instead.');
+      throw new WrongShape("Redis at REDIS_URL is a node of a Redis Cluster (cluster_enabled:1): name the cluster's nodes in REDIS_CLUSTER_NODES instead.");
     }
   } catch (err) {
     for (const c of Object.values(clients) as RedisClient[]) c.disconnect();
     if (err instanceof WrongShape) throw err;
     const standalone = 'url' in target ? null : await standaloneNode(target);
-    if (standalone) throw new Error(`REDIS_CLUSTER_NODES names ${standalone}, a Redis server that is not in cluster mode (cluster_enabled:0): set REDIS_URL for one Redis server.`, { cause: err });
-    throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`, { cause: err });
+    if (standalone)
+      throw new Error(
+        `REDIS_CLUSTER_NODES names ${standalone}, a Redis server that is not in cluster mode (cluster_enabled:0): set REDIS_URL for one Redis server.`,
+        { cause: err },
+      );
+    throw new Error(`Cannot reach ${'url' in target ? 'Redis' : 'the Redis Cluster'} at ${describeTarget(target)} (${(err as Error).message}).`, {
+      cause: err,
+    });
   }
   return clients;
 }
@@ -171,7 +177,15 @@ class WrongShape extends Error {}
  */
 async function standaloneNode(target: { clusterNodes: readonly RedisNode[] }): Promise<string | null> {
   for (const node of target.clusterNodes) {
-    const probe = new Redis({ host: node.host, port: node.port, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2000, retryStrategy: () => null });
+    const probe = new Redis({
+      host: node.host,
+      port: node.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      connectTimeout: 2000,
+      retryStrategy: () => null,
+    });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
@@ -199,7 +213,8 @@ async function connectWithin(client: RedisClient, ms: number): Promise<void> {
     // A cluster is connected once it knows its slots; one CLUSTER INFO proves the cluster serves them.
     if (isCluster(client)) {
       const info = String(await Promise.race([client.cluster('INFO'), timeout]));
-      if (!/cluster_state:ok/.test(info)) throw new Error(`the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})`);
+      if (!/cluster_state:ok/.test(info))
+        throw new Error(`the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})`);
     }
   } finally {
     clearTimeout(timer);
@@ -284,7 +299,11 @@ export function publishOf(client: RedisClient): Publish {
  * them), sent to the
  * node of that channel on a cluster (clientForChannel). Rejects when Redis does not take it.
  */
-export function publishBlock(client: RedisClient, block: ReadonlyArray<readonly [string, string | Buffer]>, command: PublishCommand = 'publish'): Promise<unknown> {
+export function publishBlock(
+  client: RedisClient,
+  block: ReadonlyArray<readonly [string, string | Buffer]>,
+  command: PublishCommand = 'publish',
+): Promise<unknown> {
   const send = (target: RedisClient) => target.multi(block.map(([channel, message]) => [command, channel, message])).exec();
   return isCluster(client) ? whenUp(clientForChannel(client, block[0]![0]), send) : send(client);
 }

@@ -23,7 +23,8 @@ export function routePatterns(app: Application): WeakMap<object, string> {
     for (const layer of stack) {
       if (layer.route) {
         // A route registered under several paths keeps the first: a pattern never varies per request.
-        if (!patterns.has(layer.route)) patterns.set(layer.route, join(prefix, Array.isArray(layer.route.path) ? layer.route.path[0] : layer.route.path).replace(/(.)\/$/, '$1'));
+        if (!patterns.has(layer.route))
+          patterns.set(layer.route, join(prefix, Array.isArray(layer.route.path) ? layer.route.path[0] : layer.route.path).replace(/(.)\/$/, '$1'));
       } else if (Array.isArray(layer.handle?.stack)) {
         const mount: unknown = Array.isArray(layer.rawPath) ? layer.rawPath[0] : layer.rawPath;
         walk(layer.handle.stack as Layer[], layer.slash ? prefix : join(prefix, mount));
@@ -90,7 +91,9 @@ function tokenCheck(token: string): (header: string | undefined) => boolean {
 }
 
 const unauthorized = () =>
-  new AppError(401, 'unauthorized', 'Metrics need the operator\'s token: send the header "Authorization: Bearer <METRICS_TOKEN>".', undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+  new AppError(401, 'unauthorized', 'Metrics need the operator\'s token: send the header "Authorization: Bearer <METRICS_TOKEN>".', undefined, {
+    'WWW-Authenticate': 'Bearer realm="metrics"',
+  });
 
 /**
  * When metrics are on: count every request (mounted first, so the time covers all the app does) and,

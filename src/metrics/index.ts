@@ -49,14 +49,14 @@ export class Metrics {
 
   readonly redisPublishDuration = new Histogram({
     name: 'dice_redis_publish_duration_seconds',
-    help: 'Time from sending a realtime PUBLISH (or a MULTI of them) to Redis\'s answer or the failure',
+    help: "Time from sending a realtime PUBLISH (or a MULTI of them) to Redis's answer or the failure",
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
 
   readonly redisPublishFailures = new Counter({
     name: 'dice_redis_publish_failures_total',
-    help: 'PUBLISHes to Redis that failed (realtime emits, MULTIs of them, and the Socket.IO adapter\'s own): those events reached no instance',
+    help: "PUBLISHes to Redis that failed (realtime emits, MULTIs of them, and the Socket.IO adapter's own): those events reached no instance",
     registers: [this.registry],
   });
 
@@ -71,7 +71,12 @@ export class Metrics {
   }
 
   /** A gauge whose value is read when Prometheus scrapes (nothing is kept up to date in between). */
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => void) {
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: (set: (labels: Partial<Record<L, string>>, value: number) => void) => void,
+  ) {
     return new Gauge({
       name,
       help,

@@ -20,8 +20,13 @@ export function observeInstance(metrics: Metrics, parts: { io: Server; database:
       set({ pool, state: 'idle' }, stats.idle);
     }
   });
-  metrics.gauge('dice_db_pool_waiting', 'Callers waiting for a database connection (on SQLite: write transactions waiting for the writer)', ['pool'] as const, (set) => {
-    for (const [pool, stats] of Object.entries(parts.database.pools())) set({ pool }, stats.waiting);
-  });
+  metrics.gauge(
+    'dice_db_pool_waiting',
+    'Callers waiting for a database connection (on SQLite: write transactions waiting for the writer)',
+    ['pool'] as const,
+    (set) => {
+      for (const [pool, stats] of Object.entries(parts.database.pools())) set({ pool }, stats.waiting);
+    },
+  );
   return () => void unsubscribe();
 }

@@ -24,11 +24,18 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
  * METRICS_PORT: GET /metrics on a listener of its own, without a token (the port is meant to be
  * reachable from the Prometheus network only). Plain node:http: nothing of the API is served here.
  */
-export async function listenMetrics(metrics: Metrics, { port, host, keepAliveTimeoutMs }: { port: number; host: string; keepAliveTimeoutMs: number }, logger: Logger): Promise<MetricsListener> {
+export async function listenMetrics(
+  metrics: Metrics,
+  { port, host, keepAliveTimeoutMs }: { port: number; host: string; keepAliveTimeoutMs: number },
+  logger: Logger,
+): Promise<MetricsListener> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      sendJson(res, 404, { type: 'error', data: { code: 'route_not_found', message: `There is no ${req.method} ${path} here: this port serves GET /metrics only.` } });
+      sendJson(res, 404, {
+        type: 'error',
+        data: { code: 'route_not_found', message: `There is no ${req.method} ${path} here: this port serves GET /metrics only.` },
+      });
       return;
     }
     metrics.scrape().then(

@@ -151,7 +151,7 @@ function build() {
       { name: 'Participants', description: 'Joining, leaving and personalising a room' },
       { name: 'Rolls', description: 'Dice thrown by a user, optionally in a room' },
       { name: 'Statistics', description: 'How the dice fell, per die type, against a fair die (docs/stats.md)' },
-      { name: 'Fairness', description: 'Commitments to the server\'s secrets before rolls, and what verifies each drawn value after (docs/fairness.md)' },
+      { name: 'Fairness', description: "Commitments to the server's secrets before rolls, and what verifies each drawn value after (docs/fairness.md)" },
       { name: 'Themes', description: 'How dice look, sound and behave; versioned by SemVer' },
       { name: 'Dice box', description: 'The themes a user has added' },
       { name: 'Share requests', description: 'Sharing a theme through a URL' },

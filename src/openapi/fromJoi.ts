@@ -151,11 +151,17 @@ function alternativesSchema(d: Description): Schema {
  * is `then`, one that has not is `otherwise`. Any other condition throws (no JSON Schema form here).
  */
 function presenceConditional(d: Description): Schema | null {
-  const [m, ...rest] = (d.matches ?? []) as Array<{ ref?: { path?: string[]; ancestor?: number }; is?: Description; then?: Description; otherwise?: Description }>;
+  const [m, ...rest] = (d.matches ?? []) as Array<{
+    ref?: { path?: string[]; ancestor?: number };
+    is?: Description;
+    then?: Description;
+    otherwise?: Description;
+  }>;
   if (!m?.ref) return null;
   const key = m.ref.path?.length === 1 && m.ref.ancestor === 0 ? m.ref.path[0]! : null;
   const isPresence = m.is?.type === 'any' && m.is.flags?.presence === 'required' && !m.is.rules?.length && Object.keys(m.is.flags).length === 1;
-  if (rest.length || key === null || !isPresence || !m.then || !m.otherwise) throw new Error('fromJoi: only conditional(".key", {is: Joi.exist(), then, otherwise}) has a JSON Schema form here');
+  if (rest.length || key === null || !isPresence || !m.then || !m.otherwise)
+    throw new Error('fromJoi: only conditional(".key", {is: Joi.exist(), then, otherwise}) has a JSON Schema form here');
   const has: Schema = { type: 'object', required: [key] };
   return { anyOf: [{ allOf: [has, convert(m.then)] }, { allOf: [{ not: has }, convert(m.otherwise)] }] };
 }
@@ -206,7 +212,8 @@ function convert(d: Description): Schema {
   const description = [flags.description, ...(d.notes ?? [])].filter((s) => typeof s === 'string').join(' ');
   if (description) out.description = description;
   if (d.examples?.length) out.examples = d.examples;
-  if (flags.default !== undefined && typeof flags.default !== 'function' && !(flags.default && typeof flags.default === 'object' && 'special' in flags.default)) out.default = flags.default;
+  if (flags.default !== undefined && typeof flags.default !== 'function' && !(flags.default && typeof flags.default === 'object' && 'special' in flags.default))
+    out.default = flags.default;
   return out;
 }
 
@@ -217,7 +224,10 @@ export function fromJoi(schema: Joi.Schema): Schema {
 
 /** The node at a path such as `rolls[].dice[]` (`[]`: the items of an array): properties and items only. */
 function nodeAt(schema: Schema, path: string): { parent: Record<string, Schema>; key: string } {
-  const steps = path.split('.').flatMap((part) => (part.endsWith('[]') ? [part.slice(0, -2), '[]'] : [part])).filter(Boolean);
+  const steps = path
+    .split('.')
+    .flatMap((part) => (part.endsWith('[]') ? [part.slice(0, -2), '[]'] : [part]))
+    .filter(Boolean);
   let node: Schema = schema;
   let parent: Record<string, Schema> = { '': schema };
   let key = '';

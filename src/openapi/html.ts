@@ -21,7 +21,15 @@ export function markdown(text: string): string {
   for (const block of text.split(/\n{2,}/)) {
     const lines = block.split('\n');
     if (lines.every((l) => l.trim().startsWith('|'))) {
-      const rows = lines.filter((l) => !/^\|[\s|:-]+\|$/.test(l.trim())).map((l) => l.trim().slice(1, -1).split('|').map((c) => c.trim()));
+      const rows = lines
+        .filter((l) => !/^\|[\s|:-]+\|$/.test(l.trim()))
+        .map((l) =>
+          l
+            .trim()
+            .slice(1, -1)
+            .split('|')
+            .map((c) => c.trim()),
+        );
       const [head, ...body] = rows;
       out.push(
         `<table><thead><tr>${head!.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead><tbody>` +
@@ -52,7 +60,10 @@ function typeLabel(schema: Json | undefined): string {
   const type = schema.type;
   if (Array.isArray(type)) return type.map((t) => escapeHtml(t)).join(' | ');
   if (type === 'array') return `array of ${typeLabel(schema.items as Json | undefined)}`;
-  if (type === 'object' && schema.properties) return `<code>{${Object.keys(schema.properties as Json).map(escapeHtml).join(', ')}}</code>`;
+  if (type === 'object' && schema.properties)
+    return `<code>{${Object.keys(schema.properties as Json)
+      .map(escapeHtml)
+      .join(', ')}}</code>`;
   if (typeof type === 'string') return escapeHtml(type) + (schema.format ? ` <small>(${escapeHtml(schema.format)})</small>` : '');
   return 'any';
 }
@@ -158,7 +169,11 @@ export function renderDocsPage(doc: OpenApiDocument): string {
         nav.set(tag, []);
       }
       byTag.get(tag)!.push(operationHtml(doc, method, path, op));
-      nav.get(tag)!.push(`<li><a href="#${anchor('op', String(op.operationId))}"><span class="method ${method}">${method.toUpperCase()}</span> ${escapeHtml(path.replace('/api/1.0', ''))}</a></li>`);
+      nav
+        .get(tag)!
+        .push(
+          `<li><a href="#${anchor('op', String(op.operationId))}"><span class="method ${method}">${method.toUpperCase()}</span> ${escapeHtml(path.replace('/api/1.0', ''))}</a></li>`,
+        );
     }
   }
   const tagInfo = new Map(doc.tags.map((t) => [t.name, t.description]));
@@ -166,15 +181,22 @@ export function renderDocsPage(doc: OpenApiDocument): string {
     .map(([tag, ops]) => `<h2 id="${anchor('tag', tag)}">${escapeHtml(tag)}</h2><p class="tagdesc">${escapeHtml(tagInfo.get(tag) ?? '')}</p>${ops.join('\n')}`)
     .join('\n');
   const schemaSections = Object.entries(doc.components.schemas as Record<string, Json>)
-    .map(([name, schema]) => `<section class="schema-def" id="${anchor('schema', name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${markdownInline(String(schema.description))}</p>` : ''}${schemaBlock({ ...schema, description: undefined })}</section>`)
+    .map(
+      ([name, schema]) =>
+        `<section class="schema-def" id="${anchor('schema', name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${markdownInline(String(schema.description))}</p>` : ''}${schemaBlock({ ...schema, description: undefined })}</section>`,
+    )
     .join('\n');
   const realtime = doc['x-realtime'];
   const realtimeHtml = Object.entries(realtime.namespaces)
     .map(
       ([ns, events]) =>
         `<h3><code>${escapeHtml(ns)}</code></h3><table class="params"><thead><tr><th>event</th><th>direction</th><th>data</th></tr></thead><tbody>${[
-          ...Object.entries(events.server).map(([name, s]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>server → client</td><td>${typeLabel(s as Json)}</td></tr>`),
-          ...Object.entries(events.client).map(([name, s]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>client → server</td><td>${typeLabel(s as Json)}</td></tr>`),
+          ...Object.entries(events.server).map(
+            ([name, s]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>server → client</td><td>${typeLabel(s as Json)}</td></tr>`,
+          ),
+          ...Object.entries(events.client).map(
+            ([name, s]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>client → server</td><td>${typeLabel(s as Json)}</td></tr>`,
+          ),
         ].join('')}</tbody></table>`,
     )
     .join('');

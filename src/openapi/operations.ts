@@ -5,19 +5,43 @@ import { ref, type Schema } from './schemas';
 export const ERROR_RESPONSES = {
   '400': {
     description: 'The request is invalid: `details` lists every bad field',
-    codes: ['validation_error', 'malformed_json', 'malformed_url', 'bad_request', 'invalid_upload', 'invalid_dice', 'invalid_operator', 'invalid_equation', 'too_many_dice', 'unknown_roll_value'],
+    codes: [
+      'validation_error',
+      'malformed_json',
+      'malformed_url',
+      'bad_request',
+      'invalid_upload',
+      'invalid_dice',
+      'invalid_operator',
+      'invalid_equation',
+      'too_many_dice',
+      'unknown_roll_value',
+    ],
   },
   '401': { description: 'No API key, a malformed header, or an unknown or revoked key', codes: ['unauthorized'] },
   '403': { description: 'Not allowed (not the owner, wrong or missing passcode, guests disabled)', codes: ['forbidden'] },
   '404': { description: 'No such resource, or one you may not know exists', codes: ['not_found'] },
   '409': {
     description: 'Conflict with the current state',
-    codes: ['conflict', 'already_participant', 'name_taken', 'version_conflict', 'already_in_dice_box', 'username_taken', 'last_key', 'quota_exceeded', 'idempotency_key_in_flight'],
+    codes: [
+      'conflict',
+      'already_participant',
+      'name_taken',
+      'version_conflict',
+      'already_in_dice_box',
+      'username_taken',
+      'last_key',
+      'quota_exceeded',
+      'idempotency_key_in_flight',
+    ],
   },
   '410': { description: 'Gone: a share link that expired, was used up or revoked', codes: ['gone'] },
   '413': { description: 'The body or upload is over its limit', codes: ['payload_too_large'] },
   '415': { description: 'A body that is neither JSON nor (where taken) multipart, or an unsupported file type', codes: ['unsupported_media_type'] },
-  '422': { description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)', codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused', 'dice_not_addable'] },
+  '422': {
+    description: 'Valid JSON that makes no sense (a die the theme does not have, a theme you cannot roll with...)',
+    codes: ['unprocessable', 'unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused', 'dice_not_addable'],
+  },
   '429': { description: 'Over a rate limit: `Retry-After` says when to come back', codes: ['rate_limited'] },
   '503': { description: 'The database is unreachable: try again shortly', codes: ['service_unavailable'] },
 } as const satisfies Record<string, { description: string; codes: readonly string[] }>;
@@ -46,7 +70,13 @@ export interface Param {
   schema: Schema;
 }
 
-export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'path', required: true, description, schema });
+export const pathParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 export const queryParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'query', description, schema });
 export const headerParam = (name: string, description: string, schema: Schema = { type: 'string' }): Param => ({ name, in: 'header', description, schema });
 
@@ -172,7 +202,10 @@ export function operation(id: string, spec: OperationSpec) {
     responses,
   };
   if (spec.body) {
-    op.requestBody = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body, ...(spec.example !== undefined ? { example: spec.example } : {}) } } };
+    op.requestBody = {
+      required: !spec.bodyOptional,
+      content: { 'application/json': { schema: spec.body, ...(spec.example !== undefined ? { example: spec.example } : {}) } },
+    };
   }
   if (spec.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } };
   return op;

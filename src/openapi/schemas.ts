@@ -42,8 +42,17 @@ export function cursorPageOf(kind: string, item: Schema): Schema {
   return strict({
     type: { const: `${kind}[]` },
     data: { type: 'array', items: item },
-    links: strict({ first: { type: 'string', format: 'uri' }, last: { type: 'null' }, prev: { type: 'null' }, next: nullable({ type: 'string', format: 'uri' }) }),
-    meta: strict({ path: { type: 'string', format: 'uri' }, per_page: { type: 'integer', minimum: 1 }, next_cursor: nullable({ type: 'string', format: 'uuid' }) }),
+    links: strict({
+      first: { type: 'string', format: 'uri' },
+      last: { type: 'null' },
+      prev: { type: 'null' },
+      next: nullable({ type: 'string', format: 'uri' }),
+    }),
+    meta: strict({
+      path: { type: 'string', format: 'uri' },
+      per_page: { type: 'integer', minimum: 1 },
+      next_cursor: nullable({ type: 'string', format: 'uuid' }),
+    }),
   });
 }
 
@@ -67,7 +76,11 @@ const participantProperties: Record<string, Schema> = {
     type: 'array',
     description: "Saved rows of dice (the dddice SDK's `IDiceTray`), each a one-click roll on the board; `[]` when none",
     maxItems: 8,
-    items: { type: 'array', maxItems: 12, items: strict({ dieType: { type: 'string', examples: ['d20'] }, theme: { type: 'string', examples: ['dddice-bees'] } }) },
+    items: {
+      type: 'array',
+      maxItems: 12,
+      items: strict({ dieType: { type: 'string', examples: ['d20'] }, theme: { type: 'string', examples: ['dddice-bees'] } }),
+    },
   },
   created_at: timestamp,
   updated_at: timestamp,
@@ -173,7 +186,11 @@ export const schemas: Record<string, Schema> = {
       uuid,
       type: { type: 'string', description: 'Die id of the theme, lower case (`d20`, `d10x`), or `mod` for a modifier' },
       theme: { type: 'string', description: 'Theme id of the die' },
-      value: nullable({ type: 'number', description: "dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate die's (`df`) -1, 0 or 1; the number itself for `mod`; null when hidden from you" }),
+      value: nullable({
+        type: 'number',
+        description:
+          "dddice's number of the face: its 1-based position, but a `d10x`'s tens digit (10 for 00) and a fate die's (`df`) -1, 0 or 1; the number itself for `mod`; null when hidden from you",
+      }),
       value_to_display: nullable({ ...face, description: 'The face shown (numbers as strings); null when hidden from you' }),
       label: nullable({ type: 'string' }),
       meta: {
@@ -189,10 +206,28 @@ export const schemas: Record<string, Schema> = {
       is_failure: { type: 'boolean', description: 'A failure of a dice pool (`8d10>=8f1`): counts -1; false when hidden from you' },
       is_compounded: { type: 'boolean', description: 'A throw of a compounding die (`3d6!!`): its throws add into one die; false when hidden from you' },
       is_penetrated: { type: 'boolean', description: 'A penetrating throw (`3d6!p`): counts one less than its face; false when hidden from you' },
-      die_index: { type: 'integer', minimum: 0, description: "The request die this value belongs to (an index into the roll request's `dice`; a d100 is two). Rerolls, explosions and a compounding die's throws come after all the dice, each naming its die" },
-      group: nullable({ type: 'integer', minimum: 0, description: 'The roll group (`{4d6+2d8, 3d20+3}kh1`) the value belongs to: an index into `operator.groups`; null outside groups' }),
-      group_part: nullable({ type: 'integer', minimum: 0, description: "The group's part (sub-roll) the value belongs to: an index into that group's `parts`. A part the group dropped has all its values `is_dropped`; a part that meets the group's compare point has all its values `is_success` (or `is_failure`)" }),
-      proof: nullable({ ...ref('RollValueProof'), description: 'What verifies a value the server drew (docs/fairness.md); null for values the client supplied, modifiers, and rolls made before fairness ledgers' }),
+      die_index: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          "The request die this value belongs to (an index into the roll request's `dice`; a d100 is two). Rerolls, explosions and a compounding die's throws come after all the dice, each naming its die",
+      },
+      group: nullable({
+        type: 'integer',
+        minimum: 0,
+        description: 'The roll group (`{4d6+2d8, 3d20+3}kh1`) the value belongs to: an index into `operator.groups`; null outside groups',
+      }),
+      group_part: nullable({
+        type: 'integer',
+        minimum: 0,
+        description:
+          "The group's part (sub-roll) the value belongs to: an index into that group's `parts`. A part the group dropped has all its values `is_dropped`; a part that meets the group's compare point has all its values `is_success` (or `is_failure`)",
+      }),
+      proof: nullable({
+        ...ref('RollValueProof'),
+        description:
+          'What verifies a value the server drew (docs/fairness.md); null for values the client supplied, modifiers, and rolls made before fairness ledgers',
+      }),
       created_at: timestamp,
       updated_at: timestamp,
     },
@@ -205,16 +240,29 @@ export const schemas: Record<string, Schema> = {
       root: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The batch's Merkle root, as the ledger published it before any of its leaves was used" },
       leaf: { type: 'integer', minimum: 0, maximum: 255, description: "The leaf's index in its batch" },
       commitment: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256("odice-leaf:" || secret)' },
-      path: { type: 'array', minItems: 8, maxItems: 8, items: { type: 'string', pattern: '^[0-9a-f]{64}$' }, description: 'The 8 sibling hashes from the commitment up to the root, leaf level first' },
+      path: {
+        type: 'array',
+        minItems: 8,
+        maxItems: 8,
+        items: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        description: 'The 8 sibling hashes from the commitment up to the root, leaf level first',
+      },
       secret: nullable({ type: 'string', pattern: '^[0-9a-f]{64}$', description: "The leaf's 32 bytes; null when the value is hidden from you" }),
-      faces: { type: 'integer', minimum: 1, description: 'N: the number of faces the draw chose among (the face index is a 0-based position in the theme\'s face order)' },
+      faces: {
+        type: 'integer',
+        minimum: 1,
+        description: "N: the number of faces the draw chose among (the face index is a 0-based position in the theme's face order)",
+      },
     },
-    { description: 'A drawn value\'s proof: face index = first x = big-endian uint32 of HMAC-SHA256(secret, client_seed ":" j), j = 0, 1, ..., with x < floor(2^32 / N) * N; face = x mod N.' },
+    {
+      description:
+        'A drawn value\'s proof: face index = first x = big-endian uint32 of HMAC-SHA256(secret, client_seed ":" j), j = 0, 1, ..., with x < floor(2^32 / N) * N; face = x mod N.',
+    },
   ),
 
   RollFairness: strict(
     {
-      ledger: { type: 'string', format: 'uuid', description: 'The ledger the roll drew from: its room\'s, or its roller\'s for rolls outside rooms' },
+      ledger: { type: 'string', format: 'uuid', description: "The ledger the roll drew from: its room's, or its roller's for rolls outside rooms" },
       client_seed: nullable({ type: 'string', maxLength: 64, description: 'The seed the roller sent (null: none, the draws used the empty string)' }),
     },
     { description: 'Which ledger a roll drew from, and with which client seed.' },
@@ -223,13 +271,19 @@ export const schemas: Record<string, Schema> = {
   FairnessLedger: strict(
     {
       ledger: { type: 'string', format: 'uuid' },
-      current: nullable(strict({
-        batch: { type: 'integer', minimum: 0, description: 'The batch the next draw comes from' },
-        root: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        used: { type: 'integer', minimum: 0, maximum: 256, description: 'Leaves of it already drawn' },
-        created_at: timestamp,
-      })),
-      next_draw: { type: 'integer', minimum: 0, description: 'Leaves drawn over the whole ledger: the next draw is batch next_draw / 256, leaf next_draw % 256' },
+      current: nullable(
+        strict({
+          batch: { type: 'integer', minimum: 0, description: 'The batch the next draw comes from' },
+          root: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          used: { type: 'integer', minimum: 0, maximum: 256, description: 'Leaves of it already drawn' },
+          created_at: timestamp,
+        }),
+      ),
+      next_draw: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Leaves drawn over the whole ledger: the next draw is batch next_draw / 256, leaf next_draw % 256',
+      },
       batches: {
         type: 'array',
         description: 'Every batch published, newest first (unused ones ahead of the current one too), at most `limit` from `before`',
@@ -253,7 +307,12 @@ export const schemas: Record<string, Schema> = {
         items: strict({
           leaf: { type: 'integer', minimum: 0, maximum: 255 },
           commitment: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-          state: { type: 'string', enum: ['unused', 'used', 'deleted'], description: '`used`: a roll value drew it (named below); `deleted`: drawn by a roll since deleted (its table was cleared); `unused`: not drawn yet' },
+          state: {
+            type: 'string',
+            enum: ['unused', 'used', 'deleted'],
+            description:
+              '`used`: a roll value drew it (named below); `deleted`: drawn by a roll since deleted (its table was cleared); `unused`: not drawn yet',
+          },
           roll: nullable({ type: 'string', format: 'uuid' }),
           value: nullable({ type: 'string', format: 'uuid' }),
         }),
@@ -270,15 +329,25 @@ export const schemas: Record<string, Schema> = {
       user: ref('User'),
       room: nullable(ref('Room')),
       values: { type: 'array', items: ref('RollValue') },
-      operator: nullable({ type: 'object', description: 'The operators used, as given (or as parsed from an equation); `groups` lists roll groups as `{parts: [[dice indices], ...], k?, p?, d?, success?, failure?, s?}`' }),
+      operator: nullable({
+        type: 'object',
+        description:
+          'The operators used, as given (or as parsed from an equation); `groups` lists roll groups as `{parts: [[dice indices], ...], k?, p?, d?, success?, failure?, s?}`',
+      }),
       equation: { type: 'string', description: 'The roll in d20 syntax (without modifiers hidden from you)' },
-      total_value: { type: 'number', description: 'Sum of the dice that are not dropped (of those you may see); a dice pool counts its successes minus its failures' },
+      total_value: {
+        type: 'number',
+        description: 'Sum of the dice that are not dropped (of those you may see); a dice pool counts its successes minus its failures',
+      },
       success_count: { type: 'integer', minimum: 0, description: 'Only when the roll has a compare point (`8d10>=8`): successes among the dice you may see' },
       failure_count: { type: 'integer', minimum: 0, description: 'Only when the roll has a compare point: failures (`f1`) among the dice you may see' },
       external_id: nullable({ type: 'string' }),
       label: nullable({ type: 'string' }),
       participants: { type: 'array', description: 'Whom the roll was whispered to (empty when not whispered)', items: ref('RollParticipant') },
-      fairness: nullable({ ...ref('RollFairness'), description: 'The ledger and client seed of the roll\'s draws (docs/fairness.md); null for rolls made before fairness ledgers' }),
+      fairness: nullable({
+        ...ref('RollFairness'),
+        description: "The ledger and client seed of the roll's draws (docs/fairness.md); null for rolls made before fairness ledgers",
+      }),
       created_at: timestamp,
       updated_at: timestamp,
     },
@@ -307,16 +376,29 @@ export const schemas: Record<string, Schema> = {
       api_version: { const: '1.0' },
       label: strict({ color: { type: 'string' }, background_color: { type: 'string' } }),
       available_dice: { type: 'array', items: ref('DieEntry') },
-      meshes: { type: 'object', description: 'Die id -> URL of its mesh (every file field of the manifest is presented as the URL that serves the file without a key)', additionalProperties: { type: 'string' } },
+      meshes: {
+        type: 'object',
+        description: 'Die id -> URL of its mesh (every file field of the manifest is presented as the URL that serves the file without a key)',
+        additionalProperties: { type: 'string' },
+      },
       sizes: { type: 'object', additionalProperties: { type: 'number' } },
       physics: { type: 'object' },
-      sounds: { type: 'array', items: { type: 'object' }, description: '`src`: a URL, or die id -> URL. `roll.loading` sounds: `value` compares the hand size (number of dice thrown): a number or "=N"/"==N" (exactly), ">=N", ">N", "<=N", "<N"' },
+      sounds: {
+        type: 'array',
+        items: { type: 'object' },
+        description:
+          '`src`: a URL, or die id -> URL. `roll.loading` sounds: `value` compares the hand size (number of dice thrown): a number or "=N"/"==N" (exactly), ">=N", ">N", "<=N", "<N"',
+      },
       uniforms: { type: 'object', additionalProperties: { type: 'object' } },
       values: { type: 'object', additionalProperties: { type: 'array', items: face } },
       textures: { type: 'array', items: { type: 'object' }, description: '`src`: a URL, or die id -> URL' },
       frag_shader: nullable({ type: 'string' }),
       vert_shader: nullable({ type: 'string' }),
-      assets: { type: 'object', description: 'File name (as the manifest gave it) -> URL it is served at, without a key: `/api/1.0/theme/{id}/version/{version}/asset/{sha256}/{name}`', additionalProperties: { type: 'string' } },
+      assets: {
+        type: 'object',
+        description: 'File name (as the manifest gave it) -> URL it is served at, without a key: `/api/1.0/theme/{id}/version/{version}/asset/{sha256}/{name}`',
+        additionalProperties: { type: 'string' },
+      },
       user: nullable(ref('User')),
       created_at: timestamp,
       updated_at: timestamp,
@@ -325,14 +407,22 @@ export const schemas: Record<string, Schema> = {
 
   ShareRequest: {
     type: 'object',
-    description: 'A link that shares a theme: whoever accepts it gets the theme in their dice box. Its owner sees every field; others (previewing a link) see no `id`, usage or times.',
+    description:
+      'A link that shares a theme: whoever accepts it gets the theme in their dice box. Its owner sees every field; others (previewing a link) see no `id`, usage or times.',
     required: ['code', 'url', 'theme', 'user', 'expires_at', 'status'],
     additionalProperties: false,
     properties: {
       id: { type: 'string', description: 'Owner only: names the request in paths' },
       code: { type: 'string' },
       url: { type: 'string', format: 'uri', description: 'The link to give people' },
-      theme: nullable(strict({ id: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' }, label: strict({ color: { type: 'string' }, background_color: { type: 'string' } }) })),
+      theme: nullable(
+        strict({
+          id: { type: 'string' },
+          name: { type: 'string' },
+          version: { type: 'string' },
+          label: strict({ color: { type: 'string' }, background_color: { type: 'string' } }),
+        }),
+      ),
       user: nullable(ref('User')),
       expires_at: nullable(timestamp),
       status: { enum: ['active', 'expired', 'used_up'] },

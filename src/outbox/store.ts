@@ -14,7 +14,11 @@ export interface OutboxEntry {
 
 /** The INSERT of a row in the caller's transaction; answers its id. */
 export async function insertOutboxIn(query: Query, event: string, payload: Record<string, unknown>, nowMs = Date.now()): Promise<number> {
-  const [row] = await query<{ id: unknown }>('INSERT INTO outbox (event, payload, created_ms) VALUES ($1, $2, $3) RETURNING id', [event, JSON.stringify(payload), nowMs]);
+  const [row] = await query<{ id: unknown }>('INSERT INTO outbox (event, payload, created_ms) VALUES ($1, $2, $3) RETURNING id', [
+    event,
+    JSON.stringify(payload),
+    nowMs,
+  ]);
   return Number(row!.id);
 }
 
@@ -48,7 +52,10 @@ export async function readOutbox(ids: readonly number[]): Promise<OutboxEntry[]>
   const out: OutboxEntry[] = [];
   for (let at = 0; at < ids.length; at += 500) {
     const part = ids.slice(at, at + 500);
-    const rows = await db().sql.query<{ id: unknown; event: unknown; payload: unknown }>(`SELECT id, event, payload FROM outbox WHERE id IN (${part.map((_, i) => `$${i + 1}`).join(', ')})`, part);
+    const rows = await db().sql.query<{ id: unknown; event: unknown; payload: unknown }>(
+      `SELECT id, event, payload FROM outbox WHERE id IN (${part.map((_, i) => `$${i + 1}`).join(', ')})`,
+      part,
+    );
     out.push(...rows.map((row) => ({ id: Number(row.id), event: String(row.event), payload: parsePayload(row.payload) })));
   }
   return out;

@@ -44,7 +44,10 @@ export function startOutboxSweeper({ intervalMs, graceMs, logger }: SweeperOptio
       for (const entry of due) {
         const handler = handlers.get(entry.event);
         if (!handler) unknown.push(entry.id);
-        else await Promise.resolve(handler(entry)).catch((err: Error) => logger.warn({ err: err.message, event: entry.event }, 'outbox: announcement failed; tried again later'));
+        else
+          await Promise.resolve(handler(entry)).catch((err: Error) =>
+            logger.warn({ err: err.message, event: entry.event }, 'outbox: announcement failed; tried again later'),
+          );
       }
       if (unknown.length) {
         logger.warn({ entries: unknown.length }, 'outbox: entries of an event nobody announces dropped');
@@ -78,7 +81,9 @@ export function releaseOutbox(ids: readonly number[], logger?: Logger): void {
     const batch = releasing;
     releasing = [];
     releaseScheduled = false;
-    deleting = deleteOutbox(batch).catch((err: Error) => logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'));
+    deleting = deleteOutbox(batch).catch((err: Error) =>
+      logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'),
+    );
   });
 }
 

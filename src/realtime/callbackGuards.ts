@@ -43,7 +43,11 @@ export function guardListeners(emitter: EventEmitter, events: readonly string[],
     if (typeof event !== 'string' || !guardedEvents.has(event)) return original.call(this, event, ...args);
     // rawListeners: `once` wrappers remove themselves when called, as emit would have done.
     const listeners = this.rawListeners(event) as Array<(...a: unknown[]) => unknown>;
-    for (const listener of listeners) guarded(() => listener.apply(this, args), (err) => onError(err, event))();
+    for (const listener of listeners)
+      guarded(
+        () => listener.apply(this, args),
+        (err) => onError(err, event),
+      )();
     return listeners.length > 0;
   };
   emitter.emit = emit;
@@ -61,7 +65,9 @@ export const REDIS_MESSAGE_EVENTS = ['message', 'messageBuffer', 'pmessage', 'pm
  * channel of the deployment) must be one log line, not the end of every instance.
  */
 export function guardRedisMessages(sub: EventEmitter, log: { error(fields: object, message: string): void }): () => void {
-  return guardListeners(sub, REDIS_MESSAGE_EVENTS, (err, event) => log.error({ ...errorFields(err), event }, 'a Redis pub/sub message could not be handled; dropped'));
+  return guardListeners(sub, REDIS_MESSAGE_EVENTS, (err, event) =>
+    log.error({ ...errorFields(err), event }, 'a Redis pub/sub message could not be handled; dropped'),
+  );
 }
 
 /**

@@ -82,13 +82,27 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };
-  const ctx: RealtimeContext = { io, logger: log, broadcaster, presence, moveLimits: options.moveLimits, handshakeLimit, replay: (socket, send, logged) => replayMissed(socket, send, logged, broadcaster.sequence) };
+  const ctx: RealtimeContext = {
+    io,
+    logger: log,
+    broadcaster,
+    presence,
+    moveLimits: options.moveLimits,
+    handshakeLimit,
+    replay: (socket, send, logged) => replayMissed(socket, send, logged, broadcaster.sequence),
+  };
   setupNamespaces(ctx);
   let pusher: PusherGateway | null = null;
   if (options.httpServer) {
     const { socketBytesPerSecond, socketMaxPacketBytes, socketMaxBufferedBytes } = deps.config;
     const bytes = { perSecond: socketBytesPerSecond, burst: Math.max(socketBytesPerSecond, 2 * socketMaxPacketBytes) };
-    pusher = new PusherGateway(ctx, { pusher: deps.config.pusher, maxPayload: socketMaxPacketBytes, handshakeLimit, bytes, maxBufferedBytes: socketMaxBufferedBytes });
+    pusher = new PusherGateway(ctx, {
+      pusher: deps.config.pusher,
+      maxPayload: socketMaxPacketBytes,
+      handshakeLimit,
+      bytes,
+      maxBufferedBytes: socketMaxBufferedBytes,
+    });
     pusher.attach(options.httpServer);
   }
   // Bytes before they are decoded. The burst is small on purpose: every reconnection starts with a full
@@ -147,13 +161,26 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
  * could not publish (it reports the namespaces once it can: those sockets are resynced everywhere).
  * Answers the stop function.
  */
-function guardAccess(io: Server, deps: AppDeps, log: Logger, broadcaster: RedisBroadcaster | null, options: RealtimeOptions, pusher: PusherGateway | null): () => void {
+function guardAccess(
+  io: Server,
+  deps: AppDeps,
+  log: Logger,
+  broadcaster: RedisBroadcaster | null,
+  options: RealtimeOptions,
+  pusher: PusherGateway | null,
+): () => void {
   const guard = new AccessGuard(io, log, pusher);
   const revalidate = () => void guard.revalidate().catch((err: Error) => log.warn({ err: err.message }, 'socket re-validation failed'));
   const stopInterval = guard.start(deps.config.realtimeRevalidateMs);
   const { pub, sub } = options;
   const channel = controlChannel(deps.config.redisPrefix);
-  const tell = (message: ControlMessage) => (pub ? publishOf(pub)(channel, JSON.stringify(message)).then(() => true, () => false) : Promise.resolve(false));
+  const tell = (message: ControlMessage) =>
+    pub
+      ? publishOf(pub)(channel, JSON.stringify(message)).then(
+          () => true,
+          () => false,
+        )
+      : Promise.resolve(false);
 
   const unsubscribe = subscribe((event) => {
     if (event.type !== 'keys.revoked') return;

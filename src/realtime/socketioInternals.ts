@@ -160,6 +160,11 @@ export function adapterInternals<Extra extends object = object>(nsp: Namespace):
  * confirmed, so a namespace created while Redis was away is subscribed again by hand (src/server.ts).
  * All undefined for the in-memory adapter.
  */
-export function redisAdapterChannels(nsp: Namespace): { channel?: string; requestChannel?: string; responseChannel?: string; specificResponseChannel?: string } {
+export function redisAdapterChannels(nsp: Namespace): {
+  channel?: string;
+  requestChannel?: string;
+  responseChannel?: string;
+  specificResponseChannel?: string;
+} {
   return nsp.adapter as unknown as { channel?: string; requestChannel?: string; responseChannel?: string; specificResponseChannel?: string };
 }

@@ -49,14 +49,19 @@ export async function throwAddedDice(userId: number, roll: RollRecord, added: Ad
   const operator = roll.operator && Object.keys(roll.operator).length ? roll.operator : null;
   const chooser = operator && Object.keys(operator).find((k) => !SCALING_KEYS.has(k.trim().toLowerCase()));
   if (chooser !== undefined && chooser !== null) {
-    throw new DiceNotAddableError(`Dice cannot be added to this roll: its operator "${chooser.slice(0, 16)}" decided over its dice as they were; roll the new dice on their own.`);
+    throw new DiceNotAddableError(
+      `Dice cannot be added to this roll: its operator "${chooser.slice(0, 16)}" decided over its dice as they were; roll the new dice on their own.`,
+    );
   }
   const thrown = [...(roll.values ?? [])].sort((a, b) => a.dieIndex - b.dieIndex || a.position - b.position);
-  if (thrown.some((v) => v.origin !== 'roll' && v.origin !== 'mod')) throw new DiceNotAddableError('Dice cannot be added to this roll: it has rerolled or exploded dice.');
+  if (thrown.some((v) => v.origin !== 'roll' && v.origin !== 'mod'))
+    throw new DiceNotAddableError('Dice cannot be added to this roll: it has rerolled or exploded dice.');
 
   // Each die fixed to the face it showed (by face rather than by `value`, whose reading differs by die type).
   const fixed: DieRequest[] = thrown.map((v) =>
-    v.type === 'mod' ? { type: v.type, theme: v.theme, value: v.numericValue ?? v.value ?? 0 } : { type: v.type, theme: v.theme, valueToDisplay: v.valueToDisplay as Face },
+    v.type === 'mod'
+      ? { type: v.type, theme: v.theme, value: v.numericValue ?? v.value ?? 0 }
+      : { type: v.type, theme: v.theme, valueToDisplay: v.valueToDisplay as Face },
   );
   const fresh: DieRequest[] = added.map((d) => {
     const req: DieRequest = { type: d.type, theme: d.theme || DEFAULT_THEME_ID };
@@ -78,7 +83,9 @@ export async function throwAddedDice(userId: number, roll: RollRecord, added: Ad
   // transaction: what a refusal below throws rolls the claim back with everything else.
   const scope = roll.roomId != null ? roomScope(roll.roomId) : userScope(roll.userId);
   const drawn = await drawInTransaction(
-    tx, { ledgerId: roll.ledgerId ?? null, scope, roomId: roll.roomId, userId: roll.roomId != null ? null : roll.userId }, roll.clientSeed ?? '',
+    tx,
+    { ledgerId: roll.ledgerId ?? null, scope, roomId: roll.roomId, userId: roll.roomId != null ? null : roll.userId },
+    roll.clientSeed ?? '',
     (rng) => {
       try {
         return rollDice([...fixed, ...fresh], (operator ?? undefined) as OperatorInput | undefined, resolverFor(themes), rng);
@@ -93,14 +100,18 @@ export async function throwAddedDice(userId: number, roll: RollRecord, added: Ad
   // d100, as in one request, and the d10x's tens stay what they were): should any count otherwise, refuse.
   const changed = thrown.findIndex((v, i) => result.values[i]!.numericValue !== v.numericValue || result.values[i]!.isDropped !== v.isDropped);
   if (changed !== -1) {
-    throw new DiceError('invalid_dice', `dice[${added[0]!.index}].type`, 'These dice would change how the roll\'s own dice count: roll them on their own.');
+    throw new DiceError('invalid_dice', `dice[${added[0]!.index}].type`, "These dice would change how the roll's own dice count: roll them on their own.");
   }
   const newValues = result.values.slice(thrown.length);
   refuseOversizedValues({ values: [...thrown, ...newValues] });
 
   let position = thrown.reduce((max, v) => Math.max(max, v.position), -1);
   return {
-    values: withDraws(newValues.map((v) => ({ ...valueRecord(++position, v, now), rollId: roll.id })), drawn.draws, drawn.ledgerId),
+    values: withDraws(
+      newValues.map((v) => ({ ...valueRecord(++position, v, now), rollId: roll.id })),
+      drawn.draws,
+      drawn.ledgerId,
+    ),
     totalValue: result.total,
     equation: result.equation,
   };

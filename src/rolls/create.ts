@@ -1,5 +1,16 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { builtinDefinition, rollDice, rollEquation, type DieDefinition, type DieRequest, type Face, type OperatorInput, type Resolve, type Rng, type RollResult } from '../dice';
+import {
+  builtinDefinition,
+  rollDice,
+  rollEquation,
+  type DieDefinition,
+  type DieRequest,
+  type Face,
+  type OperatorInput,
+  type Resolve,
+  type Rng,
+  type RollResult,
+} from '../dice';
 import { AppError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { publish } from '../events/bus';
 import { SLUG_PATTERN } from '../rooms/codes';
@@ -73,7 +84,10 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   // The two reads do not depend on each other: run them side by side, then judge in a fixed order.
   const [foundRoom, themes] = await Promise.allSettled([
     input.room ? requireRoomRecord(input.room, user.id, input.whisper ?? []) : Promise.resolve(null),
-    findRollableThemeVersions(user.id, request.wanted.map((w) => w.slug)),
+    findRollableThemeVersions(
+      user.id,
+      request.wanted.map((w) => w.slug),
+    ),
   ]);
   const room = settled(foundRoom);
   if (room) authorizeRollInRoom(room, user.id);
@@ -118,7 +132,11 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
       roll.equation = result.equation;
       roll.totalValue = result.total;
       roll.operator = (result.operator as Record<string, unknown> | null) ?? null;
-      const values = withDraws(result.values.map((v, position) => valueRecord(position, v, drawnAt)), rng.draws, ledger.id);
+      const values = withDraws(
+        result.values.map((v, position) => valueRecord(position, v, drawnAt)),
+        rng.draws,
+        ledger.id,
+      );
       return { roll, values, whispers, announce: room ? { slug: room.slug } : undefined, written: null as RollWritten | null };
     },
     writeAll: writeRolls,
@@ -133,7 +151,16 @@ export async function createRoll(user: UserRecord, input: RollInput): Promise<Ro
   roll.room = room;
   roll.values = values;
   roll.whispers = whispers;
-  publish({ type: 'roll.created', rollId: roll.id, roomId: room?.id ?? null, slug: room?.slug ?? null, loaded: roll, outboxId: written?.outboxId ?? null, recordedWith: written?.recorded ?? 0, userId: user.id });
+  publish({
+    type: 'roll.created',
+    rollId: roll.id,
+    roomId: room?.id ?? null,
+    slug: room?.slug ?? null,
+    loaded: roll,
+    outboxId: written?.outboxId ?? null,
+    recordedWith: written?.recorded ?? 0,
+    userId: user.id,
+  });
   return roll;
 }
 
@@ -144,7 +171,11 @@ async function writeRolls(tx: Query, rolls: (RollToInsert & { written: RollWritt
 }
 
 /** writeRolls as one statement that also moves the ledger (PostgreSQL); false when the ledger had moved. */
-async function writeRollsGuarded(query: Query, rolls: (RollToInsert & { written: RollWritten | null })[], advance: (params: unknown[]) => string): Promise<boolean> {
+async function writeRollsGuarded(
+  query: Query,
+  rolls: (RollToInsert & { written: RollWritten | null })[],
+  advance: (params: unknown[]) => string,
+): Promise<boolean> {
   const written = await insertRollsGuarded(query, rolls, advance);
   if (!written) return false;
   rolls.forEach((r, i) => (r.written = written[i]!));
@@ -342,4 +373,3 @@ export function randomDirection(): number {
 export function randomVelocity(): number {
   return randomInt(50, 151) / 100;
 }
-

@@ -17,7 +17,9 @@ export interface HistoryPage {
  * `externalId` when it is given (many rolls may share one: D&D Beyond labels every roll of a character).
  */
 export async function readRoomHistory(
-  user: Pick<UserRecord, 'id'>, slug: string, page: { before?: string; limit: number; externalId?: string },
+  user: Pick<UserRecord, 'id'>,
+  slug: string,
+  page: { before?: string; limit: number; externalId?: string },
 ): Promise<HistoryPage> {
   const { before, limit } = page;
   const room = await requireRoomBySlug(slug);

@@ -96,7 +96,8 @@ export function authorizeRoomRollsChange(room: Pick<Room, 'participants' | 'memb
  */
 export function authorizeOthersDiceChange(room: Pick<Room, 'userId'>, userId: number, flags: { isHidden?: boolean }): void {
   if (room.userId !== userId) throw new ForbiddenError("Only the room's owner may change other participants' dice.");
-  if (flags.isHidden !== undefined) throw new ForbiddenError("Other participants' dice can be picked up or cleared (is_visible, is_cleared), not hidden or revealed.");
+  if (flags.isHidden !== undefined)
+    throw new ForbiddenError("Other participants' dice can be picked up or cleared (is_visible, is_cleared), not hidden or revealed.");
 }
 
 /**

@@ -78,7 +78,10 @@ function presentValues(roll: Roll, values: RollValue[], viewerUserId: number | n
 }
 
 export function presentRollValue(
-  roll: Pick<Roll, 'userId'>, value: RollValue, viewerUserId: number | null | undefined, place?: [number, number],
+  roll: Pick<Roll, 'userId'>,
+  value: RollValue,
+  viewerUserId: number | null | undefined,
+  place?: [number, number],
 ): PresentedValue {
   const visible = canSeeValue(roll, value, viewerUserId);
   return {

@@ -132,7 +132,12 @@ const updateMany: RequestHandler = async (req, res) => {
     body.rolls.map((r) => ({ uuid: r.uuid, dice: r.dice.map(toChange) })),
     (i) => `rolls[${i}].`,
   );
-  res.json(list('roll', rolls.map((r) => presentRoll(r, req.user!.id))));
+  res.json(
+    list(
+      'roll',
+      rolls.map((r) => presentRoll(r, req.user!.id)),
+    ),
+  );
 };
 
 const updateInRoom: RequestHandler = async (req, res) => {
@@ -140,7 +145,12 @@ const updateInRoom: RequestHandler = async (req, res) => {
   const { participant } = req.query as { participant?: '*' | number };
   const scope = participant === undefined ? 'own' : participant === '*' ? 'all' : { participantId: participant };
   const rolls = await updateRoomRolls(req.user!, req.params.slug as string, toFlags(dice), scope);
-  res.json(list('roll', rolls.map((r) => presentRoll(r, req.user!.id))));
+  res.json(
+    list(
+      'roll',
+      rolls.map((r) => presentRoll(r, req.user!.id)),
+    ),
+  );
 };
 
 const clear: RequestHandler = async (req, res) => {

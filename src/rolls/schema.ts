@@ -23,7 +23,9 @@ const atMostJsonBytes = (max: number) => (value: unknown, helpers: Joi.CustomHel
 const face = Joi.alternatives(
   Joi.number(),
   Joi.string().max(255),
-  Joi.object({ src: Joi.string().max(1000).required() }).unknown(true).custom(atMostJsonBytes(MAX_FACE_BYTES)),
+  Joi.object({ src: Joi.string().max(1000).required() })
+    .unknown(true)
+    .custom(atMostJsonBytes(MAX_FACE_BYTES)),
 ).messages({ 'alternatives.match': '{{#label}} must be a number, a string or an object with src' });
 
 const NUMERIC_STRING = /^\s*[+-]?\d{1,12}(\.\d{1,15})?\s*$/;
@@ -34,7 +36,14 @@ const die = Joi.object({
   type: Joi.string().min(1).max(64).required(),
   theme: themeId,
   // dddice's clients send a face's number as a number or as a numeric string ("15"): both are that number.
-  value: Joi.alternatives(Joi.number(), Joi.string().max(32).pattern(NUMERIC_STRING).custom((v: string) => Number(v))).allow(null)
+  value: Joi.alternatives(
+    Joi.number(),
+    Joi.string()
+      .max(32)
+      .pattern(NUMERIC_STRING)
+      .custom((v: string) => Number(v)),
+  )
+    .allow(null)
     .messages({
       'alternatives.types': '{{#label}} must be a number (or a numeric string such as "15")',
       'string.pattern.base': '{{#label}} must be a number (or a numeric string such as "15")',
@@ -50,7 +59,10 @@ const die = Joi.object({
  * engine (it names the bad selector).
  */
 const operator = Joi.object()
-  .pattern(Joi.string().max(16), Joi.alternatives(Joi.string().allow('').max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)))
+  .pattern(
+    Joi.string().max(16),
+    Joi.alternatives(Joi.string().allow('').max(200), Joi.number(), Joi.object().max(MAX_REQUEST_DICE), Joi.array().max(MAX_REQUEST_DICE)),
+  )
   .max(20)
   // Stored with the roll and written into its equation: sent to every member of the room with each event.
   .custom(atMostJsonBytes(MAX_OPERATOR_BYTES))
@@ -116,7 +128,11 @@ const dieChangeOrAddition = Joi.alternatives().conditional('.uuid', {
   is: Joi.exist(),
   then: dieChange,
   otherwise: die.keys({
-    type: Joi.string().min(1).max(64).required().messages({ 'any.required': '{{#label}} is required: give a die to add its type, or a die of the roll its uuid' }),
+    type: Joi.string()
+      .min(1)
+      .max(64)
+      .required()
+      .messages({ 'any.required': '{{#label}} is required: give a die to add its type, or a die of the roll its uuid' }),
   }),
 });
 

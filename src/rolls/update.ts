@@ -51,8 +51,14 @@ export async function updateRolls(user: Pick<UserRecord, 'id'>, changes: RollCha
 async function updateRollsOnce(user: Pick<UserRecord, 'id'>, changes: RollChange[], pathOf: (i: number) => string): Promise<RollRecord[]> {
   const key = eventKey();
   const { ids, changedIds } = await inTransaction(async (tx) => {
-    await lockRolls(tx, changes.filter((c) => c.added?.length).map((c) => c.uuid));
-    const rolls = await loadRollsByUuid(changes.map((c) => c.uuid), { query: tx });
+    await lockRolls(
+      tx,
+      changes.filter((c) => c.added?.length).map((c) => c.uuid),
+    );
+    const rolls = await loadRollsByUuid(
+      changes.map((c) => c.uuid),
+      { query: tx },
+    );
     const writes: { value: RollValueRecord; flags: DieFlags }[] = [];
     const moves = new Map<number, { value: RollValueRecord; position: DiePosition }>();
     const unknown: ErrorDetail[] = [];
@@ -85,7 +91,10 @@ async function updateRollsOnce(user: Pick<UserRecord, 'id'>, changes: RollChange
     return { ids, changedIds };
   });
   const rolls = await loadRolls(ids);
-  announceUpdates(rolls.filter((r) => changedIds.has(r.id)), key);
+  announceUpdates(
+    rolls.filter((r) => changedIds.has(r.id)),
+    key,
+  );
   return rolls;
 }
 

@@ -7,8 +7,7 @@ export const BACKGROUND_FIELD = 'bg_file_path';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
-const startsWith = (buf: Uint8Array, bytes: number[], offset = 0) =>
-  buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
+const startsWith = (buf: Uint8Array, bytes: number[], offset = 0) => buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
 /** The image type of `data` by its magic bytes, or null when it is none of png, jpeg, gif, webp. */

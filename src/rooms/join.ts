@@ -43,7 +43,13 @@ export async function joinRoom(slug: string, user: RoomActor, passcode?: string 
           position: nextFreePosition(seats.map((p) => p.position)),
           color: pickDefaultColor(seats.map((p) => p.color)),
         });
-        const joined: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id, userId: user.id, change: 'joined' }, key: eventKey() };
+        const joined: DomainEvent = {
+          type: 'room.updated',
+          roomId: room.id,
+          slug: room.slug,
+          participant: { id, userId: user.id, change: 'joined' },
+          key: eventKey(),
+        };
         await recordIn(tx, joined);
         return joined;
       });

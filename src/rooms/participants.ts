@@ -7,12 +7,23 @@ import { requireRoomBySlug, rereadRoom } from './access';
 import { USERNAME_MAX } from './create';
 import { authorizeParticipantChange, canAccessRoom, participantChangeForbidden } from './policy';
 import type { DiceTray, ParticipantRecord, RoomRecord } from './store/records';
-import { changeParticipant, deleteParticipant, otherNames, participantById, recordIn, withRoomLocked, type ParticipantChange as StoredChange } from './store/write';
+import {
+  changeParticipant,
+  deleteParticipant,
+  otherNames,
+  participantById,
+  recordIn,
+  withRoomLocked,
+  type ParticipantChange as StoredChange,
+} from './store/write';
 
 /** 409: another participant of the room goes by this name (compared case-insensitively after normalization). */
 export class NameTakenError extends ConflictError {
   constructor(name: string) {
-    super(`Another participant of this room is already called "${name}" (names are compared without regard to case or character width): choose another name.`, 'name_taken');
+    super(
+      `Another participant of this room is already called "${name}" (names are compared without regard to case or character width): choose another name.`,
+      'name_taken',
+    );
   }
 }
 
@@ -49,7 +60,13 @@ export async function updateParticipant(slug: string, participantId: number, use
   // Only the two fields of each die are kept, whatever else a client sent along.
   if (change.diceTray !== undefined) values.diceTray = change.diceTray.map((row) => row.map((die) => ({ dieType: die.dieType, theme: die.theme })));
   // The room lock orders renames (PostgreSQL; SQLite has one writer): two cannot both take a free name.
-  const event: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'updated' }, key: eventKey() };
+  const event: DomainEvent = {
+    type: 'room.updated',
+    roomId: room.id,
+    slug: room.slug,
+    participant: { id: participant.id, userId: participant.userId, change: 'updated' },
+    key: eventKey(),
+  };
   const changed = await withRoomLocked(room.id, async (_current, tx) => {
     const row = await participantById(tx, participant.id);
     if (!row) throw new NotFoundError(`This room has no participant ${participantId}.`);
@@ -83,7 +100,13 @@ export async function removeParticipant(slug: string, participantId: number, use
   const room = await requireRoomBySlug(slug);
   const participant = participantOf(room, participantId, user, 'remove');
   authorizeParticipantChange(room, participant, user, 'remove');
-  const left: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, participant: { id: participant.id, userId: participant.userId, change: 'left' }, key: eventKey() };
+  const left: DomainEvent = {
+    type: 'room.updated',
+    roomId: room.id,
+    slug: room.slug,
+    participant: { id: participant.id, userId: participant.userId, change: 'left' },
+    key: eventKey(),
+  };
   await withRoomLocked(room.id, async (_current, tx) => {
     await deleteParticipant(tx, room.id, participant.id);
     await recordIn(tx, left);

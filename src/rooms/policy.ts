@@ -82,6 +82,8 @@ export function authorizeParticipantChange(room: Room, participant: Participant,
 /** The 403 of changing or removing a participant one may not manage. */
 export function participantChangeForbidden(action: 'change' | 'remove'): ForbiddenError {
   return new ForbiddenError(
-    action === 'change' ? 'Only that participant or the room owner may change a participant.' : 'Only that participant or the room owner may remove a participant.',
+    action === 'change'
+      ? 'Only that participant or the room owner may change a participant.'
+      : 'Only that participant or the room owner may remove a participant.',
   );
 }

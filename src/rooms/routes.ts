@@ -36,13 +36,17 @@ export function roomRoutes(deps: AppDeps): Router {
     const { page: n, per_page: perPage } = req.query as unknown as { page: number; per_page: number };
     const { rows, total } = await listRoomsOf(req.user!.id, n, perPage);
     res.json(
-      page('room', rows.map((r) => presentRoom(r, req.user!.id)), {
-        path: listPath(req, deps.config),
-        query: perPage !== DEFAULT_PER_PAGE ? { per_page: String(perPage) } : {},
-        page: n,
-        perPage,
-        total,
-      }),
+      page(
+        'room',
+        rows.map((r) => presentRoom(r, req.user!.id)),
+        {
+          path: listPath(req, deps.config),
+          query: perPage !== DEFAULT_PER_PAGE ? { per_page: String(perPage) } : {},
+          page: n,
+          perPage,
+          total,
+        },
+      ),
     );
   };
 
@@ -62,7 +66,12 @@ export function roomRoutes(deps: AppDeps): Router {
 
   const update: RequestHandler = async (req, res) => {
     const body = req.body as { name?: string; is_public?: boolean; passcode?: string | null; bg_file_path?: string | null };
-    const room = await updateRoom(req.params.slug as string, req.user!, { name: body.name, isPublic: body.is_public, passcode: body.passcode, bgFilePath: body.bg_file_path });
+    const room = await updateRoom(req.params.slug as string, req.user!, {
+      name: body.name,
+      isPublic: body.is_public,
+      passcode: body.passcode,
+      bgFilePath: body.bg_file_path,
+    });
     roomEnvelope(res, room, req.user!.id);
   };
 
@@ -96,7 +105,11 @@ export function roomRoutes(deps: AppDeps): Router {
   const changeParticipant: RequestHandler = async (req, res) => {
     const body = req.body as { username?: string; color?: string; dice_tray?: DiceTray };
     const participantId = req.params.participant as unknown as number;
-    const room = await updateParticipant(req.params.slug as string, participantId, req.user!, { username: body.username, color: body.color, diceTray: body.dice_tray });
+    const room = await updateParticipant(req.params.slug as string, participantId, req.user!, {
+      username: body.username,
+      color: body.color,
+      diceTray: body.dice_tray,
+    });
     roomEnvelope(res, room, req.user!.id);
   };
 
@@ -123,7 +136,11 @@ export function roomRoutes(deps: AppDeps): Router {
  */
 export function roomPublicRoutes(deps: AppDeps): Router {
   const router = Router();
-  const perAddress = rateLimit(deps.rateLimitStore, { name: 'room-bg', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => req.ip ?? 'unknown' }, deps.logger);
+  const perAddress = rateLimit(
+    deps.rateLimitStore,
+    { name: 'room-bg', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => req.ip ?? 'unknown' },
+    deps.logger,
+  );
   router.get('/:slug/background/:file', perAddress, validate({ params: s.backgroundParams }), background);
   return router;
 }

@@ -9,8 +9,7 @@ import { displayNameProblem, normalizeDisplayName } from '../lib/displayName';
 
 // Any string: a slug that cannot exist is a 404 from the loader, not a 400.
 const slug = Joi.string().max(1000).required();
-const notBlank = (max: number) =>
-  Joi.string().max(max).pattern(/\S/).messages({ 'string.pattern.base': '{{#label}} must not be blank' });
+const notBlank = (max: number) => Joi.string().max(max).pattern(/\S/).messages({ 'string.pattern.base': '{{#label}} must not be blank' });
 
 /** A name other participants read: normalized and checked (lib/displayName.ts); the normalized form goes on. */
 const displayName = (max: number) =>
@@ -37,7 +36,9 @@ export const participantParams = Joi.object({
 });
 export const backgroundParams = Joi.object({
   slug,
-  file: Joi.string().pattern(/^[0-9a-f]{64}(\.[a-z]{3,4})?$/).required(),
+  file: Joi.string()
+    .pattern(/^[0-9a-f]{64}(\.[a-z]{3,4})?$/)
+    .required(),
 });
 
 export const listQuery = Joi.object(pageQuery);
@@ -70,19 +71,24 @@ const TRAY_DIE_ID = /^[A-Za-z0-9][\w-]{0,63}$/;
 const TRAY_THEME_ID = /^[a-z0-9](?:[a-z0-9_-]{0,98}[a-z0-9])?$/;
 
 const trayDie = Joi.object({
-  dieType: Joi.string().max(64).pattern(TRAY_DIE_ID).required().messages({ 'string.pattern.base': '{{#label}} must be a die id: letters, digits, "_" or "-" (at most 64), such as d20' }),
-  theme: Joi.string()
-    .max(100)
-    .pattern(TRAY_THEME_ID)
+  dieType: Joi.string()
+    .max(64)
+    .pattern(TRAY_DIE_ID)
     .required()
-    .messages({ 'string.pattern.base': '{{#label}} must be a theme id: lower-case letters, digits, "-" and "_", starting and ending with a letter or digit, at most 100 characters' }),
+    .messages({ 'string.pattern.base': '{{#label}} must be a die id: letters, digits, "_" or "-" (at most 64), such as d20' }),
+  theme: Joi.string().max(100).pattern(TRAY_THEME_ID).required().messages({
+    'string.pattern.base':
+      '{{#label}} must be a theme id: lower-case letters, digits, "-" and "_", starting and ending with a letter or digit, at most 100 characters',
+  }),
 });
 
 const diceTray = Joi.array()
   .items(Joi.array().items(trayDie).min(1).max(MAX_TRAY_ROW_DICE))
   .max(MAX_TRAY_ROWS)
   .custom((value: unknown, helpers) =>
-    Buffer.byteLength(JSON.stringify(value)) > MAX_TRAY_BYTES ? helpers.message({ custom: `{{#label}} must be at most ${MAX_TRAY_BYTES} bytes of JSON` }) : value,
+    Buffer.byteLength(JSON.stringify(value)) > MAX_TRAY_BYTES
+      ? helpers.message({ custom: `{{#label}} must be at most ${MAX_TRAY_BYTES} bytes of JSON` })
+      : value,
   );
 
 export const participantBody = Joi.object({

@@ -26,9 +26,10 @@ export async function updateRoom(slug: string, user: { id: number }, input: Room
   const room = await requireRoomBySlug(slug);
   authorizeRoomOwner(room, user, 'change it');
   if (typeof input.bgFilePath === 'string' && input.bgFilePath !== room.bgFilePath) {
-    throw new UnprocessableError('bg_file_path cannot be set to a URL: upload an image with POST /api/1.0/room/{slug} (multipart field "bg_file_path"), or send null to remove the background.', [
-      { path: 'bg_file_path', message: 'bg_file_path must be null (to remove the background) or left out.' },
-    ]);
+    throw new UnprocessableError(
+      'bg_file_path cannot be set to a URL: upload an image with POST /api/1.0/room/{slug} (multipart field "bg_file_path"), or send null to remove the background.',
+      [{ path: 'bg_file_path', message: 'bg_file_path must be null (to remove the background) or left out.' }],
+    );
   }
   const updated: DomainEvent = { type: 'room.updated', roomId: room.id, slug: room.slug, key: eventKey() };
   const outcome = await withRoomLocked(room.id, async (current, tx) => {

@@ -5,7 +5,10 @@ import Joi from 'joi';
 // Any string: a slug that cannot exist is a 404 from the loader, not a 400.
 export const slugParams = Joi.object({ slug: Joi.string().max(1000).required() });
 
-const time = Joi.date().iso().messages({ 'date.format': '{{#label}} must be an ISO 8601 time, such as 2026-01-02T03:04:05Z', 'date.base': '{{#label}} must be an ISO 8601 time, such as 2026-01-02T03:04:05Z' });
+const time = Joi.date().iso().messages({
+  'date.format': '{{#label}} must be an ISO 8601 time, such as 2026-01-02T03:04:05Z',
+  'date.base': '{{#label}} must be an ISO 8601 time, such as 2026-01-02T03:04:05Z',
+});
 const filters = {
   since: time,
   until: time.when('since', { is: Joi.exist(), then: Joi.date().greater(Joi.ref('since')).messages({ 'date.greater': '{{#label}} must be after since' }) }),

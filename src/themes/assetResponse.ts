@@ -6,7 +6,17 @@ import type { AssetMeta } from './store/records';
  * The only types a theme file is answered with: what the upload check sniffs (manifest/sniff.ts). Any
  * other stored type is sent as bytes, so that no file is ever served as a page, a script or an SVG.
  */
-const SAFE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'model/gltf-binary', 'model/gltf+json', 'application/octet-stream']);
+const SAFE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/ktx2',
+  'audio/wav',
+  'audio/mpeg',
+  'model/gltf-binary',
+  'model/gltf+json',
+  'application/octet-stream',
+]);
 
 /**
  * Answer one file of a theme version (keyed or keyless route). A version never changes: the file is

@@ -21,7 +21,10 @@ export async function deleteTheme(user: Pick<UserRecord, 'id'>, slug: string): P
     await recordRevocations(await shareCodesOfTheme(slug, transaction), 'theme_deleted', transaction);
     await deleteShareRequestsOfTheme(slug, transaction);
     await removeFromEveryDiceBox(slug, transaction);
-    await deleteThemeVersions(versions.map((v) => v.id), transaction);
+    await deleteThemeVersions(
+      versions.map((v) => v.id),
+      transaction,
+    );
     // A public theme stops being one: every box held it.
     return { holders: users, wasPublic: await unmarkPublic(slug, transaction) };
   });

@@ -36,7 +36,13 @@ export const themePageFacts: ThemePageFacts = {
     const user = request.user ? presentUser(request.user) : null;
     return {
       code: request.code,
-      theme: { id: theme.slug, name: theme.name, version: theme.version, description: theme.description ?? '', label: { color: text(label.color), background_color: text(label.background_color) } },
+      theme: {
+        id: theme.slug,
+        name: theme.name,
+        version: theme.version,
+        description: theme.description ?? '',
+        label: { color: text(label.color), background_color: text(label.background_color) },
+      },
       sharer: user ? { name: user.name, username: user.username } : null,
       expiresAt: timestamp(request.expiresAt),
     };

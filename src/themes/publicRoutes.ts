@@ -18,7 +18,11 @@ import * as s from './schema';
  */
 export function themePublicRoutes(deps: AppDeps): Router {
   const router = Router();
-  const perAddress = rateLimit(deps.rateLimitStore, { name: 'theme-asset', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => req.ip ?? 'unknown' }, deps.logger);
+  const perAddress = rateLimit(
+    deps.rateLimitStore,
+    { name: 'theme-asset', limit: deps.config.rateLimitPerMinute, windowMs: 60_000, key: (req) => req.ip ?? 'unknown' },
+    deps.logger,
+  );
 
   const asset: RequestHandler = async (req, res) => {
     const p = req.params as Record<string, string>;

@@ -114,21 +114,35 @@ export async function createTheme(user: UserRecord, upload: ThemeUpload): Promis
   const { manifest: input, assets } = await prepare(upload);
   const created = await withThemeLocked(input.id, (transaction) => insertVersion(user, upload, input, assets, transaction)).catch((err: unknown) => {
     // The unique index (slug, version) is the last line behind the lock: a duplicate is a conflict, never a 500.
-    if (err instanceof UniqueViolationError) throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');
+    if (err instanceof UniqueViolationError)
+      throw new ConflictError(`Version ${input.version} of this theme already exists: publish a greater version.`, 'version_conflict');
     throw err;
   });
   // The owner's box now pins this version (and every box holds the public themes): roll paths' pins everywhere.
-  await announce((await isPublic(input.id)) ? { allDiceBoxes: true } : { diceBoxes: [user.id] }, { type: 'dicebox.created', userId: user.id, themeId: created.id });
+  await announce((await isPublic(input.id)) ? { allDiceBoxes: true } : { diceBoxes: [user.id] }, {
+    type: 'dicebox.created',
+    userId: user.id,
+    themeId: created.id,
+  });
   // Answer what was written (a later read could already find it deleted).
   return { ...created, user };
 }
 
 /** The checks that need the database and the writes, inside the transaction that holds the id's lock. */
-async function insertVersion(user: UserRecord, upload: ThemeUpload, input: ManifestInput, assets: Prepared['assets'], transaction: ThemesTransaction): Promise<ThemeRecord> {
+async function insertVersion(
+  user: UserRecord,
+  upload: ThemeUpload,
+  input: ManifestInput,
+  assets: Prepared['assets'],
+  transaction: ThemesTransaction,
+): Promise<ThemeRecord> {
   const slug = input.id;
   const existing = await versionRows(slug, transaction);
   if (existing.length) authorizeThemeOwner(user, existing[0]!.userId, slug, 'publish');
-  const conflict = versionConflict(input.version, existing.map((v) => v.version));
+  const conflict = versionConflict(
+    input.version,
+    existing.map((v) => v.version),
+  );
   if (conflict) throw new ConflictError(conflict, 'version_conflict');
   if (existing.length) assertCanAddVersion(slug, existing.length);
   else await assertCanOwnTheme(user.id, transaction);
@@ -176,4 +190,3 @@ async function insertVersion(user: UserRecord, upload: ThemeUpload, input: Manif
   await putInDiceBox(user.id, slug, theme.id, transaction);
   return theme;
 }
-

@@ -10,7 +10,16 @@ import type { UserRecord } from '../users/store';
 import { publicSlugs } from './publicThemes';
 import { latestOf, sortNewestFirst } from './versions';
 import { diceBoxSlugs } from './store/diceBox';
-import { findAssetMeta, findLatestTheme, findThemeVersion, loadAssetData, loadThemesInOrder, themeExists, versionRows, versionsOwnedOrNamed } from './store/themes';
+import {
+  findAssetMeta,
+  findLatestTheme,
+  findThemeVersion,
+  loadAssetData,
+  loadThemesInOrder,
+  themeExists,
+  versionRows,
+  versionsOwnedOrNamed,
+} from './store/themes';
 import type { AssetMeta, ThemeRecord } from './store/records';
 
 export interface Paged<T> {
@@ -58,7 +67,11 @@ function latestPerSlug<T extends { slug: string; version: string }>(rows: T[]): 
     else groups.set(row.slug, [row]);
   }
   const out = new Map<string, T>();
-  for (const [slug, group] of groups) out.set(slug, latestOf(group, (r) => r.version)!);
+  for (const [slug, group] of groups)
+    out.set(
+      slug,
+      latestOf(group, (r) => r.version)!,
+    );
   return out;
 }
 

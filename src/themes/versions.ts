@@ -50,6 +50,7 @@ export function versionConflict(candidate: string, existing: readonly string[]):
   const order = compareVersions(candidate, latest);
   if (order > 0) return null;
   if (existing.includes(candidate)) return `Version ${candidate} of this theme already exists: publish a greater version.`;
-  if (order === 0) return `Version ${candidate} has the same precedence as the existing version ${latest} (build metadata does not count): publish a greater version.`;
+  if (order === 0)
+    return `Version ${candidate} has the same precedence as the existing version ${latest} (build metadata does not count): publish a greater version.`;
   return `Version ${candidate} is lower than the latest version ${latest}: a new version must be greater by SemVer.`;
 }

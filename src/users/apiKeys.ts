@@ -146,7 +146,10 @@ export async function issueOwnApiKey(user: Pick<UserRecord, 'id'>, name: string)
   return inTransaction(async (transaction) => {
     await lockUserQuotas(user.id, transaction);
     const live = await countQuotaKeys(user.id, transaction);
-    if (live >= MAX_LIVE_KEYS) throw new QuotaExceededError(`You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`);
+    if (live >= MAX_LIVE_KEYS)
+      throw new QuotaExceededError(
+        `You hold ${MAX_LIVE_KEYS} live API keys, and ${MAX_LIVE_KEYS} is the most allowed: delete one you no longer use (DELETE /api/1.0/user/key/{prefix}) to create another.`,
+      );
     return issueApiKey(user, name, transaction);
   });
 }

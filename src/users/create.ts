@@ -13,7 +13,10 @@ export async function createGuest(guestsAllowed = true): Promise<{ user: UserRec
   authorizeGuestSignUp(guestsAllowed);
   const suffix = randomBytes(4).toString('hex');
   return inTransaction(async (transaction) => {
-    const user = await insertUser({ uuid: randomUUID(), username: `guest-${suffix}`, name: `Guest ${suffix.slice(0, 4).toUpperCase()}`, isRegistered: false }, transaction);
+    const user = await insertUser(
+      { uuid: randomUUID(), username: `guest-${suffix}`, name: `Guest ${suffix.slice(0, 4).toUpperCase()}`, isRegistered: false },
+      transaction,
+    );
     const { key } = await issueApiKey(user, 'guest', transaction);
     return { user, key };
   });

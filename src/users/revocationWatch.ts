@@ -72,7 +72,11 @@ export function watchRevocations(logger: Logger, intervalMs = REVOCATION_POLL_MS
           return n;
         },
         (err: Error) => {
-          if (!failing) logger.warn({ err: err.message }, 'could not read key revocations; trying again at each poll (a revocation by another process waits for CACHE_TTL_MS and REALTIME_REVALIDATE_MS meanwhile)');
+          if (!failing)
+            logger.warn(
+              { err: err.message },
+              'could not read key revocations; trying again at each poll (a revocation by another process waits for CACHE_TTL_MS and REALTIME_REVALIDATE_MS meanwhile)',
+            );
           failing = true;
           return 0;
         },

@@ -18,7 +18,11 @@ import { updateOwnUser, type UserChanges } from './update';
 /** POST /user: the one route without a key. */
 export function guestRoutes(deps: AppDeps): Router {
   const router = Router();
-  const guestLimit = rateLimit(deps.rateLimitStore, { name: 'guest', limit: deps.config.guestsPerHour, windowMs: 3_600_000, key: (req) => req.ip ?? 'unknown' }, deps.logger);
+  const guestLimit = rateLimit(
+    deps.rateLimitStore,
+    { name: 'guest', limit: deps.config.guestsPerHour, windowMs: 3_600_000, key: (req) => req.ip ?? 'unknown' },
+    deps.logger,
+  );
   const createGuestHandler = async (_req: Request, res: Response) => {
     const { key } = await createGuest(deps.config.allowGuests);
     res.status(201).json(one('string', key));
@@ -50,13 +54,21 @@ async function updateUserHandler(req: Request, res: Response) {
 /** Live keys only, oldest first; `is_current` marks the one this request came with. */
 async function listKeysHandler(req: Request, res: Response) {
   const keys = await listLiveApiKeys(req.user!.id);
-  res.json(list('api_key', keys.map((k) => presentApiKey(k, req.apiKeyId))));
+  res.json(
+    list(
+      'api_key',
+      keys.map((k) => presentApiKey(k, req.apiKeyId)),
+    ),
+  );
 }
 
 /** The whole key is in this answer only: it is stored as a hash, so it can never be shown again. */
 async function createKeyHandler(req: Request, res: Response) {
   const { key, apiKey } = await issueOwnApiKey(req.user!, (req.body as { name?: string }).name ?? 'api');
-  res.status(201).set('Cache-Control', 'no-store').json(one('api_key', presentNewApiKey(apiKey, key, req.apiKeyId)));
+  res
+    .status(201)
+    .set('Cache-Control', 'no-store')
+    .json(one('api_key', presentNewApiKey(apiKey, key, req.apiKeyId)));
 }
 
 /** Through the same revocation as the operators' CLI; the user's last live key is refused (409 last_key). */

@@ -56,7 +56,15 @@ export function toUser(row: Row, prefix = ''): UserRecord {
 }
 
 function userRecord(user: User): UserRecord {
-  return { id: user.id, uuid: user.uuid, username: user.username, name: user.name, isRegistered: Boolean(user.isRegistered), createdAt: user.createdAt, updatedAt: user.updatedAt };
+  return {
+    id: user.id,
+    uuid: user.uuid,
+    username: user.username,
+    name: user.name,
+    isRegistered: Boolean(user.isRegistered),
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  };
 }
 
 function apiKeyRecord(key: ApiKey): ApiKeyRecord {
@@ -108,7 +116,11 @@ export async function findUsersByIds(ids: readonly number[], transaction?: Trans
 
 /** Whether another user than `exceptUserId` holds `username` in any case ("Alice" for "alice"). */
 export async function usernameTakenByOther(username: string, exceptUserId: number, transaction: Transaction): Promise<boolean> {
-  const other = await User.findOne({ where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptUserId } }] }, attributes: ['id'], transaction });
+  const other = await User.findOne({
+    where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptUserId } }] },
+    attributes: ['id'],
+    transaction,
+  });
   return other !== null;
 }
 
@@ -179,11 +191,19 @@ const AUTHENTICATE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked
 
 /** One plain query (db/sql.ts), the user built from the same row without a second read. */
 export async function findKeyByHash(keyHash: string): Promise<KeyOwner | null> {
-  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown; expiresMs: unknown; lastUsedAt: unknown }>(AUTHENTICATE, [keyHash]);
+  const [row] = await db().sql.query<Row & { keyId: unknown; keyHash: string; revokedAt: unknown; expiresMs: unknown; lastUsedAt: unknown }>(AUTHENTICATE, [
+    keyHash,
+  ]);
   if (!row) return null;
   // An expired key (a page key past its session's end) is refused as a revoked one is.
   const expired = row.expiresMs !== null && row.expiresMs !== undefined && num(row.expiresMs) <= Date.now();
-  return { keyId: Number(row.keyId), keyHash: row.keyHash, revoked: expired || asDateOrNull(row.revokedAt) !== null, lastUsedAt: asDateOrNull(row.lastUsedAt), user: toUser(row) };
+  return {
+    keyId: Number(row.keyId),
+    keyHash: row.keyHash,
+    revoked: expired || asDateOrNull(row.revokedAt) !== null,
+    lastUsedAt: asDateOrNull(row.lastUsedAt),
+    user: toUser(row),
+  };
 }
 
 /** Uses of a key within this long of the last one recorded are not written again. */
@@ -192,7 +212,13 @@ export const KEY_USE_PRECISION_MS = 60_000;
 /** A key's last use, for its owner's settings page (written at most once a minute per key). */
 export async function touchKeyLastUsed(keyId: number, now = new Date()): Promise<void> {
   // A transaction: on SQLite that is the one writer lock (db/index.ts), not a wait on SQLite's own.
-  await db().sql.transaction((query) => query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)', [now, keyId, new Date(now.getTime() - KEY_USE_PRECISION_MS)]));
+  await db().sql.transaction((query) =>
+    query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)', [
+      now,
+      keyId,
+      new Date(now.getTime() - KEY_USE_PRECISION_MS),
+    ]),
+  );
 }
 
 /** A user's live keys with when each was last used (null: never, or before that was recorded). */
@@ -201,7 +227,15 @@ export async function listLiveApiKeysWithUse(userId: number): Promise<Array<ApiK
     'SELECT id, user_id AS "userId", name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expires_ms IS NULL OR expires_ms > $2) ORDER BY id ASC',
     [userId, Date.now()],
   );
-  return rows.map((r) => ({ id: num(r.id), userId: num(r.userId), name: r.name as string, prefix: r.prefix as string, revokedAt: null, createdAt: asDate(r.createdAt), lastUsedAt: asDateOrNull(r.lastUsedAt) }));
+  return rows.map((r) => ({
+    id: num(r.id),
+    userId: num(r.userId),
+    name: r.name as string,
+    prefix: r.prefix as string,
+    revokedAt: null,
+    createdAt: asDate(r.createdAt),
+    lastUsedAt: asDateOrNull(r.lastUsedAt),
+  }));
 }
 
 /** Which live keys a revocation names: by shown prefix or by hash, of one user or of anyone. */
@@ -253,12 +287,14 @@ export async function listApiKeys(userId: number): Promise<ApiKeyRecord[]> {
 export async function liveKeyIds(ids: readonly number[]): Promise<Set<number>> {
   const live = new Set<number>();
   for (const part of chunks([...new Set(ids)])) {
-    const rows = await db().sql.query<{ id: unknown }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL AND (expires_ms IS NULL OR expires_ms > $1) AND id IN (${placeholders(part.length, 2)})`, [Date.now(), ...part]);
+    const rows = await db().sql.query<{ id: unknown }>(
+      `SELECT id FROM api_keys WHERE revoked_at IS NULL AND (expires_ms IS NULL OR expires_ms > $1) AND id IN (${placeholders(part.length, 2)})`,
+      [Date.now(), ...part],
+    );
     for (const row of rows) live.add(Number(row.id));
   }
   return live;
 }
-
 
 /** A revoked key: its id and when it was revoked. */
 export interface KeyRevocation {
@@ -272,7 +308,12 @@ export interface KeyRevocation {
  */
 export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
   // Polled four times a second: kept out of the query log, where it would drown every request's queries.
-  const rows = await ApiKey.findAll({ where: { revokedAt: { [Op.gte]: since } }, attributes: ['id', 'revokedAt'], order: [['revokedAt', 'ASC']], logging: false });
+  const rows = await ApiKey.findAll({
+    where: { revokedAt: { [Op.gte]: since } },
+    attributes: ['id', 'revokedAt'],
+    order: [['revokedAt', 'ASC']],
+    logging: false,
+  });
   return rows.map((row) => ({ id: row.id, revokedAt: row.revokedAt! }));
 }
 
@@ -297,7 +338,10 @@ export async function liveWebSessionKeyIds(query: Query, sessionId: number): Pro
 export async function revokeKeyIdsWith(query: Query, ids: readonly number[], now = new Date()): Promise<number[]> {
   const revoked: number[] = [];
   for (const part of chunks([...new Set(ids)])) {
-    const rows = await query<{ id: unknown }>(`UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND id IN (${placeholders(part.length, 2)}) RETURNING id`, [now, ...part]);
+    const rows = await query<{ id: unknown }>(
+      `UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND id IN (${placeholders(part.length, 2)}) RETURNING id`,
+      [now, ...part],
+    );
     revoked.push(...rows.map((r) => num(r.id)));
   }
   return revoked;
@@ -307,7 +351,10 @@ export async function revokeKeyIdsWith(query: Query, ids: readonly number[], now
 export async function revokeWebSessionKeysWith(query: Query, sessionIds: readonly number[], now = new Date()): Promise<number[]> {
   const revoked: number[] = [];
   for (const part of chunks([...new Set(sessionIds)])) {
-    const rows = await query<{ id: unknown }>(`UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND web_session_id IN (${placeholders(part.length, 2)}) RETURNING id`, [now, ...part]);
+    const rows = await query<{ id: unknown }>(
+      `UPDATE api_keys SET revoked_at = $1, updated_at = $1 WHERE revoked_at IS NULL AND web_session_id IN (${placeholders(part.length, 2)}) RETURNING id`,
+      [now, ...part],
+    );
     revoked.push(...rows.map((r) => num(r.id)));
   }
   return revoked;

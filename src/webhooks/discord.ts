@@ -46,7 +46,11 @@ export function discordMessage(roll: Roll): DiscordMessage {
   const roller = roll.room?.participants.find((p) => p.user.uuid === roll.user.uuid);
   const name = roller?.username ?? roll.user.name ?? roll.user.username;
   const hidden = roll.values.some((v) => v.is_hidden);
-  const dice = roll.values.filter((v) => v.type !== 'mod' || !v.is_hidden).map(face).join(', ') || '—';
+  const dice =
+    roll.values
+      .filter((v) => v.type !== 'mod' || !v.is_hidden)
+      .map(face)
+      .join(', ') || '—';
   const color = roller?.color ? Number.parseInt(roller.color.slice(1), 16) : undefined;
   const embed: DiscordEmbed = {
     author: { name: cut(name, 256) },

@@ -32,7 +32,12 @@ export function listenForWebhookEvents(logger: Logger): () => void {
     },
     write: (query, roll) => {
       const now = Date.now();
-      const event = { eventId: rollCreatedEventId(roll.id), type: 'roll.created', payload: { rollId: roll.id }, audience: { roomId: roll.roomId ?? null, rollerId: roll.userId } };
+      const event = {
+        eventId: rollCreatedEventId(roll.id),
+        type: 'roll.created',
+        payload: { rollId: roll.id },
+        audience: { roomId: roll.roomId ?? null, rollerId: roll.userId },
+      };
       return enqueueIn(query, event, now, dueOf(roll.roomId != null, now));
     },
   });

@@ -30,7 +30,8 @@ export async function buildBody(delivery: DeliveryRecord, hook: WebhookRecord, r
   const data = await eventData(delivery, hook, rolls);
   if ('skip' in data) return data;
   if (hook.format === 'discord') {
-    if (delivery.eventType === 'webhook.test') return { body: JSON.stringify({ content: 'Webhook test: this channel will receive rolls.', allowed_mentions: { parse: [] } }) };
+    if (delivery.eventType === 'webhook.test')
+      return { body: JSON.stringify({ content: 'Webhook test: this channel will receive rolls.', allowed_mentions: { parse: [] } }) };
     if (delivery.eventType !== 'roll.created') return { skip: 'The Discord format sends one message per new roll; other events are not sent.' };
     return { body: JSON.stringify(discordMessage(data.data as Roll)) };
   }
@@ -65,7 +66,7 @@ async function eventData(delivery: DeliveryRecord, hook: WebhookRecord, rolls: R
       const roll = await rollOf(rolls, Number(p.rollId));
       if (!roll) return { skip: 'The roll no longer exists.' };
       if (hook.roomId !== null) {
-        if (roll.roomId !== hook.roomId) return { skip: 'The roll is not in the webhook\'s room.' };
+        if (roll.roomId !== hook.roomId) return { skip: "The roll is not in the webhook's room." };
         const room = roll.room as RoomRecord | undefined;
         if (!room || room.deletedAt) return { skip: 'The room was deleted.' };
         if (!mayHearRoom(room, hook.userId)) return { skip: "The webhook's owner is no longer in the room." };

@@ -70,7 +70,15 @@ export async function recordEventIn(tx: TxQuery, event: DomainEvent): Promise<vo
       await one({ eventId: eventIdOf(event.key), type: event.type, payload: { roomId: event.roomId }, audience: { roomId: event.roomId } }, true);
       if (event.type === 'room.updated' && event.participant) {
         const { id, userId, change } = event.participant;
-        await one({ eventId: eventIdOf(event.key, 'p'), type: `participant.${change}`, payload: { roomId: event.roomId, participantId: id, userId }, audience: { roomId: event.roomId } }, true);
+        await one(
+          {
+            eventId: eventIdOf(event.key, 'p'),
+            type: `participant.${change}`,
+            payload: { roomId: event.roomId, participantId: id, userId },
+            audience: { roomId: event.roomId },
+          },
+          true,
+        );
       }
       return;
     }

@@ -20,12 +20,23 @@ export function webhookRoutes(deps: AppDeps): Router {
   router.post('/', validate({ body: createWebhookBody }), async (req: Request, res: Response) => {
     const hook = await createWebhook(req.user!, req.body as CreateWebhookBody, config);
     // The secret is in this answer only: no cache may keep it.
-    res.status(201).set('Cache-Control', 'no-store').json(one('webhook', presentNewWebhook(hook)));
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json(one('webhook', presentNewWebhook(hook)));
   });
   router.get('/', validate({ query: webhookPageQuery }), async (req: Request, res: Response) => {
     const q = req.query as unknown as PageQuery;
     const { items, total } = await listOwnWebhooks(req.user!, q.page, q.per_page);
-    res.json(page('webhook', items.map(presentWebhook), { path: listPath(req, deps.config), page: q.page, perPage: q.per_page, total, query: { per_page: String(q.per_page) } }));
+    res.json(
+      page('webhook', items.map(presentWebhook), {
+        path: listPath(req, deps.config),
+        page: q.page,
+        perPage: q.per_page,
+        total,
+        query: { per_page: String(q.per_page) },
+      }),
+    );
   });
   router.get('/:id', validate({ params: webhookParams }), async (req: Request, res: Response) => {
     res.json(one('webhook', presentWebhook(await requireOwnWebhook(req.user!, id(req)))));
@@ -52,7 +63,15 @@ export function webhookRoutes(deps: AppDeps): Router {
   router.get('/:id/delivery', validate({ params: webhookParams, query: webhookPageQuery }), async (req: Request, res: Response) => {
     const q = req.query as unknown as PageQuery;
     const { items, total } = await deliveryLog(req.user!, id(req), q.page, q.per_page);
-    res.json(page('webhook_delivery', items.map(presentDelivery), { path: listPath(req, deps.config), page: q.page, perPage: q.per_page, total, query: { per_page: String(q.per_page) } }));
+    res.json(
+      page('webhook_delivery', items.map(presentDelivery), {
+        path: listPath(req, deps.config),
+        page: q.page,
+        perPage: q.per_page,
+        total,
+        query: { per_page: String(q.per_page) },
+      }),
+    );
   });
   return router;
 }

@@ -3,14 +3,24 @@ import { pageQuery } from '../http/paging';
 
 /** The events a webhook may ask for (docs/webhooks.md); `*` is every one. */
 export const WEBHOOK_EVENTS = [
-  'roll.created', 'roll.updated', 'roll.deleted', 'room.updated', 'room.deleted', 'participant.joined', 'participant.updated', 'participant.left',
+  'roll.created',
+  'roll.updated',
+  'roll.deleted',
+  'room.updated',
+  'room.deleted',
+  'participant.joined',
+  'participant.updated',
+  'participant.left',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const URL_MAX = 2048;
 
-const url = Joi.string().max(URL_MAX).pattern(/^[hH][tT][tT][pP][sS]?:\/\//).messages({ 'string.pattern.base': '{{#label}} must be an https URL' });
+const url = Joi.string()
+  .max(URL_MAX)
+  .pattern(/^[hH][tT][tT][pP][sS]?:\/\//)
+  .messages({ 'string.pattern.base': '{{#label}} must be an https URL' });
 const events = Joi.array()
   .items(Joi.string().valid(...WEBHOOK_EVENTS, '*'))
   .min(1)

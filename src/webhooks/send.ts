@@ -31,7 +31,8 @@ export function send(target: Target, headers: Record<string, string>, body: stri
   const started = performance.now();
   const lookup: LookupFunction = (_host, options, callback) => {
     // Node asks with `all: true` when autoSelectFamily is on: answer in the form asked.
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   const client = target.url.protocol === 'https:' ? https : http;
@@ -72,7 +73,9 @@ export function send(target: Target, headers: Record<string, string>, body: stri
       finish({ status: null, body: null, error: `timed out after ${timeoutMs} ms`, retryAfterMs: null });
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ status: null, body: null, error: `connection failed (${err.code ?? 'error'})`, retryAfterMs: null }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: null, body: null, error: `connection failed (${err.code ?? 'error'})`, retryAfterMs: null }),
+    );
     req.end(body);
   });
 }

@@ -22,13 +22,36 @@ export class RefusedUrlError extends Error {
 
 const blocked = new net.BlockList();
 for (const [net4, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net4, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net4, prefix, 'ipv4');
 for (const [net6, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['2001::', 32], ['2002::', 16],
-] as const) blocked.addSubnet(net6, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2002::', 16],
+] as const)
+  blocked.addSubnet(net6, prefix, 'ipv6');
 
 /** Is `address` one a webhook must not reach (unless allowed)? IPv4 inside IPv6 (mapped, NAT64) is judged as IPv4. */
 export function isForbiddenAddress(address: string): boolean {
@@ -70,7 +93,8 @@ export function checkUrlShape(text: string, config: Pick<WebhookConfig, 'allowed
   if (url.username || url.password) throw new RefusedUrlError('url must not contain credentials (user:password@).');
   if (url.hash) throw new RefusedUrlError('url must not contain a fragment (#).');
   const allowed = hostAllowed(url, config);
-  if (url.protocol === 'http:' && !allowed) throw new RefusedUrlError('url must be an https URL (http is only allowed for hosts the operator lists in WEBHOOK_ALLOWED_HOSTS).');
+  if (url.protocol === 'http:' && !allowed)
+    throw new RefusedUrlError('url must be an https URL (http is only allowed for hosts the operator lists in WEBHOOK_ALLOWED_HOSTS).');
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(literal) && isForbiddenAddress(literal) && !allowed) {
     throw new RefusedUrlError('url must not point to a loopback, private, link-local, unique-local, multicast or unspecified address.');

@@ -147,7 +147,10 @@ export class DeliveryWorker {
       }
       if (delivery) await this.attempt(delivery, batch);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message, delivery: claimed.id }, 'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires');
+      this.logger.warn(
+        { err: (err as Error).message, delivery: claimed.id },
+        'webhooks: an attempt failed unexpectedly; the row is tried again when its lease expires',
+      );
     } finally {
       release();
     }
@@ -164,7 +167,12 @@ export class DeliveryWorker {
         this.metrics.delivered((Date.now() - delivery.createdMs) / 1000);
         if (hook.failedInRow) await recordOutcome(hook.id, true, DISABLE_AFTER_FAILURES, '');
       } else if (result.status === 'failed') {
-        const disabled = await recordOutcome(hook.id, false, DISABLE_AFTER_FAILURES, `Disabled after ${DISABLE_AFTER_FAILURES} events in a row failed to be delivered.`);
+        const disabled = await recordOutcome(
+          hook.id,
+          false,
+          DISABLE_AFTER_FAILURES,
+          `Disabled after ${DISABLE_AFTER_FAILURES} events in a row failed to be delivered.`,
+        );
         if (disabled) this.logger.info({ webhook: hook.uuid }, 'webhooks: disabled after repeated failures');
       }
     };
@@ -204,7 +212,10 @@ export class DeliveryWorker {
       const next = this.retryOrFail(delivery, result.retryAfterMs);
       return finish({ ...base, ...next, error }, next.status === 'pending' ? 'retry' : 'failed');
     }
-    return finish({ ...base, status: 'failed', nextAttemptMs: null, error: result.status !== null && result.status < 400 ? `${error} Redirects are not followed.` : error }, 'failed');
+    return finish(
+      { ...base, status: 'failed', nextAttemptMs: null, error: result.status !== null && result.status < 400 ? `${error} Redirects are not followed.` : error },
+      'failed',
+    );
   }
 
   /** The next attempt after this one failed: the schedule's delay with jitter (Retry-After when longer), or failed once spent. */
@@ -228,7 +239,13 @@ export class DeliveryWorker {
 
 /** The rolls a batch will present, read in one query (a burst of rolls is one read, not one per delivery). */
 function preloadRolls(claimed: readonly DeliveryRecord[]): RollCache {
-  const ids = [...new Set(claimed.filter((d) => d.body === null && d.eventType.startsWith('roll.') && Number.isSafeInteger(d.payload.rollId)).map((d) => d.payload.rollId as number))];
+  const ids = [
+    ...new Set(
+      claimed
+        .filter((d) => d.body === null && d.eventType.startsWith('roll.') && Number.isSafeInteger(d.payload.rollId))
+        .map((d) => d.payload.rollId as number),
+    ),
+  ];
   const cache: RollCache = new Map();
   if (!ids.length) return cache;
   const loading = loadRolls(ids).then((rolls) => new Map(rolls.map((r) => [r.id, r])));

@@ -37,7 +37,10 @@ test('the session cookie is Secure when a trusted proxy says the request came ov
   const web = new WebClient(ctx.server.url, '198.51.100.200', { 'x-forwarded-proto': 'https' });
   const res = await web.signUp(name('sec'), PASSWORD);
   t.is(res.status, 303);
-  t.regex(res.headers.getSetCookie().find((c) => c.startsWith('dice_session='))!, /Secure/);
+  t.regex(
+    res.headers.getSetCookie().find((c) => c.startsWith('dice_session='))!,
+    /Secure/,
+  );
 });
 
 test('forms without their CSRF token are refused with 403, signed in or not, and change nothing', async (t) => {
@@ -67,7 +70,11 @@ test('a session cookie never authorises /api/1.0', async (t) => {
   await web.signUp(name('carol'), PASSWORD);
   const res = await fetch(`${ctx.server.url}/api/1.0/user`, { headers: { cookie: web.cookieHeader(), accept: 'application/json' } });
   t.is(res.status, 401);
-  const room = await fetch(`${ctx.server.url}/api/1.0/room`, { method: 'POST', headers: { cookie: web.cookieHeader(), 'content-type': 'application/json' }, body: '{}' });
+  const room = await fetch(`${ctx.server.url}/api/1.0/room`, {
+    method: 'POST',
+    headers: { cookie: web.cookieHeader(), 'content-type': 'application/json' },
+    body: '{}',
+  });
   t.is(room.status, 401);
 });
 
@@ -222,7 +229,9 @@ test('odd form bodies and cookies are 4xx answers, never a 500', async (t) => {
   await web.get('/signin');
   const url = `${ctx.server.url}/signin`;
   const send = (body: string, type = 'application/x-www-form-urlencoded', cookie = web.cookieHeader()) =>
-    fetch(url, { method: 'POST', body, headers: { 'content-type': type, cookie, 'x-forwarded-for': web.forwardedFor }, redirect: 'manual' }).then((r) => r.status);
+    fetch(url, { method: 'POST', body, headers: { 'content-type': type, cookie, 'x-forwarded-for': web.forwardedFor }, redirect: 'manual' }).then(
+      (r) => r.status,
+    );
   const token = encodeURIComponent(web.csrf);
   t.is(await send(`_csrf=${token}&username=a&username=b&password=xxxxxxxx`), 400, 'a repeated field');
   t.is(await send(`_csrf=${token}&_csrf=${token}&username=a&password=xxxxxxxx`), 403, 'a repeated token');

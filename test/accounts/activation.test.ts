@@ -24,15 +24,31 @@ interface Created {
 
 /** An integration as the SDK is one: POST /activate (with its X-Extension name), then polls with the secret. */
 class Integration {
-  constructor(readonly base: string, readonly address = nextAddress(), readonly extension: string | null = 'Owlbear Rodeo') {}
+  constructor(
+    readonly base: string,
+    readonly address = nextAddress(),
+    readonly extension: string | null = 'Owlbear Rodeo',
+  ) {}
 
   async activate(): Promise<{ status: number; headers: Headers; body: { type: string; data: Created } }> {
-    const res = await fetch(`${this.base}/api/1.0/activate`, { method: 'POST', headers: { 'x-forwarded-for': this.address, ...(this.extension === null ? {} : { 'x-extension': this.extension }) } });
+    const res = await fetch(`${this.base}/api/1.0/activate`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': this.address, ...(this.extension === null ? {} : { 'x-extension': this.extension }) },
+    });
     return { status: res.status, headers: res.headers, body: (await res.json()) as { type: string; data: Created } };
   }
 
-  async poll(code: string, authorization: string | null): Promise<{ status: number; headers: Headers; body: { type?: string; data: { token?: string | null; code?: string; expires_at?: string; code_?: string } & Record<string, unknown> } }> {
-    const res = await fetch(`${this.base}/api/1.0/activate/${encodeURIComponent(code)}`, { headers: { 'x-forwarded-for': this.address, ...(authorization === null ? {} : { authorization }) } });
+  async poll(
+    code: string,
+    authorization: string | null,
+  ): Promise<{
+    status: number;
+    headers: Headers;
+    body: { type?: string; data: { token?: string | null; code?: string; expires_at?: string; code_?: string } & Record<string, unknown> };
+  }> {
+    const res = await fetch(`${this.base}/api/1.0/activate/${encodeURIComponent(code)}`, {
+      headers: { 'x-forwarded-for': this.address, ...(authorization === null ? {} : { authorization }) },
+    });
     return { status: res.status, headers: res.headers, body: (await res.json()) as never };
   }
 }
@@ -54,7 +70,7 @@ async function approveOnPage(web: WebClient, code: string): Promise<WebAnswer> {
   return web.post('/activate', { code });
 }
 
-test('POST /activate answers a typeable code, a long secret and the expiry; only the secret\'s hash is stored', async (t) => {
+test("POST /activate answers a typeable code, a long secret and the expiry; only the secret's hash is stored", async (t) => {
   // A header holds bytes: a name in UTF-8 goes as its bytes (fetch takes them as latin1 characters).
   const integration = new Integration(ctx.server.url, nextAddress(), Buffer.from('GM\u2019s Grimoire').toString('latin1'));
   const before = Date.now();
@@ -169,8 +185,10 @@ test('two people approving one code at once: one approves it, the other is told 
   t.is(statuses.filter((s) => s === 200).length, 1, 'one approval');
   const winner = statuses[0] === 200 ? alice : bob;
   const token = (await integration.poll(code, `Secret ${secret}`)).body.data.token!;
-  const me = (await (await fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { username: string } };
-  t.is(me.data.username, winner.username, 'the key is the approver\'s');
+  const me = (await (await fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    data: { username: string };
+  };
+  t.is(me.data.username, winner.username, "the key is the approver's");
 });
 
 test('an expired code: the poll hears 410 and the page refuses it with 410', async (t) => {
@@ -234,7 +252,7 @@ test('guessing codes on /activate is limited per account: past the limit even a 
   t.is((await other.web.get(`/activate?code=${code}`)).status, 200);
 });
 
-test('creating codes is limited per address; polling at the SDK\'s pace is not, a flood on one code is', async (t) => {
+test("creating codes is limited per address; polling at the SDK's pace is not, a flood on one code is", async (t) => {
   const address = nextAddress();
   const integration = new Integration(ctx.server.url, address);
   const statuses: number[] = [];

@@ -37,7 +37,10 @@ test('user:password sets the password of a user the CLI made, from stdin, and en
 
   // The session's page key (the key its pages call the API with) ends with it.
   await web.get('/account');
-  const made = await fetch(`${ctx.server.url}/account/page-key`, { method: 'POST', headers: { origin: ctx.server.url, 'x-csrf-token': web.csrf, cookie: web.cookieHeader() } });
+  const made = await fetch(`${ctx.server.url}/account/page-key`, {
+    method: 'POST',
+    headers: { origin: ctx.server.url, 'x-csrf-token': web.csrf, cookie: web.cookieHeader() },
+  });
   const { key } = (await made.json()) as { key: string };
   const me = () => fetch(`${ctx.server.url}/api/1.0/user`, { headers: { authorization: `Bearer ${key}` } });
   t.is((await me()).status, 200);

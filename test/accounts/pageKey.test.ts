@@ -20,7 +20,13 @@ const PASSWORD = 'correct horse battery';
 
 /** POST /account/page-key as the page's script sends it (its origin, the session's CSRF token), with `override` applied. */
 async function askPageKey(web: WebClient, override: Record<string, string | null> = {}) {
-  const headers: Record<string, string> = { origin: ctx.server.url, 'sec-fetch-site': 'same-origin', 'x-csrf-token': web.csrf, cookie: web.cookieHeader(), 'x-forwarded-for': web.forwardedFor };
+  const headers: Record<string, string> = {
+    origin: ctx.server.url,
+    'sec-fetch-site': 'same-origin',
+    'x-csrf-token': web.csrf,
+    cookie: web.cookieHeader(),
+    'x-forwarded-for': web.forwardedFor,
+  };
   for (const [k, v] of Object.entries(override)) {
     if (v === null) delete headers[k];
     else headers[k] = v;
@@ -33,10 +39,19 @@ async function askPageKey(web: WebClient, override: Record<string, string | null
 function askThroughProxy(web: WebClient, host: string, origin: string): Promise<number> {
   const url = new URL(`${ctx.server.url}/account/page-key`);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, origin, 'x-csrf-token': web.csrf, cookie: web.cookieHeader(), 'x-forwarded-for': web.forwardedFor } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { host, origin, 'x-csrf-token': web.csrf, cookie: web.cookieHeader(), 'x-forwarded-for': web.forwardedFor },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -66,7 +81,10 @@ test('a signed-in page gets a key of its account, bound to the session; the cook
   t.is((await fetch(`${ctx.server.url}/api/1.0/user`, { headers: { cookie: web.cookieHeader(), 'x-csrf-token': web.csrf } })).status, 401);
   // The developer settings list it, labelled.
   const keys = (await web.get('/account')).state!.account!.keys;
-  t.deepEqual(keys.map((k) => k.label), ['Web session']);
+  t.deepEqual(
+    keys.map((k) => k.label),
+    ['Web session'],
+  );
   const [row] = await db().sql.query<{ web_session_id: unknown }>('SELECT web_session_id FROM api_keys WHERE prefix = $1', [res.body.key.slice(0, 11)]);
   t.truthy(row!.web_session_id);
 });
@@ -82,7 +100,10 @@ test('refused without the CSRF token, from another origin, cross-site, or signed
   t.is(refused.body.type, 'error');
   t.is(refused.headers.get('access-control-allow-origin'), null, 'no CORS for this path');
   // A preflight from another origin is not answered with CORS either.
-  const preflight = await fetch(`${ctx.server.url}/account/page-key`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token' } });
+  const preflight = await fetch(`${ctx.server.url}/account/page-key`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token' },
+  });
   t.is(preflight.headers.get('access-control-allow-origin'), null);
   // Behind a proxy that passes the Host without its port (nginx's $host), the same name still counts.
   const port = new URL(ctx.server.url).port;
@@ -95,7 +116,7 @@ test('refused without the CSRF token, from another origin, cross-site, or signed
   t.is((await web.get('/account')).state!.account!.keys.length, 1, 'only the proxied request made a key');
 });
 
-test('sign-out revokes the session\'s page keys and closes their sockets; another session\'s key lives on', async (t) => {
+test("sign-out revokes the session's page keys and closes their sockets; another session's key lives on", async (t) => {
   const { web, username } = await signedIn();
   const other = client();
   await other.signIn(username, PASSWORD);
@@ -143,7 +164,14 @@ test('a session holds at most 4 live page keys (the oldest goes), and they are n
   t.is((await me(keys[0]!)).status, 401, 'the oldest was revoked');
   for (const key of keys.slice(1)) t.is((await me(key)).status, 200);
   // Developer keys: the page keys do not use up MAX_LIVE_KEYS (20).
-  const createKey = async () => (await fetch(`${ctx.server.url}/api/1.0/user/key`, { method: 'POST', headers: { authorization: `Bearer ${keys[4]}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dev' }) })).status;
+  const createKey = async () =>
+    (
+      await fetch(`${ctx.server.url}/api/1.0/user/key`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[4]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'dev' }),
+      })
+    ).status;
   const made: number[] = [];
   for (let i = 0; i < 20; i++) made.push(await createKey());
   t.deepEqual(made, Array(20).fill(201), 'twenty developer keys beside four page keys');
@@ -171,7 +199,13 @@ test('a page key stops working when its session expires, even before anyone clea
 
 test('the board tells a signed-in page its session (for the page key), never a signed-out one, and keeps no copy', async (t) => {
   const guest = await ctx.server.newUser();
-  const room = (await (await fetch(`${ctx.server.url}/api/1.0/room`, { method: 'POST', headers: { authorization: `Bearer ${guest.key}`, 'content-type': 'application/json' }, body: '{"name":"Pages"}' })).json()) as any;
+  const room = (await (
+    await fetch(`${ctx.server.url}/api/1.0/room`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${guest.key}`, 'content-type': 'application/json' },
+      body: '{"name":"Pages"}',
+    })
+  ).json()) as any;
   const slug = room.data.slug as string;
   const anonymous = await fetch(`${ctx.server.url}/room/${slug}`);
   const plain = await anonymous.text();

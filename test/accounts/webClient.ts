@@ -26,7 +26,11 @@ export class WebClient {
   cookies = new Map<string, string>();
   csrf = '';
 
-  constructor(readonly base: string, readonly forwardedFor = '198.51.100.1', readonly extraHeaders: Record<string, string> = {}) {}
+  constructor(
+    readonly base: string,
+    readonly forwardedFor = '198.51.100.1',
+    readonly extraHeaders: Record<string, string> = {},
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

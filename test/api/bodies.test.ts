@@ -45,6 +45,11 @@ test('with a valid key, large bodies are parsed and validated as before', async 
   const chunks = (text: string) => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
   const chunkedNoKey = await fetch(url, { method: 'POST', headers: json, body: chunks('{"name": '), duplex: 'half' } as RequestInit);
   t.is(chunkedNoKey.status, 401);
-  const chunked = await fetch(url, { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body: chunks('{"name": "chunked"}'), duplex: 'half' } as RequestInit);
+  const chunked = await fetch(url, {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${key}` },
+    body: chunks('{"name": "chunked"}'),
+    duplex: 'half',
+  } as RequestInit);
   t.is(chunked.status, 201);
 });

@@ -45,7 +45,10 @@ test('deep nesting anywhere in a JSON body is refused the same way: arrays 100,0
   isShapeRefusal(t, await postRaw('/roll', nestedArray(100_000), key), '');
   isShapeRefusal(t, await postRaw('/room', `{"name":${nested(5000, '"x"')}}`, key), 'name');
   const room = (await api.post('/room', {})).body.data;
-  const patch = await api.patch(`/room/${room.slug}`, undefined, { raw: `{"name":"x","extra":${nested(10_000)}}`, headers: { 'content-type': 'application/json' } });
+  const patch = await api.patch(`/room/${room.slug}`, undefined, {
+    raw: `{"name":"x","extra":${nested(10_000)}}`,
+    headers: { 'content-type': 'application/json' },
+  });
   isShapeRefusal(t, patch, 'extra');
 });
 
@@ -98,7 +101,7 @@ test('a custom joi rule that throws becomes "is not valid", never the exception 
   t.deepEqual(joiDetails(error!), [{ path: 'meta', message: 'meta is not valid' }]);
 });
 
-test('upload refusals are our sentences, not multer\'s or busboy\'s text', async (t) => {
+test("upload refusals are our sentences, not multer's or busboy's text", async (t) => {
   const { api } = await ctx.server.newUser();
   const room = (await api.post('/room', {})).body.data;
   const form = new FormData();

@@ -56,7 +56,7 @@ test('a removed participant can no longer roll in the room nor read its rolls, a
   const refused = await player.api.post('/roll', { ...D6, room: slug });
   t.is(refused.status, 403);
   t.is(refused.body.data.code, 'forbidden');
-  t.is((await player.api.get(`/roll/${ownersRoll}`)).status, 404, 'the room\'s rolls are out of sight');
+  t.is((await player.api.get(`/roll/${ownersRoll}`)).status, 404, "the room's rolls are out of sight");
   t.is((await player.api.get(`/roll/${await rolled(owner, slug)}`)).status, 404);
 
   // And back in: joining again is seen at once too.
@@ -132,7 +132,11 @@ test('seats read on first use: rollers and whisper recipients the cached room ha
   const whispered = await b.api.post('/roll', { ...D6, room: slug, whisper: [seatA] });
   t.is(whispered.status, 201, whispered.text);
   const embedded = whispered.body.data.room.participants as Array<{ id: number; username: string; color: string; user: { uuid: string } }>;
-  t.deepEqual(embedded.map((p) => p.id), [seatA, seatB.id], 'the roller and the recipient, in seat order');
+  t.deepEqual(
+    embedded.map((p) => p.id),
+    [seatA, seatB.id],
+    'the roller and the recipient, in seat order',
+  );
   t.is(embedded[1].username, seatB.username);
   t.is(embedded[1].color, seatB.color);
   t.is(embedded[1].user.uuid, b.user.uuid);
@@ -153,7 +157,10 @@ test('seats read on first use: rollers and whisper recipients the cached room ha
   const burst = await Promise.all(Array.from({ length: 10 }, () => c.api.post('/roll', { ...D6, room: slug })));
   for (const res of burst) {
     t.is(res.status, 201, res.text);
-    t.deepEqual((res.body.data.room.participants as Array<{ user: { uuid: string } }>).map((p) => p.user.uuid), [c.user.uuid]);
+    t.deepEqual(
+      (res.body.data.room.participants as Array<{ user: { uuid: string } }>).map((p) => p.user.uuid),
+      [c.user.uuid],
+    );
   }
 });
 

@@ -14,7 +14,10 @@ const ctx = useServer(test);
 
 test('rolls.equation: 100 modifiers with long decimals write an equation over 1,024 characters; 201 and stored whole', async (t) => {
   const { api } = await ctx.server.newUser();
-  const dice = [{ type: 'd6', theme: 'standard' }, ...Array.from({ length: 99 }, (_, i) => ({ type: 'mod', value: i % 2 ? -123456789.123456 : 987654321.654321 }))];
+  const dice = [
+    { type: 'd6', theme: 'standard' },
+    ...Array.from({ length: 99 }, (_, i) => ({ type: 'mod', value: i % 2 ? -123456789.123456 : 987654321.654321 })),
+  ];
   const res = await api.post('/roll', { dice });
   t.is(res.status, 201, res.text.slice(0, 300));
   const equation: string = res.body.data.equation;

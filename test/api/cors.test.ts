@@ -38,7 +38,11 @@ const GROUPS: [string, string[]][] = [
   ['/broadcasting/auth', ['POST']],
 ];
 
-const list = (value: string | null) => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 
 function preflight(path: string, method: string, origin = ORIGIN) {
   return fetch(`${ctx.server.url}${path}`, {
@@ -56,7 +60,10 @@ test('the preflight of every route group: 204 without a key, its methods, the th
       t.is(await res.text(), '', label);
       t.is(res.headers.get('access-control-allow-origin'), ORIGIN, label);
       t.is(res.headers.get('access-control-allow-credentials'), 'true', label);
-      t.true(list(res.headers.get('access-control-allow-methods')).includes(method.toLowerCase()), `${label}: ${res.headers.get('access-control-allow-methods')}`);
+      t.true(
+        list(res.headers.get('access-control-allow-methods')).includes(method.toLowerCase()),
+        `${label}: ${res.headers.get('access-control-allow-methods')}`,
+      );
       t.deepEqual(list(res.headers.get('access-control-allow-headers')), ['authorization', 'content-type', 'x-extension', 'idempotency-key'], label);
       t.is(res.headers.get('access-control-max-age'), String(PREFLIGHT_MAX_AGE), label);
       t.true(list(res.headers.get('vary')).includes('origin'), `${label}: the answer depends on Origin, caches must know`);
@@ -84,7 +91,11 @@ test('answers carry the CORS headers and expose what a page needs, errors, 404s 
     t.is(res.status, status, what);
     t.is(res.headers.get('access-control-allow-origin'), ORIGIN, what);
     t.is(res.headers.get('access-control-allow-credentials'), 'true', what);
-    t.deepEqual(list(res.headers.get('access-control-expose-headers')), EXPOSED_HEADERS.map((h) => h.toLowerCase()), what);
+    t.deepEqual(
+      list(res.headers.get('access-control-expose-headers')),
+      EXPOSED_HEADERS.map((h) => h.toLowerCase()),
+      what,
+    );
     if (status >= 400) t.is((await res.json()).type, 'error', `${what}: the page can show the server's message`);
   }
   const limited = answers.find(([what]) => what === 'over the limit')![1];

@@ -13,7 +13,11 @@ const ctx = useServer(test);
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((t) => t.id);
 
 /** `owner` publishes a theme and `taker` accepts a link to it: the theme is then in both boxes. */
-async function shared(owner: Awaited<ReturnType<typeof ctx.server.newUser>>, taker: Awaited<ReturnType<typeof ctx.server.newUser>>, overrides: Record<string, unknown> = {}) {
+async function shared(
+  owner: Awaited<ReturnType<typeof ctx.server.newUser>>,
+  taker: Awaited<ReturnType<typeof ctx.server.newUser>>,
+  overrides: Record<string, unknown> = {},
+) {
   const m = manifest(overrides);
   const created = await postTheme(owner.api, m);
   if (created.status !== 201) throw new Error(created.text);
@@ -87,7 +91,10 @@ test('filter matches the id or the name, case-insensitively; ids picks themes; b
   const tooMany = Array.from({ length: 101 }, (_, i) => `t${i}`).join(',');
   const res = await me.api.get(`/dice-box?ids=${tooMany}`);
   t.is(res.status, 400);
-  t.deepEqual(res.body.data.details.map((d: { path: string }) => d.path), ['query.ids']);
+  t.deepEqual(
+    res.body.data.details.map((d: { path: string }) => d.path),
+    ['query.ids'],
+  );
 });
 
 test('themes not in the box are 404s for GET, PATCH and DELETE', async (t) => {
@@ -95,7 +102,12 @@ test('themes not in the box are 404s for GET, PATCH and DELETE', async (t) => {
   const other = await ctx.server.newUser();
   const m = manifest();
   t.is((await postTheme(other.api, m)).status, 201);
-  for (const res of [await me.api.get(`/dice-box/${m.id}`), await me.api.patch(`/dice-box/${m.id}`), await me.api.delete(`/dice-box/${m.id}`), await me.api.get('/dice-box/no-such-theme')]) {
+  for (const res of [
+    await me.api.get(`/dice-box/${m.id}`),
+    await me.api.patch(`/dice-box/${m.id}`),
+    await me.api.delete(`/dice-box/${m.id}`),
+    await me.api.get('/dice-box/no-such-theme'),
+  ]) {
     t.is(res.status, 404);
     t.is(res.body.data.code, 'not_found');
   }

@@ -12,7 +12,7 @@ import { manifest, postTheme } from '../fixtures/themes';
 const ctx = useServer(test);
 const page = (path: string) => request(`${ctx.server.url}${path}`, 'GET', { headers: { accept: 'text/html' } });
 
-test('/dice-box and /dice/{themeId}: the pages\' shell with their script, private headers', async (t) => {
+test("/dice-box and /dice/{themeId}: the pages' shell with their script, private headers", async (t) => {
   for (const path of ['/dice-box', '/dice/standard']) {
     const res = await page(path);
     t.is(res.status, 200, path);

@@ -51,7 +51,13 @@ test('the construction: commitments, a 256-leaf Merkle tree with 8-hash paths, H
   t.is(tree.path(5).length, 8);
   // the root by hand: pairs up, level by level
   let level = Array.from({ length: 256 }, (_, i) => tree.commitment(i));
-  while (level.length > 1) level = Array.from({ length: level.length / 2 }, (_, i) => createHash('sha256').update(level[2 * i]!).update(level[2 * i + 1]!).digest());
+  while (level.length > 1)
+    level = Array.from({ length: level.length / 2 }, (_, i) =>
+      createHash('sha256')
+        .update(level[2 * i]!)
+        .update(level[2 * i + 1]!)
+        .digest(),
+    );
   t.deepEqual(tree.root, level[0]);
   // a draw: the first 4 bytes of HMAC(s, "c:0"), big-endian, mod N when under the limit
   const x = createHmac('sha256', s0).update('seed:0').digest().readUInt32BE(0);
@@ -65,7 +71,13 @@ test('a roll over REST carries fairness and a proof per drawn value; the verifie
   const { roller, slug } = await table(ctx.server);
   const client_seed = seed();
   const roll = (await rollOk(roller, {
-    dice: [{ type: 'd20', theme: 'standard' }, { type: 'd6', theme: 'standard', value: 4 }, { type: 'mod', value: 3 }, { type: 'd10x', theme: 'standard' }, { type: 'd10', theme: 'standard' }],
+    dice: [
+      { type: 'd20', theme: 'standard' },
+      { type: 'd6', theme: 'standard', value: 4 },
+      { type: 'mod', value: 3 },
+      { type: 'd10x', theme: 'standard' },
+      { type: 'd10', theme: 'standard' },
+    ],
     room: slug,
     client_seed,
   })) as unknown as AnyRoll;
@@ -124,7 +136,7 @@ test('no client seed: the roll says null and the draws used the empty string; ex
   }
 });
 
-test('a roll outside rooms draws from its roller\'s own ledger, which only they read; a room\'s ledger is for its participants', async (t) => {
+test("a roll outside rooms draws from its roller's own ledger, which only they read; a room's ledger is for its participants", async (t) => {
   const { roller, outsider, slug } = await table(ctx.server);
   const roll = (await rollOk(roller, { dice: [{ type: 'd8', theme: 'standard' }], client_seed: 'abc' })) as unknown as AnyRoll;
   const mine = (await roller.api.get('/user/fairness')).body.data;
@@ -146,7 +158,14 @@ test('a roll outside rooms draws from its roller\'s own ledger, which only they 
 test('hidden dice: the roller verifies them; others see no secret (and cannot) until they are revealed, over REST and sockets', async (t) => {
   const { roller, bystander, slug } = await table(ctx.server);
   const watcher = await connectWelcomed(ctx.server.url, slug, { token: bystander.key }, clients);
-  const roll = (await rollOk(roller, { dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd12', theme: 'standard' }], room: slug, client_seed: seed() })) as unknown as AnyRoll;
+  const roll = (await rollOk(roller, {
+    dice: [
+      { type: 'd20', theme: 'standard', is_hidden: true },
+      { type: 'd12', theme: 'standard' },
+    ],
+    room: slug,
+    client_seed: seed(),
+  })) as unknown as AnyRoll;
   t.regex(roll.values[0].proof.secret, /^[0-9a-f]{64}$/, 'the roller gets the secret of their hidden die');
   t.is((await verify(roll, roller)).code, 0);
 
@@ -173,14 +192,22 @@ test('hidden dice: the roller verifies them; others see no secret (and cannot) u
   const full = await verify(now, bystander);
   t.is(full.code, 0, full.out);
   t.regex(full.out, /2 value\(s\) verified to the face/);
-  const update = await watcher.waitFor('RollUpdateEvent', (p) => (p.data?.uuid ?? p.uuid) === roll.uuid && JSON.stringify(p).includes(roll.values[0].proof.secret));
+  const update = await watcher.waitFor(
+    'RollUpdateEvent',
+    (p) => (p.data?.uuid ?? p.uuid) === roll.uuid && JSON.stringify(p).includes(roll.values[0].proof.secret),
+  );
   t.truthy(update, 'the update event carries the secret once revealed');
 });
 
-test('dice added to a roll draw the ledger\'s next leaves under the roll\'s seed, and verify', async (t) => {
+test("dice added to a roll draw the ledger's next leaves under the roll's seed, and verify", async (t) => {
   const { roller, slug } = await table(ctx.server);
   const roll = (await rollOk(roller, { dice: [{ type: 'd20', theme: 'standard' }], room: slug, client_seed: 'added' })) as unknown as AnyRoll;
-  const res = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd4', theme: 'standard' }] });
+  const res = await roller.api.patch(`/roll/${roll.uuid}`, {
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd4', theme: 'standard' },
+    ],
+  });
   t.is(res.status, 200, res.text.slice(0, 200));
   const after = res.body.data as AnyRoll;
   t.is(after.values.length, 3);
@@ -191,7 +218,11 @@ test('dice added to a roll draw the ledger\'s next leaves under the roll\'s seed
 
 test('tampering with any part is caught, and the verifier names the check that failed', async (t) => {
   const { roller, slug } = await table(ctx.server);
-  const roll = (await rollOk(roller, { dice: Array.from({ length: 3 }, () => ({ type: 'd20', theme: 'standard' })), room: slug, client_seed: seed() })) as unknown as AnyRoll;
+  const roll = (await rollOk(roller, {
+    dice: Array.from({ length: 3 }, () => ({ type: 'd20', theme: 'standard' })),
+    room: slug,
+    client_seed: seed(),
+  })) as unknown as AnyRoll;
   const other = (await rollOk(roller, { dice: [{ type: 'd20', theme: 'standard' }], room: slug, client_seed: seed() })) as unknown as AnyRoll;
   const otherFaceCount = (r: AnyRoll) => {
     const [secret, clientSeed] = [Buffer.from(r.values[0].proof.secret, 'hex'), r.fairness.client_seed ?? ''];
@@ -199,7 +230,7 @@ test('tampering with any part is caught, and the verifier names the check that f
     while (drawFace(secret, clientSeed, n) === drawFace(secret, clientSeed, 20)) n--;
     return n;
   };
-  const flip = (hex: string, at = 10) => hex.slice(0, at) + ((parseInt(hex[at]!, 16) ^ 1).toString(16)) + hex.slice(at + 1);
+  const flip = (hex: string, at = 10) => hex.slice(0, at) + (parseInt(hex[at]!, 16) ^ 1).toString(16) + hex.slice(at + 1);
   const cases: [string, (r: AnyRoll) => void, RegExp][] = [
     ['value', (r) => (r.values[1].value = (r.values[1].value % 20) + 1), /FAIL .*value #1.*: face:/],
     ['secret', (r) => (r.values[1].proof.secret = flip(r.values[1].proof.secret)), /FAIL .*value #1.*: commitment:/],
@@ -210,7 +241,11 @@ test('tampering with any part is caught, and the verifier names the check that f
     ['client seed', (r) => (r.fairness.client_seed = 'not the seed'), /: face:/],
     // A face count whose draw differs from the real one (19 draws the same face one time in about 20).
     ['faces', (r) => (r.values[0].proof.faces = otherFaceCount(r)), /FAIL .*value #0.*: face:/],
-    ['a proof swapped in from another roll', (r) => (r.values[0] = { ...r.values[0], proof: other.values[0].proof, value: other.values[0].value }), /FAIL .*value #0.*: (order|ledger):/],
+    [
+      'a proof swapped in from another roll',
+      (r) => (r.values[0] = { ...r.values[0], proof: other.values[0].proof, value: other.values[0].value }),
+      /FAIL .*value #0.*: (order|ledger):/,
+    ],
     ['a proof removed', (r) => (r.values[0].proof = null), /FAIL .*value #0.*: proof:/],
     ['a proof on a supplied value', (r) => (r.values[0].is_user_value = true), /FAIL .*value #0.*: proof:/],
   ];
@@ -226,7 +261,12 @@ test('tampering with any part is caught, and the verifier names the check that f
   const v = forged.values[0];
   const secret = Buffer.alloc(32, 7);
   const tree = new BatchTree(Buffer.concat(Array.from({ length: 256 }, () => secret)));
-  Object.assign(v.proof, { secret: secret.toString('hex'), commitment: tree.commitment(v.proof.leaf).toString('hex'), path: tree.path(v.proof.leaf).map((h) => h.toString('hex')), root: tree.root.toString('hex') });
+  Object.assign(v.proof, {
+    secret: secret.toString('hex'),
+    commitment: tree.commitment(v.proof.leaf).toString('hex'),
+    path: tree.path(v.proof.leaf).map((h) => h.toString('hex')),
+    root: tree.root.toString('hex'),
+  });
   v.value = drawFace(secret, forged.fairness.client_seed ?? '', 20) + 1;
   const offline = await verify(forged);
   t.is(offline.code, 0, 'offline a consistent forgery cannot be told apart: that is what the publication is for');
@@ -241,7 +281,8 @@ test('the worked example of docs/fairness.md, recomputed', (t) => {
   const tree = new BatchTree(secrets);
   const s = secrets.subarray(5 * 32, 6 * 32);
   const docs = fs.readFileSync(path.resolve('docs/fairness.md'), 'utf8');
-  for (const hex of [s.toString('hex'), tree.commitment(5).toString('hex'), tree.path(5)[0]!.toString('hex'), tree.root.toString('hex')]) t.true(docs.includes(hex), hex);
+  for (const hex of [s.toString('hex'), tree.commitment(5).toString('hex'), tree.path(5)[0]!.toString('hex'), tree.root.toString('hex')])
+    t.true(docs.includes(hex), hex);
   const x = createHmac('sha256', s).update('c0ffee00c0ffee00c0ffee00c0ffee00:0').digest().readUInt32BE(0);
   t.is(x, 2_423_073_829);
   t.is(drawFace(s, 'c0ffee00c0ffee00c0ffee00c0ffee00', 20), 9);

@@ -8,7 +8,14 @@ const ctx = useServer(test);
 
 const dataOf = (html: string, name: string) => {
   const m = new RegExp(`data-${name}="([^"]*)"`).exec(html);
-  return m ? m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : null;
+  return m
+    ? m[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+    : null;
 };
 
 test('GET / is the home page: its script and style from this server, its data as attributes, not framed, not cached', async (t) => {
@@ -31,7 +38,7 @@ test('GET / is the home page: its script and style from this server, its data as
   t.is((await fetch(`${ctx.server.url}/pages/assets/other.js`)).status, 404);
 });
 
-test('signed in, the home page carries the session\'s tag, CSRF token and username for its script', async (t) => {
+test("signed in, the home page carries the session's tag, CSRF token and username for its script", async (t) => {
   const web = new WebClient(ctx.server.url);
   await web.signUp(`home${Date.now() % 100_000}`, 'a long enough password');
   const page = await web.get('/account');

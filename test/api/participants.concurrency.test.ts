@@ -24,7 +24,11 @@ test(`${JOINERS} simultaneous joins of one room give ${JOINERS} distinct seats a
   const participants: { position: number; color: string; user: { uuid: string } }[] = final.participants;
   t.is(participants.length, JOINERS + 1);
   const positions = participants.map((p) => p.position);
-  t.deepEqual(positions, Array.from({ length: JOINERS + 1 }, (_, i) => i + 1), 'seats 1..n, no gap, no duplicate');
+  t.deepEqual(
+    positions,
+    Array.from({ length: JOINERS + 1 }, (_, i) => i + 1),
+    'seats 1..n, no gap, no duplicate',
+  );
   t.is(new Set(participants.map((p) => p.color)).size, JOINERS + 1, 'every default colour is different');
   t.is(new Set(participants.map((p) => p.user.uuid)).size, JOINERS + 1);
   // Each answer showed its own seat: the position it was given is the one that stayed.

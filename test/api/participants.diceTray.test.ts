@@ -86,7 +86,10 @@ test('a tray is validated like dice and bounded: rows, dice per row, bytes, die 
     t.is(res.status, 400, `${JSON.stringify(tray).slice(0, 80)}: ${res.text}`);
     t.is(res.body.type, 'error');
     t.is(res.body.data.code, 'validation_error');
-    t.true(res.body.data.details.some((d: { path: string }) => d.path === path), `${path} in ${JSON.stringify(res.body.data.details)}`);
+    t.true(
+      res.body.data.details.some((d: { path: string }) => d.path === path),
+      `${path} in ${JSON.stringify(res.body.data.details)}`,
+    );
   }
   // The largest tray allowed is taken.
   const full = Array.from({ length: 8 }, () => Array.from({ length: 3 }, () => ({ dieType: 'd20', theme: 'dddice-bees' })));

@@ -40,7 +40,10 @@ test('invisible, control and bidirectional characters are a 400 on username; not
     const res = await member.api.patch(`/room/${slug}/participant/${memberSeat.id}`, { username: name });
     t.is(res.status, 400, `${JSON.stringify(name)}: ${res.text}`);
     t.is(res.body.data.code, 'validation_error');
-    t.deepEqual(res.body.data.details.map((d: { path: string }) => d.path), ['username']);
+    t.deepEqual(
+      res.body.data.details.map((d: { path: string }) => d.path),
+      ['username'],
+    );
   }
   const room = (await member.api.get(`/room/${slug}`)).body.data;
   t.is((room.participants as P[]).find((p) => p.id === memberSeat.id)!.username, memberSeat.username);
@@ -63,7 +66,7 @@ test('a name that NFKC makes longer than 64 characters is a 400, on PostgreSQL a
   t.regex(res.body.data.details[0].message, /at most 64 characters long once normalized/);
 });
 
-test('the owner cannot give a participant another participant\'s name either', async (t) => {
+test("the owner cannot give a participant another participant's name either", async (t) => {
   const { owner, slug, memberSeat, ownerName } = await roomWithMember();
   const res = await owner.api.patch(`/room/${slug}/participant/${memberSeat.id}`, { username: ownerName });
   t.is(res.status, 409);
@@ -96,7 +99,10 @@ test('a name that only looks like one in the room (letters from another script) 
   const disguised = newcomer.user.name.replace('G', '\u050C');
   t.is((await owner.api.patch(`/room/${slug2}/participant/${room.participants[0].id}`, { username: disguised })).status, 200);
   const joined = (await newcomer.api.post(`/room/${slug2}/participant`)).body.data;
-  t.deepEqual((joined.participants as P[]).map((p) => p.username), [disguised, `${newcomer.user.name} (2)`]);
+  t.deepEqual(
+    (joined.participants as P[]).map((p) => p.username),
+    [disguised, `${newcomer.user.name} (2)`],
+  );
 });
 
 test('two participants renaming to the same free name at once: one 200, one 409', async (t) => {
@@ -106,14 +112,16 @@ test('two participants renaming to the same free name at once: one 200, one 409'
   const seats = ((await owner.api.get(`/room/${slug}`)).body.data.participants as P[]).filter((p) => p.id !== room.participants[0].id);
   for (let round = 0; round < 5; round++) {
     const name = `Twin ${round}`;
-    const answers = await Promise.all(users.map((u) => u.api.patch(`/room/${slug}/participant/${seats.find((s) => s.user.uuid === u.user.uuid)!.id}`, { username: name })));
+    const answers = await Promise.all(
+      users.map((u) => u.api.patch(`/room/${slug}/participant/${seats.find((s) => s.user.uuid === u.user.uuid)!.id}`, { username: name })),
+    );
     t.deepEqual(answers.map((a) => a.status).sort(), [200, 409], `round ${round}`);
   }
   const names = ((await owner.api.get(`/room/${slug}`)).body.data.participants as P[]).map((p) => p.username.toLowerCase());
   t.is(new Set(names).size, names.length, 'no two participants share a name');
 });
 
-test('user names from the operators\' CLI are normalized and checked the same way', async (t) => {
+test("user names from the operators' CLI are normalized and checked the same way", async (t) => {
   const user = await createRegisteredUser(`cli-${Date.now()}`, '  Ｇａｍｅ  Ｍａｓｔｅｒ ');
   t.is(user.name, 'Game Master');
   for (const name of ['\u202eevil', '\u200b', 'x'.repeat(256)]) {

@@ -24,12 +24,22 @@ test('joining a public room answers the room with the newcomer seated next, in a
   t.is(joined.username, b.user.name, "the username defaults to the user's name");
   t.regex(joined.color, /^#[0-9a-f]{6}$/);
   t.regex((joined as unknown as { created_at: string }).created_at, TIMESTAMP);
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.updated'],
+  );
 
   const third = (await c.api.post(`/room/${slug}/participant`, {})).body.data;
-  t.deepEqual(third.participants.map((p: P) => p.position), [1, 2, 3], 'participants come in seat order');
+  t.deepEqual(
+    third.participants.map((p: P) => p.position),
+    [1, 2, 3],
+    'participants come in seat order',
+  );
   t.is(new Set(third.participants.map((p: P) => p.color)).size, 3, 'every default colour differs');
-  t.deepEqual(third.participants.map((p: P) => p.user.uuid), [owner.user.uuid, b.user.uuid, c.user.uuid]);
+  t.deepEqual(
+    third.participants.map((p: P) => p.user.uuid),
+    [owner.user.uuid, b.user.uuid, c.user.uuid],
+  );
 });
 
 test('joining twice is a 409 already_participant, and so is the owner joining its own room', async (t) => {
@@ -96,7 +106,10 @@ test('PATCH participant: the participant itself changes its username and colour'
   t.is(after.username, 'Bard');
   t.is(after.color, '#a1b2c3');
   t.is(after.position, me.position);
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.updated'],
+  );
 });
 
 test('PATCH participant: the owner may change anyone; another participant or a stranger may not', async (t) => {
@@ -154,7 +167,10 @@ test('DELETE participant: a participant leaves; a peer cannot remove it; the own
   t.is(leave.status, 204);
   t.is(leave.text, '');
   let published = events.since(slug, mark);
-  t.deepEqual(published.map((e) => e.type), ['room.access_revoked', 'room.updated']);
+  t.deepEqual(
+    published.map((e) => e.type),
+    ['room.access_revoked', 'room.updated'],
+  );
   t.like(published[0], { type: 'room.access_revoked' });
   t.is((published[0] as { userIds?: number[] }).userIds?.length, 1);
 
@@ -162,12 +178,21 @@ test('DELETE participant: a participant leaves; a peer cannot remove it; the own
   const kick = await owner.api.delete(`/room/${slug}/participant/${pc.id}`);
   t.is(kick.status, 204);
   published = events.since(slug, mark);
-  t.deepEqual(published.map((e) => e.type), ['room.access_revoked', 'room.updated']);
+  t.deepEqual(
+    published.map((e) => e.type),
+    ['room.access_revoked', 'room.updated'],
+  );
 
   const left = (await owner.api.get(`/room/${slug}`)).body.data;
-  t.deepEqual(left.participants.map((p: P) => p.user.uuid), [owner.user.uuid]);
+  t.deepEqual(
+    left.participants.map((p: P) => p.user.uuid),
+    [owner.user.uuid],
+  );
   t.is((await owner.api.delete(`/room/${slug}/participant/${pc.id}`)).status, 404, 'already gone');
-  t.false((await b.api.get('/room')).body.data.some((r: { slug: string }) => r.slug === slug), 'a room you left is no longer in your list');
+  t.false(
+    (await b.api.get('/room')).body.data.some((r: { slug: string }) => r.slug === slug),
+    'a room you left is no longer in your list',
+  );
 });
 
 test('removal events name the removed user, not the one who removed it', async (t) => {
@@ -220,8 +245,14 @@ test('the owner may leave: it still owns the room, sees the passcode, and rejoin
   t.is(view.status, 200);
   t.is(view.body.data.passcode, room.passcode);
   t.is(view.body.data.user.uuid, owner.user.uuid);
-  t.deepEqual(view.body.data.participants.map((p: P) => p.user.uuid), [b.user.uuid]);
-  t.true((await owner.api.get('/room')).body.data.some((r: { slug: string }) => r.slug === slug), 'still listed: the owner created it');
+  t.deepEqual(
+    view.body.data.participants.map((p: P) => p.user.uuid),
+    [b.user.uuid],
+  );
+  t.true(
+    (await owner.api.get('/room')).body.data.some((r: { slug: string }) => r.slug === slug),
+    'still listed: the owner created it',
+  );
   const pb = participantOf(view.body.data, b.user.uuid);
   t.is((await owner.api.patch(`/room/${slug}/participant/${pb.id}`, { color: '#000000' })).status, 200, 'still manages participants');
   t.is((await owner.api.patch(`/room/${slug}`, { name: 'Still mine' })).status, 200);

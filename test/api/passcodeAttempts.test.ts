@@ -59,7 +59,9 @@ test('right passcodes and answers other than "wrong passcode" are not counted', 
 test('a burst of guesses sent at once gets exactly the budget compared, the rest 429', async (t) => {
   const { slug } = await privateRoom('zz99');
   const guesser = await ctx.server.newUser();
-  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => guesser.api.post(`/room/${slug}/participant`, { passcode: `g${String(i).padStart(3, '0')}` })));
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => guesser.api.post(`/room/${slug}/participant`, { passcode: `g${String(i).padStart(3, '0')}` })),
+  );
   const statuses = answers.map((a) => a.status);
   t.is(statuses.filter((s) => s === 403).length, 3, 'only 3 passcodes were ever compared');
   t.is(statuses.filter((s) => s === 429).length, 37);

@@ -23,12 +23,31 @@ const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme:
 
 const USER_KEYS = ['created_at', 'is_merchant', 'is_registered', 'name', 'subscription', 'subscription_level', 'updated_at', 'username', 'uuid'];
 const INTERNAL_KEYS = new Set([
-  'user_id', 'userId', 'room_id', 'roomId', 'roll_id', 'rollId', 'theme_id', 'themeId', 'participant_id', 'participantId',
-  'key_hash', 'keyHash', 'api_key', 'apiKey', 'token', 'stack', 'sql', 'password', 'numeric_value', 'numericValue', 'origin', 'position_in_roll',
+  'user_id',
+  'userId',
+  'room_id',
+  'roomId',
+  'roll_id',
+  'rollId',
+  'theme_id',
+  'themeId',
+  'participant_id',
+  'participantId',
+  'key_hash',
+  'keyHash',
+  'api_key',
+  'apiKey',
+  'token',
+  'stack',
+  'sql',
+  'password',
+  'numeric_value',
+  'numericValue',
+  'origin',
+  'position_in_roll',
 ]);
 // `die_index` is no internal: the index of a value's die in the roll request's own `dice` (docs/api/rolls.md),
 // which every viewer of the roll sees, as they see rerolls and explosions on the board.
-
 
 /** Paths in `body` that expose internals: numeric ids (participants aside), foreign keys, key material, user fields beyond the public ones. */
 function internals(body: unknown, path = '$', out: string[] = []): string[] {
@@ -108,15 +127,25 @@ test('a whispered roll: its roller and recipient see it; bystander, owner and st
   const dieUuid = secret.values[0]!.uuid;
 
   // Those who may see it.
-  for (const [name, u] of [['roller', c.roller], ['whisperee', c.whisperee]] as const) {
+  for (const [name, u] of [
+    ['roller', c.roller],
+    ['whisperee', c.whisperee],
+  ] as const) {
     const res = clean(t, await u.api.get(`/roll/${secret.uuid}`));
     t.is(res.status, 200, name);
     t.is(res.body.data.values[0].value, 13, `${name} sees the value`);
-    t.deepEqual(res.body.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid), [c.whisperee.user.uuid]);
+    t.deepEqual(
+      res.body.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid),
+      [c.whisperee.user.uuid],
+    );
   }
 
   // Those who may not: exactly the answer of a roll that does not exist.
-  for (const [name, u] of [['bystander', c.bystander], ['owner', c.owner], ['stranger', c.stranger]] as const) {
+  for (const [name, u] of [
+    ['bystander', c.bystander],
+    ['owner', c.owner],
+    ['stranger', c.stranger],
+  ] as const) {
     const get = clean(t, await u.api.get(`/roll/${secret.uuid}`));
     t.is(asSeen(get), await ghost404(u, 'get', secret.uuid), `GET as ${name}`);
     const patchBody = { dice: [{ uuid: dieUuid, is_hidden: true }] };
@@ -133,10 +162,19 @@ test('a whispered roll: its roller and recipient see it; bystander, owner and st
 
   // The history: the bystander and the owner page past it; the recipient and roller see it.
   const open = await roll(t, c.roller, { dice: [d('d4')], room: c.slug });
-  for (const [name, u, sees] of [['roller', c.roller, true], ['whisperee', c.whisperee, true], ['bystander', c.bystander, false], ['owner', c.owner, false]] as const) {
+  for (const [name, u, sees] of [
+    ['roller', c.roller, true],
+    ['whisperee', c.whisperee, true],
+    ['bystander', c.bystander, false],
+    ['owner', c.owner, false],
+  ] as const) {
     const page = await history(t, u, c.slug);
     t.is(page.status, 200, name);
-    t.deepEqual(page.body.data.map((r: Roll) => r.uuid), sees ? [open.uuid, secret.uuid] : [open.uuid], name);
+    t.deepEqual(
+      page.body.data.map((r: Roll) => r.uuid),
+      sees ? [open.uuid, secret.uuid] : [open.uuid],
+      name,
+    );
     if (!sees) t.false(page.text.includes(secret.uuid), `${name}: the uuid is nowhere in the page`);
   }
   const strangers = await history(t, c.stranger, c.slug);
@@ -144,7 +182,7 @@ test('a whispered roll: its roller and recipient see it; bystander, owner and st
   t.false(strangers.text.includes(secret.uuid));
 });
 
-test('a roll outside any room is its roller\'s alone: everyone else gets the 404 of a roll that never existed', async (t) => {
+test("a roll outside any room is its roller's alone: everyone else gets the 404 of a roll that never existed", async (t) => {
   const c = await cast(t, true);
   const mine = await roll(t, c.roller, { dice: [d('d8', { value: 5 })] });
   t.is(mine.room, null);
@@ -155,14 +193,25 @@ test('a roll outside any room is its roller\'s alone: everyone else gets the 404
 // ---------------------------------------------------------------------------------------------
 // Hidden dice and modifiers, on every surface
 
-interface SeenValue { value: unknown; value_to_display: unknown; is_hidden: boolean; type: string; is_dropped: boolean }
+interface SeenValue {
+  value: unknown;
+  value_to_display: unknown;
+  is_hidden: boolean;
+  type: string;
+  is_dropped: boolean;
+}
 
 /** The redacted fields of the roll below, exactly, for anyone but its roller. */
 function assertRedacted(t: ExecutionContext, r: Roll, where: string) {
   const v = r.values as unknown as SeenValue[];
   t.deepEqual(
     v.map((x) => [x.type, x.value, x.value_to_display, x.is_hidden]),
-    [['d20', null, null, true], ['d6', 4, '4', false], ['mod', null, null, true], ['mod', 2, '2', false]],
+    [
+      ['d20', null, null, true],
+      ['d6', 4, '4', false],
+      ['mod', null, null, true],
+      ['mod', 2, '2', false],
+    ],
     where,
   );
   t.is(r.total_value, 6, `${where}: the total counts the d6 and the +2 only`);
@@ -175,7 +224,12 @@ function assertWhole(t: ExecutionContext, r: Roll, where: string) {
   const v = r.values as unknown as SeenValue[];
   t.deepEqual(
     v.map((x) => [x.type, x.value, x.value_to_display, x.is_hidden]),
-    [['d20', 17, '17', true], ['d6', 4, '4', false], ['mod', 37, '37', true], ['mod', 2, '2', false]],
+    [
+      ['d20', 17, '17', true],
+      ['d6', 4, '4', false],
+      ['mod', 37, '37', true],
+      ['mod', 2, '2', false],
+    ],
     where,
   );
   t.is(r.total_value, 60, where);
@@ -185,7 +239,11 @@ function assertWhole(t: ExecutionContext, r: Roll, where: string) {
 test('a hidden die and a hidden modifier: every answer shows others null faces, a total and an equation without them; every answer to the roller shows all', async (t) => {
   const c = await cast(t);
   const externalId = `ext-${randomUUID()}`;
-  const body = { dice: [d('d20', { value: 17, is_hidden: true }), d('d6', { value: 4 }), { type: 'mod', value: 37, is_hidden: true }, { type: 'mod', value: 2 }], room: c.slug, external_id: externalId };
+  const body = {
+    dice: [d('d20', { value: 17, is_hidden: true }), d('d6', { value: 4 }), { type: 'mod', value: 37, is_hidden: true }, { type: 'mod', value: 2 }],
+    room: c.slug,
+    external_id: externalId,
+  };
   const retryKey = { headers: { 'Idempotency-Key': randomUUID() } };
   const posted = clean(t, await c.roller.api.post('/roll', body, retryKey), 'POST /roll');
   t.is(posted.status, 201);
@@ -201,14 +259,24 @@ test('a hidden die and a hidden modifier: every answer shows others null faces, 
   assertWhole(t, (await history(t, c.roller, c.slug)).body.data[0], 'history as roller');
   const single = clean(t, await c.roller.api.patch(`/roll/${created.uuid}`, { dice: [{ uuid: created.values[1]!.uuid, is_visible: false }] }));
   assertWhole(t, single.body.data, 'single PATCH answer');
-  const bulk = clean(t, await c.roller.api.patch('/roll', { rolls: [{ uuid: created.uuid, room: c.slug, dice: [{ uuid: created.values[1]!.uuid, is_visible: true }] }] }));
+  const bulk = clean(
+    t,
+    await c.roller.api.patch('/roll', { rolls: [{ uuid: created.uuid, room: c.slug, dice: [{ uuid: created.values[1]!.uuid, is_visible: true }] }] }),
+  );
   assertWhole(t, bulk.body.data[0], 'bulk PATCH answer');
   const roomWide = clean(t, await c.roller.api.patch(`/room/${c.slug}/roll`, { dice: { is_cleared: true } }));
-  t.deepEqual(roomWide.body.data.map((r: Roll) => r.uuid), [created.uuid]);
+  t.deepEqual(
+    roomWide.body.data.map((r: Roll) => r.uuid),
+    [created.uuid],
+  );
   assertWhole(t, roomWide.body.data[0], 'room-wide PATCH answer');
 
   // Everyone else who sees the roll: the owner, the bystander, the whisperee (not whispered here).
-  for (const [name, u] of [['owner', c.owner], ['bystander', c.bystander], ['whisperee', c.whisperee]] as const) {
+  for (const [name, u] of [
+    ['owner', c.owner],
+    ['bystander', c.bystander],
+    ['whisperee', c.whisperee],
+  ] as const) {
     assertRedacted(t, clean(t, await u.api.get(`/roll/${created.uuid}`)).body.data, `GET as ${name}`);
     assertRedacted(t, (await history(t, u, c.slug)).body.data[0], `history as ${name}`);
   }
@@ -218,26 +286,47 @@ test('a hidden die in a whispered roll stays hidden from the recipient; the roll
   const c = await cast(t);
   const r = await roll(t, c.roller, { dice: [d('d20', { value: 11, is_hidden: true }), d('d12', { value: 3 })], room: c.slug, whisper: [c.pid(c.whisperee)] });
   const seen = clean(t, await c.whisperee.api.get(`/roll/${r.uuid}`)).body.data as Roll;
-  t.deepEqual(seen.values.map((v) => [v.value, v.value_to_display]), [[null, null], [3, '3']]);
+  t.deepEqual(
+    seen.values.map((v) => [v.value, v.value_to_display]),
+    [
+      [null, null],
+      [3, '3'],
+    ],
+  );
   t.is(seen.total_value, 3);
-  t.deepEqual(clean(t, await c.roller.api.get(`/roll/${r.uuid}`)).body.data.values.map((v: SeenValue) => v.value), [11, 3]);
+  t.deepEqual(
+    clean(t, await c.roller.api.get(`/roll/${r.uuid}`)).body.data.values.map((v: SeenValue) => v.value),
+    [11, 3],
+  );
 });
 
 test('hiding and unhiding: others see a value exactly while it is not hidden', async (t) => {
   const c = await cast(t);
   const r = await roll(t, c.roller, { dice: [d('d20', { value: 8 }), d('d6', { value: 6 })], room: c.slug });
-  const seen = async () => (clean(t, await c.bystander.api.get(`/roll/${r.uuid}`)).body.data as Roll);
-  t.deepEqual((await seen()).values.map((v) => v.value), [8, 6]);
+  const seen = async () => clean(t, await c.bystander.api.get(`/roll/${r.uuid}`)).body.data as Roll;
+  t.deepEqual(
+    (await seen()).values.map((v) => v.value),
+    [8, 6],
+  );
 
   t.is((await c.roller.api.patch(`/roll/${r.uuid}`, { dice: [{ uuid: r.values[0]!.uuid, is_hidden: true }] })).status, 200);
   let now = await seen();
-  t.deepEqual(now.values.map((v) => [v.value, v.value_to_display, v.is_hidden]), [[null, null, true], [6, '6', false]]);
+  t.deepEqual(
+    now.values.map((v) => [v.value, v.value_to_display, v.is_hidden]),
+    [
+      [null, null, true],
+      [6, '6', false],
+    ],
+  );
   t.is(now.total_value, 6);
   t.is(clean(t, await c.roller.api.get(`/roll/${r.uuid}`)).body.data.total_value, 14, 'the roller still sees all');
 
   t.is((await c.roller.api.patch(`/room/${c.slug}/roll`, { dice: { is_hidden: false } })).status, 200);
   now = await seen();
-  t.deepEqual(now.values.map((v) => v.value), [8, 6]);
+  t.deepEqual(
+    now.values.map((v) => v.value),
+    [8, 6],
+  );
   t.is(now.total_value, 14);
 });
 
@@ -247,7 +336,11 @@ test("a bystander's room-wide PATCH touches only its own dice and answers only i
   const own = await roll(t, c.bystander, { dice: [d('d4', { value: 2, is_hidden: true })], room: c.slug });
   const res = clean(t, await c.bystander.api.patch(`/room/${c.slug}/roll`, { dice: { is_hidden: false } }));
   t.is(res.status, 200);
-  t.deepEqual(res.body.data.map((r: Roll) => r.uuid), [own.uuid], 'only its own roll changed and came back');
+  t.deepEqual(
+    res.body.data.map((r: Roll) => r.uuid),
+    [own.uuid],
+    'only its own roll changed and came back',
+  );
   t.false(res.text.includes(theirs.uuid));
   const still = clean(t, await c.bystander.api.get(`/roll/${theirs.uuid}`)).body.data as Roll;
   t.deepEqual([still.values[0]!.value, still.values[0]!.is_hidden], [null, true], "the roller's die stays hidden");
@@ -263,7 +356,13 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
     // mi raises the hidden 2 to 4: the 4 is hidden too.
     {
       body: { dice: [d('d6', { value: 2, is_hidden: true }), d('d6', { value: 5 })], operator: { mi: 4 } },
-      others: (r) => { t.deepEqual(r.values.map((v) => v.value), [null, 5]); t.is(r.total_value, 5); },
+      others: (r) => {
+        t.deepEqual(
+          r.values.map((v) => v.value),
+          [null, 5],
+        );
+        t.is(r.total_value, 5);
+      },
       rollerTotal: () => 9,
     },
     // A hidden 6 explodes: the new dice are hidden as well and count nothing for the others.
@@ -271,7 +370,10 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
       body: { dice: [d('d6', { value: 6, is_hidden: true }), d('d4', { value: 1 })], operator: { e: { '6': [0] } } },
       others: (r) => {
         t.true(r.values.length >= 3);
-        t.deepEqual(r.values.map((v) => v.value), [null, 1, ...r.values.slice(2).map(() => null)]);
+        t.deepEqual(
+          r.values.map((v) => v.value),
+          [null, 1, ...r.values.slice(2).map(() => null)],
+        );
         t.true(r.values.slice(2).every((v) => v.is_hidden && v.value_to_display === null));
         t.is(r.total_value, 1);
       },
@@ -280,28 +382,54 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
     // A d100 whose tens die is hidden: the others add the units only.
     {
       body: { dice: [d('d10x', { value: 9, is_hidden: true }), d('d10', { value: 3 })] },
-      others: (r) => { t.deepEqual(r.values.map((v) => v.value), [null, 3]); t.is(r.total_value, 3); t.is(r.equation, '1d100'); },
+      others: (r) => {
+        t.deepEqual(
+          r.values.map((v) => v.value),
+          [null, 3],
+        );
+        t.is(r.total_value, 3);
+        t.is(r.equation, '1d100');
+      },
       rollerTotal: () => 93,
     },
     // Scaling applies to what they see: ceil((hidden 7 + 5) * 3 / 2) = 18 -> ceil(5 * 3 / 2) = 8.
     {
       body: { dice: [d('d8', { value: 7, is_hidden: true }), { type: 'mod', value: 5 }], operator: { '*': 3, '/': 2, round: 'up' } },
-      others: (r) => { t.deepEqual(r.values.map((v) => v.value), [null, 5]); t.is(r.total_value, 8); },
+      others: (r) => {
+        t.deepEqual(
+          r.values.map((v) => v.value),
+          [null, 5],
+        );
+        t.is(r.total_value, 8);
+      },
       rollerTotal: () => 18,
     },
     // A hidden modifier inside scaling leaves the equation.
     {
       body: { dice: [d('d4', { value: 3 }), { type: 'mod', value: 41, is_hidden: true }], operator: { '*': 2 } },
-      others: (r) => { t.is(r.equation, '(1d4)*2'); t.is(r.total_value, 6); t.deepEqual(r.values.map((v) => v.value), [3, null]); },
+      others: (r) => {
+        t.is(r.equation, '(1d4)*2');
+        t.is(r.total_value, 6);
+        t.deepEqual(
+          r.values.map((v) => v.value),
+          [3, null],
+        );
+      },
       rollerTotal: () => 88,
     },
   ];
   for (const k of cases) {
     const r = await roll(t, c.roller, { ...k.body, room: c.slug });
-    t.true(r.values.every((v) => v.value !== null), 'the roller sees every value');
+    t.true(
+      r.values.every((v) => v.value !== null),
+      'the roller sees every value',
+    );
     t.is(r.total_value, k.rollerTotal(r), "the roller's total");
     const seen = clean(t, await c.bystander.api.get(`/roll/${r.uuid}`)).body.data as Roll;
-    t.true(seen.values.every((v) => (v.value === null) === v.is_hidden && (v.value_to_display === null) === v.is_hidden), 'null exactly for hidden dice');
+    t.true(
+      seen.values.every((v) => (v.value === null) === v.is_hidden && (v.value_to_display === null) === v.is_hidden),
+      'null exactly for hidden dice',
+    );
     k.others(seen);
   }
 });
@@ -309,7 +437,7 @@ test('operators over hidden dice: mi/ma, explosions, d100 pairs and scaling give
 // ---------------------------------------------------------------------------------------------
 // external_id
 
-test('external_id and Idempotency-Key are per user: another user reusing them gets a roll of its own, never the first user\'s', async (t) => {
+test("external_id and Idempotency-Key are per user: another user reusing them gets a roll of its own, never the first user's", async (t) => {
   const c = await cast(t);
   const externalId = `shared-${randomUUID()}`;
   const retryKey = { headers: { 'Idempotency-Key': `shared-${randomUUID()}` } };
@@ -324,13 +452,16 @@ test('external_id and Idempotency-Key are per user: another user reusing them ge
     t.is(res.headers.get('idempotent-replayed'), null);
     t.not(res.body.data.uuid, first.uuid);
     t.is(res.body.data.user.uuid, u.user.uuid);
-    t.deepEqual(res.body.data.values.map((v: SeenValue) => [v.type, v.value]), [['d6', 1]]);
+    t.deepEqual(
+      res.body.data.values.map((v: SeenValue) => [v.type, v.value]),
+      [['d6', 1]],
+    );
     // Its own retry answers its own roll; the same body as the first user's is still its own key's.
     const again = clean(t, await u.api.post('/roll', { dice: [d('d6', { value: 1 })], external_id: externalId }, retryKey));
     t.is(again.status, 201);
     t.is(again.body.data.uuid, res.body.data.uuid);
     const sameBody = clean(t, await u.api.post('/roll', firstBody, retryKey));
-    t.is(sameBody.body.data.code, 'idempotency_key_reused', 'the first user\'s body under this user\'s key: a 422, not the first user\'s roll');
+    t.is(sameBody.body.data.code, 'idempotency_key_reused', "the first user's body under this user's key: a 422, not the first user's roll");
     // Filtering a room's history by the external_id shows only what the viewer may see.
     if (u !== c.stranger) {
       const found = clean(t, await u.api.get(`/room/${c.slug}/roll?external_id=${externalId}`));
@@ -395,7 +526,11 @@ test('after a passcode change, a removed participant loses every view of the roo
   // Before: the bystander sees all three, and the room in its roll as a participant does.
   const before = clean(t, await c.bystander.api.get(`/roll/${own.uuid}`)).body.data;
   t.is(before.room.passcode, c.passcode);
-  t.deepEqual(before.room.participants.map((p: { user: { uuid: string } }) => p.user.uuid), [c.bystander.user.uuid], 'a roll lists the participants it involves');
+  t.deepEqual(
+    before.room.participants.map((p: { user: { uuid: string } }) => p.user.uuid),
+    [c.bystander.user.uuid],
+    'a roll lists the participants it involves',
+  );
   t.regex(before.room.bg_file_path, /\/background\/[0-9a-f]{64}\.png$/);
   t.is((await c.bystander.api.get(`/roll/${whispered.uuid}`)).status, 200);
 
@@ -423,7 +558,10 @@ test('after a passcode change, a removed participant loses every view of the roo
   t.is((await see(b.api.post('/roll', { dice: [d('d6')], room: c.slug }), 'roll into the room')).status, 403);
   t.is((await see(b.api.post(`/room/${c.slug}/participant`, { passcode: c.passcode }), 'join with the old passcode')).status, 403);
   const rooms = await see(b.api.get('/room'), 'GET /room');
-  t.false(rooms.body.data.some((r: { slug: string }) => r.slug === c.slug), 'no longer listed');
+  t.false(
+    rooms.body.data.some((r: { slug: string }) => r.slug === c.slug),
+    'no longer listed',
+  );
 
   // Its own roll: still its own (values), but the room it embeds is a private room it is no longer in.
   const after = await see(b.api.get(`/roll/${own.uuid}`), 'GET own roll');
@@ -445,7 +583,10 @@ test('after a passcode change, a removed participant loses every view of the roo
   const owners = clean(t, await c.owner.api.get(`/roll/${others.uuid}`)).body.data;
   t.is(owners.room.passcode, 'brand-new-code');
   t.is(owners.room.bg_file_path, bg.body.data.bg_file_path);
-  t.deepEqual(owners.room.participants.map((p: { user: { uuid: string } }) => p.user.uuid), [c.owner.user.uuid]);
+  t.deepEqual(
+    owners.room.participants.map((p: { user: { uuid: string } }) => p.user.uuid),
+    [c.owner.user.uuid],
+  );
   const back = clean(t, await c.whisperee.api.get(`/roll/${others.uuid}`)).body.data;
   t.is(back.room.passcode, 'brand-new-code');
   t.is(back.room.bg_file_path, bg.body.data.bg_file_path);
@@ -472,7 +613,17 @@ test("a public room's kept passcode is its owner's alone: a participant who join
   t.is((await see(late.api.get('/room'))).body.data.find((r: { slug: string }) => r.slug === slug).passcode, null);
   const ownRoll = await see(late.api.post('/roll', { dice: [d('d6')], room: slug }));
   t.is(ownRoll.body.data.room.passcode, null);
-  t.is((await see(late.api.patch(`/room/${slug}/participant/${joined.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === late.user.uuid).id}`, { color: '#123456' }))).body.data.passcode, null);
+  t.is(
+    (
+      await see(
+        late.api.patch(
+          `/room/${slug}/participant/${joined.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === late.user.uuid).id}`,
+          { color: '#123456' },
+        ),
+      )
+    ).body.data.passcode,
+    null,
+  );
   t.is((await see(late.api.get(`/roll/${ownRoll.body.data.uuid}`))).body.data.room.passcode, null);
   t.is((await see(early.api.get(`/room/${slug}`))).body.data.passcode, null, 'while public, no participant is shown it');
   t.is(clean(t, await owner.api.get(`/room/${slug}`)).body.data.passcode, 'private-phase', 'the owner keeps seeing it');
@@ -486,7 +637,7 @@ test("a public room's kept passcode is its owner's alone: a participant who join
   t.is(clean(t, await early.api.get(`/room/${slug}`)).body.data.passcode, 'private-phase', 'a participant of a private room sees its passcode');
 });
 
-test("a stranger to a private room learns nothing of who is in it: changing or removing a participant id answers the same whether or not that id is there", async (t) => {
+test('a stranger to a private room learns nothing of who is in it: changing or removing a participant id answers the same whether or not that id is there', async (t) => {
   const c = await cast(t);
   const member = c.pid(c.bystander);
   const ghostId = 2_000_000_000;
@@ -497,12 +648,20 @@ test("a stranger to a private room learns nothing of who is in it: changing or r
     const present = clean(t, await call(member));
     const absent = clean(t, await call(ghostId));
     t.is(present.status, 403, what);
-    t.deepEqual({ status: absent.status, body: absent.body }, { status: present.status, body: present.body }, `${what}: an id in the room and one that is not get one answer`);
+    t.deepEqual(
+      { status: absent.status, body: absent.body },
+      { status: present.status, body: present.body },
+      `${what}: an id in the room and one that is not get one answer`,
+    );
   }
   // Nothing changed, and those who may see the room still get the precise answers.
   const room = clean(t, await c.owner.api.get(`/room/${c.slug}`)).body.data;
   t.is(room.participants.length, 4);
-  t.is(clean(t, await c.bystander.api.patch(`/room/${c.slug}/participant/${ghostId}`, { color: '#000000' })).status, 404, 'a participant is told the id is not there');
+  t.is(
+    clean(t, await c.bystander.api.patch(`/room/${c.slug}/participant/${ghostId}`, { color: '#000000' })).status,
+    404,
+    'a participant is told the id is not there',
+  );
   t.is(clean(t, await c.bystander.api.patch(`/room/${c.slug}/participant/${c.pid(c.roller)}`, { color: '#000000' })).status, 403);
   t.is(clean(t, await c.owner.api.delete(`/room/${c.slug}/participant/${ghostId}`)).status, 404);
   // In a public room anyone may see the participants, so the precise answer is no secret.
@@ -531,7 +690,10 @@ test('history cursors: a whispered roll not for the viewer, a roll of another ro
     t.is(page.body.links.next, null);
   }
   // Positive: the whisperee may page from the whisper it sees.
-  t.deepEqual((await history(t, c.whisperee, c.slug, `?before=${secret.uuid}`)).body.data.map((r: Roll) => r.uuid), [older.uuid]);
+  t.deepEqual(
+    (await history(t, c.whisperee, c.slug, `?before=${secret.uuid}`)).body.data.map((r: Roll) => r.uuid),
+    [older.uuid],
+  );
 
   // Walking one roll a page, by links.next: exactly the rolls the bystander may see.
   const seen: string[] = [];
@@ -583,7 +745,11 @@ test('error answers carry no stack, SQL or internal detail, and no 500, whatever
     clean(t, res, what);
     if (res.status >= 400) {
       t.is(res.body?.type, 'error', what);
-      t.deepEqual(Object.keys(res.body.data).filter((k) => !['code', 'message', 'details'].includes(k)), [], what);
+      t.deepEqual(
+        Object.keys(res.body.data).filter((k) => !['code', 'message', 'details'].includes(k)),
+        [],
+        what,
+      );
     }
   }
 });
@@ -664,8 +830,14 @@ test("themes of others: not listed, not in one's dice box, not rollable; readabl
   t.is(created.status, 201, created.text);
   const assetUrl = created.body.data.assets['skin.png'] as string;
 
-  t.false(clean(t, await other.api.get('/theme?per_page=100')).body.data.some((th: { id: string }) => th.id === id), 'not listed for others');
-  t.true(clean(t, await maker.api.get('/theme?per_page=100')).body.data.some((th: { id: string }) => th.id === id), 'listed for its maker');
+  t.false(
+    clean(t, await other.api.get('/theme?per_page=100')).body.data.some((th: { id: string }) => th.id === id),
+    'not listed for others',
+  );
+  t.true(
+    clean(t, await maker.api.get('/theme?per_page=100')).body.data.some((th: { id: string }) => th.id === id),
+    'listed for its maker',
+  );
   t.is(clean(t, await other.api.get(`/dice-box/${id}`)).status, 404);
   t.false(clean(t, await other.api.get('/dice-box')).body.data.some((th: { id: string }) => th.id === id));
   const rolled = clean(t, await other.api.post('/roll', { dice: [{ type: 'd6', theme: id }] }));

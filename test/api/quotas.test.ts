@@ -119,7 +119,8 @@ test('asset bytes: theme files and room backgrounds count together, inherited fi
   const [base, child] = [themeId('qbase'), themeId('qchild')];
   t.is((await postTheme(me.api, textured(base, 'wood.png'), [{ name: 'wood.png', data: pngOf(8 * KIB) }])).status, 201);
   // A child that uploads nothing still stores its own copy of the base's 8 KiB file: 16 KiB in all.
-  const extending = (version: string, files: { name: string; data: Buffer }[] = []) => postTheme(me.api, textured(child, 'wood.png', { version, extend: base }), files);
+  const extending = (version: string, files: { name: string; data: Buffer }[] = []) =>
+    postTheme(me.api, textured(child, 'wood.png', { version, extend: base }), files);
   t.is((await extending('1.0.0')).status, 201);
 
   const slug = await newRoom(me);
@@ -127,7 +128,13 @@ test('asset bytes: theme files and room backgrounds count together, inherited fi
   t.is((await bg(3 * KIB)).status, 200, '19 KiB');
   t.is((await bg(4 * KIB)).status, 200, 'replacing a background frees the old one first: 20 KiB, the limit exactly');
   const over = await bg(4 * KIB + 1);
-  quotaRefused(t, over, 'ASSET_BYTES_PER_USER', 20480, /This upload of 4097 bytes would bring .* to 20481 bytes, over the 20480 bytes allowed.*delete a theme or a room background/);
+  quotaRefused(
+    t,
+    over,
+    'ASSET_BYTES_PER_USER',
+    20480,
+    /This upload of 4097 bytes would bring .* to 20481 bytes, over the 20480 bytes allowed.*delete a theme or a room background/,
+  );
   t.regex((await me.api.get(`/room/${slug}`)).body.data.bg_file_path, /\/background\//, 'the 4 KiB background stays');
   quotaRefused(t, await extending('1.1.0'), 'ASSET_BYTES_PER_USER', 20480, /This upload of 8192 bytes would bring .* to 28672 bytes/);
   t.is((await me.api.get(`/theme/${child}`)).body.data.version, '1.0.0', 'nothing was stored');

@@ -13,7 +13,7 @@ test.serial('guest creation is limited per client address with Retry-After', asy
   t.is(limited.headers.get('ratelimit-remaining'), '0');
 });
 
-test.serial('requests are limited per key, and one key does not spend another key\'s budget', async (t) => {
+test.serial("requests are limited per key, and one key does not spend another key's budget", async (t) => {
   const { createGuest } = await import('../../src/users/create');
   const [{ key: a }, { key: b }] = [await createGuest(), await createGuest()];
   const api = ctx.server.api;

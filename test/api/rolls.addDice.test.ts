@@ -28,7 +28,10 @@ test("Pathbuilder 2e's dice tray through the stock SDK: roll.update adds a d6 to
 
   const answer = (await sdk.roll.update(made.uuid, { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).data as unknown as Roll;
   t.is(answer.uuid, made.uuid);
-  t.deepEqual(answer.values.map((v) => v.type), ['d20', 'mod', 'd6']);
+  t.deepEqual(
+    answer.values.map((v) => v.type),
+    ['d20', 'mod', 'd6'],
+  );
   t.deepEqual(answer.values.slice(0, 2), made.values as unknown as Roll['values'], 'the dice already thrown are unchanged');
   const d6 = answer.values[2]!;
   t.true(d6.value! >= 1 && d6.value! <= 6);
@@ -44,8 +47,20 @@ test("Pathbuilder 2e's dice tray through the stock SDK: roll.update adds a d6 to
 
   // The dice tray's d100 is a d10x and a d10 (dddice's numbering: the d10x's value is its tens digit,
   // so 5 and 7 make 57); a modifier too.
-  const more = (await sdk.roll.update(made.uuid, { dice: [{ type: 'd10x', theme: 'standard', value: 5 }, { type: 'd10', theme: 'standard', value: 7 }, { type: 'mod', theme: 'standard', value: -2 }], room: slug })).data as unknown as Roll;
-  t.deepEqual(more.values.map((v) => v.type), ['d20', 'mod', 'd6', 'd10x', 'd10', 'mod']);
+  const more = (
+    await sdk.roll.update(made.uuid, {
+      dice: [
+        { type: 'd10x', theme: 'standard', value: 5 },
+        { type: 'd10', theme: 'standard', value: 7 },
+        { type: 'mod', theme: 'standard', value: -2 },
+      ],
+      room: slug,
+    })
+  ).data as unknown as Roll;
+  t.deepEqual(
+    more.values.map((v) => v.type),
+    ['d20', 'mod', 'd6', 'd10x', 'd10', 'mod'],
+  );
   t.is(more.total_value, 19 + face(d6) + 57 - 2);
   t.is(more.equation, '1d20+1d6+1d100+7-2');
   t.true(more.values.slice(3, 5).every((v) => v.is_user_value));
@@ -63,7 +78,12 @@ test('added dice follow the rules of POST /roll: themes, predetermined values, h
     t.is(now.total_value, 10);
   };
 
-  const theme = await patch(roller, { dice: [{ uuid: roll.values[0]!.uuid, is_visible: false }, { type: 'd6', theme: 'nobody-has-this' }] });
+  const theme = await patch(roller, {
+    dice: [
+      { uuid: roll.values[0]!.uuid, is_visible: false },
+      { type: 'd6', theme: 'nobody-has-this' },
+    ],
+  });
   t.is(theme.status, 422);
   t.is(theme.body.data.code, 'unknown_theme');
   t.is(theme.body.data.details[0].path, 'dice[1].theme');
@@ -77,7 +97,10 @@ test('added dice follow the rules of POST /roll: themes, predetermined values, h
   t.is(preset.body.data.details[0].path, 'dice[0].value');
   const malformed = await patch(roller, { dice: [{ type: 'd6', value: 'six' }, {}] });
   t.is(malformed.status, 400);
-  t.deepEqual(malformed.body.data.details.map((x: { path: string }) => x.path), ['dice[0].value', 'dice[1].type']);
+  t.deepEqual(
+    malformed.body.data.details.map((x: { path: string }) => x.path),
+    ['dice[0].value', 'dice[1].type'],
+  );
   const tooMany = await patch(roller, { dice: Array.from({ length: 100 }, () => ({ type: 'd6' })) });
   t.is(tooMany.status, 400);
   t.is(tooMany.body.data.code, 'too_many_dice', '100 dice in the whole roll');
@@ -91,10 +114,24 @@ test('added dice follow the rules of POST /roll: themes, predetermined values, h
   await unchanged();
 
   // A die of the roller's own theme with a predetermined face, a hidden one, a modifier with a label.
-  const added = await patch(roller, { dice: [{ type: 'd8', theme: m.id, value: 1 }, { type: 'd6', value: 4, is_hidden: true }, { type: 'mod', value: 3, label: 'bonus' }] });
+  const added = await patch(roller, {
+    dice: [
+      { type: 'd8', theme: m.id, value: 1 },
+      { type: 'd6', value: 4, is_hidden: true },
+      { type: 'mod', value: 3, label: 'bonus' },
+    ],
+  });
   t.is(added.status, 200, added.text);
   const mine = added.body.data as Roll;
-  t.deepEqual(mine.values.map((v) => [v.type, v.value, v.is_user_value]), [['d20', 10, true], ['d8', 1, true], ['d6', 4, true], ['mod', 3, false]]);
+  t.deepEqual(
+    mine.values.map((v) => [v.type, v.value, v.is_user_value]),
+    [
+      ['d20', 10, true],
+      ['d8', 1, true],
+      ['d6', 4, true],
+      ['mod', 3, false],
+    ],
+  );
   t.is(mine.values[1]!.value_to_display, 'one');
   t.is(mine.values[3]!.label, 'bonus');
   t.is(mine.total_value, 10 + 4 + 3, 'a word face counts nothing');
@@ -131,10 +168,19 @@ test('dice added to one roll by concurrent requests are all kept, each once, and
   const { api } = await ctx.server.newUser();
   const roll = (await api.post('/roll', { dice: [d('d4', { value: 1 })] })).body.data as Roll;
   const answers = await Promise.all([2, 3, 4, 5, 6].map((v) => api.patch(`/roll/${roll.uuid}`, { dice: [d('d6', { value: v })] })));
-  t.true(answers.every((a) => a.status === 200), answers.map((a) => a.status).join(','));
+  t.true(
+    answers.every((a) => a.status === 200),
+    answers.map((a) => a.status).join(','),
+  );
   const final = (await api.get(`/roll/${roll.uuid}`)).body.data as Roll;
   t.is(final.values.length, 6);
-  t.deepEqual(final.values.slice(1).map((v) => v.value).sort(), [2, 3, 4, 5, 6]);
+  t.deepEqual(
+    final.values
+      .slice(1)
+      .map((v) => v.value)
+      .sort(),
+    [2, 3, 4, 5, 6],
+  );
   t.is(final.total_value, 1 + 2 + 3 + 4 + 5 + 6);
   t.is(final.equation, '1d4+5d6');
 });

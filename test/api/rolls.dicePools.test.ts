@@ -18,7 +18,11 @@ const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme:
 test('the built-in theme rolls 1d3, 2d30 and 1d1000 (equation or dice) as generic dice', async (t) => {
   const user = await ctx.server.newUser();
   const { api } = user;
-  for (const [eq, type, sides, count] of [['1d3', 'd3', 3, 1], ['2d30', 'd30', 30, 2], ['1d1000', 'd1000', 1000, 1]] as const) {
+  for (const [eq, type, sides, count] of [
+    ['1d3', 'd3', 3, 1],
+    ['2d30', 'd30', 30, 2],
+    ['1d1000', 'd1000', 1000, 1],
+  ] as const) {
     const res = await api.post('/roll', { equation: eq });
     t.is(res.status, 201, `${eq}: ${res.text}`);
     const roll = res.body.data as Roll;
@@ -29,7 +33,10 @@ test('the built-in theme rolls 1d3, 2d30 and 1d1000 (equation or dice) as generi
       t.true(Number.isInteger(v.value) && v.value! >= 1 && v.value! <= sides, `${eq}: ${v.value}`);
       t.is(Number(v.value_to_display), v.value!);
     }
-    t.is(roll.total_value, roll.values.reduce((s, v) => s + v.value!, 0));
+    t.is(
+      roll.total_value,
+      roll.values.reduce((s, v) => s + v.value!, 0),
+    );
   }
   const faces = new Set<number>();
   for (let i = 0; i < 6; i++) for (const v of (await rollOk(user, { dice: Array.from({ length: 20 }, () => d('d3')) })).values) faces.add(v.value!);
@@ -44,7 +51,11 @@ test('a die nobody has is a 422 unknown_die at `equation` when only an equation 
     const res = await api.post('/roll', { equation: eq });
     t.is(res.status, 422, eq);
     t.is(res.body.data.code, 'unknown_die', eq);
-    t.deepEqual(res.body.data.details.map((x: { path: string }) => x.path), ['equation'], eq);
+    t.deepEqual(
+      res.body.data.details.map((x: { path: string }) => x.path),
+      ['equation'],
+      eq,
+    );
   }
   const dice = await api.post('/roll', { dice: [d('d6'), d('d1001')] });
   t.is(dice.status, 422);
@@ -82,7 +93,7 @@ test('4dF and dF.1 roll fudge dice on the built-in theme: faces -1, 0, +1, writt
   t.is(one.equation, '1dF.1');
   t.is(one.values[0]!.type, 'df.1');
   const plus = await rollOk(user, { dice: [d('dF.1', { value: 1 })] });
-  t.is(plus.total_value, 1, 'a fate die\'s value is its face: 1 is the one +1 of dF.1');
+  t.is(plus.total_value, 1, "a fate die's value is its face: 1 is the one +1 of dF.1");
   t.is(plus.values[0]!.value, 1);
 });
 
@@ -114,10 +125,21 @@ test('8d10>=8f1: each value says success or failure, the total is successes minu
   t.is(ex.values.length, 10 + tens);
   t.is(ex.total_value, ex.values.filter((v) => v.value! >= 8).length);
   // Predetermined faces and the operator object: 8 and 9 succeed, the 1 fails.
-  const fixed = await rollOk(user, { dice: [8, 9, 1, 5].map((value) => d('d10', { value })), operator: { success: '>=8', failure: '1' } }) as unknown as PoolRoll;
+  const fixed = (await rollOk(user, {
+    dice: [8, 9, 1, 5].map((value) => d('d10', { value })),
+    operator: { success: '>=8', failure: '1' },
+  })) as unknown as PoolRoll;
   t.deepEqual([fixed.total_value, fixed.success_count, fixed.failure_count], [1, 2, 1]);
   t.is(fixed.equation, '4d10>=8f1');
-  t.deepEqual(fixed.values.map((v) => [v.is_success, v.is_failure]), [[true, false], [true, false], [false, true], [false, false]]);
+  t.deepEqual(
+    fixed.values.map((v) => [v.is_success, v.is_failure]),
+    [
+      [true, false],
+      [true, false],
+      [false, true],
+      [false, false],
+    ],
+  );
   // rr<3 stays d20's reroll: no pool, no counts.
   const rr = (await api.post('/roll', { equation: '4d20rr<3' })).body.data as PoolRoll;
   t.false('success_count' in rr);
@@ -126,14 +148,39 @@ test('8d10>=8f1: each value says success or failure, the total is successes minu
 
 test('a hidden pool die counts for nobody but its roller', async (t) => {
   const { roller, bystander, slug } = await table(ctx.server);
-  const roll = await rollOk(roller, {
-    dice: [d('d10', { value: 9, is_hidden: true }), d('d10', { value: 8 }), d('d10', { value: 1, is_hidden: true }), d('d10', { value: 1 }), d('d10', { value: 5 })],
-    operator: { success: '>=8', failure: '1' }, room: slug,
-  }) as unknown as PoolRoll;
+  const roll = (await rollOk(roller, {
+    dice: [
+      d('d10', { value: 9, is_hidden: true }),
+      d('d10', { value: 8 }),
+      d('d10', { value: 1, is_hidden: true }),
+      d('d10', { value: 1 }),
+      d('d10', { value: 5 }),
+    ],
+    operator: { success: '>=8', failure: '1' },
+    room: slug,
+  })) as unknown as PoolRoll;
   t.deepEqual([roll.total_value, roll.success_count, roll.failure_count], [0, 2, 2]);
-  t.deepEqual(roll.values.map((v) => [v.is_success, v.is_failure]), [[true, false], [true, false], [false, true], [false, true], [false, false]]);
+  t.deepEqual(
+    roll.values.map((v) => [v.is_success, v.is_failure]),
+    [
+      [true, false],
+      [true, false],
+      [false, true],
+      [false, true],
+      [false, false],
+    ],
+  );
   const seen = (await bystander.api.get(`/roll/${roll.uuid}`)).body.data as PoolRoll;
   t.deepEqual([seen.total_value, seen.success_count, seen.failure_count], [0, 1, 1], 'the hidden success and failure are left out');
-  t.deepEqual(seen.values.map((v) => [v.is_success, v.is_failure]), [[false, false], [true, false], [false, false], [false, true], [false, false]]);
+  t.deepEqual(
+    seen.values.map((v) => [v.is_success, v.is_failure]),
+    [
+      [false, false],
+      [true, false],
+      [false, false],
+      [false, true],
+      [false, false],
+    ],
+  );
   t.is(seen.values[0]!.value, null);
 });

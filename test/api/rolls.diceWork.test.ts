@@ -36,8 +36,14 @@ test('an explosion chain as long as an equation used to be is refused, and at th
   let chain = '1d1000';
   while (chain.length + 3 <= 999) chain += 'e>1';
   await refused(t, user, { equation: chain }, 'validation_error', 'equation', new RegExp(`${MAX_EQUATION_LENGTH}`));
-  await refused(t, user, { equation: chain.slice(0, MAX_EQUATION_LENGTH) }, 'invalid_equation', 'equation',
-    new RegExp(`at most ${MAX_SELECTORS_PER_OPERATOR} selectors`));
+  await refused(
+    t,
+    user,
+    { equation: chain.slice(0, MAX_EQUATION_LENGTH) },
+    'invalid_equation',
+    'equation',
+    new RegExp(`at most ${MAX_SELECTORS_PER_OPERATOR} selectors`),
+  );
   const ok = await user.api.post('/roll', { equation: `1d20${'e>19'.repeat(MAX_SELECTORS_PER_OPERATOR)}+5` });
   t.is(ok.status, 201, ok.text.slice(0, 300));
 });
@@ -45,13 +51,31 @@ test('an explosion chain as long as an equation used to be is refused, and at th
 test('operand keys of kilobytes are refused by their length, without the key echoed in the answer', async (t) => {
   const user = await ctx.server.newUser();
   const e = sels(1000, '>1');
-  await refused(t, user, { dice: [d('d1000')], operator: { e: { [e]: [0] } } }, 'invalid_operator', 'operator.e',
-    new RegExp(`${e.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}`));
+  await refused(
+    t,
+    user,
+    { dice: [d('d1000')], operator: { e: { [e]: [0] } } },
+    'invalid_operator',
+    'operator.e',
+    new RegExp(`${e.length} characters; an operand may be at most ${MAX_OPERAND_LENGTH}`),
+  );
   const u = sels(750, '<-5');
-  await refused(t, user, { dice: Array.from({ length: 100 }, () => d('d1000')), operator: { u: { [u]: [0, 1] } } }, 'invalid_operator', 'operator.u',
-    /an operand may be at most/);
-  await refused(t, user, { dice: [d('d1000')], operator: { rr: { [sels(21, '1')]: [0] } } }, 'invalid_operator', 'operator.rr.' + sels(21, '1'),
-    /at most 20 selectors/);
+  await refused(
+    t,
+    user,
+    { dice: Array.from({ length: 100 }, () => d('d1000')), operator: { u: { [u]: [0, 1] } } },
+    'invalid_operator',
+    'operator.u',
+    /an operand may be at most/,
+  );
+  await refused(
+    t,
+    user,
+    { dice: [d('d1000')], operator: { rr: { [sels(21, '1')]: [0] } } },
+    'invalid_operator',
+    'operator.rr.' + sels(21, '1'),
+    /at most 20 selectors/,
+  );
 });
 
 test('a roll past the work budget is a 400 too_many_dice naming the operator, and the server keeps answering', async (t) => {

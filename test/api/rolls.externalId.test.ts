@@ -21,13 +21,22 @@ test("D&D Beyond's external_id on every roll of a character, through the stock S
   const sdk = await sdkRestClient(ctx.server.url, roller.key, slug);
   const externalId = 'dndbCharacterId:123456';
   const first = await sdk.roll.create([d20, { type: 'mod', theme: 'standard', value: 5 }], { operator: {}, label: 'Perception', external_id: externalId });
-  const second = await sdk.roll.create([{ type: 'd8', theme: 'standard' }, { type: 'mod', theme: 'standard', value: 3 }], { operator: {}, label: 'Longsword: Damage', external_id: externalId });
+  const second = await sdk.roll.create(
+    [
+      { type: 'd8', theme: 'standard' },
+      { type: 'mod', theme: 'standard', value: 3 },
+    ],
+    { operator: {}, label: 'Longsword: Damage', external_id: externalId },
+  );
   t.not(second.data.uuid, first.data.uuid, 'the second roll is rolled');
   t.is(second.data.external_id, externalId, 'echoed');
   t.is(second.data.label, 'Longsword: Damage');
   t.is(second.data.equation, '1d8+3');
   const history = (await roller.api.get(`/room/${slug}/roll`)).body.data as { uuid: string }[];
-  t.deepEqual(history.map((r) => r.uuid), [second.data.uuid, first.data.uuid]);
+  t.deepEqual(
+    history.map((r) => r.uuid),
+    [second.data.uuid, first.data.uuid],
+  );
 });
 
 test("Foundry's one external_id for a chat message's attack and damage (raw HTTP): two rolls, found by their external_id", async (t) => {
@@ -42,10 +51,16 @@ test("Foundry's one external_id for a chat message's attack and damage (raw HTTP
   // Any participant may filter the room's history by it; newest first, paged like the whole history.
   const page1 = await bystander.api.get(`/room/${slug}/roll?external_id=${encodeURIComponent(externalId)}&limit=1`);
   t.is(page1.status, 200);
-  t.deepEqual(page1.body.data.map((r: { uuid: string }) => r.uuid), [damage.body.data.uuid]);
+  t.deepEqual(
+    page1.body.data.map((r: { uuid: string }) => r.uuid),
+    [damage.body.data.uuid],
+  );
   t.true(new URL(page1.body.links.next).searchParams.get('external_id') === externalId, 'the next link keeps the filter');
   const page2 = await bystander.api.get(page1.body.links.next);
-  t.deepEqual(page2.body.data.map((r: { uuid: string }) => r.uuid), [attack.body.data.uuid]);
+  t.deepEqual(
+    page2.body.data.map((r: { uuid: string }) => r.uuid),
+    [attack.body.data.uuid],
+  );
   t.is(page2.body.links.next, null);
   const none = await bystander.api.get(`/room/${slug}/roll?external_id=nothing-labelled-so`);
   t.deepEqual(none.body.data, []);
@@ -105,9 +120,14 @@ test('Idempotency-Key: a refused request takes no key; a malformed key is a 400'
 test('Idempotency-Key: concurrent duplicates roll once; the others answer that roll or 409 while it is in flight', async (t) => {
   const { api } = await ctx.server.newUser();
   const key = randomUUID();
-  const answers = await Promise.all(Array.from({ length: 6 }, () => api.post('/roll', { dice: [d20], label: 'race' }, { headers: { 'Idempotency-Key': key } })));
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => api.post('/roll', { dice: [d20], label: 'race' }, { headers: { 'Idempotency-Key': key } })),
+  );
   const statuses = answers.map((a) => a.status);
-  t.true(answers.every((a) => a.status === 201 || (a.status === 409 && a.body.data.code === 'idempotency_key_in_flight')), statuses.join(','));
+  t.true(
+    answers.every((a) => a.status === 201 || (a.status === 409 && a.body.data.code === 'idempotency_key_in_flight')),
+    statuses.join(','),
+  );
   t.is(new Set(answers.filter((a) => a.status === 201).map((a) => a.body.data.uuid)).size, 1, 'one roll');
   t.is(answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === null).length, 1, 'rolled by one request');
   const late = await api.post('/roll', { dice: [d20], label: 'race' }, { headers: { 'Idempotency-Key': key } });

@@ -29,7 +29,11 @@ test('each throw of a compounded or exploded die names its die: die_index', asyn
   const res = await api.post('/roll', body);
   t.is(res.status, 201, res.text);
   const roll = res.body.data as DieRoll;
-  t.deepEqual(roll.values.slice(0, 4).map((v) => v.die_index), [0, 1, 2, 3], 'the request dice first, each its own index');
+  t.deepEqual(
+    roll.values.slice(0, 4).map((v) => v.die_index),
+    [0, 1, 2, 3],
+    'the request dice first, each its own index',
+  );
   for (const die of [0, 1]) {
     const throws = roll.values.filter((v) => v.die_index === die);
     t.true(throws.length >= 2, `die ${die} compounded: its first 6 and at least one more throw`);
@@ -42,31 +46,64 @@ test('each throw of a compounded or exploded die names its die: die_index', asyn
   t.is(roll.total_value, sum);
   t.is(roll.values.filter((v) => v.die_index === 2).length, 1);
 
-  const explodedRes = await api.post('/roll', { dice: [{ type: 'd6', value: 6 }, { type: 'd8', value: 8 }], operator: { '!': '' } });
+  const explodedRes = await api.post('/roll', {
+    dice: [
+      { type: 'd6', value: 6 },
+      { type: 'd8', value: 8 },
+    ],
+    operator: { '!': '' },
+  });
   t.is(explodedRes.status, 201, explodedRes.text);
   const exploded = explodedRes.body.data as DieRoll;
-  t.deepEqual(exploded.values.slice(0, 2).map((v) => v.die_index), [0, 1]);
+  t.deepEqual(
+    exploded.values.slice(0, 2).map((v) => v.die_index),
+    [0, 1],
+  );
   const extraTypes = exploded.values.slice(2).map((v) => `${v.die_index}:${v.type}`);
   t.true(extraTypes.length >= 2 && extraTypes.every((e) => e === '0:d6' || e === '1:d8'), extraTypes.join(' '));
 
   const again = await api.get(`/roll/${roll.uuid}`);
-  t.deepEqual(again.body.data.values.map((v: DieValue) => v.die_index), roll.values.map((v) => v.die_index), 'stored and read back');
+  t.deepEqual(
+    again.body.data.values.map((v: DieValue) => v.die_index),
+    roll.values.map((v) => v.die_index),
+    'stored and read back',
+  );
 });
 
 test('a d100 as the SDK sends it (d10, then d10x with its tens digit): 201, read back as sent', async (t) => {
-  for (const [percent, units, tens, face] of [[57, 7, 5, '50'], [100, 10, 9, '90'], [5, 5, 10, '0'], [10, 10, 10, '0']] as const) {
+  for (const [percent, units, tens, face] of [
+    [57, 7, 5, '50'],
+    [100, 10, 9, '90'],
+    [5, 5, 10, '0'],
+    [10, 10, 10, '0'],
+  ] as const) {
     const parsed = parseRollEquation('1d100', 'standard', [percent]);
     const { res, roll, api } = await rollParsed(parsed);
     t.is(res.status, 201, `${percent}: ${res.text}`);
-    t.deepEqual(roll.values.map((v) => [v.type, v.value, v.value_to_display]), [['d10', units, String(units)], ['d10x', tens, face]]);
+    t.deepEqual(
+      roll.values.map((v) => [v.type, v.value, v.value_to_display]),
+      [
+        ['d10', units, String(units)],
+        ['d10x', tens, face],
+      ],
+    );
     t.is(roll.total_value, percent, 'the total is the faces: the d10x shows tens, the d10 units');
     t.true(roll.values.every((v) => v.is_user_value));
     const again = (await api.get(`/roll/${roll.uuid}`)).body.data as DieRoll;
-    t.deepEqual(again.values.map((v) => v.value), [units, tens], 'stored and read back in the same numbering');
+    t.deepEqual(
+      again.values.map((v) => v.value),
+      [units, tens],
+      'stored and read back in the same numbering',
+    );
   }
   // The server's own d100 (a d10x directly followed by a d10) takes the same numbering.
   const { api } = await ctx.server.newUser();
-  const pair = await api.post('/roll', { dice: [{ type: 'd10x', value: 5, value_to_display: '50' }, { type: 'd10', value: 7 }] });
+  const pair = await api.post('/roll', {
+    dice: [
+      { type: 'd10x', value: 5, value_to_display: '50' },
+      { type: 'd10', value: 7 },
+    ],
+  });
   t.is(pair.status, 201, pair.text);
   t.is(pair.body.data.total_value, 57);
   t.is(pair.body.data.equation, '1d100');
@@ -84,8 +121,14 @@ test('a d100 as the SDK sends it (d10, then d10x with its tens digit): 201, read
 test('fate dice as the SDK sends them (-1, 0, +1), and numeric strings as numbers', async (t) => {
   const { res, roll, api } = await rollParsed(parseRollEquation('4df+1', 'standard', [-1, 0, 1, 1]));
   t.is(res.status, 201, res.text);
-  t.deepEqual(roll.values.map((v) => v.value), [-1, 0, 1, 1, 1]);
-  t.deepEqual(roll.values.slice(0, 4).map((v) => Number(v.value_to_display)), [-1, 0, 1, 1]);
+  t.deepEqual(
+    roll.values.map((v) => v.value),
+    [-1, 0, 1, 1, 1],
+  );
+  t.deepEqual(
+    roll.values.slice(0, 4).map((v) => Number(v.value_to_display)),
+    [-1, 0, 1, 1],
+  );
   t.is(roll.total_value, 2);
   t.is(roll.equation, '4dF+1');
   const drawn = (await api.post('/roll', { equation: '20dF' })).body.data as DieRoll;
@@ -95,9 +138,18 @@ test('fate dice as the SDK sends them (-1, 0, +1), and numeric strings as number
   t.regex(wrong.body.data.message, /-1, 0 or 1/);
 
   // Integrations that build dice by hand send the number as a string.
-  const strings = await api.post('/roll', { dice: [{ type: 'd20', theme: 'standard', value: '15' }, { type: 'df', value: '-1' }, { type: 'mod', value: '3' }] });
+  const strings = await api.post('/roll', {
+    dice: [
+      { type: 'd20', theme: 'standard', value: '15' },
+      { type: 'df', value: '-1' },
+      { type: 'mod', value: '3' },
+    ],
+  });
   t.is(strings.status, 201, strings.text);
-  t.deepEqual(strings.body.data.values.map((v: DieValue) => v.value), [15, -1, 3]);
+  t.deepEqual(
+    strings.body.data.values.map((v: DieValue) => v.value),
+    [15, -1, 3],
+  );
   t.is(strings.body.data.total_value, 17);
   const notNumber = await api.post('/roll', { dice: [{ type: 'd20', value: 'fifteen' }] });
   t.is(notNumber.status, 400);
@@ -147,8 +199,14 @@ test('the object form of * is bounded like every operator: a 400 naming the fiel
   const { api } = await ctx.server.newUser();
   const dice = [{ type: 'd6' }, { type: 'd6' }];
   for (const operator of [
-    { '*': { two: [0] } }, { '*': { 2: [5] } }, { '*': { 2: [0], 3: [0] } }, { '/': { 0: [0] } }, { '*': {} }, { '*': { 2: 'all' } },
-    { '*': { ['9'.repeat(301)]: [0] } }, { '*': Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i + 2), [0]])) },
+    { '*': { two: [0] } },
+    { '*': { 2: [5] } },
+    { '*': { 2: [0], 3: [0] } },
+    { '/': { 0: [0] } },
+    { '*': {} },
+    { '*': { 2: 'all' } },
+    { '*': { ['9'.repeat(301)]: [0] } },
+    { '*': Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i + 2), [0]])) },
     { '*': { 2: Array.from({ length: 3000 }, () => 0) } }, // past the operator's 4,096 bytes
   ]) {
     const res = await api.post('/roll', { dice, operator });

@@ -9,7 +9,10 @@ import { storedRollCount } from './rolls.support';
  */
 const ctx = useServer(test);
 
-const two = [{ type: 'd6', theme: 'standard' }, { type: 'd6', theme: 'standard' }];
+const two = [
+  { type: 'd6', theme: 'standard' },
+  { type: 'd6', theme: 'standard' },
+];
 
 /** The JSON body as written, so that `__proto__` arrives as a key (JSON.stringify of an object cannot say it). */
 function rawRoll(api: Awaited<ReturnType<typeof ctx.server.newUser>>['api'], json: string) {

@@ -37,17 +37,28 @@ test('PATCH /roll: positions in bulk, one roll.updated for the room; a die named
   t.is(ra!.values[2]!.updated_at, a.values[2]!.updated_at, '...and keeps its updated_at');
   t.true(ra!.values[0]!.updated_at > a.values[0]!.updated_at);
   t.deepEqual(metaOf(rb!, 0), { position: { x: 70.5, z: 20.25 } });
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['roll.updated'], 'one announcement for the room');
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['roll.updated'],
+    'one announcement for the room',
+  );
 
   const stored = (await roller.api.get(`/roll/${a.uuid}`)).body.data as Roll;
-  t.deepEqual([0, 1, 2].map((i) => metaOf(stored, i)), [{ position: { x: 5, z: 6 } }, { position: { x: 3, z: 4 } }, null], 'read back as answered');
+  t.deepEqual(
+    [0, 1, 2].map((i) => metaOf(stored, i)),
+    [{ position: { x: 5, z: 6 } }, { position: { x: 3, z: 4 } }, null],
+    'read back as answered',
+  );
 
   const bad = await roller.api.patch('/roll', { rolls: [{ uuid: a.uuid, dice: [place(a.values[2]!.uuid, 1000.5, 1)] }] });
   t.is(bad.status, 400);
-  t.deepEqual(bad.body.data.details.map((x: { path: string }) => x.path), ['rolls[0].dice[0].meta.position.x']);
+  t.deepEqual(
+    bad.body.data.details.map((x: { path: string }) => x.path),
+    ['rolls[0].dice[0].meta.position.x'],
+  );
 });
 
-test('a move is all or nothing with the rest of the request: an unknown die or another player\'s roll and nothing moves', async (t) => {
+test("a move is all or nothing with the rest of the request: an unknown die or another player's roll and nothing moves", async (t) => {
   const { roller, bystander, slug } = await table(ctx.server);
   const mine = await rollOk(roller, { dice: [d('d6')], room: slug });
   const theirs = await rollOk(bystander, { dice: [d('d6')], room: slug });
@@ -56,10 +67,17 @@ test('a move is all or nothing with the rest of the request: an unknown die or a
   const unknown = await roller.api.patch(`/roll/${mine.uuid}`, { dice: [place(mine.values[0]!.uuid, 10, 10), place(theirs.values[0]!.uuid, 20, 20)] });
   t.is(unknown.status, 400);
   t.is(unknown.body.data.code, 'unknown_roll_value');
-  t.deepEqual(unknown.body.data.details.map((x: { path: string }) => x.path), ['dice[1].uuid'], 'a die of another roll is not a die of this one');
+  t.deepEqual(
+    unknown.body.data.details.map((x: { path: string }) => x.path),
+    ['dice[1].uuid'],
+    'a die of another roll is not a die of this one',
+  );
 
   const notMine = await roller.api.patch('/roll', {
-    rolls: [{ uuid: mine.uuid, dice: [place(mine.values[0]!.uuid, 10, 10)] }, { uuid: theirs.uuid, dice: [place(theirs.values[0]!.uuid, 20, 20)] }],
+    rolls: [
+      { uuid: mine.uuid, dice: [place(mine.values[0]!.uuid, 10, 10)] },
+      { uuid: theirs.uuid, dice: [place(theirs.values[0]!.uuid, 20, 20)] },
+    ],
   });
   t.is(notMine.status, 403);
   t.is(metaOf((await roller.api.get(`/roll/${mine.uuid}`)).body.data, 0), null, 'the valid move was not applied');
@@ -90,7 +108,10 @@ test('who may move a die follows PATCH: the roller; 403 to others who see the ro
 
 test('limits: -1000 to 1000, y optional, two decimals kept; numbers only; a meta that was not an object gives way to the position (as documented)', async (t) => {
   const { roller, slug } = await table(ctx.server);
-  const roll = await rollOk(roller, { dice: [d('d6'), d('d6', { meta: 'plain text' }), d('d6', { meta: [1, 2] }), d('d6', { meta: { note: 'sword', position: 'theirs' } })], room: slug });
+  const roll = await rollOk(roller, {
+    dice: [d('d6'), d('d6', { meta: 'plain text' }), d('d6', { meta: [1, 2] }), d('d6', { meta: { note: 'sword', position: 'theirs' } })],
+    room: slug,
+  });
   const [plain, text, list, noted] = roll.values.map((v) => v.uuid) as [string, string, string, string];
   const patch = (dice: unknown[]) => roller.api.patch(`/roll/${roll.uuid}`, { dice });
 
@@ -116,5 +137,9 @@ test('limits: -1000 to 1000, y optional, two decimals kept; numbers only; a meta
   t.is(moved.status, 200, moved.text);
   t.deepEqual(metaOf(moved.body.data, 1), { position: { x: 10, z: 11 } }, 'a string meta is replaced');
   t.deepEqual(metaOf(moved.body.data, 2), { position: { x: 12, z: 13 } }, 'an array meta is replaced');
-  t.deepEqual(metaOf(moved.body.data, 3), { note: 'sword', position: { x: 14, z: 15 } }, "an object meta keeps its keys; the roll request's own position gives way");
+  t.deepEqual(
+    metaOf(moved.body.data, 3),
+    { note: 'sword', position: { x: 14, z: 15 } },
+    "an object meta keeps its keys; the roll request's own position gives way",
+  );
 });

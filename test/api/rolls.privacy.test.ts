@@ -14,7 +14,11 @@ const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme:
 test('a whispered roll is seen by its roller and the whispered participant only; the rest get 404', async (t) => {
   const { roller, whisperee, bystander, outsider, slug, participantId } = await table(ctx.server);
   const roll = await rollOk(roller, { dice: [d('d20')], room: slug, whisper: [participantId(whisperee)] });
-  t.deepEqual(roll.participants.map((p) => p.user.uuid), [whisperee.user.uuid], 'participants lists who it is whispered to');
+  t.deepEqual(
+    roll.participants.map((p) => p.user.uuid),
+    [whisperee.user.uuid],
+    'participants lists who it is whispered to',
+  );
   t.is(roll.participants[0]!.id, participantId(whisperee));
 
   const forWhisperee = await whisperee.api.get(`/roll/${roll.uuid}`);
@@ -61,13 +65,23 @@ test('hidden modifiers leave the total and the equation of other viewers', async
   t.is(seen.values[1]!.value, null);
   t.false(numbersShown(seen).includes('7'), `the modifier is nowhere: ${numbersShown(seen)}`);
 
-  const onlyMods = await rollOk(roller, { dice: [{ type: 'mod', value: 3, is_hidden: true }, { type: 'mod', value: 5 }], room: slug });
+  const onlyMods = await rollOk(roller, {
+    dice: [
+      { type: 'mod', value: 3, is_hidden: true },
+      { type: 'mod', value: 5 },
+    ],
+    room: slug,
+  });
   t.is(onlyMods.equation, '3+5');
   t.is(((await bystander.api.get(`/roll/${onlyMods.uuid}`)).body.data as Roll).equation, '5');
   const allHidden = await rollOk(roller, { dice: [{ type: 'mod', value: 3, is_hidden: true }], room: slug });
   t.is(((await bystander.api.get(`/roll/${allHidden.uuid}`)).body.data as Roll).equation, '0');
 
-  const scaled = await rollOk(roller, { dice: [d('d6', { value: 5 }), d('d6', { value: 4, is_hidden: true }), { type: 'mod', value: 2, is_hidden: true }], operator: { '*': 3, '/': 2, round: 'up' }, room: slug });
+  const scaled = await rollOk(roller, {
+    dice: [d('d6', { value: 5 }), d('d6', { value: 4, is_hidden: true }), { type: 'mod', value: 2, is_hidden: true }],
+    operator: { '*': 3, '/': 2, round: 'up' },
+    room: slug,
+  });
   t.is(scaled.equation, 'ceil((2d6+2)*3/2)');
   t.is(scaled.total_value, 17, 'ceil(11 * 3 / 2)');
   const scaledSeen = (await bystander.api.get(`/roll/${scaled.uuid}`)).body.data as Roll;
@@ -77,10 +91,17 @@ test('hidden modifiers leave the total and the equation of other viewers', async
 
 test('dropped dice and hidden dice together: the visible total keeps the drops', async (t) => {
   const { roller, bystander, slug } = await table(ctx.server);
-  const roll = await rollOk(roller, { dice: [d('d20', { value: 3 }), d('d20', { value: 18, is_hidden: true }), d('d20', { value: 11 })], operator: { k: 'h2' }, room: slug });
+  const roll = await rollOk(roller, {
+    dice: [d('d20', { value: 3 }), d('d20', { value: 18, is_hidden: true }), d('d20', { value: 11 })],
+    operator: { k: 'h2' },
+    room: slug,
+  });
   t.is(roll.total_value, 29);
   const seen = (await bystander.api.get(`/roll/${roll.uuid}`)).body.data as Roll;
-  t.deepEqual(seen.values.map((v) => v.is_dropped), [true, false, false]);
+  t.deepEqual(
+    seen.values.map((v) => v.is_dropped),
+    [true, false, false],
+  );
   t.is(seen.total_value, 11, 'the dropped 3 still counts nothing, the hidden 18 is not seen');
 });
 
@@ -112,22 +133,41 @@ test('the room history: newest first, cursor-paged with links.next, whispers for
   };
 
   const mine = await walk(roller.api, 5);
-  t.deepEqual(mine.flat(), newestFirst.map((r) => r.uuid), 'the roller sees everything');
-  t.deepEqual(mine.map((p) => p.length), [5, 5, 3]);
+  t.deepEqual(
+    mine.flat(),
+    newestFirst.map((r) => r.uuid),
+    'the roller sees everything',
+  );
+  t.deepEqual(
+    mine.map((p) => p.length),
+    [5, 5, 3],
+  );
 
   const theirs = await walk(bystander.api, 4);
-  t.deepEqual(theirs.flat(), newestFirst.filter((r) => !r.whispered).map((r) => r.uuid), 'whispers for others are absent');
-  t.deepEqual(theirs.map((p) => p.length), [4, 4, 1], 'pages are full: the filter runs before paging');
+  t.deepEqual(
+    theirs.flat(),
+    newestFirst.filter((r) => !r.whispered).map((r) => r.uuid),
+    'whispers for others are absent',
+  );
+  t.deepEqual(
+    theirs.map((p) => p.length),
+    [4, 4, 1],
+    'pages are full: the filter runs before paging',
+  );
 
   const whispered = await walk(whisperee.api, 100);
-  t.deepEqual(whispered.flat(), newestFirst.map((r) => r.uuid), 'the whispered participant sees the whispers');
+  t.deepEqual(
+    whispered.flat(),
+    newestFirst.map((r) => r.uuid),
+    'the whispered participant sees the whispers',
+  );
 
   const defaults = await bystander.api.get(`/room/${slug}/roll`);
   t.is(defaults.body.meta.per_page, 20);
   t.is(defaults.body.links.next, null);
   t.is(defaults.body.data.length, 9);
 
-  t.is((await outsider.api.get(`/room/${slug}/roll`)).status, 403, 'only participants read a room\'s rolls');
+  t.is((await outsider.api.get(`/room/${slug}/roll`)).status, 403, "only participants read a room's rolls");
   t.is((await roller.api.get('/room/no-such-room-x/roll')).status, 404);
   const bad = await roller.api.get(`/room/${slug}/roll?limit=101&before=nope`);
   t.is(bad.status, 400);
@@ -148,7 +188,7 @@ test('the history presents each roll per viewer: hidden dice stay hidden there t
   t.is(own!.values[0]!.value, 19);
 });
 
-test('a participant who leaves loses sight of the room\'s rolls, whispered or not', async (t) => {
+test("a participant who leaves loses sight of the room's rolls, whispered or not", async (t) => {
   const { roller, whisperee, slug, participantId } = await table(ctx.server);
   const open = await rollOk(roller, { dice: [d('d6')], room: slug });
   const whisper = await rollOk(roller, { dice: [d('d6')], room: slug, whisper: [participantId(whisperee)] });
@@ -192,7 +232,9 @@ test.serial('no N+1: a roll of 100 dice costs the queries of a roll of one; a pa
   // The room's first roll creates its fairness ledger and first batches (docs/fairness.md): not counted.
   await rollOk(roller, { dice: [d('d6')], room: slug });
   const one = await countQueries(() => rollOk(roller, { dice: [d('d6')], room: slug, whisper: [participantId(whisperee)] }));
-  const hundred = await countQueries(() => rollOk(roller, { dice: Array.from({ length: 100 }, () => d('d6')), room: slug, whisper: [participantId(whisperee)] }));
+  const hundred = await countQueries(() =>
+    rollOk(roller, { dice: Array.from({ length: 100 }, () => d('d6')), room: slug, whisper: [participantId(whisperee)] }),
+  );
   t.is(hundred, one, 'values and whispers are inserted in bulk');
   for (let i = 0; i < 50; i++) await rollOk(roller, { dice: [d('d6'), d('d8')], room: slug, ...(i % 2 ? { whisper: [participantId(whisperee)] } : {}) });
   const small = await countQueries(() => roller.api.get(`/room/${slug}/roll?limit=1`));

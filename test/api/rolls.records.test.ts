@@ -37,8 +37,14 @@ test('a roll written with plain SQL reads back alike through the models, and thr
   t.is(model!.externalId, 'records-1');
   t.false(Boolean(model!.isWhispered));
   const values = await RollValueModel.findAll({ where: { rollId: model!.id }, order: [['position', 'ASC']] });
-  t.deepEqual(values.map((v) => v.meta), [{ note: 'ünïcode', n: [1, 2] }, null, null]);
-  t.deepEqual(values.map((v) => Boolean(v.isHidden)), [true, false, false]);
+  t.deepEqual(
+    values.map((v) => v.meta),
+    [{ note: 'ünïcode', n: [1, 2] }, null, null],
+  );
+  t.deepEqual(
+    values.map((v) => Boolean(v.isHidden)),
+    [true, false, false],
+  );
   t.is(values[1]!.numericValue, -1.5);
   t.is(values[2]!.valueToDisplay, 'one', 'a JSON string stays a string');
   t.is(values[0]!.valueToDisplay, 3, 'a JSON number stays a number');
@@ -47,8 +53,14 @@ test('a roll written with plain SQL reads back alike through the models, and thr
   const loaded = await loadRollByUuid(roll.uuid);
   t.truthy(loaded);
   t.is(loaded!.createdAt.getTime(), model!.createdAt.getTime());
-  t.deepEqual(loaded!.values!.map((v) => v.valueToDisplay), values.map((v) => v.valueToDisplay));
-  t.deepEqual(loaded!.values!.map((v) => v.meta), values.map((v) => v.meta));
+  t.deepEqual(
+    loaded!.values!.map((v) => v.valueToDisplay),
+    values.map((v) => v.valueToDisplay),
+  );
+  t.deepEqual(
+    loaded!.values!.map((v) => v.meta),
+    values.map((v) => v.meta),
+  );
   t.deepEqual(loaded!.operator, model!.operator);
 
   // And REST answers what POST answered (the command's records and the loader's agree).
@@ -56,7 +68,7 @@ test('a roll written with plain SQL reads back alike through the models, and thr
   t.deepEqual(again.body.data, roll);
 });
 
-test('a die flag set with PATCH /room/{slug}/roll (the store\'s setDieFlags) reads back through the loader', async (t) => {
+test("a die flag set with PATCH /room/{slug}/roll (the store's setDieFlags) reads back through the loader", async (t) => {
   const me = await ctx.server.newUser();
   const { api } = me;
   const slug = (await api.post('/room', { name: 'records' })).body.data.slug as string;
@@ -69,13 +81,16 @@ test('a die flag set with PATCH /room/{slug}/roll (the store\'s setDieFlags) rea
   t.is((await api.get(`/roll/${roll.uuid}`)).body.data.values[0].is_hidden, true);
 });
 
-test('a roll of 100 dice reads back whole and in order (the roll is read on each of its values\' rows)', async (t) => {
+test("a roll of 100 dice reads back whole and in order (the roll is read on each of its values' rows)", async (t) => {
   const me = await ctx.server.newUser();
   const dice = Array.from({ length: 100 }, (_, i) => ({ type: i % 2 ? 'd6' : 'd20', theme: 'standard', value: (i % 6) + 1 }));
   const roll = await rollOk(me, { dice });
   const loaded = await loadRollByUuid(roll.uuid);
   t.is(loaded!.values!.length, 100);
-  t.deepEqual(loaded!.values!.map((v) => v.position), Array.from({ length: 100 }, (_, i) => i));
+  t.deepEqual(
+    loaded!.values!.map((v) => v.position),
+    Array.from({ length: 100 }, (_, i) => i),
+  );
   t.deepEqual((await me.api.get(`/roll/${roll.uuid}`)).body.data, roll);
 });
 
@@ -83,7 +98,13 @@ test('PATCH /roll and PATCH /room/{slug}/roll write die flags alike: only the di
   const me = await ctx.server.newUser();
   const { api } = me;
   const slug = (await api.post('/room', { name: 'flags' })).body.data.slug as string;
-  const roll = await rollOk(me, { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd6', theme: 'standard' }], room: slug });
+  const roll = await rollOk(me, {
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd6', theme: 'standard' },
+    ],
+    room: slug,
+  });
   const other = await rollOk(me, { dice: [{ type: 'd4', theme: 'standard' }], room: slug });
   const [first, second] = roll.values;
   const pause = () => new Promise((resolve) => setTimeout(resolve, 5)); // the stamps below differ by more than a millisecond

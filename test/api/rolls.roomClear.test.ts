@@ -49,7 +49,7 @@ test("the owner's SDK room.updateRolls(slug, {is_cleared: true}, '*') clears eve
   t.deepEqual(again.data, [], 'nothing left to change');
 });
 
-test('?participant=<id> clears that participant\'s dice (the owner; a participant its own), raw HTTP as the SDK sends it', async (t) => {
+test("?participant=<id> clears that participant's dice (the owner; a participant its own), raw HTTP as the SDK sends it", async (t) => {
   const { roller: owner, whisperee, bystander, slug, participantId } = await table(ctx.server);
   const ownerRoll = await rollOk(owner, { dice: [d6], room: slug });
   const bystanderRoll = await rollOk(bystander, { dice: [d6], room: slug });
@@ -61,7 +61,10 @@ test('?participant=<id> clears that participant\'s dice (the owner; a participan
 
   const one = await owner.api.patch(`/room/${slug}/roll?participant=${participantId(bystander)}`, { dice: { is_cleared: true } });
   t.is(one.status, 200, one.text);
-  t.deepEqual(one.body.data.map((r: Roll) => r.uuid), [bystanderRoll.uuid]);
+  t.deepEqual(
+    one.body.data.map((r: Roll) => r.uuid),
+    [bystanderRoll.uuid],
+  );
   t.deepEqual(await cleared(bystander, bystanderRoll), [true]);
   t.deepEqual(await cleared(owner, ownerRoll), [false]);
   t.deepEqual(await cleared(whisperee, whispereeRoll), [false]);
@@ -69,7 +72,10 @@ test('?participant=<id> clears that participant\'s dice (the owner; a participan
   // One's own participant id is one's own dice, as without the parameter.
   const own = await whisperee.api.patch(`/room/${slug}/roll?participant=${participantId(whisperee)}`, { dice: { is_visible: false } });
   t.is(own.status, 200);
-  t.deepEqual(own.body.data.map((r: Roll) => r.uuid), [whispereeRoll.uuid]);
+  t.deepEqual(
+    own.body.data.map((r: Roll) => r.uuid),
+    [whispereeRoll.uuid],
+  );
 
   // Picking up is allowed on others' dice; hiding or revealing them is their roller's alone.
   const hide = await owner.api.patch(`/room/${slug}/roll?participant=*`, { dice: { is_hidden: false } });

@@ -19,7 +19,10 @@ test.after.always(() => closeAll(...clients));
 const refusedAt = (t: any, res: { status: number; body: any; text: string }, path: string) => {
   t.is(res.status, 400, res.text.slice(0, 300));
   t.is(res.body?.data?.code, 'validation_error');
-  t.true((res.body?.data?.details ?? []).some((d: { path: string }) => d.path === path), res.text.slice(0, 300));
+  t.true(
+    (res.body?.data?.details ?? []).some((d: { path: string }) => d.path === path),
+    res.text.slice(0, 300),
+  );
 };
 
 test('an operator of 180 KB of reroll selectors is refused at operator, not stored as a 380 KB roll', async (t) => {
@@ -36,7 +39,7 @@ test('labels and meta over the budget: 100 dice with 2 KB of meta each are refus
   refusedAt(t, res, 'dice');
 });
 
-test('explosions copy a die\'s meta into every value they add: a roll whose values would carry more than the budget is refused', async (t) => {
+test("explosions copy a die's meta into every value they add: a roll whose values would carry more than the budget is refused", async (t) => {
   const { api } = await ctx.server.newUser();
   // 40 dice of 398 bytes of meta fit the budget (15,920 + quotes); a single explosion (each d2 explodes
   // on a 2: all 40 stay quiet once in 2^40 rolls) takes the values over it.
@@ -50,10 +53,14 @@ test('a face object of 2 KB is refused in a roll request and in a theme manifest
   const { api } = await ctx.server.newUser();
   const roll = await api.post('/roll', { dice: [{ type: 'd6', value_to_display: { src: 'a.png', note: 'x'.repeat(2000) } }] });
   refusedAt(t, roll, 'dice[0].value_to_display');
-  const theme = await postTheme(api, manifest({
-    available_dice: [{ id: 'df', type: 'd6', notation: 'dF' }],
-    values: { df: [-1, -1, 0, 0, 1, { src: 'plus.webp', note: 'x'.repeat(2000) }] },
-  }), [{ name: 'plus.webp', data: webp() }]);
+  const theme = await postTheme(
+    api,
+    manifest({
+      available_dice: [{ id: 'df', type: 'd6', notation: 'dF' }],
+      values: { df: [-1, -1, 0, 0, 1, { src: 'plus.webp', note: 'x'.repeat(2000) }] },
+    }),
+    [{ name: 'plus.webp', data: webp() }],
+  );
   t.is(theme.status, 400, theme.text.slice(0, 300));
   t.true(theme.text.includes('values.df[5]'), theme.text.slice(0, 300));
 });

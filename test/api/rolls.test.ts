@@ -8,8 +8,47 @@ import { rollOk, table, TIMESTAMP, UUID, type Roll, type Value } from './rolls.s
 const ctx = useServer(test);
 const events = recordEvents();
 
-const ROLL_KEYS = ['uuid', 'direction', 'velocity', 'user', 'room', 'values', 'operator', 'equation', 'total_value', 'external_id', 'label', 'participants', 'fairness', 'created_at', 'updated_at'];
-const VALUE_KEYS = ['uuid', 'type', 'theme', 'value', 'value_to_display', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'die_index', 'group', 'group_part', 'proof', 'created_at', 'updated_at'];
+const ROLL_KEYS = [
+  'uuid',
+  'direction',
+  'velocity',
+  'user',
+  'room',
+  'values',
+  'operator',
+  'equation',
+  'total_value',
+  'external_id',
+  'label',
+  'participants',
+  'fairness',
+  'created_at',
+  'updated_at',
+];
+const VALUE_KEYS = [
+  'uuid',
+  'type',
+  'theme',
+  'value',
+  'value_to_display',
+  'label',
+  'meta',
+  'is_hidden',
+  'is_user_value',
+  'is_visible',
+  'is_cleared',
+  'is_dropped',
+  'is_success',
+  'is_failure',
+  'is_compounded',
+  'is_penetrated',
+  'die_index',
+  'group',
+  'group_part',
+  'proof',
+  'created_at',
+  'updated_at',
+];
 
 test('a d20 in the built-in theme: 201 with the whole roll of docs/spec.md §2.6', async (t) => {
   const { api, user } = await ctx.server.newUser();
@@ -57,7 +96,10 @@ test('rolled values are spread over the faces (crypto randomness, not one face)'
   const roll = (await api.post('/roll', { dice: Array.from({ length: 100 }, () => ({ type: 'd6', theme: 'standard' })) })).body.data as Roll;
   const faces = new Set(roll.values.map((v) => v.value));
   t.true(faces.size >= 4, `100 d6 showed only ${[...faces].join(', ')}`);
-  t.is(roll.total_value, roll.values.reduce((s, v) => s + v.value!, 0));
+  t.is(
+    roll.total_value,
+    roll.values.reduce((s, v) => s + v.value!, 0),
+  );
   t.is(roll.equation, '100d6');
 });
 
@@ -68,18 +110,32 @@ test('a roll into a room embeds the room with the participants it involves: the 
   const me = roll.room!.participants.find((p) => p.user.uuid === roller.user.uuid);
   t.truthy(me, 'the roller is in room.participants');
   t.regex(me!.color, /^#[0-9a-f]{6}$/);
-  t.deepEqual(roll.room!.participants.map((p) => p.user.uuid), [roller.user.uuid], 'a roll does not carry the whole room (docs/api/rolls.md)');
+  t.deepEqual(
+    roll.room!.participants.map((p) => p.user.uuid),
+    [roller.user.uuid],
+    'a roll does not carry the whole room (docs/api/rolls.md)',
+  );
   t.deepEqual(roll.participants, [], 'not whispered: no whisper list');
 
   const seat = (await whisperee.api.get(`/room/${slug}`)).body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === whisperee.user.uuid);
   const whispered = await rollOk(roller, { dice: [{ type: 'd6', theme: 'standard' }], room: slug, whisper: [seat.id] });
   t.deepEqual(new Set(whispered.room!.participants.map((p) => p.user.uuid)), new Set([roller.user.uuid, whisperee.user.uuid]));
-  t.deepEqual(whispered.participants.map((p) => p.user.uuid), [whisperee.user.uuid]);
+  t.deepEqual(
+    whispered.participants.map((p) => p.user.uuid),
+    [whisperee.user.uuid],
+  );
 });
 
 test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces read as percentiles', async (t) => {
   const { api } = await ctx.server.newUser();
-  const random = (await api.post('/roll', { dice: [{ type: 'd10x', theme: 'standard' }, { type: 'd10', theme: 'standard' }] })).body.data as Roll;
+  const random = (
+    await api.post('/roll', {
+      dice: [
+        { type: 'd10x', theme: 'standard' },
+        { type: 'd10', theme: 'standard' },
+      ],
+    })
+  ).body.data as Roll;
   t.is(random.equation, '1d100');
   t.is(random.values.length, 2);
   t.true(random.total_value >= 1 && random.total_value <= 100);
@@ -88,10 +144,17 @@ test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces rea
   t.is(random.total_value, tens + units === 0 ? 100 : tens + units);
 
   const fixed = async (tensFace: number, unitsFace: number) =>
-    (await api.post('/roll', { dice: [{ type: 'd10x', theme: 'standard', value_to_display: tensFace }, { type: 'd10', theme: 'standard', value_to_display: unitsFace }] })).body.data as Roll;
+    (
+      await api.post('/roll', {
+        dice: [
+          { type: 'd10x', theme: 'standard', value_to_display: tensFace },
+          { type: 'd10', theme: 'standard', value_to_display: unitsFace },
+        ],
+      })
+    ).body.data as Roll;
   const r57 = await fixed(50, 7);
   t.is(r57.total_value, 57);
-  t.is(r57.values[0]!.value, 5, 'a d10x\'s value is its tens digit (dddice\'s numbering): 5 for the face 50');
+  t.is(r57.values[0]!.value, 5, "a d10x's value is its tens digit (dddice's numbering): 5 for the face 50");
   t.true(r57.values.every((v) => v.is_user_value));
   t.is((await fixed(0, 10)).total_value, 100, '00 and 0 read 100');
   t.is((await fixed(90, 10)).total_value, 90);
@@ -99,7 +162,15 @@ test('a d100 is a d10x and a d10: one 1..100 number, and predetermined faces rea
 
 test('a modifier adds its number and is written in the equation', async (t) => {
   const { api } = await ctx.server.newUser();
-  const roll = (await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard', value: 3 }, { type: 'mod', value: 2 }, { type: 'mod', value: -4, theme: 'standard' }] })).body.data as Roll;
+  const roll = (
+    await api.post('/roll', {
+      dice: [
+        { type: 'd6', theme: 'standard', value: 3 },
+        { type: 'mod', value: 2 },
+        { type: 'mod', value: -4, theme: 'standard' },
+      ],
+    })
+  ).body.data as Roll;
   t.is(roll.total_value, 1);
   t.is(roll.equation, '1d6+2-4');
   const mod = roll.values.find((v) => v.type === 'mod')!;
@@ -119,7 +190,14 @@ test('predetermined values: value (face index), value_to_display (face), both, a
   const byFace = (await api.post('/roll', { dice: [{ type: 'd8', theme: 'standard', value_to_display: '5' }] })).body.data as Roll;
   t.is(byFace.values[0]!.value, 5);
   t.is(byFace.total_value, 5);
-  const mixed = (await api.post('/roll', { dice: [{ type: 'd4', theme: 'standard', value: 2, value_to_display: 2 }, { type: 'd4', theme: 'standard' }] })).body.data as Roll;
+  const mixed = (
+    await api.post('/roll', {
+      dice: [
+        { type: 'd4', theme: 'standard', value: 2, value_to_display: 2 },
+        { type: 'd4', theme: 'standard' },
+      ],
+    })
+  ).body.data as Roll;
   t.true(mixed.values[0]!.is_user_value);
   t.false(mixed.values[1]!.is_user_value);
 
@@ -155,10 +233,21 @@ test('an equation with a theme rolls with that theme and writes the operator bac
 
 test('operators in the request: keep highest, and the dddice SDK scaling', async (t) => {
   const { api } = await ctx.server.newUser();
-  const adv = (await api.post('/roll', { dice: [{ type: 'd20', theme: 'standard', value: 4 }, { type: 'd20', theme: 'standard', value: 15 }], operator: { k: 'h1' } })).body.data as Roll;
+  const adv = (
+    await api.post('/roll', {
+      dice: [
+        { type: 'd20', theme: 'standard', value: 4 },
+        { type: 'd20', theme: 'standard', value: 15 },
+      ],
+      operator: { k: 'h1' },
+    })
+  ).body.data as Roll;
   t.is(adv.total_value, 15);
   t.is(adv.equation, '2d20kh1');
-  t.deepEqual(adv.values.map((v) => v.is_dropped), [true, false]);
+  t.deepEqual(
+    adv.values.map((v) => v.is_dropped),
+    [true, false],
+  );
   const halved = (await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard', value: 5 }], operator: { '/': 2, round: 'down' } })).body.data as Roll;
   t.is(halved.total_value, 2);
   const badOp = await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], operator: { zz: 'h1' } });
@@ -184,14 +273,29 @@ test('a custom die of a theme made with POST /theme rolls its own faces; the the
     t.is(v.theme, id);
     t.true(['-1', '0', '1'].includes(v.value_to_display as string), String(v.value_to_display));
   }
-  t.is(roll.total_value, roll.values.reduce((s, v) => s + Number(v.value_to_display), 0));
+  t.is(
+    roll.total_value,
+    roll.values.reduce((s, v) => s + Number(v.value_to_display), 0),
+  );
   t.is(roll.equation, '20{df}');
 
-  const word = (await creator.api.post('/roll', { dice: [{ type: 'd8', theme: id, value: 1 }, { type: 'd6', theme: 'standard', value: 2 }] })).body.data as Roll;
+  const word = (
+    await creator.api.post('/roll', {
+      dice: [
+        { type: 'd8', theme: id, value: 1 },
+        { type: 'd6', theme: 'standard', value: 2 },
+      ],
+    })
+  ).body.data as Roll;
   t.is(word.values[0]!.value_to_display, 'one');
   t.is(word.total_value, 2, 'a face that is not a number counts nothing');
 
-  const missing = await creator.api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: id }] });
+  const missing = await creator.api.post('/roll', {
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: id },
+    ],
+  });
   t.is(missing.status, 422);
   t.is(missing.body.data.code, 'unknown_die');
   t.is(missing.body.data.details[0].path, 'dice[1].type');
@@ -207,10 +311,19 @@ test('a custom die of a theme made with POST /theme rolls its own faces; the the
 
 test('unknown themes and dice are 422s naming them', async (t) => {
   const { api } = await ctx.server.newUser();
-  const theme = await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd6', theme: 'no-such-theme' }, { type: 'd6', theme: 'other-missing' }] });
+  const theme = await api.post('/roll', {
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd6', theme: 'no-such-theme' },
+      { type: 'd6', theme: 'other-missing' },
+    ],
+  });
   t.is(theme.status, 422);
   t.is(theme.body.data.code, 'unknown_theme');
-  t.deepEqual(theme.body.data.details.map((d: { path: string }) => d.path), ['dice[1].theme', 'dice[2].theme']);
+  t.deepEqual(
+    theme.body.data.details.map((d: { path: string }) => d.path),
+    ['dice[1].theme', 'dice[2].theme'],
+  );
   const die = await api.post('/roll', { dice: [{ type: 'd1001', theme: 'standard' }] }); // any d2..d1000 is a generic die
   t.is(die.status, 422);
   t.is(die.body.data.code, 'unknown_die');
@@ -223,7 +336,10 @@ test('unknown themes and dice are 422s naming them', async (t) => {
 test('bad bodies are 400s listing every bad field; unknown fields are ignored', async (t) => {
   const { api } = await ctx.server.newUser();
   const many = await api.post('/roll', {
-    dice: [{ type: 5, theme: 'standard' }, { theme: 'standard', is_hidden: 'yes' }],
+    dice: [
+      { type: 5, theme: 'standard' },
+      { theme: 'standard', is_hidden: 'yes' },
+    ],
     label: 7,
     whisper: ['x'],
     direction: 400,
@@ -233,7 +349,14 @@ test('bad bodies are 400s listing every bad field; unknown fields are ignored', 
   const paths = many.body.data.details.map((d: { path: string }) => d.path);
   for (const p of ['dice[0].type', 'dice[1].type', 'dice[1].is_hidden', 'label', 'whisper[0]', 'direction']) t.true(paths.includes(p), `${p} in ${paths}`);
 
-  for (const body of [{}, { dice: [] }, { dice: Array.from({ length: 101 }, () => ({ type: 'd6', theme: 'standard' })) }, { dice: [{ type: 'd6' }], equation: '1d6' }, { equation: '1d6', operator: { k: 'h1' } }, { dice: 'd6' }]) {
+  for (const body of [
+    {},
+    { dice: [] },
+    { dice: Array.from({ length: 101 }, () => ({ type: 'd6', theme: 'standard' })) },
+    { dice: [{ type: 'd6' }], equation: '1d6' },
+    { equation: '1d6', operator: { k: 'h1' } },
+    { dice: 'd6' },
+  ]) {
     const res = await api.post('/roll', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 80));
     t.is(res.body.type, 'error');
@@ -281,7 +404,13 @@ test('external_id is a label: every roll with it is rolled (201, a roll of its o
   const first = await api.post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], external_id: 'vtt-42' });
   t.is(first.status, 201);
   t.is(first.body.data.external_id, 'vtt-42');
-  const second = await api.post('/roll', { dice: [{ type: 'd4', theme: 'standard' }, { type: 'd4', theme: 'standard' }], external_id: 'vtt-42' });
+  const second = await api.post('/roll', {
+    dice: [
+      { type: 'd4', theme: 'standard' },
+      { type: 'd4', theme: 'standard' },
+    ],
+    external_id: 'vtt-42',
+  });
   t.is(second.status, 201);
   t.not(second.body.data.uuid, first.body.data.uuid, 'rolled, not answered with the first roll');
   t.is(second.body.data.equation, '2d4');
@@ -293,7 +422,10 @@ test('external_id is a label: every roll with it is rolled (201, a roll of its o
   t.not(theirs.body.data.uuid, first.body.data.uuid);
 
   const racers = await Promise.all(Array.from({ length: 8 }, () => api.post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], external_id: 'race-1' })));
-  t.true(racers.every((r) => r.status === 201), racers.map((r) => r.status).join(','));
+  t.true(
+    racers.every((r) => r.status === 201),
+    racers.map((r) => r.status).join(','),
+  );
   t.is(new Set(racers.map((r) => r.body.data.uuid)).size, 8, 'eight rolls');
 });
 
@@ -333,7 +465,7 @@ test('GET /roll/{uuid}: the roller and the room see it; anyone else gets 404, as
 
   const solo = await rollOk(roller, { dice: [{ type: 'd6', theme: 'standard' }] });
   t.is((await roller.api.get(`/roll/${solo.uuid}`)).status, 200);
-  t.is((await bystander.api.get(`/roll/${solo.uuid}`)).status, 404, 'a roll outside any room is its roller\'s');
+  t.is((await bystander.api.get(`/roll/${solo.uuid}`)).status, 404, "a roll outside any room is its roller's");
   const none = await roller.api.get('/roll/6f1c1f0e-1111-4222-8333-444455556666');
   t.is(none.status, 404);
   t.is(none.body.data.message, hidden.body.data.message.replace(inRoom.uuid, '6f1c1f0e-1111-4222-8333-444455556666'), 'the same answer as for a private roll');
@@ -343,16 +475,28 @@ test('GET /roll/{uuid}: the roller and the room see it; anyone else gets 404, as
 
 test('values come back in roll order with the label of each die', async (t) => {
   const { api } = await ctx.server.newUser();
-  const roll = (await api.post('/roll', {
-    dice: [
-      { type: 'd4', theme: 'standard', label: 'fire' },
-      { type: 'd8', theme: 'standard', label: 'cold' },
-      { type: 'd12', theme: 'standard' },
+  const roll = (
+    await api.post('/roll', {
+      dice: [
+        { type: 'd4', theme: 'standard', label: 'fire' },
+        { type: 'd8', theme: 'standard', label: 'cold' },
+        { type: 'd12', theme: 'standard' },
+      ],
+    })
+  ).body.data as Roll;
+  t.deepEqual(
+    roll.values.map((v: Value) => [v.type, v.label]),
+    [
+      ['d4', 'fire'],
+      ['d8', 'cold'],
+      ['d12', null],
     ],
-  })).body.data as Roll;
-  t.deepEqual(roll.values.map((v: Value) => [v.type, v.label]), [['d4', 'fire'], ['d8', 'cold'], ['d12', null]]);
+  );
   const again = (await api.get(`/roll/${roll.uuid}`)).body.data as Roll;
-  t.deepEqual(again.values.map((v) => v.uuid), roll.values.map((v) => v.uuid));
+  t.deepEqual(
+    again.values.map((v) => v.uuid),
+    roll.values.map((v) => v.uuid),
+  );
 });
 
 test('odd but well-formed JSON never makes a 500', async (t) => {
@@ -398,7 +542,11 @@ test('odd but well-formed JSON never makes a 500', async (t) => {
     const res = await api.get(path);
     t.true(res.status < 500, `${res.status} for ${path}`);
   }
-  for (const [path, body] of [['/roll/%E0%A4%A', { dice: [] }], ['/roll', { rolls: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666', dice: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666' }] }] }], [`/room/${slug}/roll`, { dice: { is_hidden: 'no' } }]] as const) {
+  for (const [path, body] of [
+    ['/roll/%E0%A4%A', { dice: [] }],
+    ['/roll', { rolls: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666', dice: [{ uuid: '6f1c1f0e-1111-4222-8333-444455556666' }] }] }],
+    [`/room/${slug}/roll`, { dice: { is_hidden: 'no' } }],
+  ] as const) {
     const res = await api.patch(path, body);
     t.true(res.status < 500, `${res.status} for PATCH ${path}`);
   }

@@ -9,7 +9,13 @@ const ctx = useServer(test, { UNKNOWN_THEME: 'standard' });
 
 test('with UNKNOWN_THEME=standard an unknown theme id rolls in the built-in look, and the values say so', async (t) => {
   const { api } = await ctx.server.newUser();
-  const dice = await api.post('/roll', { dice: [{ type: 'd20', theme: 'some-vtt-theme', value: 17 }, { type: 'd6', theme: 'dddice-bees' }, { type: 'mod', value: 2 }] });
+  const dice = await api.post('/roll', {
+    dice: [
+      { type: 'd20', theme: 'some-vtt-theme', value: 17 },
+      { type: 'd6', theme: 'dddice-bees' },
+      { type: 'mod', value: 2 },
+    ],
+  });
   t.is(dice.status, 201, dice.text);
   t.deepEqual(dice.body.data.values.map((v: { theme: string }) => v.theme).slice(0, 2), ['standard', 'dddice-bees'], 'only the unknown one is replaced');
   t.is(dice.body.data.values[0].value_to_display, '17');

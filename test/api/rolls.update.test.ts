@@ -30,7 +30,10 @@ test('PATCH /roll/{uuid}: the roller hides and unhides a die, and the room sees 
   t.is(((await bystander.api.get(`/roll/${roll.uuid}`)).body.data as Roll).values[0]!.value, 12, 'unhidden: everyone sees it');
 
   const updates = events.since(slug, mark);
-  t.deepEqual(updates.map((e) => e.type), ['roll.updated', 'roll.updated']);
+  t.deepEqual(
+    updates.map((e) => e.type),
+    ['roll.updated', 'roll.updated'],
+  );
   const e = updates[0]!;
   if (e.type === 'roll.updated') t.is(e.rollIds.length, 1);
 
@@ -43,13 +46,25 @@ test('PATCH /roll/{uuid}: the roller hides and unhides a die, and the room sees 
 test('PATCH /roll/{uuid}: is_visible and is_cleared take a die off the board', async (t) => {
   const { roller, slug } = await table(ctx.server);
   const roll = await rollOk(roller, { dice: [d('d6'), d('d6')], room: slug });
-  const res = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: roll.values[0]!.uuid, is_visible: false }, { uuid: roll.values[1]!.uuid, is_cleared: true, is_hidden: true }] });
+  const res = await roller.api.patch(`/roll/${roll.uuid}`, {
+    dice: [
+      { uuid: roll.values[0]!.uuid, is_visible: false },
+      { uuid: roll.values[1]!.uuid, is_cleared: true, is_hidden: true },
+    ],
+  });
   t.is(res.status, 200);
   const [a, b] = res.body.data.values;
   t.deepEqual([a.is_visible, a.is_cleared, a.is_hidden], [false, false, false]);
   t.deepEqual([b.is_visible, b.is_cleared, b.is_hidden], [true, true, true]);
   const again = (await roller.api.get(`/roll/${roll.uuid}`)).body.data as Roll;
-  t.deepEqual(again.values.map((v) => [v.is_visible, v.is_cleared, v.is_hidden]), [[false, false, false], [true, true, true]], 'stored');
+  t.deepEqual(
+    again.values.map((v) => [v.is_visible, v.is_cleared, v.is_hidden]),
+    [
+      [false, false, false],
+      [true, true, true],
+    ],
+    'stored',
+  );
 });
 
 test('PATCH /roll/{uuid}: others may not change a roll: 403 to those who see it, 404 to those who do not', async (t) => {
@@ -74,11 +89,20 @@ test('PATCH /roll/{uuid}: a die uuid not in that roll is a 400 naming it; malfor
   const other = await rollOk(roller, { dice: [d('d4')], room: slug });
   const stranger = '6f1c1f0e-1111-4222-8333-444455556666';
 
-  const res = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: roll.values[0]!.uuid, is_hidden: true }, { uuid: stranger, is_hidden: true }, { uuid: other.values[0]!.uuid, is_hidden: true }] });
+  const res = await roller.api.patch(`/roll/${roll.uuid}`, {
+    dice: [
+      { uuid: roll.values[0]!.uuid, is_hidden: true },
+      { uuid: stranger, is_hidden: true },
+      { uuid: other.values[0]!.uuid, is_hidden: true },
+    ],
+  });
   t.is(res.status, 400);
   t.is(res.body.data.code, 'unknown_roll_value');
   t.true(res.body.data.message.includes(stranger));
-  t.deepEqual(res.body.data.details.map((x: { path: string }) => x.path), ['dice[1].uuid', 'dice[2].uuid']);
+  t.deepEqual(
+    res.body.data.details.map((x: { path: string }) => x.path),
+    ['dice[1].uuid', 'dice[2].uuid'],
+  );
   t.true(res.body.data.details[1].message.includes(other.values[0]!.uuid), 'a die of another roll is not a die of this one');
   t.false(((await roller.api.get(`/roll/${roll.uuid}`)).body.data as Roll).values[0]!.is_hidden, 'all or nothing');
 
@@ -104,12 +128,16 @@ test('PATCH /roll: bulk, all or nothing, items carrying the extra room field rea
   });
   t.is(ok.status, 200, ok.text);
   t.is(ok.body.type, 'roll[]');
-  t.deepEqual(ok.body.data.map((r: Roll) => r.uuid), [a.uuid, b.uuid], 'answers the rolls in request order');
+  t.deepEqual(
+    ok.body.data.map((r: Roll) => r.uuid),
+    [a.uuid, b.uuid],
+    'answers the rolls in request order',
+  );
   t.true(ok.body.data[0].values[1].is_hidden);
   t.true(ok.body.data[1].values[0].is_cleared);
   const published = events.since(slug, mark);
   t.is(published.length, 1, 'one roll.updated for the room');
-  if (published[0]!.type === 'roll.updated') t.deepEqual([...published[0]!.rollIds].sort(), [(await idOf(a.uuid)), (await idOf(b.uuid))].sort());
+  if (published[0]!.type === 'roll.updated') t.deepEqual([...published[0]!.rollIds].sort(), [await idOf(a.uuid), await idOf(b.uuid)].sort());
 
   const bad = await roller.api.patch('/roll', {
     rolls: [
@@ -121,7 +149,12 @@ test('PATCH /roll: bulk, all or nothing, items carrying the extra room field rea
   t.is(bad.body.data.details[0].path, 'rolls[1].dice[0].uuid');
   t.false(((await roller.api.get(`/roll/${a.uuid}`)).body.data as Roll).values[0]!.is_hidden, 'the valid first item was not applied either');
 
-  const notMine = await roller.api.patch('/roll', { rolls: [{ uuid: a.uuid, dice: [{ uuid: a.values[0]!.uuid, is_hidden: true }] }, { uuid: theirs.uuid, dice: [{ uuid: theirs.values[0]!.uuid, is_hidden: true }] }] });
+  const notMine = await roller.api.patch('/roll', {
+    rolls: [
+      { uuid: a.uuid, dice: [{ uuid: a.values[0]!.uuid, is_hidden: true }] },
+      { uuid: theirs.uuid, dice: [{ uuid: theirs.values[0]!.uuid, is_hidden: true }] },
+    ],
+  });
   t.is(notMine.status, 403);
   t.false(((await roller.api.get(`/roll/${a.uuid}`)).body.data as Roll).values[0]!.is_hidden, 'nothing applied');
 
@@ -134,7 +167,7 @@ async function idOf(uuid: string): Promise<number> {
   return (await RollModel.findOne({ where: { uuid } }))!.id;
 }
 
-test('PATCH /room/{slug}/roll: every die of the player\'s own rolls in that room; answers the rolls that changed', async (t) => {
+test("PATCH /room/{slug}/roll: every die of the player's own rolls in that room; answers the rolls that changed", async (t) => {
   const { roller, bystander, outsider, slug } = await table(ctx.server);
   const elsewhere = await table(ctx.server);
   const mine = [await rollOk(roller, { dice: [d('d6'), d('d6')], room: slug }), await rollOk(roller, { dice: [d('d8')], room: slug })];
@@ -151,7 +184,10 @@ test('PATCH /room/{slug}/roll: every die of the player\'s own rolls in that room
   t.false(((await bystander.api.get(`/roll/${theirs.uuid}`)).body.data as Roll).values[0]!.is_cleared, "other players' rolls are untouched");
   t.false(((await roller.api.get(`/roll/${solo.uuid}`)).body.data as Roll).values[0]!.is_cleared, 'rolls outside the room are untouched');
   t.false(((await elsewhere.roller.api.get(`/roll/${otherRoom.uuid}`)).body.data as Roll).values[0]!.is_cleared);
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['roll.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['roll.updated'],
+  );
 
   const again = await roller.api.patch(`/room/${slug}/roll`, { dice: { is_cleared: true } });
   t.deepEqual(again.body.data, [], 'nothing left to change');
@@ -188,10 +224,16 @@ test('DELETE /roll?room=: the owner clears the table; the rolls are gone and rol
   t.deepEqual((await owner.api.get(`/room/${slug}/roll`)).body.data, []);
   t.is((await owner.api.get(`/roll/${kept.uuid}`)).status, 200, 'rolls outside the room stay');
   const published = events.since(slug, mark);
-  t.deepEqual(published.map((e) => e.type), ['roll.deleted']);
+  t.deepEqual(
+    published.map((e) => e.type),
+    ['roll.deleted'],
+  );
   if (published[0]!.type === 'roll.deleted') {
     t.deepEqual(published[0]!.rolls.map((r) => r.uuid).sort(), rolls.map((r) => r.uuid).sort());
-    t.true(published[0]!.rolls.every((r) => r.audience === null), 'rolls for the whole room go to the whole room');
+    t.true(
+      published[0]!.rolls.every((r) => r.audience === null),
+      'rolls for the whole room go to the whole room',
+    );
   }
 
   const emptyAgain = await owner.api.delete(`/roll?room=${slug}`);
@@ -216,11 +258,22 @@ test("PATCH /roll/{uuid} keeps where a die was put down (meta.position, the dddi
   t.deepEqual(moved.body.data.values[0].meta, { note: 'kept', position: { x: 12.35, z: 40 } }, 'merged into the meta the roll gave the die, two decimals');
   t.deepEqual(moved.body.data.values[1].meta, { position: { x: 100, z: -3.2 } });
   const seen = (await bystander.api.get(`/roll/${roll.uuid}`)).body.data as Roll;
-  t.deepEqual(seen.values.map((v: any) => v.meta?.position), [{ x: 12.35, z: 40 }, { x: 100, z: -3.2 }], "a hidden die's place is not secret, its value is");
+  t.deepEqual(
+    seen.values.map((v: any) => v.meta?.position),
+    [
+      { x: 12.35, z: 40 },
+      { x: 100, z: -3.2 },
+    ],
+    "a hidden die's place is not secret, its value is",
+  );
   t.is(seen.values[1]!.value, null);
   const history = (await bystander.api.get(`/room/${slug}/roll`)).body.data as Roll[];
   t.deepEqual((history.find((r) => r.uuid === roll.uuid)!.values[0] as any).meta.position, { x: 12.35, z: 40 });
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['roll.updated'], 'announced (test/realtime/pusher.test.ts sees it in the RollUpdateEvent)');
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['roll.updated'],
+    'announced (test/realtime/pusher.test.ts sees it in the RollUpdateEvent)',
+  );
 
   const same = await roller.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position: { x: 12.35, z: 40 } } }] });
   t.is(same.body.data.updated_at, moved.body.data.updated_at, 'the same place again changes nothing');
@@ -235,5 +288,9 @@ test("PATCH /roll/{uuid} keeps where a die was put down (meta.position, the dddi
     t.is(bad.status, 400, JSON.stringify(position));
     t.is(bad.body.data.details[0].path, path);
   }
-  t.is((await bystander.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position: { x: 1, z: 1 } } }] })).status, 403, "another player's roll, as for every PATCH");
+  t.is(
+    (await bystander.api.patch(`/roll/${roll.uuid}`, { dice: [{ uuid: first!.uuid, meta: { position: { x: 1, z: 1 } } }] })).status,
+    403,
+    "another player's roll, as for every PATCH",
+  );
 });

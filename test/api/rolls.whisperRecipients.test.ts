@@ -29,7 +29,12 @@ test('every whisper recipient carries the pivot shape beside its own fields, on 
   const viaPusher = (await pusher.waitFor('App\\Events\\RollCreateEvent', (m) => m.data.data.uuid === roll.uuid)).data.data;
 
   const seat = (await s.roller.api.get(`/room/${s.slug}`)).body.data.participants.find((p: { id: number }) => p.id === s.participantId(s.whisperee));
-  for (const [channel, seen] of [['POST /roll', roll], ['GET /roll', rest], ['Socket.IO', viaSocket], ['Pusher', viaPusher]] as const) {
+  for (const [channel, seen] of [
+    ['POST /roll', roll],
+    ['GET /roll', rest],
+    ['Socket.IO', viaSocket],
+    ['Pusher', viaPusher],
+  ] as const) {
     const recipients = (seen as { participants: any[] }).participants;
     t.is(recipients.length, 1, channel);
     const [recipient] = recipients;

@@ -65,7 +65,10 @@ test('a loopback Host (allowed by default) gives an absolute link; X-Forwarded-P
 
 test('links answered only to the requester (pages) still use its Host, with the scheme kept to http or https', async (t) => {
   const me = await ctx.server.newUser();
-  const res = await requestWithHost(`${ctx.server.url}/api/1.0/room?per_page=1`, 'GET', 'lan-box:3000', { key: me.key, headers: { 'x-forwarded-proto': 'javascript' } });
+  const res = await requestWithHost(`${ctx.server.url}/api/1.0/room?per_page=1`, 'GET', 'lan-box:3000', {
+    key: me.key,
+    headers: { 'x-forwarded-proto': 'javascript' },
+  });
   t.is(res.status, 200);
   t.is(res.body.meta.path, 'http://lan-box:3000/api/1.0/room');
 });

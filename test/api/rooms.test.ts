@@ -46,7 +46,10 @@ test('an empty body makes a public room with a generated name, also as the form-
   t.true(empty.body.data.is_public);
   t.true(empty.body.data.name.length > 0);
   t.is(empty.body.data.passcode, null);
-  const sdk = await request(owner.api.url('/room'), 'POST', { key: owner.key, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' } });
+  const sdk = await request(owner.api.url('/room'), 'POST', {
+    key: owner.key,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+  });
   t.is(sdk.status, 201);
   t.true(sdk.body.data.is_public);
   t.not(sdk.body.data.slug, empty.body.data.slug);
@@ -161,7 +164,10 @@ test('PATCH /room/{slug}: the owner renames; a participant or a stranger gets 40
   t.is(res.body.data.name, 'After');
   t.is(res.body.data.participants.length, 2, 'a rename keeps everyone');
   t.true(res.body.data.updated_at >= res.body.data.created_at);
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.updated'],
+  );
   t.is((await member.api.get(`/room/${slug}`)).body.data.name, 'After');
 
   t.is((await owner.api.patch('/room/nosuchroom123456', { name: 'x' })).status, 404);
@@ -188,9 +194,15 @@ test("changing a private room's passcode removes everyone but the owner and revo
   const res = await owner.api.patch(`/room/${slug}`, { passcode: 'second-code' });
   t.is(res.status, 200);
   t.is(res.body.data.passcode, 'second-code');
-  t.deepEqual(res.body.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid), [owner.user.uuid]);
+  t.deepEqual(
+    res.body.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid),
+    [owner.user.uuid],
+  );
   const published = events.since(slug, mark);
-  t.deepEqual(published.map((e) => e.type), ['room.access_revoked', 'room.updated']);
+  t.deepEqual(
+    published.map((e) => e.type),
+    ['room.access_revoked', 'room.updated'],
+  );
   t.like(published[0], { type: 'room.access_revoked', allButOwner: true });
 
   t.is((await a.api.get(`/room/${slug}`)).status, 403, 'a former participant is out');
@@ -235,7 +247,10 @@ test('making a private room public revokes nothing and opens it to everyone', as
   t.is(res.status, 200);
   t.true(res.body.data.is_public);
   t.is(res.body.data.participants.length, 2);
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.updated'],
+  );
   const stranger = await ctx.server.newUser();
   t.is((await stranger.api.get(`/room/${slug}`)).status, 200);
 });
@@ -252,7 +267,10 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   const res = await owner.api.delete(`/room/${slug}`);
   t.is(res.status, 204);
   t.is(res.text, '');
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.deleted']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.deleted'],
+  );
 
   t.is((await owner.api.get(`/room/${slug}`)).status, 404);
   t.is((await member.api.get(`/room/${slug}`)).status, 404);
@@ -274,7 +292,11 @@ test('DELETE /room/{slug}: owner only; the room then disappears from lookups and
   t.regex(embedded.deleted_at ?? '', TIMESTAMP);
   t.is(embedded.name, 'Doomed');
   t.is(embedded.participants.length, 2);
-  t.is(presentRoomInRoll(deleted!, null, new Set([deleted!.participants![0]!.userId])).participants.length, 1, 'a roll lists only the participants it involves');
+  t.is(
+    presentRoomInRoll(deleted!, null, new Set([deleted!.participants![0]!.userId])).participants.length,
+    1,
+    'a roll lists only the participants it involves',
+  );
   t.is(embedded.passcode, null);
 
   // The plain-SQL reader (answers, events, welcomes) finds the same rooms and presents them alike.
@@ -302,7 +324,7 @@ test('a room read by the rooms store presents to each viewer exactly as REST ans
   t.is(await readRoomBySlug('../../etc'), null);
 });
 
-test('GET /room lists the rooms the user created or joined, newest first, and nobody else\'s', async (t) => {
+test("GET /room lists the rooms the user created or joined, newest first, and nobody else's", async (t) => {
   const [me, other] = await Promise.all([ctx.server.newUser(), ctx.server.newUser()]);
   const mine = (await me.api.post('/room', { name: 'mine' })).body.data.slug;
   const theirs = (await other.api.post('/room', { name: 'theirs' })).body.data.slug;
@@ -313,7 +335,10 @@ test('GET /room lists the rooms the user created or joined, newest first, and no
   const res = await me.api.get('/room');
   t.is(res.status, 200);
   t.is(res.body.type, 'room[]');
-  t.deepEqual(res.body.data.map((r: { slug: string }) => r.slug), [joined.slug, mine]);
+  t.deepEqual(
+    res.body.data.map((r: { slug: string }) => r.slug),
+    [joined.slug, mine],
+  );
   t.is(res.body.data[0].passcode, joined.passcode, 'a participant sees the passcode in lists too');
   t.is(res.body.meta.total, 2);
   t.is(res.body.links.next, null);
@@ -355,7 +380,10 @@ test('the owner uploads a background; it is served back without a key from bg_fi
   t.is(res.body.type, 'room');
   const url: string = res.body.data.bg_file_path;
   t.regex(url, new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/1\\.0/room/${slug}/background/[0-9a-f]{64}\\.png$`));
-  t.deepEqual(events.since(slug, mark).map((e) => e.type), ['room.updated']);
+  t.deepEqual(
+    events.since(slug, mark).map((e) => e.type),
+    ['room.updated'],
+  );
 
   const image = await fetch(url);
   t.is(image.status, 200);

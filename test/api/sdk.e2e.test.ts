@@ -20,7 +20,10 @@ import { useServer } from '../helpers/server';
 // which Node 20 may resolve to ::1 or 127.0.0.1.
 const ctx = useServer(test, { HOST: '::' });
 
-const TESTS = fs.readdirSync(path.join(SDK_PACKAGE, 'tests')).filter((f) => /\.test\.[cm]?js$/.test(f)).sort();
+const TESTS = fs
+  .readdirSync(path.join(SDK_PACKAGE, 'tests'))
+  .filter((f) => /\.test\.[cm]?js$/.test(f))
+  .sort();
 const IN_A_BROWSER = new Set(['dddice.test.cjs']);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dddice-e2e-'));
 test.after.always(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -51,7 +54,11 @@ function run(dir: string, file: string, timeoutMs = 20_000): Promise<{ code: num
     child.once('exit', (code) => {
       clearTimeout(timer);
       // A thrown error prints the whole minified line of the bundle: keep the readable lines only.
-      const out = fs.readFileSync(log, 'utf8').split('\n').filter((line) => line.length < 400).join('\n');
+      const out = fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line.length < 400)
+        .join('\n');
       resolve({ code, out, timedOut });
     });
   });

@@ -5,7 +5,7 @@ import { manifest, postTheme } from '../fixtures/themes';
 
 const ctx = useServer(test, { PUBLIC_URL: 'https://dice.example/' });
 
-test('with PUBLIC_URL, share URLs use it; the link\'s page is served at it (it accepts on its own origin)', async (t) => {
+test("with PUBLIC_URL, share URLs use it; the link's page is served at it (it accepts on its own origin)", async (t) => {
   const owner = await ctx.server.newUser();
   const m = manifest();
   t.is((await postTheme(owner.api, m)).status, 201);

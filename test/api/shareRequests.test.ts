@@ -55,7 +55,7 @@ test('the owner creates a share request: 201 with id, code, url, theme, sharer, 
   t.not(plain.code, sr.code);
 });
 
-test('only the theme\'s owner can share it; unknown themes are 404s; bad fields are listed', async (t) => {
+test("only the theme's owner can share it; unknown themes are 404s; bad fields are listed", async (t) => {
   const { m } = await ownerWithTheme();
   const other = await ctx.server.newUser();
   const notMine = await other.api.post('/share-request', { theme: m.id });
@@ -78,7 +78,13 @@ test('GET lists your own share requests, newest first, paged; GET /{id} answers 
   const list = await owner.api.get('/share-request');
   t.is(list.status, 200);
   t.is(list.body.type, 'share_request[]');
-  t.deepEqual(list.body.data.map((s: { id: string }) => s.id).slice(0, 2).sort(), [first.id, second.id].sort());
+  t.deepEqual(
+    list.body.data
+      .map((s: { id: string }) => s.id)
+      .slice(0, 2)
+      .sort(),
+    [first.id, second.id].sort(),
+  );
   t.is(list.body.meta.total, 2);
   const paged = await owner.api.get('/share-request?per_page=1');
   t.is(paged.body.data.length, 1);
@@ -87,7 +93,7 @@ test('GET lists your own share requests, newest first, paged; GET /{id} answers 
   const one = await owner.api.get(`/share-request/${first.id}`);
   t.is(one.status, 200);
   t.deepEqual(one.body.data, first);
-  t.is((await other.api.get(`/share-request/${first.id}`)).status, 404, 'someone else\'s request is not found');
+  t.is((await other.api.get(`/share-request/${first.id}`)).status, 404, "someone else's request is not found");
   t.is((await owner.api.get('/share-request/not-a-uuid')).status, 404);
   t.is((await owner.api.get('/share-request/00000000-0000-4000-8000-000000000000')).status, 404);
 });
@@ -125,7 +131,7 @@ test('anyone signed in can preview a link: the theme and the sharer, not the usa
   t.is((await request(`${ctx.server.url}/api/1.0/share-request/code/${sr.code}`, 'GET')).status, 401);
 });
 
-test('accepting adds the theme\'s latest version to the box, counts a use, is announced; again is a 409', async (t) => {
+test("accepting adds the theme's latest version to the box, counts a use, is announced; again is a 409", async (t) => {
   const { owner, m } = await ownerWithTheme();
   const taker = await ctx.server.newUser();
   const takerId = await userIdOf(taker.user.uuid);
@@ -143,7 +149,10 @@ test('accepting adds the theme\'s latest version to the box, counts a use, is an
   t.true(recorder.events.some((e) => e.type === 'dicebox.created' && e.userId === takerId));
   t.is((await taker.api.get(`/dice-box/${m.id}`)).body.data.version, '1.2.0');
   t.is((await rollable(takerId, m.id as string))!.version, '1.2.0');
-  t.true((await taker.api.get('/theme')).body.data.some((th: { id: string }) => th.id === m.id), 'listed among the themes you see');
+  t.true(
+    (await taker.api.get('/theme')).body.data.some((th: { id: string }) => th.id === m.id),
+    'listed among the themes you see',
+  );
   t.is((await owner.api.get(`/share-request/${sr.id}`)).body.data.uses, 1);
   const again = await taker.api.post(`/share-request/code/${sr.code}/accept`);
   t.is(again.status, 409);
@@ -185,7 +194,7 @@ test('an expired link is a 410', async (t) => {
   t.is(page.status, 410);
 });
 
-test('revoking a link: 204, it stops working at once (410), and it is gone from the owner\'s list', async (t) => {
+test("revoking a link: 204, it stops working at once (410), and it is gone from the owner's list", async (t) => {
   const { owner, m } = await ownerWithTheme();
   const taker = await ctx.server.newUser();
   const other = await ctx.server.newUser();
@@ -226,7 +235,7 @@ test('two simultaneous accepts of a one-use link: exactly one wins', async (t) =
     t.deepEqual(results.map((r) => r.status).sort(), [200, 410], `round ${round}: ${results.map((r) => r.text).join(' ')}`);
     t.is((await owner.api.get(`/share-request/${sr.id}`)).body.data.uses, 1);
     const inBox = await Promise.all([a, b].map(async (u) => (await u.api.get(`/dice-box/${m.id}`)).status));
-    t.deepEqual(inBox.sort(), [200, 404], 'the loser\'s dice box is unchanged');
+    t.deepEqual(inBox.sort(), [200, 404], "the loser's dice box is unchanged");
   }
 });
 
@@ -239,7 +248,7 @@ test('two simultaneous accepts by the same user: one 200, one 409, one use count
   t.is((await owner.api.get(`/share-request/${sr.id}`)).body.data.uses, 1);
 });
 
-test('GET /share/{code} is the pages\' HTML shell: every value escaped, scripts of this server only, no referrer, no cache', async (t) => {
+test("GET /share/{code} is the pages' HTML shell: every value escaped, scripts of this server only, no referrer, no cache", async (t) => {
   const { owner, m } = await ownerWithTheme({ name: '<script>alert("x")</script> & Co', description: '<img src=x onerror=alert(1)>' });
   const sr = await share(owner, m.id as string);
   const res = await request(`${ctx.server.url}/share/${sr.code}`, 'GET');
@@ -255,7 +264,11 @@ test('GET /share/{code} is the pages\' HTML shell: every value escaped, scripts 
   t.true(html.includes('data-theme-name="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co"'));
   t.true(html.includes(`data-code="${sr.code}"`));
   t.true(html.includes(`data-theme="${m.id}"`));
-  t.deepEqual([...html.matchAll(/<script[^>]*>/g)].map((s) => /src="\/dice-pages\/assets\/share\.js\?v=\w+"/.test(s[0])), [true], 'one script, of this server');
+  t.deepEqual(
+    [...html.matchAll(/<script[^>]*>/g)].map((s) => /src="\/dice-pages\/assets\/share\.js\?v=\w+"/.test(s[0])),
+    [true],
+    'one script, of this server',
+  );
   t.false(/(?:src|href)=["']?(?:https?:)?\/\//i.test(html), 'no external resources');
   const missing = await request(`${ctx.server.url}/share/AAAAAAAAAAAAAAAAAAAAAA`, 'GET');
   t.is(missing.status, 404);

@@ -70,7 +70,11 @@ function agree(t: ExecutionContext, stats: Stats, expected: Tally, what: string)
     const want = expected.drawn.get(d.type) ?? new Map<number, number>();
     for (const [value, n] of byValue) t.is(n, want.get(value) ?? 0, `${what}: ${d.type} value ${value}`);
     for (const value of want.keys()) t.true(byValue.has(value), `${what}: ${d.type} lists value ${value}`);
-    t.is(d.count, [...want.values()].reduce((s, n) => s + n, 0), `${what}: ${d.type} count`);
+    t.is(
+      d.count,
+      [...want.values()].reduce((s, n) => s + n, 0),
+      `${what}: ${d.type} count`,
+    );
     t.is(d.user_values, expected.user.get(d.type) ?? 0, `${what}: ${d.type} user values`);
     t.is(d.counts.length, d.faces, `${what}: ${d.type} lists every face`);
     t.is(d.degrees_of_freedom, d.faces - 1);
@@ -122,15 +126,28 @@ test('room statistics count every value each viewer may see, as its own REST ans
   // A roll outside the room is in no room's statistics.
   await rollOk(roller, { dice: [std('d10'), std('d10')] });
 
-  for (const [name, viewer] of [['roller', roller], ['whisperee', whisperee], ['bystander', bystander]] as const) {
+  for (const [name, viewer] of [
+    ['roller', roller],
+    ['whisperee', whisperee],
+    ['bystander', bystander],
+  ] as const) {
     const seen = await history(viewer, slug);
     agree(t, await stats(viewer, `/room/${slug}/stats`), tally(seen), name);
   }
   const byBystander = await stats(bystander, `/room/${slug}/stats`);
-  t.false(byBystander.dice.some((d) => d.type === 'd8'), "another player's hidden dice are not counted");
-  t.false(byBystander.dice.some((d) => d.type === 'd12'), 'a whisper for someone else is not counted');
+  t.false(
+    byBystander.dice.some((d) => d.type === 'd8'),
+    "another player's hidden dice are not counted",
+  );
+  t.false(
+    byBystander.dice.some((d) => d.type === 'd12'),
+    'a whisper for someone else is not counted',
+  );
   t.false(byBystander.dice.some((d) => d.type === 'd2'));
-  t.true((await stats(whisperee, `/room/${slug}/stats`)).dice.some((d) => d.type === 'd12'), 'the whispered player counts the whisper');
+  t.true(
+    (await stats(whisperee, `/room/${slug}/stats`)).dice.some((d) => d.type === 'd12'),
+    'the whispered player counts the whisper',
+  );
   const own = await stats(roller, `/room/${slug}/stats`);
   t.is(own.dice.find((d) => d.type === 'd8')?.count, 2, 'the roller counts their hidden dice');
 
@@ -140,16 +157,30 @@ test('room statistics count every value each viewer may see, as its own REST ans
 
   // Faces in face order, zeros included; numbers as roll values give them.
   const d20 = own.dice.find((d) => d.type === 'd20')!;
-  t.deepEqual(d20.counts.map((c) => c.face), Array.from({ length: 20 }, (_, i) => i + 1));
+  t.deepEqual(
+    d20.counts.map((c) => c.face),
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
   t.is(d20.expected_mean, 10.5);
   t.deepEqual(d20.themes, ['standard']);
   const d10x = own.dice.find((d) => d.type === 'd10x')!;
-  t.deepEqual(d10x.counts.map((c) => c.face), [0, 10, 20, 30, 40, 50, 60, 70, 80, 90], "a d10x's faces 00 to 90");
-  t.deepEqual(d10x.counts.map((c) => c.value), [10, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'numbered as its values are (10 for 00)');
+  t.deepEqual(
+    d10x.counts.map((c) => c.face),
+    [0, 10, 20, 30, 40, 50, 60, 70, 80, 90],
+    "a d10x's faces 00 to 90",
+  );
+  t.deepEqual(
+    d10x.counts.map((c) => c.value),
+    [10, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    'numbered as its values are (10 for 00)',
+  );
   t.is(d10x.expected_mean, 45);
   const fate = own.dice.find((d) => d.type === 'df')!;
   t.is(fate.faces, 6, 'a fate die has six faces, two of each');
-  t.deepEqual(fate.counts.map((c) => c.value), [-1, -1, 0, 0, 1, 1]);
+  t.deepEqual(
+    fate.counts.map((c) => c.value),
+    [-1, -1, 0, 0, 1, 1],
+  );
   t.is(fate.expected_mean, 0);
 
   // Only participants; an unknown room is a 404.
@@ -159,14 +190,24 @@ test('room statistics count every value each viewer may see, as its own REST ans
 
 test('filters: type, user, since and until', async (t) => {
   const { roller, bystander, slug } = await table(ctx.server);
-  const first = [await rollOk(roller, { equation: '6d20+6d6', theme: 'standard', room: slug }), await rollOk(bystander, { equation: '6d20', theme: 'standard', room: slug })];
+  const first = [
+    await rollOk(roller, { equation: '6d20+6d6', theme: 'standard', room: slug }),
+    await rollOk(bystander, { equation: '6d20', theme: 'standard', room: slug }),
+  ];
   await new Promise((r) => setTimeout(r, 20));
-  const later = [await rollOk(roller, { equation: '8d20+2d4', theme: 'standard', room: slug }), await rollOk(bystander, { equation: '3d8', theme: 'standard', room: slug })];
+  const later = [
+    await rollOk(roller, { equation: '8d20+2d4', theme: 'standard', room: slug }),
+    await rollOk(bystander, { equation: '3d8', theme: 'standard', room: slug }),
+  ];
   const all = [...first, ...later];
   const split = later[0]!.created_at;
 
   const d20s = await stats(roller, `/room/${slug}/stats?type=D20`);
-  t.deepEqual(d20s.dice.map((d) => d.type), ['d20'], 'one type, case-insensitive');
+  t.deepEqual(
+    d20s.dice.map((d) => d.type),
+    ['d20'],
+    'one type, case-insensitive',
+  );
   t.is(d20s.dice[0]!.count, 6 + 6 + 8);
   t.is(d20s.rolls, 3, 'the rolls that hold a d20');
 
@@ -204,7 +245,12 @@ test('user statistics: every value of your own rolls, in rooms or not, hidden an
   t.is(big.counts.length, 1000, 'a die of 1,000 faces lists them all');
   t.is(big.counts.filter((c) => c.count === 0).length, 999, 'zeros included');
   t.is(big.p_value !== null, true);
-  agree(t, await stats(roller, '/user/stats?type=d20'), tally(mine.filter((r) => r.values.some((v) => v.type === 'd20')).map((r) => ({ ...r, values: r.values.filter((v) => v.type === 'd20') }))), 'own d20');
+  agree(
+    t,
+    await stats(roller, '/user/stats?type=d20'),
+    tally(mine.filter((r) => r.values.some((v) => v.type === 'd20')).map((r) => ({ ...r, values: r.values.filter((v) => v.type === 'd20') }))),
+    'own d20',
+  );
   t.deepEqual(await stats(bystander, '/user/stats?type=d6'), { rolls: 0, dice: [] });
 });
 
@@ -223,18 +269,36 @@ test("a theme's own faces: its face order, a die found by notation, and one entr
   ];
   const seen = await stats(bystander, `/room/${slug}/stats`);
   // A die rolled by its notation keeps the type it was asked as ("dc"), as its roll values do.
-  t.deepEqual(seen.dice.map((d) => [d.type, d.themes]), [['d6', ['standard']], ['d6', [m.id as string]], ['d20', [m.id as string, 'standard'].sort()], ['dc', [m.id as string]]]);
+  t.deepEqual(
+    seen.dice.map((d) => [d.type, d.themes]),
+    [
+      ['d6', ['standard']],
+      ['d6', [m.id as string]],
+      ['d20', [m.id as string, 'standard'].sort()],
+      ['dc', [m.id as string]],
+    ],
+  );
   const words = seen.dice.find((d) => d.type === 'd6' && d.themes[0] === m.id)!;
-  t.deepEqual(words.counts.map((c) => c.face), ['skull', 'sword', 'shield', 'crown', 'gem', 'star'], "the theme's face order");
+  t.deepEqual(
+    words.counts.map((c) => c.face),
+    ['skull', 'sword', 'shield', 'crown', 'gem', 'star'],
+    "the theme's face order",
+  );
   t.is(words.count, 12);
   t.is(words.mean, null, 'words have no mean');
   t.is(words.expected_mean, null);
   t.is(seen.dice.find((d) => d.type === 'd20')!.count, 20, "the theme's d20 numbered in strings is the same die as the built-in one");
   const coin = seen.dice.find((d) => d.type === 'dc')!;
-  t.deepEqual(coin.counts.map((c) => c.face), ['heads', 'tails']);
+  t.deepEqual(
+    coin.counts.map((c) => c.face),
+    ['heads', 'tails'],
+  );
   t.is(coin.count, 8);
   // Against the rolls' own answers, by wire value and face.
-  for (const [type, theme, n] of [['d6', m.id as string, 12], ['d6', 'standard', 6]] as const) {
+  for (const [type, theme, n] of [
+    ['d6', m.id as string, 12],
+    ['d6', 'standard', 6],
+  ] as const) {
     const values = rolls.flatMap((r) => r.values).filter((v) => v.type === type && v.theme === theme);
     t.is(values.length, n);
     const entry = seen.dice.find((d) => d.type === type && d.themes.includes(theme))!;

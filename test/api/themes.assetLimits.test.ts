@@ -19,11 +19,23 @@ const publish = async (files: FormFile[], fields: Record<string, unknown>) => {
 const asMesh = (file: FormFile) => publish([file], { meshes: { d6: file.name } });
 const asTexture = (file: FormFile) => publish([file], { textures: [{ binding: 'map', src: file.name }] });
 
-function refused(t: { is: (a: unknown, b: unknown, m?: string) => void; regex: (s: string, r: RegExp, m?: string) => void; deepEqual: (a: unknown, b: unknown, m?: string) => void }, res: { status: number; body: any }, name: string, reason: RegExp) {
+function refused(
+  t: {
+    is: (a: unknown, b: unknown, m?: string) => void;
+    regex: (s: string, r: RegExp, m?: string) => void;
+    deepEqual: (a: unknown, b: unknown, m?: string) => void;
+  },
+  res: { status: number; body: any },
+  name: string,
+  reason: RegExp,
+) {
   t.is(res.status, 400, JSON.stringify(res.body));
   t.is(res.body.type, 'error');
   t.is(res.body.data.code, 'validation_error');
-  t.deepEqual(res.body.data.details.map((d: { path: string }) => d.path), ['assets[0]']);
+  t.deepEqual(
+    res.body.data.details.map((d: { path: string }) => d.path),
+    ['assets[0]'],
+  );
   t.regex(res.body.data.details[0].message, new RegExp(`"${name}"`), 'the message names the file');
   t.regex(res.body.data.details[0].message, reason);
 }
@@ -42,10 +54,20 @@ test('a glTF accessor must fit in its buffer view, and the Khronos validator ref
   const pyramid = JSON.parse((await gltfPyramid()).toString());
   const tooLong = structuredClone(pyramid);
   tooLong.accessors[0].count = 1_000_000;
-  refused(t, await asMesh({ name: 'long.gltf', data: Buffer.from(JSON.stringify(tooLong)) }), 'long.gltf', /accessors\[0\] declares 1,000,000 elements .* in a buffer view of/);
+  refused(
+    t,
+    await asMesh({ name: 'long.gltf', data: Buffer.from(JSON.stringify(tooLong)) }),
+    'long.gltf',
+    /accessors\[0\] declares 1,000,000 elements .* in a buffer view of/,
+  );
   const dangling = structuredClone(pyramid);
   dangling.nodes[0].mesh = 7;
-  refused(t, await asMesh({ name: 'dangling.gltf', data: Buffer.from(JSON.stringify(dangling)) }), 'dangling.gltf', /glTF validator.*UNRESOLVED_REFERENCE at \/nodes\/0\/mesh/);
+  refused(
+    t,
+    await asMesh({ name: 'dangling.gltf', data: Buffer.from(JSON.stringify(dangling)) }),
+    'dangling.gltf',
+    /glTF validator.*UNRESOLVED_REFERENCE at \/nodes\/0\/mesh/,
+  );
 });
 
 test('an image is bounded by its pixels: 8192x8192 (10 KB, 256 MiB decoded) is refused, 4096x4096 is accepted', async (t) => {

@@ -30,8 +30,14 @@ function themeWithFiles() {
   const m = manifest({
     available_dice: ['d6', 'd20'],
     meshes: { d6: 'd6 mesh.fbx' },
-    textures: [{ binding: 'map', src: { d6: 'wood.png', d20: 'gold.png' } }, { binding: 'emissiveMap', src: 'gold.png' }],
-    sounds: [{ on: 'die.collide', src: 'hit.wav' }, { on: 'die.value', src: { d20: 'crit.mp3' }, value: 20 }],
+    textures: [
+      { binding: 'map', src: { d6: 'wood.png', d20: 'gold.png' } },
+      { binding: 'emissiveMap', src: 'gold.png' },
+    ],
+    sounds: [
+      { on: 'die.collide', src: 'hit.wav' },
+      { on: 'die.value', src: { d20: 'crit.mp3' }, value: 20 },
+    ],
     values: { d6: [1, 2, 3, 4, 5, { src: 'plus.webp', value: 6 }] },
   });
   return { m, files };
@@ -138,11 +144,25 @@ test('roll.loading sounds take "=N", "==N", ">=N", "<N" (and ">N", "<=N"); junk 
   const m = manifest({ available_dice: ['d6'], sounds: forms.map((value) => ({ on: 'roll.loading', src: 'shake.wav', value })) });
   const created = await postTheme(api, m, [{ name: 'shake.wav', data: wav() }]);
   t.is(created.status, 201, created.text);
-  t.deepEqual(created.body.data.sounds.map((s: { value: unknown }) => s.value), forms, 'kept as the theme wrote them');
+  t.deepEqual(
+    created.body.data.sounds.map((s: { value: unknown }) => s.value),
+    forms,
+    'kept as the theme wrote them',
+  );
   t.true(created.body.data.sounds.every((s: { src: string }) => s.src === created.body.data.assets['shake.wav']));
 
   for (const value of ['=>3', '>=', '3 dice', '!=2', true, [3]]) {
-    const bad = await postTheme(api, manifest({ available_dice: ['d6'], sounds: [{ on: 'die.collide', src: 'shake.wav' }, { on: 'roll.loading', src: 'shake.wav', value }] }), [{ name: 'shake.wav', data: wav() }]);
+    const bad = await postTheme(
+      api,
+      manifest({
+        available_dice: ['d6'],
+        sounds: [
+          { on: 'die.collide', src: 'shake.wav' },
+          { on: 'roll.loading', src: 'shake.wav', value },
+        ],
+      }),
+      [{ name: 'shake.wav', data: wav() }],
+    );
     t.is(bad.status, 400, JSON.stringify(value));
     ERROR_BODY(t, bad, 'validation_error');
     // (the upload it names is then also reported as unreferenced: the sounds key as a whole was refused)
@@ -152,7 +172,7 @@ test('roll.loading sounds take "=N", "==N", ">=N", "<N" (and ">N", "<=N"); junk 
   }
 });
 
-test('a theme deleted and published again under the same id and version gets the new files\' URLs', async (t) => {
+test("a theme deleted and published again under the same id and version gets the new files' URLs", async (t) => {
   const { api } = await ctx.server.newUser();
   const m = manifest({ textures: [{ binding: 'map', src: 'skin.png' }] });
   const first = png([255, 0, 0, 255]);

@@ -29,12 +29,19 @@ const binOnlyGlb = () => {
 };
 const upload = async (files: FormFile[], fields: Record<string, unknown> = {}) => {
   const { api } = await ctx.server.newUser();
-  return postTheme(api, manifest({ available_dice: ['d6', 'd8'], meshes: Object.fromEntries(files.map((f, i) => [i ? 'd8' : 'd6', f.name])), ...fields }), files);
+  return postTheme(
+    api,
+    manifest({ available_dice: ['d6', 'd8'], meshes: Object.fromEntries(files.map((f, i) => [i ? 'd8' : 'd6', f.name])), ...fields }),
+    files,
+  );
 };
 
 test('a .glb and a self-contained .gltf are accepted as meshes and served without a key as glTF', async (t) => {
   const { api } = await ctx.server.newUser();
-  const files = [{ name: 'd6.glb', data: await glbPyramid() }, { name: 'd8 model.gltf', data: await gltfPyramid() }];
+  const files = [
+    { name: 'd6.glb', data: await glbPyramid() },
+    { name: 'd8 model.gltf', data: await gltfPyramid() },
+  ];
   const m = manifest({ available_dice: ['d6', 'd8'], meshes: { d6: 'd6.glb', d8: 'd8 model.gltf' } });
   const created = await postTheme(api, m, files);
   t.is(created.status, 201, created.text);
@@ -55,11 +62,56 @@ test('a .glb and a self-contained .gltf are accepted as meshes and served withou
 test('a glTF model that references another file, is broken, or needs a decoder the board lacks is refused with a reason', async (t) => {
   const glb = await glbPyramid();
   const cases: [string, FormFile, RegExp][] = [
-    ['external buffer', { name: 'd6.gltf', data: await gltfWith((j) => { j.buffers[0].uri = 'pyramid.bin'; }) }, /buffers\[0\] references another file.*self-contained/],
-    ['external image', { name: 'd6.gltf', data: await gltfWith((j) => { j.images = [{ uri: 'https://example.com/skin.png' }]; }) }, /images\[0\] references another file/],
-    ['buffer without uri in a .gltf', { name: 'd6.gltf', data: await gltfWith((j) => { delete j.buffers[0].uri; }) }, /no uri/],
-    ['glTF 1.0', { name: 'd6.gltf', data: await gltfWith((j) => { j.asset.version = '1.0'; }) }, /not glTF 2\.0/],
-    ['Draco', { name: 'd6.gltf', data: await gltfWith((j) => { j.extensionsRequired = ['KHR_draco_mesh_compression']; }) }, /requires KHR_draco_mesh_compression/],
+    [
+      'external buffer',
+      {
+        name: 'd6.gltf',
+        data: await gltfWith((j) => {
+          j.buffers[0].uri = 'pyramid.bin';
+        }),
+      },
+      /buffers\[0\] references another file.*self-contained/,
+    ],
+    [
+      'external image',
+      {
+        name: 'd6.gltf',
+        data: await gltfWith((j) => {
+          j.images = [{ uri: 'https://example.com/skin.png' }];
+        }),
+      },
+      /images\[0\] references another file/,
+    ],
+    [
+      'buffer without uri in a .gltf',
+      {
+        name: 'd6.gltf',
+        data: await gltfWith((j) => {
+          delete j.buffers[0].uri;
+        }),
+      },
+      /no uri/,
+    ],
+    [
+      'glTF 1.0',
+      {
+        name: 'd6.gltf',
+        data: await gltfWith((j) => {
+          j.asset.version = '1.0';
+        }),
+      },
+      /not glTF 2\.0/,
+    ],
+    [
+      'Draco',
+      {
+        name: 'd6.gltf',
+        data: await gltfWith((j) => {
+          j.extensionsRequired = ['KHR_draco_mesh_compression'];
+        }),
+      },
+      /requires KHR_draco_mesh_compression/,
+    ],
     ['cut short', { name: 'd6.glb', data: glb.subarray(0, glb.length - 40) }, /length field/],
     ['no JSON chunk', { name: 'd6.glb', data: binOnlyGlb() }, /JSON chunk/],
   ];
@@ -67,7 +119,11 @@ test('a glTF model that references another file, is broken, or needs a decoder t
     const res = await upload([file]);
     t.is(res.status, 400, what);
     t.is(res.body.data.code, 'validation_error', what);
-    t.deepEqual(res.body.data.details.map((d: { path: string }) => d.path), ['assets[0]'], what);
+    t.deepEqual(
+      res.body.data.details.map((d: { path: string }) => d.path),
+      ['assets[0]'],
+      what,
+    );
     t.regex(res.body.data.details[0].message, reason, what);
   }
 });
@@ -82,7 +138,10 @@ test('glTF is sniffed by content: a .glb named .fbx, JSON that is not glTF, a mo
   const { api } = await ctx.server.newUser();
   const asTexture = await postTheme(api, manifest({ textures: [{ binding: 'map', src: 'skin.glb' }] }), [{ name: 'skin.glb', data: await glbPyramid() }]);
   t.is(asTexture.status, 400);
-  t.deepEqual(asTexture.body.data.details.map((d: { path: string }) => d.path), ['manifest.textures[0].src']);
+  t.deepEqual(
+    asTexture.body.data.details.map((d: { path: string }) => d.path),
+    ['manifest.textures[0].src'],
+  );
   // A PNG is still a PNG: the glTF checks only read models.
   const image = await postTheme(api, manifest({ textures: [{ binding: 'map', src: 'a.png' }] }), [{ name: 'a.png', data: png() }]);
   t.is(image.status, 201);

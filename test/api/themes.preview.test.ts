@@ -17,7 +17,10 @@ async function publishTheme(owner: Awaited<ReturnType<typeof ctx.server.newUser>
     values: { d6: [1, 2, 3, 4, 5, { src: 'six.webp' }] },
     textures: [{ binding: 'map', src: 'skin.png' }],
   });
-  const files = [{ name: 'six.webp', data: webp() }, { name: 'skin.png', data: png([10, 200, 30, 255]) }];
+  const files = [
+    { name: 'six.webp', data: webp() },
+    { name: 'skin.png', data: png([10, 200, 30, 255]) },
+  ];
   t_is(await postTheme(owner.api, m, files), 201);
   t_is(await postTheme(owner.api, { ...m, version: '1.1.0', name: 'Secret Dice 1.1' }, files), 201);
   return { m, files };
@@ -69,7 +72,11 @@ test("a private theme's preview is not served to outsiders: the same 404 as a th
   }
   const unknown = await json('/theme/no-such-theme/preview');
   t.is(unknown.status, 404);
-  t.is(unknown.body.data.message.replace('no-such-theme', m.id), (await json(`/theme/${m.id}/preview`)).body.data.message, 'an existing theme and a missing one look alike');
+  t.is(
+    unknown.body.data.message.replace('no-such-theme', m.id),
+    (await json(`/theme/${m.id}/preview`)).body.data.message,
+    'an existing theme and a missing one look alike',
+  );
   // Not even with the owner's key: the keyless routes decide by the link alone.
   t.is((await request(`${ctx.server.url}/api/1.0/theme/${m.id}/preview`, 'GET', { key: owner.key })).status, 404);
   // A code that is not a link, or a link to another theme, opens nothing.
@@ -81,7 +88,7 @@ test("a private theme's preview is not served to outsiders: the same 404 as a th
   t.is((await page(`/theme/${m.id}/preview?share=${otherLink.code}`)).status, 404);
 });
 
-test('with a live share link\'s code the preview shows the theme, and its files load without a key', async (t) => {
+test("with a live share link's code the preview shows the theme, and its files load without a key", async (t) => {
   const owner = await ctx.server.newUser();
   const { m, files } = await publishTheme(owner);
   const link = (await owner.api.post('/share-request', { theme: m.id })).body.data;
@@ -123,5 +130,8 @@ test('nonsense in the preview paths is a 404 page or a 400, never a 500', async 
   t.is((await page('/theme/standard/preview?share=%3Cscript%3E')).status, 404);
   const long = await json(`/theme/standard/preview?share=${'a'.repeat(100)}`);
   t.is(long.status, 400);
-  t.deepEqual(long.body.data.details.map((d: { path: string }) => d.path), ['query.share']);
+  t.deepEqual(
+    long.body.data.details.map((d: { path: string }) => d.path),
+    ['query.share'],
+  );
 });

@@ -43,7 +43,9 @@ test('every new dice box and GET /theme hold them; they cannot be removed; their
   }
   const listed = ids(await api.get('/theme'));
   for (const theme of BUILT_IN_PUBLIC_THEME_IDS) t.true(listed.includes(theme));
-  const colours = await Promise.all([DEFAULT_THEME_ID, ...BUILT_IN_PUBLIC_THEME_IDS].map(async (id) => JSON.stringify((await api.get(`/theme/${id}`)).body.data.label)));
+  const colours = await Promise.all(
+    [DEFAULT_THEME_ID, ...BUILT_IN_PUBLIC_THEME_IDS].map(async (id) => JSON.stringify((await api.get(`/theme/${id}`)).body.data.label)),
+  );
   t.is(new Set(colours).size, colours.length, 'four different looks');
 });
 

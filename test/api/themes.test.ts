@@ -10,8 +10,26 @@ import { contrastRatio } from '../../src/themes/manifest/label';
 const ctx = useServer(test);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const THEME_KEYS = [
-  'id', 'name', 'description', 'version', 'api_version', 'label', 'available_dice', 'meshes', 'sizes', 'physics', 'sounds',
-  'uniforms', 'values', 'textures', 'frag_shader', 'vert_shader', 'assets', 'user', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'description',
+  'version',
+  'api_version',
+  'label',
+  'available_dice',
+  'meshes',
+  'sizes',
+  'physics',
+  'sounds',
+  'uniforms',
+  'values',
+  'textures',
+  'frag_shader',
+  'vert_shader',
+  'assets',
+  'user',
+  'created_at',
+  'updated_at',
 ].sort();
 
 /** A theme using one file of every kind. */
@@ -30,7 +48,10 @@ function fullTheme(overrides: Record<string, unknown> = {}) {
       ],
       uniforms: { roughness: { type: 'f', value: 0.4, min: 0, max: 1 }, tint: { type: 'color', value: '#884422' } },
       values: { df: [-1, -1, 0, 0, 1, { src: 'plus.webp' }] },
-      textures: [{ binding: 'map', src: { d6: 'wood.png', d20: 'wood.jpg' } }, { binding: 'env', src: 'sky.ktx2' }],
+      textures: [
+        { binding: 'map', src: { d6: 'wood.png', d20: 'wood.jpg' } },
+        { binding: 'env', src: 'sky.ktx2' },
+      ],
       ...overrides,
     }),
     files: [
@@ -53,7 +74,10 @@ test('the built-in theme exists from the first start and every new user sees it'
   const list = await api.get('/theme');
   t.is(list.status, 200);
   t.is(list.body.type, 'theme[]');
-  t.deepEqual(list.body.data.map((th: { id: string }) => th.id), [...BUILT_IN_THEME_IDS].sort());
+  t.deepEqual(
+    list.body.data.map((th: { id: string }) => th.id),
+    [...BUILT_IN_THEME_IDS].sort(),
+  );
   const one = await api.get(`/theme/${DEFAULT_THEME_ID}`);
   t.is(one.status, 200);
   t.is(one.body.type, 'theme');
@@ -61,7 +85,10 @@ test('the built-in theme exists from the first start and every new user sees it'
   t.deepEqual(Object.keys(theme).sort(), THEME_KEYS);
   t.deepEqual(theme.available_dice, ['d4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20', 'd2', 'd16']);
   t.deepEqual(theme.values.d10x, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
-  t.deepEqual(theme.values.d20, Array.from({ length: 20 }, (_, i) => i + 1));
+  t.deepEqual(
+    theme.values.d20,
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
   t.deepEqual(theme.assets, {});
   t.is(theme.user.username, 'system');
   t.is(theme.version, '1.0.0');
@@ -106,7 +133,9 @@ test('POST /theme stores a full theme and answers it whole, owned by the caller'
   t.regex(theme.updated_at, TIMESTAMP);
   t.deepEqual(Object.keys(theme.assets).sort(), files.map((f) => f.name).sort());
   for (const [name, url] of Object.entries(theme.assets)) {
-    const sha256 = createHash('sha256').update(files.find((f) => f.name === name)!.data).digest('hex');
+    const sha256 = createHash('sha256')
+      .update(files.find((f) => f.name === name)!.data)
+      .digest('hex');
     t.is(url, `${ctx.server.url}/api/1.0/theme/${m.id}/version/1.0.0/asset/${sha256}/${encodeURIComponent(name)}`);
   }
   // reading it back gives the same
@@ -120,8 +149,13 @@ test('assets are served with their sniffed type, a hash ETag and immutable cachi
   const res = await postTheme(api, m, files);
   t.is(res.status, 201, res.text);
   const types: Record<string, string> = {
-    'd6.fbx': 'application/octet-stream', 'hit.wav': 'audio/wav', 'crit.mp3': 'audio/mpeg', 'plus.webp': 'image/webp',
-    'wood.png': 'image/png', 'wood.jpg': 'image/jpeg', 'sky.ktx2': 'image/ktx2',
+    'd6.fbx': 'application/octet-stream',
+    'hit.wav': 'audio/wav',
+    'crit.mp3': 'audio/mpeg',
+    'plus.webp': 'image/webp',
+    'wood.png': 'image/png',
+    'wood.jpg': 'image/jpeg',
+    'sky.ktx2': 'image/ktx2',
   };
   for (const [name, type] of Object.entries(types)) {
     const url = res.body.data.assets[name];
@@ -187,14 +221,24 @@ test('every problem of a creation is listed with its path in one 400', async (t)
       sounds: [{ on: 'die.bounce', src: 'hit.wav' }],
       uniforms: { tint: { type: 'color', value: 'orange' } },
     }),
-    [{ name: 'd6.fbx', data: png() }, { name: 'unused.wav', data: wav() }],
+    [
+      { name: 'd6.fbx', data: png() },
+      { name: 'unused.wav', data: wav() },
+    ],
   );
   t.is(res.status, 400);
   t.is(res.body.data.code, 'validation_error');
   const paths = res.body.data.details.map((d: { path: string }) => d.path).sort();
   t.deepEqual(paths, [
-    'assets[0]', 'assets[1]', 'manifest.api_version', 'manifest.available_dice[1].type', 'manifest.label.color',
-    'manifest.meshes.d8', 'manifest.sounds[0].on', 'manifest.uniforms.tint.value', 'manifest.version',
+    'assets[0]',
+    'assets[1]',
+    'manifest.api_version',
+    'manifest.available_dice[1].type',
+    'manifest.label.color',
+    'manifest.meshes.d8',
+    'manifest.sounds[0].on',
+    'manifest.uniforms.tint.value',
+    'manifest.version',
   ]);
   for (const d of res.body.data.details) t.is(typeof d.message, 'string');
   t.regex(res.body.data.message, /more problems/);
@@ -211,14 +255,22 @@ test('files are checked by content, not by name', async (t) => {
   const { api } = await ctx.server.newUser();
   const disguised = await postTheme(api, manifest({ textures: [{ binding: 'map', src: 'x.png' }] }), [{ name: 'x.png', data: html(), type: 'image/png' }]);
   t.is(disguised.status, 400);
-  t.deepEqual(disguised.body.data.details.map((d: { path: string }) => d.path), ['assets[0]']);
+  t.deepEqual(
+    disguised.body.data.details.map((d: { path: string }) => d.path),
+    ['assets[0]'],
+  );
   t.regex(disguised.body.data.details[0].message, /not an accepted file type/);
   const misnamed = await postTheme(api, manifest({ textures: [{ binding: 'map', src: 'x.png' }] }), [{ name: 'x.png', data: jpeg() }]);
   t.is(misnamed.status, 400);
   t.regex(misnamed.body.data.details[0].message, /jpeg/);
-  const wrongUse = await postTheme(api, manifest({ meshes: { d6: 'd6.fbx' }, sounds: [{ on: 'die.collide', src: 'd6.fbx' }] }), [{ name: 'd6.fbx', data: fbx() }]);
+  const wrongUse = await postTheme(api, manifest({ meshes: { d6: 'd6.fbx' }, sounds: [{ on: 'die.collide', src: 'd6.fbx' }] }), [
+    { name: 'd6.fbx', data: fbx() },
+  ]);
   t.is(wrongUse.status, 400);
-  t.deepEqual(wrongUse.body.data.details.map((d: { path: string }) => d.path), ['manifest.sounds[0].src']);
+  t.deepEqual(
+    wrongUse.body.data.details.map((d: { path: string }) => d.path),
+    ['manifest.sounds[0].src'],
+  );
 });
 
 test('file names with folder parts, duplicates and unreferenced uploads are refused', async (t) => {
@@ -227,14 +279,29 @@ test('file names with folder parts, duplicates and unreferenced uploads are refu
   for (const name of ['../evil.png', 'dir/evil.png', '..\\evil.png', '/etc/evil.png']) {
     const res = await postTheme(api, m, [{ name, data: png() }]);
     t.is(res.status, 400, name);
-    t.true(res.body.data.details.some((d: { path: string; message: string }) => d.path === 'assets[0]' && /folder/.test(d.message)), name);
+    t.true(
+      res.body.data.details.some((d: { path: string; message: string }) => d.path === 'assets[0]' && /folder/.test(d.message)),
+      name,
+    );
   }
-  const dup = await postTheme(api, m, [{ name: 'evil.png', data: png() }, { name: 'evil.png', data: png() }]);
+  const dup = await postTheme(api, m, [
+    { name: 'evil.png', data: png() },
+    { name: 'evil.png', data: png() },
+  ]);
   t.is(dup.status, 400);
-  t.deepEqual(dup.body.data.details.map((d: { path: string }) => d.path), ['assets[1]']);
-  const extra = await postTheme(api, m, [{ name: 'evil.png', data: png() }, { name: 'extra.png', data: png() }]);
+  t.deepEqual(
+    dup.body.data.details.map((d: { path: string }) => d.path),
+    ['assets[1]'],
+  );
+  const extra = await postTheme(api, m, [
+    { name: 'evil.png', data: png() },
+    { name: 'extra.png', data: png() },
+  ]);
   t.is(extra.status, 400);
-  t.deepEqual(extra.body.data.details.map((d: { path: string }) => d.path), ['assets[1]']);
+  t.deepEqual(
+    extra.body.data.details.map((d: { path: string }) => d.path),
+    ['assets[1]'],
+  );
   t.regex(extra.body.data.details[0].message, /not referenced/);
 });
 
@@ -247,13 +314,19 @@ test('the multipart form itself: 415 for JSON, 400 for a missing manifest, an un
   t.is(empty.status, 415);
   const none = await postTheme(api, null);
   t.is(none.status, 400);
-  t.deepEqual(none.body.data.details.map((d: { path: string }) => d.path), ['manifest']);
+  t.deepEqual(
+    none.body.data.details.map((d: { path: string }) => d.path),
+    ['manifest'],
+  );
   const badJson = await postTheme(api, '{"id": ');
   t.is(badJson.status, 400);
   t.regex(badJson.body.data.details[0].message, /not valid JSON/);
   const odd = await postTheme(api, manifest(), [{ name: 'a.png', data: png(), field: 'pictures' }]);
   t.is(odd.status, 400);
-  t.deepEqual(odd.body.data.details.map((d: { path: string }) => d.path), ['pictures']);
+  t.deepEqual(
+    odd.body.data.details.map((d: { path: string }) => d.path),
+    ['pictures'],
+  );
   const broken = await request(`${ctx.server.url}/api/1.0/theme`, 'POST', {
     key,
     raw: '--xyz\r\nContent-Disposition: form-data; name="manifest"\r\n\r\n{"id"',
@@ -275,7 +348,11 @@ test('size limits: one file over 8 MiB, files over 32 MiB together, a manifest o
   t.is(one.body.data.code, 'payload_too_large');
   const seven = Buffer.concat([png(), Buffer.alloc(7 * 1024 * 1024)]);
   const names = ['a.png', 'b.png', 'c.png', 'd.png', 'e.png'];
-  const many = await postTheme(api, manifest({ textures: names.map((src) => ({ binding: 'map', src })) }), names.map((name) => ({ name, data: seven })));
+  const many = await postTheme(
+    api,
+    manifest({ textures: names.map((src) => ({ binding: 'map', src })) }),
+    names.map((name) => ({ name, data: seven })),
+  );
   t.is(many.status, 413);
   t.regex(many.body.data.message, /32 MiB/);
   const longManifest = manifest({ description: 'x'.repeat(300 * 1024) });
@@ -305,7 +382,10 @@ test('versions: the owner adds greater ones; lower, equal and same-precedence on
   const versions = await api.get(`/theme/${id}/version`);
   t.is(versions.status, 200);
   t.is(versions.body.type, 'theme[]');
-  t.deepEqual(versions.body.data.map((v: { version: string }) => v.version), ['2.0.0+exp.sha.5114f85', '2.0.0-rc.2', '2.0.0-rc.1', '1.1.0', '1.0.0']);
+  t.deepEqual(
+    versions.body.data.map((v: { version: string }) => v.version),
+    ['2.0.0+exp.sha.5114f85', '2.0.0-rc.2', '2.0.0-rc.1', '1.1.0', '1.0.0'],
+  );
   const v1 = await api.get(`/theme/${id}/version/1.1.0`);
   t.is(v1.status, 200);
   t.is(v1.body.type, 'theme');
@@ -314,7 +394,10 @@ test('versions: the owner adds greater ones; lower, equal and same-precedence on
   t.is(withBuild.body.data.version, '2.0.0+exp.sha.5114f85');
   t.is((await api.get(`/theme/${id}/version/3.0.0`)).status, 404);
   const paged = await api.get(`/theme/${id}/version?per_page=2&page=2`);
-  t.deepEqual(paged.body.data.map((v: { version: string }) => v.version), ['2.0.0-rc.1', '1.1.0']);
+  t.deepEqual(
+    paged.body.data.map((v: { version: string }) => v.version),
+    ['2.0.0-rc.1', '1.1.0'],
+  );
   t.is(paged.body.meta.total, 5);
   t.truthy(paged.body.links.next);
 });
@@ -360,10 +443,14 @@ test('concurrent POSTs of versions keep the rule: equal ones, exactly one wins; 
   const accepted = results.filter((r) => r.status === 201).map((r) => r.body.data.version);
   t.deepEqual(all.map((v) => v.version).filter((v) => accepted.includes(v)).length, accepted.length);
   const byCreation = [...all].reverse();
-  for (let i = 1; i < byCreation.length; i++) t.true(byCreation[i - 1]!.created_at <= byCreation[i]!.created_at, 'by SemVer order the accepted versions were also created in order: none was accepted below an existing one');
+  for (let i = 1; i < byCreation.length; i++)
+    t.true(
+      byCreation[i - 1]!.created_at <= byCreation[i]!.created_at,
+      'by SemVer order the accepted versions were also created in order: none was accepted below an existing one',
+    );
 });
 
-test('GET /theme lists the latest version of your themes and the built-in one, paged; not others\' themes', async (t) => {
+test("GET /theme lists the latest version of your themes and the built-in one, paged; not others' themes", async (t) => {
   const me = await ctx.server.newUser();
   const other = await ctx.server.newUser();
   const mine = [themeId('a'), themeId('b')];
@@ -383,11 +470,14 @@ test('GET /theme lists the latest version of your themes and the built-in one, p
   t.is(page2.status, 200);
   t.is(page2.body.data.length, 2);
   t.is(page2.body.links.next, null);
-  t.deepEqual([...page1.body.data, ...page2.body.data].map((th: { id: string }) => th.id), ids);
+  t.deepEqual(
+    [...page1.body.data, ...page2.body.data].map((th: { id: string }) => th.id),
+    ids,
+  );
   t.is((await me.api.get('/theme?per_page=0')).status, 400);
 });
 
-test('any signed-in user can read a theme by id, its versions and its files (to render others\' dice)', async (t) => {
+test("any signed-in user can read a theme by id, its versions and its files (to render others' dice)", async (t) => {
   const owner = await ctx.server.newUser();
   const viewer = await ctx.server.newUser();
   const { m, files } = fullTheme();
@@ -422,10 +512,14 @@ test('DELETE /theme/{id}: the owner deletes every version and its files; others 
   t.is((await postTheme(other.api, manifest({ id: m.id }))).status, 201);
 });
 
-test('extend: keys and files left out come from the base\'s latest version', async (t) => {
+test("extend: keys and files left out come from the base's latest version", async (t) => {
   const { api } = await ctx.server.newUser();
   const baseId = themeId('base');
-  const baseFiles = [{ name: 'd6.fbx', data: fbx() }, { name: 'wood.png', data: png([1, 2, 3, 255]) }, { name: 'hit.wav', data: wav() }];
+  const baseFiles = [
+    { name: 'd6.fbx', data: fbx() },
+    { name: 'wood.png', data: png([1, 2, 3, 255]) },
+    { name: 'hit.wav', data: wav() },
+  ];
   const baseManifest = manifest({
     id: baseId,
     available_dice: ['d6', 'd20'],
@@ -484,7 +578,10 @@ test('extend: a missing base, a base you cannot use, itself, or a cycle are 422s
   const missing = await postTheme(me.api, manifest({ extend: 'no-such-base' }));
   t.is(missing.status, 422);
   t.is(missing.body.data.code, 'unprocessable');
-  t.deepEqual(missing.body.data.details.map((d: { path: string }) => d.path), ['manifest.extend']);
+  t.deepEqual(
+    missing.body.data.details.map((d: { path: string }) => d.path),
+    ['manifest.extend'],
+  );
 
   const theirs = themeId('theirs');
   t.is((await postTheme(other.api, manifest({ id: theirs }))).status, 201);
@@ -512,6 +609,9 @@ test('extend: problems in what is inherited are 400s naming the base', async (t)
   t.is((await postTheme(api, manifest({ id: baseId, available_dice: ['d6', 'd8'], sizes: { d8: 2 } }))).status, 201);
   const res = await postTheme(api, manifest({ extend: baseId, available_dice: ['d6'] }));
   t.is(res.status, 400);
-  t.deepEqual(res.body.data.details.map((d: { path: string }) => d.path), ['manifest.sizes.d8']);
+  t.deepEqual(
+    res.body.data.details.map((d: { path: string }) => d.path),
+    ['manifest.sizes.d8'],
+  );
   t.regex(res.body.data.details[0].message, new RegExp(`inherited from "${baseId}"`));
 });

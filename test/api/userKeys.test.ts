@@ -98,7 +98,13 @@ test('keys: listed without their secrets, created once in full, deleted; the del
   const other = ctx.server.api.as(second.key);
   t.is((await other.get('/user')).status, 200);
   const relisted = await other.get('/user/key');
-  t.deepEqual(relisted.body.data.map((k: { prefix: string; is_current: boolean }) => [k.prefix, k.is_current]), [[first.prefix, false], [second.prefix, true]]);
+  t.deepEqual(
+    relisted.body.data.map((k: { prefix: string; is_current: boolean }) => [k.prefix, k.is_current]),
+    [
+      [first.prefix, false],
+      [second.prefix, true],
+    ],
+  );
   t.false(relisted.text.includes(second.key));
   t.is((await api.post('/user/key')).body.data.name, 'api', 'a key without a name is called "api"');
 

@@ -22,7 +22,9 @@ test('a guest is created without a key and its key answers GET /user', async (t)
 });
 
 test('the empty form-encoded POST real SDKs send creates a guest', async (t) => {
-  const res = await request(`${ctx.server.url}/api/1.0/user`, 'POST', { headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' } });
+  const res = await request(`${ctx.server.url}/api/1.0/user`, 'POST', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+  });
   t.is(res.status, 201);
 });
 
@@ -96,7 +98,15 @@ test('an unknown route is a 404 with the error body, naming the whole path', asy
 });
 
 test('a route the API does not have is a 404 before authentication, with or without a key', async (t) => {
-  for (const [method, path] of [['GET', '/api/1.0/nothing'], ['GET', '/api/1.0/'], ['GET', '/api/1.0'], ['PUT', '/api/1.0/room'], ['DELETE', '/api/1.0/user'], ['GET', '/api/1.0/room/abc/nothing'], ['POST', '/api/1.0/roll/abc']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/1.0/nothing'],
+    ['GET', '/api/1.0/'],
+    ['GET', '/api/1.0'],
+    ['PUT', '/api/1.0/room'],
+    ['DELETE', '/api/1.0/user'],
+    ['GET', '/api/1.0/room/abc/nothing'],
+    ['POST', '/api/1.0/roll/abc'],
+  ] as const) {
     for (const authorization of [undefined, 'Bearer dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
       const res = await request(`${ctx.server.url}${path}`, method, { headers: authorization ? { authorization } : {} });
       t.is(res.status, 404, `${method} ${path}`);

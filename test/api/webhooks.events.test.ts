@@ -60,22 +60,50 @@ test("every event type of a room is delivered signed, with the seq the owner's s
   let seatId = 0;
   let rollUuid = '';
   let dieUuid = '';
-  steps.push({ name: 'join', types: ['participant.joined', 'room.updated'], run: async () => {
-    const res = await guest.api.post(`/room/${slug}/participant`);
-    t.is(res.status, 200);
-    seatId = res.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === guest.user.uuid).id;
-  } });
-  steps.push({ name: 'rename', types: ['participant.updated', 'room.updated'], run: async () => t.is((await guest.api.patch(`/room/${slug}/participant/${seatId}`, { username: 'Vex' })).status, 200) });
-  steps.push({ name: 'roll', types: ['roll.created'], run: async () => {
-    const roll = await rollOk(owner, { dice: [d('d20'), d('d6')], room: slug, label: 'Attack' });
-    rollUuid = roll.uuid;
-    dieUuid = roll.values[0]!.uuid;
-  } });
-  steps.push({ name: 'hide a die', types: ['roll.updated'], run: async () => t.is((await owner.api.patch(`/roll/${rollUuid}`, { dice: [{ uuid: dieUuid, is_hidden: true }] })).status, 200) });
-  steps.push({ name: "clear one's dice off the table", types: ['roll.updated'], run: async () => t.is((await owner.api.patch(`/room/${slug}/roll`, { dice: { is_cleared: true } })).status, 200) });
-  steps.push({ name: 'rename the room', types: ['room.updated'], run: async () => t.is((await owner.api.patch(`/room/${slug}`, { name: 'Keep, second floor' })).status, 200) });
+  steps.push({
+    name: 'join',
+    types: ['participant.joined', 'room.updated'],
+    run: async () => {
+      const res = await guest.api.post(`/room/${slug}/participant`);
+      t.is(res.status, 200);
+      seatId = res.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === guest.user.uuid).id;
+    },
+  });
+  steps.push({
+    name: 'rename',
+    types: ['participant.updated', 'room.updated'],
+    run: async () => t.is((await guest.api.patch(`/room/${slug}/participant/${seatId}`, { username: 'Vex' })).status, 200),
+  });
+  steps.push({
+    name: 'roll',
+    types: ['roll.created'],
+    run: async () => {
+      const roll = await rollOk(owner, { dice: [d('d20'), d('d6')], room: slug, label: 'Attack' });
+      rollUuid = roll.uuid;
+      dieUuid = roll.values[0]!.uuid;
+    },
+  });
+  steps.push({
+    name: 'hide a die',
+    types: ['roll.updated'],
+    run: async () => t.is((await owner.api.patch(`/roll/${rollUuid}`, { dice: [{ uuid: dieUuid, is_hidden: true }] })).status, 200),
+  });
+  steps.push({
+    name: "clear one's dice off the table",
+    types: ['roll.updated'],
+    run: async () => t.is((await owner.api.patch(`/room/${slug}/roll`, { dice: { is_cleared: true } })).status, 200),
+  });
+  steps.push({
+    name: 'rename the room',
+    types: ['room.updated'],
+    run: async () => t.is((await owner.api.patch(`/room/${slug}`, { name: 'Keep, second floor' })).status, 200),
+  });
   steps.push({ name: 'clear the table', types: ['roll.deleted'], run: async () => t.is((await owner.api.delete(`/roll?room=${slug}`)).status, 204) });
-  steps.push({ name: 'leave', types: ['participant.left', 'room.updated'], run: async () => t.is((await guest.api.delete(`/room/${slug}/participant/${seatId}`)).status, 204) });
+  steps.push({
+    name: 'leave',
+    types: ['participant.left', 'room.updated'],
+    run: async () => t.is((await guest.api.delete(`/room/${slug}/participant/${seatId}`)).status, 204),
+  });
   steps.push({ name: 'delete the room', types: ['room.deleted'], run: async () => t.is((await owner.api.delete(`/room/${slug}`)).status, 204) });
 
   const seqsByStep: number[][] = [];
@@ -97,7 +125,11 @@ test("every event type of a room is delivered signed, with the seq the owner's s
     seqsByStep.push(bodies.map((b) => b.seq!));
   }
   const firsts = seqsByStep.map((s) => s[0]!);
-  t.deepEqual([...firsts].sort((a, b) => a - b), firsts, 'seq increases from one change to the next');
+  t.deepEqual(
+    [...firsts].sort((a, b) => a - b),
+    firsts,
+    'seq increases from one change to the next',
+  );
   t.is(new Set(firsts).size, firsts.length);
 });
 

@@ -46,7 +46,15 @@ function verified(secret: string, got: Received): any {
 async function deliveries(user: NewUser, id: string) {
   const res = await user.api.get(`/webhook/${id}/delivery`);
   if (res.status !== 200) throw new Error(`delivery log: ${res.status} ${res.text}`);
-  return res.body.data as { id: string; event_type: string; status: string; attempts: number; last_status_code: number | null; error: string | null; response: string | null }[];
+  return res.body.data as {
+    id: string;
+    event_type: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    error: string | null;
+    response: string | null;
+  }[];
 }
 
 /** Asks `read` until `check` accepts its answer (the server's own account: the log, the webhook). */
@@ -60,7 +68,8 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, wh
   throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
 }
 
-const logUntil = (user: NewUser, id: string, check: (log: Awaited<ReturnType<typeof deliveries>>) => boolean, what: string) => until(() => deliveries(user, id), check, what);
+const logUntil = (user: NewUser, id: string, check: (log: Awaited<ReturnType<typeof deliveries>>) => boolean, what: string) =>
+  until(() => deliveries(user, id), check, what);
 
 test('the API: create (secret once), list, get, patch, delete; only its owner sees a webhook; bad input is a 400 naming the rule', async (t) => {
   const { roller, bystander, outsider, slug } = await table(ctx.server);
@@ -78,7 +87,10 @@ test('the API: create (secret once), list, get, patch, delete; only its owner se
   t.false('secret' in got.body.data, 'the secret is never shown again');
   const list = await roller.api.get('/webhook');
   t.is(list.body.type, 'webhook[]');
-  t.deepEqual(list.body.data.map((x: { id: string }) => x.id), [w.id]);
+  t.deepEqual(
+    list.body.data.map((x: { id: string }) => x.id),
+    [w.id],
+  );
   t.is(list.body.meta.total, 1);
   t.is((await bystander.api.get(`/webhook/${w.id}`)).status, 404, "someone else's webhook does not exist for them");
   t.is((await bystander.api.delete(`/webhook/${w.id}`)).status, 404);
@@ -140,10 +152,21 @@ test("a roll reaches the owner's webhook signed (Standard Webhooks), as the owne
   const asOwnerSeesIt = (await roller.api.get(`/roll/${roll.uuid}`)).body.data;
   t.deepEqual(body.data, asOwnerSeesIt, "data is the roll as its owner's socket and REST get it (hidden values included: the owner rolled them)");
   t.not(body.data.values[0].value, null);
-  t.throws(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(got[2]!.body, got[2]!.headers as Record<string, string>), undefined, 'another secret does not verify');
+  t.throws(
+    () => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(got[2]!.body, got[2]!.headers as Record<string, string>),
+    undefined,
+    'another secret does not verify',
+  );
 
   const log = await logUntil(roller, w.id, (l) => l[0]?.status === 'delivered', 'delivered in the log');
-  t.like(log[0], { id: String(got[0]!.headers['webhook-id']), event_type: 'roll.created', status: 'delivered', attempts: 3, last_status_code: 200, response: 'thanks' });
+  t.like(log[0], {
+    id: String(got[0]!.headers['webhook-id']),
+    event_type: 'roll.created',
+    status: 'delivered',
+    attempts: 3,
+    last_status_code: 200,
+    response: 'thanks',
+  });
 });
 
 test('public visibility: hidden values are null and whispers never sent; owner visibility of a bystander: whispers to others never sent', async (t) => {
@@ -166,7 +189,11 @@ test('public visibility: hidden values are null and whispers never sent; owner v
     t.is(body.data.values[0].value_to_display, null);
     t.not(body.data.values[1].value, null);
   }
-  t.deepEqual(verified(wOwn.secret, gotOwn!).data, (await bystander.api.get(`/roll/${hidden.uuid}`)).body.data, "owner visibility: what the bystander's own socket gets");
+  t.deepEqual(
+    verified(wOwn.secret, gotOwn!).data,
+    (await bystander.api.get(`/roll/${hidden.uuid}`)).body.data,
+    "owner visibility: what the bystander's own socket gets",
+  );
   t.is(verified(wPublic.secret, gotPublic!).data.room.passcode, null);
   // The log never holds a whisper's delivery either: not even recorded as skipped would be fine, but not delivered.
   const log = await deliveries(bystander, wPublic.id);
@@ -186,7 +213,10 @@ test("a participant removed from the room: its webhook's deliveries for that roo
   const log = await logUntil(bystander, w.id, (l) => l.length >= 2 && l[0]!.status !== 'pending', 'the later roll settled');
   t.like(log[0], { status: 'skipped', attempts: 0 });
   t.regex(log[0]!.error!, /no longer in the room/);
-  t.false(receiver.at(p).some((r) => r.body.includes(after.uuid)), 'the roll after the removal never reached the receiver');
+  t.false(
+    receiver.at(p).some((r) => r.body.includes(after.uuid)),
+    'the roll after the removal never reached the receiver',
+  );
 });
 
 test('a test event, a rotated secret (the old one signs beside it), and a 410 that disables the webhook until PATCHed back', async (t) => {
@@ -218,7 +248,11 @@ test('a test event, a rotated secret (the old one signs beside it), and a 410 th
   gone = true;
   await rollOk(user, { dice: [d('d8')] });
   await receiver.waitFor(p, (r) => r.length >= 3, 'the roll');
-  const disabled = await until(async () => (await user.api.get(`/webhook/${w.id}`)).body.data, (x) => !x.is_active, 'disabled');
+  const disabled = await until(
+    async () => (await user.api.get(`/webhook/${w.id}`)).body.data,
+    (x) => !x.is_active,
+    'disabled',
+  );
   t.false(disabled.is_active);
   t.regex(disabled.disabled_reason, /410/);
   t.is((await user.api.post(`/webhook/${w.id}/test`)).status, 409, 'a disabled webhook cannot be tested');
@@ -229,7 +263,15 @@ test('a test event, a rotated secret (the old one signs beside it), and a 410 th
 test('Discord: one execute-webhook message per roll with an embed (hidden die as ?), no signature headers, 429 retry_after honoured', async (t) => {
   const { roller, slug } = await table(ctx.server);
   const p = path('discord');
-  receiver.answer(p, (n) => (n === 0 ? { status: 429, body: JSON.stringify({ message: 'You are being rate limited.', retry_after: 0.4, global: false }), headers: { 'content-type': 'application/json' } } : { status: 204 }));
+  receiver.answer(p, (n) =>
+    n === 0
+      ? {
+          status: 429,
+          body: JSON.stringify({ message: 'You are being rate limited.', retry_after: 0.4, global: false }),
+          headers: { 'content-type': 'application/json' },
+        }
+      : { status: 204 },
+  );
   const w = await hook(roller, { url: receiver.url + p, events: ['*'], room: slug, format: 'discord', visibility: 'owner' });
   t.is(w.visibility, 'public', 'a Discord channel gets what a bystander sees');
   const roll = await rollOk(roller, { dice: [d('d20', { is_hidden: true }), d('d6')], room: slug, label: 'Attack *roll*' });
@@ -257,11 +299,30 @@ test('Discord: one execute-webhook message per roll with an embed (hidden die as
   t.true(embed.title.length <= 256 && embed.fields.every((f: { value: string }) => f.value.length <= 1024));
 
   const log = await logUntil(roller, w.id, (l) => l.some((x) => x.event_type === 'roll.created' && x.status === 'delivered'), 'delivered');
-  t.like(log.find((x) => x.event_type === 'roll.created'), { attempts: 2, last_status_code: 204 });
+  t.like(
+    log.find((x) => x.event_type === 'roll.created'),
+    { attempts: 2, last_status_code: 204 },
+  );
 });
 
 test('where deliveries may go: addresses refused, checked at delivery time against what the name resolves to now', async (t) => {
-  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:a9fe:a9fe',
+  ]) {
     t.true(isForbiddenAddress(address), address);
   }
   for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) t.false(isForbiddenAddress(address), address);
@@ -286,7 +347,11 @@ test('participant events: joined, updated and left, as the room sees its partici
   t.is((await guest.api.patch(`/room/${slug}/participant/${seat.id}`, { username: 'Renamed' })).status, 200);
   await receiver.waitFor(p, (r) => r.some((x) => x.json?.type === 'participant.updated'), 'updated');
   t.is((await guest.api.delete(`/room/${slug}/participant/${seat.id}`)).status, 204);
-  const got = await receiver.waitFor(p, (r) => r.some((x) => x.json?.type === 'participant.left') && r.filter((x) => x.json?.type === 'room.updated').length >= 3, 'left');
+  const got = await receiver.waitFor(
+    p,
+    (r) => r.some((x) => x.json?.type === 'participant.left') && r.filter((x) => x.json?.type === 'room.updated').length >= 3,
+    'left',
+  );
   const of = (type: string) => got.filter((x) => x.json?.type === type).map((x) => verified(w.secret, x).data);
   t.like(of('participant.joined')[0], { id: seat.id, username: seat.username, user: { uuid: guest.user.uuid } });
   t.like(of('participant.updated')[0], { id: seat.id, username: 'Renamed' });

@@ -6,15 +6,28 @@ import { Quaternion, Vector3 } from 'three';
 
 /** The board's throw (src/board/dice/physics.ts) runs in Node too: cannon-es is pure JavaScript. */
 const dice = (types: readonly string[], extra: Partial<ThrowDie> = {}): ThrowDie[] => types.map((t) => ({ shape: shapeOf(t), scale: 0.85, ...extra }));
-const inradius = (s: Shape) => Math.min(...s.faces.map((f) => {
-  const n = faceNormal(s, f);
-  const v = s.vertices[f[0]!]!;
-  return v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
-}));
+const inradius = (s: Shape) =>
+  Math.min(
+    ...s.faces.map((f) => {
+      const n = faceNormal(s, f);
+      const v = s.vertices[f[0]!]!;
+      return v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+    }),
+  );
 const last = (frames: Float32Array, count: number) => Array.from(frames.slice((count - 1) * 7, count * 7));
 
 test('every solid is whole: faces by type, planar, wound outwards, and the d10s have ten kites', (t) => {
-  const expected: Record<string, [number, number]> = { d2: [22, 2], d4: [4, 4], d6: [6, 6], d8: [8, 8], d10: [10, 10], d10x: [10, 10], d12: [12, 12], d16: [16, 16], d20: [20, 20] };
+  const expected: Record<string, [number, number]> = {
+    d2: [22, 2],
+    d4: [4, 4],
+    d6: [6, 6],
+    d8: [8, 8],
+    d10: [10, 10],
+    d10x: [10, 10],
+    d12: [12, 12],
+    d16: [16, 16],
+    d20: [20, 20],
+  };
   for (const type of SHAPED_TYPES) {
     const s = shapeOf(type);
     t.deepEqual([s.faces.length, s.valued], expected[type], type);
@@ -24,7 +37,10 @@ test('every solid is whole: faces by type, planar, wound outwards, and the d10s 
       t.true(c > 0, `${type}: face wound outwards`);
     }
   }
-  t.true(shapeOf('d10').faces.every((f) => f.length === 4), 'kites');
+  t.true(
+    shapeOf('d10').faces.every((f) => f.length === 4),
+    'kites',
+  );
   t.is(shapeOf('nonsense').type, 'd6');
 });
 
@@ -48,7 +64,10 @@ test('the same roll uuid gives the same throw; another gives another', (t) => {
   const c = simulateThrow('another-uuid', dice(['d6', 'd20', 'd10x', 'd4']), 45, 1);
   t.deepEqual(a.frames, b.frames);
   t.deepEqual(a.restFace, b.restFace);
-  t.notDeepEqual(a.frames.map((f) => last(f, a.count)), c.frames.map((f) => last(f, c.count)));
+  t.notDeepEqual(
+    a.frames.map((f) => last(f, a.count)),
+    c.frames.map((f) => last(f, c.count)),
+  );
 });
 
 test('dice come to rest flat, on the table, apart from each other, in 60 throws of every type', (t) => {
@@ -60,10 +79,12 @@ test('dice come to rest flat, on the table, apart from each other, in 60 throws 
     rest.forEach((p, i) => {
       const shape = set[i]!.shape;
       const q = new Quaternion(p[3], p[4], p[5], p[6]);
-      const lowest = Math.min(...shape.faces.slice(0, shape.type === 'd2' ? 2 : undefined).map((f) => {
-        const [x, y, z] = faceNormal(shape, f);
-        return new Vector3(x, y, z).applyQuaternion(q).y;
-      }));
+      const lowest = Math.min(
+        ...shape.faces.slice(0, shape.type === 'd2' ? 2 : undefined).map((f) => {
+          const [x, y, z] = faceNormal(shape, f);
+          return new Vector3(x, y, z).applyQuaternion(q).y;
+        }),
+      );
       t.true(lowest < -0.999, `seed ${seed} ${types[i]} lies on a face (${lowest})`);
       // On the felt, or lying flat on another die (a die may come to rest on top of one, as real dice do).
       t.true(Math.abs(p[0]!) < TABLE.x && Math.abs(p[2]!) < TABLE.z && p[1]! < 2.5, `seed ${seed} ${types[i]} on the table`);
@@ -87,7 +108,8 @@ test('weight and inertia change the throw; direction sends the dice that way', (
     const r = simulateThrow(`dir-${direction}`, dice(['d6']), direction, 0.4);
     const f = r.frames[0]!;
     // Frame 20: the die is in flight along the heading (direction 0: +x, 90: -z), not yet at the rails.
-    const dx = f[20 * 7]! - f[0]!, dz = f[20 * 7 + 2]! - f[2]!;
+    const dx = f[20 * 7]! - f[0]!,
+      dz = f[20 * 7 + 2]! - f[2]!;
     const a = (direction * Math.PI) / 180;
     t.true(dx * Math.cos(a) - dz * Math.sin(a) > 1, `direction ${direction}: moved (${dx.toFixed(2)}, ${dz.toFixed(2)})`);
   }

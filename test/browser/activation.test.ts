@@ -44,7 +44,7 @@ async function pointedSdk(url: string): Promise<Sdk> {
   return (await import(pathToFileURL(file).href)) as Sdk;
 }
 
-test('the SDK activates, a person approves the code in Chromium, the SDK\'s poll gets a working key', async (t) => {
+test("the SDK activates, a person approves the code in Chromium, the SDK's poll gets a working key", async (t) => {
   t.timeout(120_000);
   const username = `gm${Date.now() % 100_000}`;
   const password = 'a table of dice';

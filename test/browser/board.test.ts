@@ -95,10 +95,14 @@ test('two players in a private room see the same rolls, live, with the same valu
   await b.fill('#passcode-input', 'wrong-code');
   await b.click('#passcode-form button[type="submit"]');
   // The server's answer to a wrong passcode replaces the first message.
-  await b.waitForFunction((first) => {
-    const text = document.querySelector('#passcode-reason')?.textContent ?? '';
-    return text !== '' && text !== first;
-  }, asked, { timeout: 10_000 });
+  await b.waitForFunction(
+    (first) => {
+      const text = document.querySelector('#passcode-reason')?.textContent ?? '';
+      return text !== '' && text !== first;
+    },
+    asked,
+    { timeout: 10_000 },
+  );
   t.false(await b.locator('#board').isVisible(), 'a wrong passcode does not get in');
   await b.fill('#passcode-input', passcode);
   await b.click('#passcode-form button[type="submit"]');
@@ -112,7 +116,11 @@ test('two players in a private room see the same rolls, live, with the same valu
     t.is(await page.locator('#participants img').count(), 0);
     t.is(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   }
-  const colour = await b.locator('#participants li').first().locator('.swatch').evaluate((s) => getComputedStyle(s).backgroundColor);
+  const colour = await b
+    .locator('#participants li')
+    .first()
+    .locator('.swatch')
+    .evaluate((s) => getComputedStyle(s).backgroundColor);
   t.is(colour, 'rgb(230, 25, 75)', 'the participant colour is shown');
 
   // B rolls with the picker: 2d6 + 1d20.
@@ -127,9 +135,16 @@ test('two players in a private room see the same rolls, live, with the same valu
   t.deepEqual(seenByA.dice, seenByB.dice, 'both pages show the same dice');
   t.is(seenByA.total, seenByB.total);
   const api = (await owner.api.get(`/roll/${first}`)).body.data;
-  t.deepEqual(seenByA.dice.map((d: ShownDie) => d.face), api.values.map(faceOf), 'the faces are the server’s');
+  t.deepEqual(
+    seenByA.dice.map((d: ShownDie) => d.face),
+    api.values.map(faceOf),
+    'the faces are the server’s',
+  );
   t.is(seenByA.total, String(api.total_value));
-  t.deepEqual(seenByA.dice.map((d: ShownDie) => d.type), ['d6', 'd6', 'd20']);
+  t.deepEqual(
+    seenByA.dice.map((d: ShownDie) => d.type),
+    ['d6', 'd6', 'd20'],
+  );
 
   // A rolls an equation that drops a die: both show it dimmed, and the same total.
   await a.fill('#equation', '4d6kh3+2');
@@ -142,7 +157,13 @@ test('two players in a private room see the same rolls, live, with the same valu
   t.is(droppedA.who, evilName);
 
   // A rolls a hidden die through the API: B sees that it is hidden, not its value; A sees both.
-  const hiddenRoll = await owner.api.post('/roll', { room: slug, dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd8', theme: 'standard' }] });
+  const hiddenRoll = await owner.api.post('/roll', {
+    room: slug,
+    dice: [
+      { type: 'd20', theme: 'standard', is_hidden: true },
+      { type: 'd8', theme: 'standard' },
+    ],
+  });
   t.is(hiddenRoll.status, 201);
   const third = hiddenRoll.body.data.uuid as string;
   const hiddenForB = await shownRoll(b, third);
@@ -161,7 +182,11 @@ test('two players in a private room see the same rolls, live, with the same valu
 
   await contextA.close();
   await contextB.close();
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), [], 'no script errors');
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+    'no script errors',
+  );
 });
 
 test('overlay mode: a transparent page with only the table and the latest rolls', async (t) => {
@@ -172,7 +197,11 @@ test('overlay mode: a transparent page with only the table and the latest rolls'
   watchPage(page, logs);
   await page.goto(`${ctx.server.url}/board/${slug}?overlay=1#key=${owner.key}`);
   await waitLive(page);
-  const background = await page.evaluate(() => [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('.stage')!).backgroundImage]);
+  const background = await page.evaluate(() => [
+    getComputedStyle(document.documentElement).backgroundColor,
+    getComputedStyle(document.body).backgroundColor,
+    getComputedStyle(document.querySelector('.stage')!).backgroundImage,
+  ]);
   t.deepEqual(background, ['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)', 'none']);
   t.false(await page.locator('.side').isVisible());
   const roll = await owner.api.post('/roll', { room: slug, equation: '3d6', theme: 'standard' });

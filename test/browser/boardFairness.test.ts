@@ -66,10 +66,14 @@ test('the board marks each roll verified after checking it in the browser; hidde
   await a.fill('#equation', '1d20');
   await a.check('#hidden-roll');
   await a.click('#roll-button');
-  const second = await a.waitForFunction((seen) => {
-    const id = (document.querySelector('#rolls li') as HTMLElement | null)?.dataset.rollUuid;
-    return id && id !== seen ? id : null;
-  }, uuid, { timeout: 20_000 });
+  const second = await a.waitForFunction(
+    (seen) => {
+      const id = (document.querySelector('#rolls li') as HTMLElement | null)?.dataset.rollUuid;
+      return id && id !== seen ? id : null;
+    },
+    uuid,
+    { timeout: 20_000 },
+  );
   const hidden = (await second.jsonValue()) as string;
   await mark(a, hidden).waitFor({ timeout: 20_000 });
   await mark(b, hidden).waitFor({ timeout: 20_000 });
@@ -79,7 +83,9 @@ test('the board marks each roll verified after checking it in the browser; hidde
   await b.screenshot({ path: path.join(SHOTS, 'board-verified-1280.png') });
   const die = (await owner.api.get(`/roll/${hidden}`)).body.data.values[0].uuid;
   t.is((await owner.api.patch(`/roll/${hidden}`, { dice: [{ uuid: die, is_hidden: false }] })).status, 200);
-  await b.waitForFunction((id) => document.querySelector(`#rolls li[data-roll-uuid="${id}"] a.fair`)?.getAttribute('data-fairness') === 'verified', hidden, { timeout: 20_000 });
+  await b.waitForFunction((id) => document.querySelector(`#rolls li[data-roll-uuid="${id}"] a.fair`)?.getAttribute('data-fairness') === 'verified', hidden, {
+    timeout: 20_000,
+  });
   t.pass('revealed: verified for the other player too');
 
   await b.setViewportSize({ width: 375, height: 740 });
@@ -113,7 +119,10 @@ test('the board marks each roll verified after checking it in the browser; hidde
     t.true(await fitsWidth(explain), `/fairness at ${width} px: nothing scrolls sideways`);
     await explain.screenshot({ path: path.join(SHOTS, `fairness-page-${width}.png`), fullPage: true });
   }
-  t.deepEqual(logs.filter((l) => /error/i.test(l)), []);
+  t.deepEqual(
+    logs.filter((l) => /error/i.test(l)),
+    [],
+  );
   t.log(`screenshots: ${SHOTS}`);
   await ownerContext.close();
   await playerContext.close();

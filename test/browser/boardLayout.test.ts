@@ -41,5 +41,8 @@ test('a long theme name stays inside the roll form: the select shrinks, "hidden"
   // Still usable: checking "hidden" by clicking the label's checkbox works.
   await page.click('#hidden-roll');
   t.true(await page.isChecked('#hidden-roll'));
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });

@@ -39,7 +39,10 @@ test("a dice tray's row is one button on the board; clicking it rolls that row's
     ],
   );
   t.deepEqual(await page.locator('#rolls li .die .t').allTextContents(), ['d6', 'd6', 'd8']);
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });
 
 test('a player without a tray sees no tray', async (t) => {

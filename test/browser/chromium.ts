@@ -29,7 +29,9 @@ export function launchChromium(): Promise<Browser> {
  * ava wiring for a browser test file: one Chromium launched before its tests and closed after them,
  * as `chrome.browser` inside the tests.
  */
-export function useChromium(test: { before: (fn: () => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } }): { readonly browser: Browser } {
+export function useChromium(test: { before: (fn: () => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } }): {
+  readonly browser: Browser;
+} {
   const holder = {} as { browser: Browser };
   test.before(async () => {
     holder.browser = await launchChromium();

@@ -70,7 +70,12 @@ function call(page: Page, url: string, init: { method?: string; key?: string; bo
       if (init.key) headers.Authorization = `Bearer ${init.key}`;
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       try {
-        const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), credentials: init.credentials ?? 'same-origin' });
+        const res = await fetch(url, {
+          method: init.method ?? 'GET',
+          headers,
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          credentials: init.credentials ?? 'same-origin',
+        });
         return {
           ok: true,
           status: res.status,
@@ -129,7 +134,10 @@ test.serial('a page on another origin gets a key, rolls, and reads the roll and 
     t.is(limited.body.data.code, 'rate_limited');
     t.regex(limited.retryAfter ?? '', /^\d+$/, 'Retry-After is readable');
     // The browser logs the 401 and the 429 it received, and nothing about CORS.
-    t.deepEqual(log.filter((line) => /CORS|Access-Control|blocked/i.test(line)), []);
+    t.deepEqual(
+      log.filter((line) => /CORS|Access-Control|blocked/i.test(line)),
+      [],
+    );
     t.is(log.length, 2, log.join('\n'));
     await page.close();
   });

@@ -24,7 +24,10 @@ test('every die type rests flat with its rolled face on top, in the same place f
   const a = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const b = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${guest.key}`, logs, { width: 900, height: 700 });
   const types = ['d2', 'd4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20'];
-  const roll = await owner.api.post('/roll', { room: slug, dice: [...types.map((type) => ({ type, theme: 'standard' })), { type: 'mod', theme: 'standard', value: 3 }] });
+  const roll = await owner.api.post('/roll', {
+    room: slug,
+    dice: [...types.map((type) => ({ type, theme: 'standard' })), { type: 'mod', theme: 'standard', value: 3 }],
+  });
   t.is(roll.status, 201, JSON.stringify(roll.body));
   const values = roll.body.data.values.filter((v: { type: string }) => v.type !== 'mod');
   const uuids = values.map((v: { uuid: string }) => v.uuid);
@@ -44,7 +47,10 @@ test('every die type rests flat with its rolled face on top, in the same place f
     const gap = Math.hypot(die.position[0] - other.position[0], die.position[1] - other.position[1], die.position[2] - other.position[2]);
     t.true(gap < 0.01, `${types[i]} rests in the same place for both (${gap})`);
   }
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });
 
 test("a theme's colours, text faces, image faces and custom dice are drawn on the dice; a hidden die shows no value", async (t) => {
@@ -73,7 +79,11 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
     available_dice: [{ id: 'pic', type: 'd6' }],
     values: { pic: [1, 2, 3, 4, 5, 6].map(() => ({ src: 'red.png' })) },
   });
-  for (const [m, files] of [[magenta, []], [blue, []], [pictures, [{ name: 'red.png', data: png([255, 0, 0, 255]) }]]] as const) {
+  for (const [m, files] of [
+    [magenta, []],
+    [blue, []],
+    [pictures, [{ name: 'red.png', data: png([255, 0, 0, 255]) }]],
+  ] as const) {
     const res = await postTheme(owner.api, m, [...files]);
     t.is(res.status, 201, JSON.stringify(res.body));
   }
@@ -84,11 +94,25 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
     t.is(roll.status, 201, JSON.stringify(roll.body));
     const uuids = roll.body.data.values.map((v: { uuid: string }) => v.uuid);
     const [seenA, seenB] = await Promise.all([restingDice(a, uuids), restingDice(b, uuids)]);
-    return { uuid: roll.body.data.uuid as string, values: roll.body.data.values, seenA, seenB, pngA: await shot(a, `${name}.png`), pngB: await shot(b, `${name}-other.png`) };
+    return {
+      uuid: roll.body.data.uuid as string,
+      values: roll.body.data.values,
+      seenA,
+      seenB,
+      pngA: await shot(a, `${name}.png`),
+      pngB: await shot(b, `${name}-other.png`),
+    };
   };
 
   // Magenta body, green numbers; the custom die `big` is a d20 by its type; `fate` has word faces.
-  const m = await throwDice([{ type: 'd6', theme: magenta.id }, { type: 'big', theme: magenta.id }, { type: 'fate', theme: magenta.id }], 'theme-colours');
+  const m = await throwDice(
+    [
+      { type: 'd6', theme: magenta.id },
+      { type: 'big', theme: magenta.id },
+      { type: 'fate', theme: magenta.id },
+    ],
+    'theme-colours',
+  );
   const [d6, big, fate] = m.seenA;
   t.is(big!.type, 'd20', 'a die takes its shape from its type, not its id');
   t.is(fate!.topText, m.values[2].value_to_display, 'word faces: the rolled word lies up');
@@ -100,7 +124,13 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
   t.is(d6!.top, m.values[0].value);
 
   // The built-in theme's dice show its gold and no magenta.
-  const s = await throwDice([{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], 'theme-standard');
+  const s = await throwDice(
+    [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: 'standard' },
+    ],
+    'theme-standard',
+  );
   for (const die of s.seenA) {
     t.true(share(s.pngA, die, hex(BUILT_IN_BODY), 90) > 0.25, `standard ${die.dieId} is gold: ${share(s.pngA, die, hex(BUILT_IN_BODY), 90)}`);
     t.true(share(s.pngA, die, hex('#ff00ff'), 90) < 0.01, 'and not magenta');
@@ -127,13 +157,21 @@ test("a theme's colours, text faces, image faces and custom dice are drawn on th
   const hiddenDie = h.values[0];
   const revealed = await owner.api.patch(`/roll/${h.uuid}`, { dice: [{ uuid: hiddenDie.uuid, is_hidden: false }] });
   t.is(revealed.status, 200, JSON.stringify(revealed.body));
-  await b.waitForFunction((uuid) => (window as unknown as { __board: { dice(): { uuid: string; value: number | null }[] } }).__board.dice().some((d) => d.uuid === uuid && d.value !== null), hiddenDie.uuid, { timeout: 20_000 });
+  await b.waitForFunction(
+    (uuid) =>
+      (window as unknown as { __board: { dice(): { uuid: string; value: number | null }[] } }).__board.dice().some((d) => d.uuid === uuid && d.value !== null),
+    hiddenDie.uuid,
+    { timeout: 20_000 },
+  );
   const [shown] = await restingDice(b, [hiddenDie.uuid]);
   const after = await shot(b, 'theme-revealed-other.png');
   t.is(shown!.top, hiddenDie.value);
   t.true(Math.hypot(shown!.position[0] - h.seenB[0]!.position[0], shown!.position[2] - h.seenB[0]!.position[2]) < 0.01, 'it stays where it lay');
   t.true(share(after, shown!, hex('#00ff00'), 110) > 0.005, 'now with its numbers');
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });
 
 test('30 dice: thrown alike for two viewers, all on the table below the roll cards, the rolled faces up; idle draws nothing', async (t) => {
@@ -158,10 +196,15 @@ test('30 dice: thrown alike for two viewers, all on the table below the roll car
     t.true(Math.hypot(die.position[0] - other.position[0], die.position[2] - other.position[2]) < 0.01, 'same place for both');
     t.true(die.screen.y - die.screen.r > band, `below the roll cards (${die.screen.y} vs ${band})`);
   }
-  const stats = async () => a.evaluate(() => (window as unknown as { __board: { stats(): { renders: number; simulateMs: number; simulatedIn: string; frames: number } } }).__board.stats());
+  const stats = async () =>
+    a.evaluate(() =>
+      (window as unknown as { __board: { stats(): { renders: number; simulateMs: number; simulatedIn: string; frames: number } } }).__board.stats(),
+    );
   const before = await stats();
   t.is(before.simulatedIn, 'worker', 'simulated off the main thread');
-  t.log(`simulating the throw took ${before.simulateMs} ms (in the worker); ${before.frames} frames of animation (${(before.frames / 60).toFixed(1)} s), ${before.renders} frames drawn on this page (about ${(before.renders / (before.frames / 60)).toFixed(0)} per second, software GL, two pages)`);
+  t.log(
+    `simulating the throw took ${before.simulateMs} ms (in the worker); ${before.frames} frames of animation (${(before.frames / 60).toFixed(1)} s), ${before.renders} frames drawn on this page (about ${(before.renders / (before.frames / 60)).toFixed(0)} per second, software GL, two pages)`,
+  );
   await a.waitForTimeout(1500);
   t.is((await stats()).renders, before.renders, 'no frame is drawn while nothing moves');
 });

@@ -53,7 +53,13 @@ test.serial("a user's dice box: each theme with a picture of its dice, filter, u
   t.timeout(180_000);
   const owner = await ctx.server.newUser();
   const taker = await ctx.server.newUser();
-  const m = manifest({ name: 'Oak Grove', description: 'Wooden dice.', label: { color: '#ffffff', background_color: '#7a4b1e' }, available_dice: ['d6', 'd20'], uniforms: { tint: { type: 'color', value: '#a0522d' } } });
+  const m = manifest({
+    name: 'Oak Grove',
+    description: 'Wooden dice.',
+    label: { color: '#ffffff', background_color: '#7a4b1e' },
+    available_dice: ['d6', 'd20'],
+    uniforms: { tint: { type: 'color', value: '#a0522d' } },
+  });
   t.is((await postTheme(owner.api, m)).status, 201);
   const link = (await owner.api.post('/share-request', { theme: m.id })).body.data;
   t.is((await taker.api.post(`/share-request/code/${link.code}/accept`)).status, 200);
@@ -69,11 +75,17 @@ test.serial("a user's dice box: each theme with a picture of its dice, filter, u
   t.is(await card.getAttribute('data-version'), '1.0.0');
   t.true((await page.locator('li.theme').count()) >= 2, 'the public themes are in the box too');
   // Every theme's picture is drawn (a data: URL from the renderer, with dice on it).
-  await page.waitForFunction(() => Array.from(document.querySelectorAll("li.theme")).every((li) => li.querySelector('img.preview')), null, { timeout: 60_000 });
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('li.theme')).every((li) => li.querySelector('img.preview')), null, { timeout: 60_000 });
   // How long the page took to have every picture (a figure for docs/pages.md; nothing is asserted on it).
-  t.log(`${await page.locator('li.theme').count()} pictures drawn ${Math.round((await page.evaluate('performance.now()')) as number)} ms after the page started loading (its script bundled on this first view)`);
+  t.log(
+    `${await page.locator('li.theme').count()} pictures drawn ${Math.round((await page.evaluate('performance.now()')) as number)} ms after the page started loading (its script bundled on this first view)`,
+  );
   await page.reload();
-  await page.waitForFunction(() => document.querySelectorAll('li.theme').length > 0 && Array.from(document.querySelectorAll('li.theme')).every((li) => li.querySelector('img.preview')), null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => document.querySelectorAll('li.theme').length > 0 && Array.from(document.querySelectorAll('li.theme')).every((li) => li.querySelector('img.preview')),
+    null,
+    { timeout: 60_000 },
+  );
   t.log(`again: ${Math.round((await page.evaluate('performance.now()')) as number)} ms`);
   for (const id of [m.id as string, 'standard']) {
     const share = await drawnShare(page, `li.theme[data-theme="${id}"] img.preview`);
@@ -114,7 +126,10 @@ test.serial("a user's dice box: each theme with a picture of its dice, filter, u
   t.regex((await refusal.textContent())!, /public theme/);
   t.is((await taker.api.get('/dice-box/standard')).status, 200);
   await context.close();
-  t.deepEqual(logs.filter((l) => !l.includes('403')), []);
+  t.deepEqual(
+    logs.filter((l) => !l.includes('403')),
+    [],
+  );
 });
 
 test.serial('a browser with no key is offered to sign in or play as a guest, and then sees its dice box', async (t) => {

@@ -22,7 +22,9 @@ export async function seriousViolations(page: Page, selector = 'document'): Prom
   await page.evaluate(AXE);
   const context = selector === 'document' ? 'document' : JSON.stringify(selector);
   const violations = (await page.evaluate(`axe.run(${context}, { resultTypes: ["violations"] }).then((r) => r.violations)`)) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
 type Asserts = { deepEqual: (a: unknown, b: unknown, m?: string) => void; true: (v: boolean, m?: string) => void };

@@ -3,12 +3,19 @@ import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 
 export class PNG {
-  private constructor(readonly width: number, readonly height: number, private readonly channels: number, private readonly data: Buffer) {}
+  private constructor(
+    readonly width: number,
+    readonly height: number,
+    private readonly channels: number,
+    private readonly data: Buffer,
+  ) {}
 
   static read(file: string): PNG {
     const buf = readFileSync(file);
     let offset = 8;
-    let width = 0, height = 0, colorType = 0;
+    let width = 0,
+      height = 0,
+      colorType = 0;
     const idat: Buffer[] = [];
     while (offset < buf.length) {
       const length = buf.readUInt32BE(offset);
@@ -39,7 +46,10 @@ export class PNG {
         else if (filter === 2) v += b;
         else if (filter === 3) v += (a + b) >> 1;
         else if (filter === 4) {
-          const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          const p = a + b - c,
+            pa = Math.abs(p - a),
+            pb = Math.abs(p - b),
+            pc = Math.abs(p - c);
           v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
         }
         out[y * stride + x] = v & 255;

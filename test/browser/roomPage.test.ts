@@ -26,14 +26,17 @@ let api: Api;
 
 test.before(async () => {
   database = await createTestDatabase();
-  instance = await spawnInstance({
-    DATA_DIR: database.dataDir,
-    DATABASE_URL: database.databaseUrl ?? '',
-    LOG_LEVEL: 'info',
-    GUESTS_PER_HOUR: '100000',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AUTH_FAILURES_PER_MINUTE: '1000000',
-  }, 60_000);
+  instance = await spawnInstance(
+    {
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.databaseUrl ?? '',
+      LOG_LEVEL: 'info',
+      GUESTS_PER_HOUR: '100000',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_FAILURES_PER_MINUTE: '1000000',
+    },
+    60_000,
+  );
   api = new Api(instance.url);
 });
 test.after.always(async () => {
@@ -69,7 +72,8 @@ test('the owner manages the room on its page; a player changes name and colour a
   const player = await newGuest(api);
   const room = (await owner.api.post('/room', { name: 'Friday game', is_public: true })).body.data;
   t.is((await player.api.post(`/room/${room.slug}/participant`, {})).status, 200);
-  const playerSeat = () => owner.api.get(`/room/${room.slug}`).then((r) => r.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === player.user.uuid));
+  const playerSeat = () =>
+    owner.api.get(`/room/${room.slug}`).then((r) => r.body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === player.user.uuid));
   const seat = await playerSeat();
 
   // The board links to the room page.
@@ -145,7 +149,10 @@ test('the owner manages the room on its page; a player changes name and colour a
   await page.getByText('Background uploaded.').waitFor();
   const background = (await owner.api.get(`/room/${room.slug}`)).body.data.bg_file_path as string;
   t.regex(background, /\/background\/[0-9a-f]{64}\.png$/);
-  t.true(await page.getByRole('img', { name: 'The room’s background image' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the background shows');
+  t.true(
+    await page.getByRole('img', { name: 'The room’s background image' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    'the background shows',
+  );
   await checkPage(t, page, 'room-owner-private', { shots: SHOTS, dark: false });
   await page.getByRole('button', { name: 'Remove background' }).click();
   await page.getByText('Background removed.').waitFor();
@@ -176,7 +183,11 @@ test('the owner manages the room on its page; a player changes name and colour a
   await other.page.getByRole('heading', { name: 'You in this room' }).waitFor();
   t.is(await other.page.getByRole('heading', { name: 'Room settings' }).count(), 0, 'no owner controls for a player');
   t.is(await other.page.getByRole('button', { name: /^Remove / }).count(), 0);
-  t.is(await other.page.getByLabel('Invite link').inputValue(), `${instance.url}/room/${room.slug}?passcode=${renewed.passcode}`, "a private room's players may invite");
+  t.is(
+    await other.page.getByLabel('Invite link').inputValue(),
+    `${instance.url}/room/${room.slug}?passcode=${renewed.passcode}`,
+    "a private room's players may invite",
+  );
   await checkPage(t, other.page, 'room-player', { shots: SHOTS });
   await other.page.getByLabel('Your name').fill('Zoë <i>the bold</i>');
   await other.page.getByRole('button', { name: 'Change name' }).click();

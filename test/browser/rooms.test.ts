@@ -37,11 +37,15 @@ const live = (page: Page) => page.locator('#connection[data-state="online"]').wa
 async function roll(page: Page, equation: string, seen: string[]): Promise<string> {
   await page.getByLabel('Equation').fill(equation);
   await page.getByRole('button', { name: 'Roll', exact: true }).click();
-  const handle = await page.waitForFunction((not) => {
-    const first = document.querySelector('#rolls li') as HTMLElement | null;
-    const uuid = first?.dataset.rollUuid;
-    return uuid && !not.includes(uuid) ? uuid : null;
-  }, seen, { timeout: 20_000 });
+  const handle = await page.waitForFunction(
+    (not) => {
+      const first = document.querySelector('#rolls li') as HTMLElement | null;
+      const uuid = first?.dataset.rollUuid;
+      return uuid && !not.includes(uuid) ? uuid : null;
+    },
+    seen,
+    { timeout: 20_000 },
+  );
   return (await handle.jsonValue()) as string;
 }
 
@@ -50,7 +54,7 @@ const rollShown = (page: Page, uuid: string) => page.locator(`#rolls li[data-rol
 let invite = '';
 let roomSlug = '';
 
-test.serial('a person with no key creates a private room, copies its invite; a second browser opens it and is in; both see each other\'s rolls', async (t) => {
+test.serial("a person with no key creates a private room, copies its invite; a second browser opens it and is in; both see each other's rolls", async (t) => {
   t.timeout(180_000);
   const first = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
   const second = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -89,7 +93,8 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     await live(player);
     t.false(player.url().includes('passcode'), `the passcode left the address bar: ${player.url()}`);
     t.regex((await player.locator('#me').textContent())!, /^guest-/i, 'a new guest');
-    for (const page of [gm, player]) await page.waitForFunction(() => document.querySelectorAll('#participants li[data-online="true"]').length === 2, null, { timeout: 20_000 });
+    for (const page of [gm, player])
+      await page.waitForFunction(() => document.querySelectorAll('#participants li[data-online="true"]').length === 2, null, { timeout: 20_000 });
     t.is(await player.getByLabel('Invite link').inputValue(), invite, 'a player of a private room may invite too');
     await checkPage(t, player, 'board-invited', { shots: SHOTS });
 
@@ -98,7 +103,10 @@ test.serial('a person with no key creates a private room, copies its invite; a s
     await rollShown(gm, fromPlayer);
     const fromGm = await roll(gm, '1d20', [fromPlayer]);
     await rollShown(player, fromGm);
-    t.is(await gm.locator(`#rolls li[data-roll-uuid="${fromPlayer}"] .total`).textContent(), await player.locator(`#rolls li[data-roll-uuid="${fromPlayer}"] .total`).textContent());
+    t.is(
+      await gm.locator(`#rolls li[data-roll-uuid="${fromPlayer}"] .total`).textContent(),
+      await player.locator(`#rolls li[data-roll-uuid="${fromPlayer}"] .total`).textContent(),
+    );
 
     // Back on the home page: the room is under My rooms, and the guest is named in the header.
     await gm.goto(`${ctx.server.url}/`);
@@ -112,7 +120,7 @@ test.serial('a person with no key creates a private room, copies its invite; a s
   }
 });
 
-test.serial('a signed-in person\'s pages use their account: the home page, a room they create, an invite they open', async (t) => {
+test.serial("a signed-in person's pages use their account: the home page, a room they create, an invite they open", async (t) => {
   t.timeout(180_000);
   t.truthy(invite, 'the first test made the invite');
   const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -143,7 +151,9 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     await page.goto(invite);
     await live(page);
     t.is(await page.locator('#me').textContent(), username);
-    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, { timeout: 20_000 });
+    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, {
+      timeout: 20_000,
+    });
 
     // Someone else's public room: its address opened from anywhere asks first (no passcode proves
     // that the person meant it) ...
@@ -163,12 +173,18 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     await page.getByRole('button', { name: 'Join a room' }).click();
     await page.waitForURL(`${ctx.server.url}/room/${tavern}`);
     await live(page);
-    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, { timeout: 20_000 });
+    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#participants .name')).some((n) => n.textContent === name), username, {
+      timeout: 20_000,
+    });
 
     // My rooms pages as the API does, 10 a page: 13 rooms make two pages.
     const pageKey = (await page.evaluate(() => JSON.parse(localStorage.getItem('openDice.pageKey') ?? 'null')?.key)) as string;
     for (let i = 1; i <= 10; i++) {
-      const made = await fetch(`${ctx.server.url}/api/1.0/room`, { method: 'POST', headers: { authorization: `Bearer ${pageKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Extra ${i}` }) });
+      const made = await fetch(`${ctx.server.url}/api/1.0/room`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${pageKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Extra ${i}` }),
+      });
       t.is(made.status, 201);
     }
     await page.goto(`${ctx.server.url}/`);
@@ -180,7 +196,11 @@ test.serial('a signed-in person\'s pages use their account: the home page, a roo
     await page.getByText('Page 2 of 2').waitFor();
     const secondPage = await page.locator('.room-name').allTextContents();
     t.is(secondPage.length, 3);
-    t.deepEqual([...firstPage, ...secondPage].sort(), ['Campaign', 'Friday <b>night</b> table', 'Open tavern', ...Array.from({ length: 10 }, (_, i) => `Extra ${i + 1}`)].sort(), 'owned and joined, each once');
+    t.deepEqual(
+      [...firstPage, ...secondPage].sort(),
+      ['Campaign', 'Friday <b>night</b> table', 'Open tavern', ...Array.from({ length: 10 }, (_, i) => `Extra ${i + 1}`)].sort(),
+      'owned and joined, each once',
+    );
     await checkPage(t, page, 'home-signed-in', { shots: SHOTS });
 
     // The developer settings list the session's page key; signing out revokes it.

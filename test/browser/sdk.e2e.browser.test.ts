@@ -127,7 +127,10 @@ test(`dddice-js tests/${TEST_FILE} in Chromium: a guest rolls 1d20 in dddice-bee
         null,
         { timeout: 20_000 },
       )
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     const { exitCode, errors } = await page.evaluate(() => {
       const w = window as unknown as { __sdkTestExit?: unknown; __sdkTestErrors: Outcome['errors'] };
       return { exitCode: w.__sdkTestExit, errors: w.__sdkTestErrors } as Outcome;

@@ -25,14 +25,32 @@ async function noisyRoom(t: { is(a: unknown, b: unknown, m?: string): void }) {
   const theme = manifest({
     id: themeId('noisy'),
     available_dice: ['d6'],
-    sounds: [{ on: 'die.collide', src: 'knock.wav' }, ...[1, 2, 3, 4, 5, 6].map((value) => ({ on: 'die.value', value, src: 'ding.wav' })), { on: 'roll.loading', value: '>=1', src: 'shake.wav' }],
+    sounds: [
+      { on: 'die.collide', src: 'knock.wav' },
+      ...[1, 2, 3, 4, 5, 6].map((value) => ({ on: 'die.value', value, src: 'ding.wav' })),
+      { on: 'roll.loading', value: '>=1', src: 'shake.wav' },
+    ],
   });
-  const res = await postTheme(owner.api, theme, [{ name: 'knock.wav', data: wav(800) }, { name: 'ding.wav', data: wav(800) }, { name: 'shake.wav', data: wav(8000) }]);
+  const res = await postTheme(owner.api, theme, [
+    { name: 'knock.wav', data: wav(800) },
+    { name: 'ding.wav', data: wav(800) },
+    { name: 'shake.wav', data: wav(8000) },
+  ]);
   t.is(res.status, 201, JSON.stringify(res.body));
   const roll = async (page: Page) => {
-    const r = await owner.api.post('/roll', { room: slug, dice: [{ type: 'd6', theme: theme.id }, { type: 'd6', theme: theme.id }], velocity: 1.5 });
+    const r = await owner.api.post('/roll', {
+      room: slug,
+      dice: [
+        { type: 'd6', theme: theme.id },
+        { type: 'd6', theme: theme.id },
+      ],
+      velocity: 1.5,
+    });
     t.is(r.status, 201);
-    await restingDice(page, r.body.data.values.map((v: { uuid: string }) => v.uuid));
+    await restingDice(
+      page,
+      r.body.data.values.map((v: { uuid: string }) => v.uuid),
+    );
   };
   return { owner, slug, theme, roll };
 }
@@ -41,7 +59,11 @@ test('silent until the first click; then collisions and the resting values sound
   const { owner, slug, theme, roll } = await noisyRoom(t);
   const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   await roll(page);
-  t.deepEqual(await sound(page), { state: 'none', muted: false, played: { 'die.collide': 0, 'die.value': 0, 'roll.loading': 0 } }, 'no AudioContext before a gesture');
+  t.deepEqual(
+    await sound(page),
+    { state: 'none', muted: false, played: { 'die.collide': 0, 'die.value': 0, 'roll.loading': 0 } },
+    'no AudioContext before a gesture',
+  );
 
   await page.click('#stage');
   await page.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().state === 'running');
@@ -55,7 +77,9 @@ test('silent until the first click; then collisions and the resting values sound
   await page.selectOption('#theme', theme.id as string);
   await page.fill('#equation', '2d6');
   await page.click('#roll-button');
-  await page.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().played['roll.loading']! >= 1, null, { timeout: 10_000 });
+  await page.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().played['roll.loading']! >= 1, null, {
+    timeout: 10_000,
+  });
   t.pass('roll.loading sounded');
 
   // Muted: nothing more, and still muted after a reload.

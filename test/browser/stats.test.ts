@@ -39,11 +39,42 @@ async function loadedDiceRoll(userUuid: string, slug: string, count: number) {
   const [room] = await db().sql.query<{ id: number }>('SELECT id FROM rooms WHERE slug = $1', [slug]);
   const now = new Date();
   const roll: RollRecord = {
-    id: 0, uuid: crypto.randomUUID(), userId: Number(user!.id), roomId: Number(room!.id), direction: 0, velocity: 1, equation: `${count}d6`, totalValue: 6 * count,
-    operator: null, label: 'loaded', externalId: null, isWhispered: false, createdAt: now, updatedAt: now,
+    id: 0,
+    uuid: crypto.randomUUID(),
+    userId: Number(user!.id),
+    roomId: Number(room!.id),
+    direction: 0,
+    velocity: 1,
+    equation: `${count}d6`,
+    totalValue: 6 * count,
+    operator: null,
+    label: 'loaded',
+    externalId: null,
+    isWhispered: false,
+    createdAt: now,
+    updatedAt: now,
   };
   const values = Array.from({ length: count }, (_, i) =>
-    valueRecord(i, { dieIndex: i, type: 'd6', theme: 'standard', value: 6, valueToDisplay: 6, numericValue: 6, isDropped: false, isSuccess: false, isFailure: false, isCompounded: false, isPenetrated: false, isUserValue: false, isHidden: false, origin: 'roll' }, now),
+    valueRecord(
+      i,
+      {
+        dieIndex: i,
+        type: 'd6',
+        theme: 'standard',
+        value: 6,
+        valueToDisplay: 6,
+        numericValue: 6,
+        isDropped: false,
+        isSuccess: false,
+        isFailure: false,
+        isCompounded: false,
+        isPenetrated: false,
+        isUserValue: false,
+        isHidden: false,
+        origin: 'roll',
+      },
+      now,
+    ),
   );
   await insertRoll(roll, values, []);
 }
@@ -75,14 +106,25 @@ test('the Statistics dialog: histograms, the fair count, verdicts in words, a ta
   t.regex((await d20.locator('svg').getAttribute('aria-label'))!, /^Throws per face of the d20: 1: \d+, 2: \d+, .* A fair die would give 10 each\.$/);
   t.regex((await d20.locator('.facts').allTextContents()).join(' | '), /^200 throws · mean [\d.]+ \(fair: 10\.5\) \| 1 value sent by a client: not counted$/);
   t.is(await dialog.locator('.stats-die[data-type="d6"] .verdict').textContent(), 'Unusual: p < 0.001', 'sixty sixes are no fair d6');
-  t.is(await dialog.locator('.stats-die[data-type="d8"] .verdict').textContent(), `Too few throws to judge yet (${shownP(api.dice.find((d) => d.type === 'd8')!.p_value!)})`);
+  t.is(
+    await dialog.locator('.stats-die[data-type="d8"] .verdict').textContent(),
+    `Too few throws to judge yet (${shownP(api.dice.find((d) => d.type === 'd8')!.p_value!)})`,
+  );
 
   await page.screenshot({ path: path.join(SHOTS, 'stats-top-1280.png') });
 
   // The table alternative, opened by a click.
   await d20.getByText('Counts as a table').click();
   t.is(await d20.locator('tbody tr').count(), 20);
-  t.deepEqual(await d20.locator('tbody tr').first().locator('th, td').allTextContents().then((cells) => [cells[0], cells[2]]), ['1', '10']);
+  t.deepEqual(
+    await d20
+      .locator('tbody tr')
+      .first()
+      .locator('th, td')
+      .allTextContents()
+      .then((cells) => [cells[0], cells[2]]),
+    ['1', '10'],
+  );
 
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
@@ -115,6 +157,9 @@ test('the Statistics dialog: histograms, the fair count, verdicts in words, a ta
   // Escape closes it; the board is as it was.
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
   t.log(`screenshots: ${SHOTS}`);
 });

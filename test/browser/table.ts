@@ -57,7 +57,8 @@ export function hex(color: string): [number, number, number] {
 
 /** How many pixels in a disc around a die are within `tolerance` of `colour`: a fraction of the disc. */
 export function share(png: PNG, die: ShownDie, colour: [number, number, number], tolerance = 60): number {
-  let hits = 0, all = 0;
+  let hits = 0,
+    all = 0;
   const r = Math.max(4, die.screen.r);
   for (let y = Math.floor(die.screen.y - r); y <= die.screen.y + r; y++) {
     for (let x = Math.floor(die.screen.x - r); x <= die.screen.x + r; x++) {

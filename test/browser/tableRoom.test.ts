@@ -29,7 +29,10 @@ test("the room's background image is drawn on the table; a board opened later sh
   // Opened after the roll: the same dice lie in the same places, with the same faces up, at once.
   const late = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   const seen = await restingDice(late, uuids);
-  await late.waitForFunction((url) => (window as unknown as { __board: { background(): string | null } }).__board.background() === url, uploaded.body.data.bg_file_path);
+  await late.waitForFunction(
+    (url) => (window as unknown as { __board: { background(): string | null } }).__board.background() === url,
+    uploaded.body.data.bg_file_path,
+  );
   // drawn at the next frame
   await late.waitForTimeout(200);
   const image = await shot(late, 'table-background.png');
@@ -40,14 +43,18 @@ test("the room's background image is drawn on the table; a board opened later sh
   }
   // The background's orange, on the table where no die (nor its shadow) is.
   const free: [number, number][] = [];
-  for (let x = -6; x <= 6; x += 2) for (let z = -4; z <= 4; z += 2) if (seen.every((d) => Math.hypot(d.position[0] - x, d.position[2] - z) > 2)) free.push([x, z]);
+  for (let x = -6; x <= 6; x += 2)
+    for (let z = -4; z <= 4; z += 2) if (seen.every((d) => Math.hypot(d.position[0] - x, d.position[2] - z) > 2)) free.push([x, z]);
   t.true(free.length >= 4);
   for (const [x, z] of free) {
     const p = await late.evaluate(([x, z]) => (window as unknown as Win).__board.screenOf(x, 0, z), [x, z] as const);
     const pixel = image.rgb(p.x, p.y);
     t.true(distance(pixel, [255, 140, 0]) < 40, `table at (${x}, ${z}) is orange: ${pixel}`);
   }
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });
 
 test("the dice picker offers the chosen theme's dice, with their notation, and rolls them", async (t) => {
@@ -62,7 +69,17 @@ test("the dice picker offers the chosen theme's dice, with their notation, and r
   t.is((await postTheme(owner.api, fate)).status, 201);
   const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
   await page.waitForFunction((id) => Array.from(document.querySelectorAll('#theme option')).some((o) => (o as HTMLOptionElement).value === id), fate.id);
-  t.deepEqual(await page.locator('#picker button').evaluateAll((b) => b.map((x) => x.getAttribute('data-die'))), ['d4', 'd6', 'd8', 'd10', 'd12', 'd20', 'd2', 'd16', 'd100']);
+  t.deepEqual(await page.locator('#picker button').evaluateAll((b) => b.map((x) => x.getAttribute('data-die'))), [
+    'd4',
+    'd6',
+    'd8',
+    'd10',
+    'd12',
+    'd20',
+    'd2',
+    'd16',
+    'd100',
+  ]);
   await page.selectOption('#theme', fate.id as string);
   t.deepEqual(await page.locator('#picker button').allTextContents(), ['dF', 'd8']);
   await page.click('#picker button[data-die="fate"]');
@@ -76,7 +93,10 @@ test("the dice picker offers the chosen theme's dice, with their notation, and r
   t.deepEqual(types, ['fate', 'fate', 'd8']);
   const uuids = await page.locator('#rolls li .die').evaluateAll((d) => d.map((x) => x.getAttribute('data-value-uuid')!));
   const dice = await restingDice(page, uuids);
-  t.deepEqual(dice.map((d) => d.type), ['d6', 'd6', 'd8']);
+  t.deepEqual(
+    dice.map((d) => d.type),
+    ['d6', 'd6', 'd8'],
+  );
   await shot(page, 'table-picker.png');
 });
 

@@ -19,7 +19,13 @@ const logs: string[] = [];
 test('a stored 210-byte glTF bomb is refused by the board before it allocates: the built-in look, one message, a responsive page', async (t) => {
   const owner = await ctx.server.newUser();
   const { slug } = (await owner.api.post('/room', { name: 'Bombs', is_public: true })).body.data;
-  const theme = manifest({ id: themeId('bomb'), name: 'Bomb', label: { color: '#00ff00', background_color: '#ff00ff' }, available_dice: ['d6'], meshes: { d6: 'bomb.gltf' } });
+  const theme = manifest({
+    id: themeId('bomb'),
+    name: 'Bomb',
+    label: { color: '#00ff00', background_color: '#ff00ff' },
+    available_dice: ['d6'],
+    meshes: { d6: 'bomb.gltf' },
+  });
   t.is((await postTheme(owner.api, theme, [{ name: 'bomb.gltf', data: await gltfPyramid() }])).status, 201);
   // The API refuses the bomb now: swap it in behind the upload's back, as a theme stored earlier would be.
   const stored = await Theme.findOne({ where: { slug: theme.id as string } });
@@ -46,5 +52,8 @@ test('a stored 210-byte glTF bomb is refused by the board before it allocates: t
   const again = await roll();
   t.is(again.drawn, 'solid');
   t.is(await note.evaluate((el) => (el as HTMLElement).dataset.messages?.trim().split('\n').length), 1);
-  t.deepEqual(logs.filter((l) => l.startsWith('pageerror')), []);
+  t.deepEqual(
+    logs.filter((l) => l.startsWith('pageerror')),
+    [],
+  );
 });

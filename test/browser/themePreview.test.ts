@@ -18,7 +18,7 @@ const HIGHEST: Record<string, number> = { d4: 4, d6: 6, d8: 8, d10: 10, d12: 12,
 const ctx = useServer(test);
 const chrome = useChromium(test);
 
-test('from the share page to the preview: the theme\'s dice with their faces, an image face loaded without a key', async (t) => {
+test("from the share page to the preview: the theme's dice with their faces, an image face loaded without a key", async (t) => {
   const owner = await ctx.server.newUser();
   const m = manifest({
     name: 'Meadow',
@@ -41,12 +41,22 @@ test('from the share page to the preview: the theme\'s dice with their faces, an
   await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 30_000 });
   t.is(await page.getAttribute('body', 'data-state'), 'ready', log.join('\n'));
   t.is(await page.textContent('h1'), 'Meadow');
-  const dice = await page.$$eval('#dice > li', (items) => items.map((li) => ({ id: (li as HTMLElement).dataset.die, type: (li as HTMLElement).dataset.type, faces: Array.from(li.querySelectorAll('.faces > li')).map((f) => f.textContent) })));
+  const dice = await page.$$eval('#dice > li', (items) =>
+    items.map((li) => ({
+      id: (li as HTMLElement).dataset.die,
+      type: (li as HTMLElement).dataset.type,
+      faces: Array.from(li.querySelectorAll('.faces > li')).map((f) => f.textContent),
+    })),
+  );
   t.deepEqual(dice, [
     { id: 'd4', type: 'd4', faces: [] },
     { id: 'wild', type: 'd6', faces: ['leaf', 'sun', 'rain', 'wind', 'moon', ''] },
   ]);
-  const image = await page.$eval('img.face-image', (img) => ({ src: (img as HTMLImageElement).src, width: (img as HTMLImageElement).naturalWidth, complete: (img as HTMLImageElement).complete }));
+  const image = await page.$eval('img.face-image', (img) => ({
+    src: (img as HTMLImageElement).src,
+    width: (img as HTMLImageElement).naturalWidth,
+    complete: (img as HTMLImageElement).complete,
+  }));
   t.is(image.src, created.body.data.values.wild[5].src);
   await page.waitForFunction(() => (document.querySelector('img.face-image') as HTMLImageElement).naturalWidth > 0, null, { timeout: 10_000 });
   t.deepEqual(failed, []);
@@ -59,7 +69,15 @@ test('from the share page to the preview: the theme\'s dice with their faces, an
   await context.close();
 });
 
-interface PreviewDie { dieId: string; type: string; drawn: string; top: number; topText: string | null; flat: number; screen: { x: number; y: number; r: number } }
+interface PreviewDie {
+  dieId: string;
+  type: string;
+  drawn: string;
+  top: number;
+  topText: string | null;
+  flat: number;
+  screen: { x: number; y: number; r: number };
+}
 
 /** The preview page of `path` once drawn: its dice as the renderer shows them, and a screenshot. */
 async function openPreview(path: string, name: string) {
@@ -74,7 +92,7 @@ async function openPreview(path: string, name: string) {
   return { page, context, log, dice, image, state: await page.getAttribute('body', 'data-state') };
 }
 
-test('the preview draws every die of the theme in 3D, resting with a face up, in the theme\'s colours; the built-in one in its gold', async (t) => {
+test("the preview draws every die of the theme in 3D, resting with a face up, in the theme's colours; the built-in one in its gold", async (t) => {
   const owner = await ctx.server.newUser();
   const m = manifest({
     name: 'Magenta',
@@ -88,7 +106,19 @@ test('the preview draws every die of the theme in 3D, resting with a face up, in
   const link = (await owner.api.post('/share-request', { theme: m.id })).body.data;
   const magenta = await openPreview(`/theme/${m.id}/preview?share=${link.code}`, 'theme-preview-3d.png');
   t.is(magenta.state, 'ready', magenta.log.join('\n'));
-  t.deepEqual(magenta.dice.map((d) => [d.dieId, d.type, d.drawn]), [['d4', 'd4', 'solid'], ['d6', 'd6', 'solid'], ['d8', 'd8', 'solid'], ['d10', 'd10', 'solid'], ['d12', 'd12', 'solid'], ['d20', 'd20', 'solid'], ['big', 'd20', 'solid']], 'every die, shaped from its type');
+  t.deepEqual(
+    magenta.dice.map((d) => [d.dieId, d.type, d.drawn]),
+    [
+      ['d4', 'd4', 'solid'],
+      ['d6', 'd6', 'solid'],
+      ['d8', 'd8', 'solid'],
+      ['d10', 'd10', 'solid'],
+      ['d12', 'd12', 'solid'],
+      ['d20', 'd20', 'solid'],
+      ['big', 'd20', 'solid'],
+    ],
+    'every die, shaped from its type',
+  );
   for (const die of magenta.dice) {
     t.true(die.flat > 0.999, `${die.dieId} rests on a face (${die.flat})`);
     t.is(die.top, HIGHEST[die.type], `${die.dieId}: its highest face lies up`);
@@ -98,7 +128,8 @@ test('the preview draws every die of the theme in 3D, resting with a face up, in
     t.true(die.screen.x > 0 && die.screen.x < 1000 && die.screen.y > 0 && die.screen.y < 720, `${die.dieId} is in view`);
   }
   t.is(magenta.dice.find((d) => d.dieId === 'd6')!.topText, 'top');
-  const big = magenta.dice.find((d) => d.dieId === 'big')!, d20 = magenta.dice.find((d) => d.dieId === 'd20')!;
+  const big = magenta.dice.find((d) => d.dieId === 'big')!,
+    d20 = magenta.dice.find((d) => d.dieId === 'd20')!;
   t.true(big.screen.r > d20.screen.r * 1.3, '`sizes` apply');
   // The numbers, in the label colour, are on the dice too.
   t.true(magenta.dice.some((d) => share(magenta.image, d as never, hex('#00ff00'), 90) > 0.005));

@@ -23,16 +23,19 @@ fs.mkdirSync(SHOTS, { recursive: true });
 
 /** Drop files on an element as a person drags them from their desktop. */
 async function dropFiles(page: Page, selector: string, files: Array<{ name: string; type: string; data: Buffer }>) {
-  const transfer = await page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-    return dt;
-  }, files.map((f) => ({ name: f.name, type: f.type, base64: f.data.toString('base64') })));
+  const transfer = await page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, type: f.type, base64: f.data.toString('base64') })),
+  );
   await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
   await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
 }
 
-test('a theme uploaded through the form: the server\'s problems beside their fields, then published with its files', async (t) => {
+test("a theme uploaded through the form: the server's problems beside their fields, then published with its files", async (t) => {
   const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const log: string[] = [];
@@ -65,7 +68,14 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     t.is(await page.getByLabel('Theme id').getAttribute('aria-invalid'), 'true');
     const stray = page.locator('.files > li', { hasText: 'stray.png' });
     t.regex((await stray.locator('.problems').textContent()) ?? '', /not referenced/);
-    t.is(await page.locator('.field', { has: page.getByLabel('Name') }).locator('.problems').count(), 0, 'no problem where there is none');
+    t.is(
+      await page
+        .locator('.field', { has: page.getByLabel('Name') })
+        .locator('.problems')
+        .count(),
+      0,
+      'no problem where there is none',
+    );
     t.notRegex((await page.locator('main').textContent()) ?? '', /"path"|\{"/, 'never the raw JSON');
     await checkPage(t, page, 'upload-problems', { shots: SHOTS });
 
@@ -85,18 +95,28 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     await page.getByRole('heading', { name: 'New dice theme' }).waitFor();
     const id = `glass-${Date.now() % 100000}`;
     const manifest = {
-      api_version: '1.0', id, name: 'Glass', description: 'Clear dice', version: '1.0.0', label: { color: '#ffffff', background_color: '#204080' },
+      api_version: '1.0',
+      id,
+      name: 'Glass',
+      description: 'Clear dice',
+      version: '1.0.0',
+      label: { color: '#ffffff', background_color: '#204080' },
       available_dice: ['d6', 'd20'],
       uniforms: { diffuse: { type: 'color', value: '#cc2222' }, glow: { type: 'f', value: 0.25, min: 0, max: 1 }, tilt: { type: 'vec3', value: [0, 1, 0] } },
       values: { d6: ['1', '2', '3', '4', '5', { src: 'star.png' }] },
       sounds: [{ src: 'clack.wav', on: 'die.collide' }],
     };
-    await page.getByLabel('Manifest file (optional)').setInputFiles({ name: 'glass.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(manifest)) });
+    await page
+      .getByLabel('Manifest file (optional)')
+      .setInputFiles({ name: 'glass.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(manifest)) });
     await page.getByText('The form now holds glass.json').waitFor();
     t.is(await page.getByLabel('Theme id').inputValue(), id);
     t.is(await page.getByLabel('Uniform 2 name').inputValue(), 'glow');
     const big = wav(3 * 1024 * 1024);
-    await dropFiles(page, '.drop', [{ name: 'star.png', type: 'image/png', data: png([255, 220, 0, 255]) }, { name: 'clack.wav', type: 'audio/wav', data: big }]);
+    await dropFiles(page, '.drop', [
+      { name: 'star.png', type: 'image/png', data: png([255, 220, 0, 255]) },
+      { name: 'clack.wav', type: 'audio/wav', data: big },
+    ]);
     await page.getByText('clack.wav').waitFor();
     // Record what the progress bar showed while the body went out.
     await page.evaluate(() => {
@@ -120,7 +140,10 @@ test('a theme uploaded through the form: the server\'s problems beside their fie
     t.deepEqual(Object.keys(theme.assets).sort(), ['clack.wav', 'star.png']);
     t.is(await page.getByRole('link', { name: 'Open it in the editor' }).getAttribute('href'), `/dice/${id}/edit`);
     // The refused upload's 400 is the only thing the console said.
-    t.deepEqual(log.filter((l) => !l.includes('status of 400')), []);
+    t.deepEqual(
+      log.filter((l) => !l.includes('status of 400')),
+      [],
+    );
   } finally {
     await context.close();
   }

@@ -131,13 +131,22 @@ test.serial('a removed participant can neither roll nor hear the room on either 
   const rollMs = await Promise.all([A, B].map((i) => answeredWithin(() => player.on(i).post('/roll', { ...D6, room: slug }), 403, answeredAt, 1000)));
   const readMs = await Promise.all([A, B].map((i) => answeredWithin(() => player.on(i).get(`/roll/${before}`), 404, answeredAt, 1000)));
   const droppedMs = (await Promise.all(dropped)).map((at) => at - answeredAt);
-  t.log(`after the removal answered: rolls refused ${rollMs.join(' / ')} ms, the room's rolls hidden ${readMs.join(' / ')} ms, sockets dropped ${droppedMs.join(' / ')} ms (A / B)`);
+  t.log(
+    `after the removal answered: rolls refused ${rollMs.join(' / ')} ms, the room's rolls hidden ${readMs.join(' / ')} ms, sockets dropped ${droppedMs.join(' / ')} ms (A / B)`,
+  );
   t.false(rollMs.includes('never'), 'no roll on either instance after 1 s');
-  t.false(readMs.includes('never'), 'no reading the room\'s rolls on either instance after 1 s');
-  t.true(droppedMs.every((m) => m <= 1000), 'the sockets on both instances dropped within 1 s');
+  t.false(readMs.includes('never'), "no reading the room's rolls on either instance after 1 s");
+  t.true(
+    droppedMs.every((m) => m <= 1000),
+    'the sockets on both instances dropped within 1 s',
+  );
   const after = await rolled(owner, A, slug);
   await witness.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
-  for (const s of sockets) t.false(s.of('RollCreateEvent').some((p) => p.data.uuid === after), 'no roll reaches the removed participant');
+  for (const s of sockets)
+    t.false(
+      s.of('RollCreateEvent').some((p) => p.data.uuid === after),
+      'no roll reaches the removed participant',
+    );
 });
 
 test.serial('Redis stopped: a lost push is bounded by the TTL (C, 1 s), and caught up when Redis is back (B, 10 s)', async (t) => {
@@ -160,7 +169,11 @@ test.serial('Redis stopped: a lost push is bounded by the TTL (C, 1 s), and caug
   const keyMs = await answeredWithin(() => C.api.as(second.key).get('/user'), 401, changedAt, SHORT_TTL_MS + 2000);
   const rollMs = await answeredWithin(() => player.on(C).post('/roll', { ...D6, room: slug }), 403, changedAt, SHORT_TTL_MS + 2000);
   t.log(`C (TTL ${SHORT_TTL_MS} ms), Redis down: revoked key refused ${keyMs} ms, removed participant's roll refused ${rollMs} ms after the changes`);
-  t.deepEqual([keyMs, rollMs].filter((ms) => ms === 'never'), [], 'within the TTL (plus a busy machine\'s slack)');
+  t.deepEqual(
+    [keyMs, rollMs].filter((ms) => ms === 'never'),
+    [],
+    "within the TTL (plus a busy machine's slack)",
+  );
   // B, whose entries live 10 s, has heard nothing: the push was lost, and only its TTL bounds it...
   t.is((await B.api.as(second.key).get('/user')).status, 200, 'B still answers from its cache: no push reached it');
 

@@ -15,7 +15,11 @@ const B = () => cluster.current.instances[1]!;
 const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 
-const lines = (output: string) => output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; pubsub?: string });
+const lines = (output: string) =>
+  output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { level: number; msg: string; pubsub?: string });
 
 test('each instance logs one warning naming the classic ceiling, and nothing about sharded pub/sub', (t) => {
   for (const instance of [A(), B()]) {
@@ -59,7 +63,9 @@ test('rolls, presence and kicks cross the two instances over classic pub/sub onl
 
 test('an instance started on the other fabric beside them (REDIS_PUBSUB=auto on Redis 7: sharded) says they do not hear each other', async (t) => {
   const odd = await cluster.current.add({ REDIS_PUBSUB: 'auto' });
-  const warned = lines(odd.output()).filter((l) => l.level === 40 && /instance\(s\) of this deployment run on classic pub\/sub: they and this one \(sharded\) do not hear each other/.test(l.msg));
+  const warned = lines(odd.output()).filter(
+    (l) => l.level === 40 && /instance\(s\) of this deployment run on classic pub\/sub: they and this one \(sharded\) do not hear each other/.test(l.msg),
+  );
   t.is(warned.length, 1, odd.output().slice(0, 3000));
   t.true((warned[0] as unknown as { peers: number }).peers >= 2, 'A and B');
   for (const instance of [A(), B()]) t.false(instance.output().includes('do not hear each other'), 'the classic pair saw no sharded peer when it started');

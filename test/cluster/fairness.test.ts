@@ -24,7 +24,10 @@ test('two instances, one room, 200 concurrent rolls: every leaf drawn once, in o
       (i % 2 ? b! : a!).api.as(owner.key).post('/roll', { equation: i % 3 ? '3d6!' : '1d20', theme: 'standard', room: slug, client_seed: `seed-${i}` }),
     ),
   );
-  t.true(rolls.every((r) => r.status === 201), rolls.find((r) => r.status !== 201)?.text.slice(0, 200));
+  t.true(
+    rolls.every((r) => r.status === 201),
+    rolls.find((r) => r.status !== 201)?.text.slice(0, 200),
+  );
   const draws = new Map<number, string>();
   for (const r of rolls) {
     for (const v of r.body.data.values) {
@@ -35,7 +38,11 @@ test('two instances, one room, 200 concurrent rolls: every leaf drawn once, in o
   }
   const ledger = (await owner.api.get(`/room/${slug}/fairness`)).body.data;
   t.is(ledger.next_draw, draws.size, 'the ledger advanced by exactly the values drawn');
-  t.deepEqual([...draws.keys()].sort((x, y) => x - y), Array.from({ length: draws.size }, (_, i) => i), 'no gap');
+  t.deepEqual(
+    [...draws.keys()].sort((x, y) => x - y),
+    Array.from({ length: draws.size }, (_, i) => i),
+    'no gap',
+  );
   t.true(draws.size > 512, `${draws.size} draws span three batches or more`);
   for (let batch = 0; batch * 256 < draws.size; batch++) {
     const published = (await b!.api.as(owner.key).get(`/room/${slug}/fairness/batch/${batch}`)).body.data;
@@ -48,8 +55,21 @@ test('two instances, one room, 200 concurrent rolls: every leaf drawn once, in o
   // each roll's own draws are consecutive leaves: a roll claims its leaves in one go
   for (const r of rolls) {
     const at = r.body.data.values.map((v: { proof: { batch: number; leaf: number } }) => v.proof.batch * 256 + v.proof.leaf);
-    t.deepEqual(at, at.map((_: number, i: number) => at[0] + i));
+    t.deepEqual(
+      at,
+      at.map((_: number, i: number) => at[0] + i),
+    );
   }
-  const verifier = await run(process.execPath, [path.resolve('scripts/verify-roll.mjs'), '--base', a!.url, '--key', owner.key, '--room', slug, '--limit', '100']);
+  const verifier = await run(process.execPath, [
+    path.resolve('scripts/verify-roll.mjs'),
+    '--base',
+    a!.url,
+    '--key',
+    owner.key,
+    '--room',
+    slug,
+    '--limit',
+    '100',
+  ]);
   t.regex(verifier.stdout, /all checks passed/);
 });

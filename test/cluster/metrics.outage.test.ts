@@ -40,7 +40,11 @@ test('with Redis gone, the realtime PUBLISHes of a roll are counted as failures'
     await new Promise((r) => setTimeout(r, 100));
     after = await metrics();
   }
-  if (valueOf(after, 'dice_redis_publish_failures_total') === 0) t.log(instance.output().slice(-3000), after.filter((s) => s.name.startsWith('dice_redis') || s.name.startsWith('dice_realtime')));
+  if (valueOf(after, 'dice_redis_publish_failures_total') === 0)
+    t.log(
+      instance.output().slice(-3000),
+      after.filter((s) => s.name.startsWith('dice_redis') || s.name.startsWith('dice_realtime')),
+    );
   t.true(valueOf(after, 'dice_redis_publish_failures_total') >= 1, 'the lost PUBLISH is counted');
   t.true(valueOf(after, 'dice_redis_publish_duration_seconds_count') > valueOf(before, 'dice_redis_publish_duration_seconds_count'), 'and timed');
   t.is(valueOf(after, 'dice_rolls_created_total'), 2);

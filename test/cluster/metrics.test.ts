@@ -10,7 +10,8 @@ const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 
 const metricsOf = (i: number) => scrape(`${cluster.current.instances[i]!.url}/metrics`, TOKEN);
-const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
+  valueOf(after, name, labels) - valueOf(before, name, labels);
 
 test('a roll through A: A counts its Redis PUBLISH and its emit, B counts the delivery to its socket', async (t) => {
   const [roller, listener] = await Promise.all([cluster.current.newUser(0), cluster.current.newUser(1)]);
@@ -34,6 +35,10 @@ test('a roll through A: A counts its Redis PUBLISH and its emit, B counts the de
   t.is(delta(a0, a1, 'dice_realtime_events_delivered_total', { event: 'RollCreateEvent' }), 0, 'A has no socket in the room');
   t.is(valueOf(b1, 'dice_realtime_rooms'), 1);
   t.is(valueOf(a1, 'dice_realtime_rooms'), 0);
-  for (const pool of ['models', 'sql']) t.true(a1.some((s) => s.name === 'dice_db_pool_connections' && s.labels.pool === pool), `pool ${pool}`);
+  for (const pool of ['models', 'sql'])
+    t.true(
+      a1.some((s) => s.name === 'dice_db_pool_connections' && s.labels.pool === pool),
+      `pool ${pool}`,
+    );
   t.true(valueOf(a1, 'dice_db_pool_connections', { pool: 'sql' }) >= 1, 'the hot-path pool opened a connection for the roll');
 });

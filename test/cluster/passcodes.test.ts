@@ -19,7 +19,7 @@ test('wrong passcodes are one budget across instances (Redis), and right ones ar
   const redis = redisClient();
   t.teardown(() => redis.quit());
   const counters = await redisKeys(redis, `${prefix}ratelimit:passcode:*:${room.slug}`);
-  t.is(counters.length, 1, 'one counter: the viewer\'s, in Redis under the deployment\'s prefix');
+  t.is(counters.length, 1, "one counter: the viewer's, in Redis under the deployment's prefix");
   t.is(await redis.get(counters[0]!), '0', 'every right passcode was counted, then given back');
   t.true((await redis.pttl(counters[0]!)) > 0, 'the counter expires with its window');
 
@@ -27,7 +27,10 @@ test('wrong passcodes are one budget across instances (Redis), and right ones ar
   t.is((await as(A!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'aaaa' })).status, 403);
   t.is((await as(B!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'bbbb' })).status, 403);
   t.is((await as(A!, guesser.key).get(`/room/${room.slug}?passcode=cccc`)).status, 403);
-  const limited = [await as(B!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'dddd' }), await as(A!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'k3y5' })];
+  const limited = [
+    await as(B!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'dddd' }),
+    await as(A!, guesser.key).post(`/room/${room.slug}/participant`, { passcode: 'k3y5' }),
+  ];
   for (const res of limited) {
     t.is(res.status, 429);
     t.is(res.body.data.code, 'rate_limited');
@@ -35,4 +38,3 @@ test('wrong passcodes are one budget across instances (Redis), and right ones ar
   }
   t.is((await as(B!, viewer.key).post(`/room/${room.slug}/participant`, { passcode: 'k3y5' })).status, 200, 'the viewer was never limited');
 });
-

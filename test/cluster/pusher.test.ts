@@ -60,7 +60,10 @@ test('a roll made through one instance is heard once on both, per viewer: a hidd
   await ownerClient.waitFor(ROLL, (m) => m.data.data.uuid === whisper.uuid);
   const marker = (await owner.api.post('/roll', { dice: [d('d4')], room: slug })).body.data;
   await cClient.waitFor(ROLL, (m) => m.data.data.uuid === marker.uuid);
-  t.false(cClient.of(ROLL).some((m) => m.data.data.uuid === whisper.uuid), 'the whisper never reached c on the other instance');
+  t.false(
+    cClient.of(ROLL).some((m) => m.data.data.uuid === whisper.uuid),
+    'the whisper never reached c on the other instance',
+  );
   for (const client of [ownerClient, bClient, cClient]) t.is(client.of(ROLL).filter((m) => m.data.data.uuid === made.uuid).length, 1, 'once each');
   for (const client of [ownerClient, bClient, cClient]) client.close();
 });

@@ -11,7 +11,10 @@ test(`20 rooms created at once through two instances with ROOMS_PER_USER=${LIMIT
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a! : b!).post('/room', { name: `Flood ${i}` })));
   const statuses = answers.map((r) => r.status);
   t.is(statuses.filter((s) => s === 201).length, LIMIT, statuses.join(','));
-  t.true(answers.every((r) => r.status === 201 || r.body.data.code === 'quota_exceeded'), statuses.join(','));
+  t.true(
+    answers.every((r) => r.status === 201 || r.body.data.code === 'quota_exceeded'),
+    statuses.join(','),
+  );
   t.is((await b!.get('/room')).body.meta.total, LIMIT);
 });
 
@@ -24,6 +27,9 @@ test(`20 rooms of others joined at once through two instances with ROOMS_JOINED_
   const answers = await Promise.all(slugs.map((slug, i) => (i % 2 ? a! : b!).post(`/room/${slug}/participant`)));
   const statuses = answers.map((r) => r.status);
   t.is(statuses.filter((s) => s === 200).length, LIMIT, statuses.join(','));
-  t.true(answers.every((r) => r.status === 200 || r.body.data.code === 'quota_exceeded'), statuses.join(','));
+  t.true(
+    answers.every((r) => r.status === 200 || r.body.data.code === 'quota_exceeded'),
+    statuses.join(','),
+  );
   t.is((await a!.get('/room')).body.meta.total, LIMIT);
 });

@@ -18,7 +18,13 @@ const prefix = `rl${randomBytes(4).toString('hex')}:`;
 const PASSCODE_LIMIT = 40;
 const cluster = useCluster(test, INSTANCES, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), PASSCODE_FAILURES_PER_HOUR: String(PASSCODE_LIMIT) });
 
-const burst = (key: string, total: number, inFlight: number) => burstOfUserReads(cluster.current.instances.map((i) => i.url), key, total, inFlight);
+const burst = (key: string, total: number, inFlight: number) =>
+  burstOfUserReads(
+    cluster.current.instances.map((i) => i.url),
+    key,
+    total,
+    inFlight,
+  );
 
 test.serial('many concurrent requests over two instances: never more than the limit admitted, at most the bound left unused', async (t) => {
   const { key } = await cluster.current.newUser(0);
@@ -59,7 +65,11 @@ test.serial('passcodes with leases: right ones are given back (to the lease they
   // Half again the budget of right passcodes, over both instances: each counted, then given back.
   const right = [];
   for (let i = 0; i < PASSCODE_LIMIT * 1.5; i++) right.push((await (i % 2 ? B! : A!).as(viewer.key).get(`/room/${room.slug}?passcode=k3y5`)).status);
-  t.deepEqual(right.filter((s) => s !== 200), [], 'every right passcode given back: never limited');
+  t.deepEqual(
+    right.filter((s) => s !== 200),
+    [],
+    'every right passcode given back: never limited',
+  );
   // Wrong ones, 10 at a time over both instances: at most the limit compared (403), at least the limit minus the bound.
   const bound = boundFor(PASSCODE_LIMIT);
   const wrong: number[] = [];

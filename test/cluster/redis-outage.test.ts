@@ -72,20 +72,24 @@ test('Redis down: no crash, REST answers, sockets stay; Redis back (empty): sock
   for (let i = 0; i < 40 && !delivered; i++) {
     const res = await A.api.as(key).post('/roll', dice);
     t.is(res.status, 201);
-    delivered = await againOnB.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
-      () => true,
-      () => false,
-    );
+    delivered = await againOnB
+      .waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500)
+      .then(
+        () => true,
+        () => false,
+      );
   }
   t.true(delivered, 'a roll made on A reaches B again');
   // The namespace A created while Redis was away is subscribed now too: B's events reach it.
   let reached = false;
   for (let i = 0; i < 20 && !reached; i++) {
     const res = await B.api.as(other).post('/roll', dice);
-    reached = await againOnA.waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500).then(
-      () => true,
-      () => false,
-    );
+    reached = await againOnA
+      .waitFor('RollCreateEvent', (p) => p.data.uuid === res.body.data.uuid, 500)
+      .then(
+        () => true,
+        () => false,
+      );
   }
   t.true(reached, 'a roll made on B reaches the socket that connected to A during the outage');
   for (const instance of [A, B]) {

@@ -60,11 +60,29 @@ function garbage(slug: string, socketSafe: boolean): Buffer[] {
       messages.push({ uid: 'emitter', nsp, type: 3, data: { packet, opts: opt } });
     }
   }
-  messages.push({ uid: 'emitter', nsp, type: 3 }, { uid: 'emitter', nsp, type: 6, data: 5 }, { uid: 'emitter', nsp, type: 99, data: {} }, { uid: 'x', nsp, type: 3, data: null }, [], null, 'x', 5);
+  messages.push(
+    { uid: 'emitter', nsp, type: 3 },
+    { uid: 'emitter', nsp, type: 6, data: 5 },
+    { uid: 'emitter', nsp, type: 99, data: {} },
+    { uid: 'x', nsp, type: 3, data: null },
+    [],
+    null,
+    'x',
+    5,
+  );
   return [
     ...messages.map((m) => msgpack(m) as Buffer),
     ...messages.map((m) => Buffer.from(JSON.stringify(m) ?? 'null')),
-    ...['', '{', 'null', '[]', '{"type":"resync","namespaces":5}', '{"type":"resync","namespaces":[{"toString":1}],"before":1}', '{"type":"revoke_keys","keyIds":"1"}', '{"type":"invalidate","rooms":[{"valueOf":1}]}'].map((s) => Buffer.from(s)),
+    ...[
+      '',
+      '{',
+      'null',
+      '[]',
+      '{"type":"resync","namespaces":5}',
+      '{"type":"resync","namespaces":[{"toString":1}],"before":1}',
+      '{"type":"revoke_keys","keyIds":"1"}',
+      '{"type":"invalidate","rooms":[{"valueOf":1}]}',
+    ].map((s) => Buffer.from(s)),
     ...Array.from({ length: 20 }, (_, i) => randomBytes(1 + i * 7)),
   ];
 }
@@ -85,7 +103,16 @@ for (const mode of ['sharded', 'classic'] as const) {
     let sent = 0;
     const publishAll = async (room: string, socketSafe: boolean) => {
       const nsp = `/room/${room}`;
-      const plain = [`${prefix}realtime:control`, `${key}#${nsp}#`, `${key}#${nsp}#members#`, `${key}#/#`, `${key}#/user#`, `${key}-request#${nsp}#`, `${key}-request#/#`, `${key}-response#${nsp}#`];
+      const plain = [
+        `${prefix}realtime:control`,
+        `${key}#${nsp}#`,
+        `${key}#${nsp}#members#`,
+        `${key}#/#`,
+        `${key}#/user#`,
+        `${key}-request#${nsp}#`,
+        `${key}-request#/#`,
+        `${key}-response#${nsp}#`,
+      ];
       const sharded = [`${key}#${nsp}#`, `${key}#/#`, `${key}#/user#`];
       for (const message of garbage(room, socketSafe)) {
         for (const channel of plain) {
@@ -112,7 +139,10 @@ for (const mode of ['sharded', 'classic'] as const) {
     await pusher.waitFor('App\\Events\\RollCreateEvent', (m) => m.data?.data?.uuid === made.uuid);
     const elsewhere = (await owner.api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: other })).body.data;
     await pusher.waitFor('App\\Events\\RollCreateEvent', (m) => m.channel === `presence-room.${other}` && m.data?.data?.uuid === elsewhere.uuid);
-    const dropped = instance.output().split('\n').filter((l) => l.includes('could not be handled')).length;
+    const dropped = instance
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('could not be handled')).length;
     t.log(`${mode}: ${sent} malformed messages published; ${dropped} of them failed in a listener and were dropped`);
   });
 }

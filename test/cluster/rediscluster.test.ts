@@ -22,7 +22,9 @@ const prefix = `rc${randomBytes(4).toString('hex')}:`;
 // RATE_LIMIT_LEASE_MAX=1: every request counted in the cluster, so the two instances' RateLimit-Remaining
 // count down one window request by request (with leases, each spends its own block: the limit holds,
 // test/cluster/rateLimit.leases.test.ts, but the countdown interleaves).
-const cluster = onCluster ? useCluster(test, 2, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_LEASE_MAX: '1', REALTIME_REVALIDATE_MS: '3600000' }) : null;
+const cluster = onCluster
+  ? useCluster(test, 2, { REDIS_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_LEASE_MAX: '1', REALTIME_REVALIDATE_MS: '3600000' })
+  : null;
 const A = () => cluster!.current.instances[0]!;
 const B = () => cluster!.current.instances[1]!;
 
@@ -41,9 +43,7 @@ test.before(async () => {
 test.after.always(() => redis?.disconnect());
 
 async function crossSlotErrors(): Promise<number[]> {
-  return Promise.all(
-    redis.nodes('master').map(async (node: Redis) => Number(/errorstat_CROSSSLOT:count=(\d+)/.exec(await node.info('errorstats'))?.[1] ?? 0)),
-  );
+  return Promise.all(redis.nodes('master').map(async (node: Redis) => Number(/errorstat_CROSSSLOT:count=(\d+)/.exec(await node.info('errorstats'))?.[1] ?? 0)));
 }
 
 async function roomOf(owner: TestUser, player: TestUser) {
@@ -63,7 +63,9 @@ maybe('rolls cross instances on the cluster, in one order, and presence is count
 
   const posted: string[] = [];
   const rolls = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => (i % 2 ? A() : B()).api.as(i % 2 ? owner.key : player.key).post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })),
+    Array.from({ length: 20 }, (_, i) =>
+      (i % 2 ? A() : B()).api.as(i % 2 ? owner.key : player.key).post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug }),
+    ),
   );
   for (const res of rolls) {
     t.is(res.status, 201, res.text);
@@ -88,7 +90,12 @@ maybe('rolls cross instances on the cluster, in one order, and presence is count
   const leaving = onC.waitForDisconnect();
   await C.stop();
   await leaving;
-  t.log(C.output().split('\n').filter((l) => /presence|warn|error/i.test(l)).join('\n'));
+  t.log(
+    C.output()
+      .split('\n')
+      .filter((l) => /presence|warn|error/i.test(l))
+      .join('\n'),
+  );
   t.is((await redisKeys(redis, `${room}:instance:*`)).length, 2, "the stopped instance's contribution is gone");
   t.is(Object.keys(await redis.hgetall(room)).length, 2, 'both users still present (their sockets on A and B)');
   t.deepEqual(await redis.smembers(`{${prefix}presence:instances}`).then((ids) => ids.length), 2, 'the stopped instance is forgotten');
@@ -114,7 +121,11 @@ maybe('a key spreading requests over both instances has one budget, counted on t
     if (i > LIMIT) break;
   }
   t.true(remaining.length >= LIMIT - 3, `${remaining.length} requests before the limit`);
-  t.deepEqual(remaining, Array.from({ length: remaining.length }, (_, i) => remaining[0]! - i), 'both instances count down one window');
+  t.deepEqual(
+    remaining,
+    Array.from({ length: remaining.length }, (_, i) => remaining[0]! - i),
+    'both instances count down one window',
+  );
   t.is(remaining[remaining.length - 1], 0);
   for (const instance of [A(), B()]) {
     const limited = await instance.api.as(me.key).get('/user');
@@ -131,7 +142,16 @@ maybe('key:revoke from the CLI reaches every instance through the cluster at onc
   // The periodic re-validation is an hour away here: only the control message can drop them.
   const dropped = sockets.map((s) => s.waitForDisconnect(30_000));
   const { database } = cluster!.current;
-  const out = await runCli({ DATABASE_URL: database.databaseUrl!, DATA_DIR: database.dataDir, REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES!, REDIS_PREFIX: prefix, PUSHER_APP_SECRET: 'test-pusher-secret-0123456789' }, ['key:revoke', player.key]);
+  const out = await runCli(
+    {
+      DATABASE_URL: database.databaseUrl!,
+      DATA_DIR: database.dataDir,
+      REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES!,
+      REDIS_PREFIX: prefix,
+      PUSHER_APP_SECRET: 'test-pusher-secret-0123456789',
+    },
+    ['key:revoke', player.key],
+  );
   t.is(out.code, 0, out.stdout + out.stderr);
   t.regex(out.stdout, /Their open sockets are being dropped on every instance/);
   for (const reason of await Promise.all(dropped)) t.is(reason, 'io server disconnect');
@@ -162,11 +182,19 @@ maybe("the service's keys are spread over the cluster's masters, and no command 
 const slotKey = (key: string): number => calculateSlot(key);
 
 maybe('the wrong variable for the Redis at hand stops start-up with a sentence saying which to set', async (t) => {
-  const base = { PORT: '0', DATA_DIR: cluster!.current.database.dataDir, DATABASE_URL: cluster!.current.database.databaseUrl!, PUSHER_APP_SECRET: 'test-pusher-secret-0123456789' };
+  const base = {
+    PORT: '0',
+    DATA_DIR: cluster!.current.database.dataDir,
+    DATABASE_URL: cluster!.current.database.databaseUrl!,
+    PUSHER_APP_SECRET: 'test-pusher-secret-0123456789',
+  };
   const node = TEST_REDIS_CLUSTER_NODES!.split(',')[0]!;
   const asUrl = await runMainExpectingExit({ ...base, REDIS_URL: `redis://${node}` });
   t.is(asUrl.code, 1);
-  t.regex(asUrl.stderr, /^Cannot start: Redis at REDIS_URL is a node of a Redis Cluster \(cluster_enabled:1\): name the cluster's nodes in REDIS_CLUSTER_NODES instead\./m);
+  t.regex(
+    asUrl.stderr,
+    /^Cannot start: Redis at REDIS_URL is a node of a Redis Cluster \(cluster_enabled:1\): name the cluster's nodes in REDIS_CLUSTER_NODES instead\./m,
+  );
 
   const port = await freePort();
   const standalone = await startRedis(port);

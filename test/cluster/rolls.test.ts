@@ -53,11 +53,18 @@ test('rolls posted on A reach clients on A and B once each, in order', async (t)
   posted.push((await roll(p1, B().url, { dice: [d('d4')], room: slug })).uuid);
   for (const c of [onA, onB, onB2]) {
     await c.waitFor('RollCreateEvent', (p) => p.data.uuid === posted[posted.length - 1]);
-    t.deepEqual(c.of('RollCreateEvent').map((p) => p.data.uuid), posted);
+    t.deepEqual(
+      c.of('RollCreateEvent').map((p) => p.data.uuid),
+      posted,
+    );
   }
-  const latencies = onB.events.filter((e) => e.event === 'RollCreateEvent' && sentAt.has(e.payload.data.uuid)).map((e) => e.at - sentAt.get(e.payload.data.uuid)!);
+  const latencies = onB.events
+    .filter((e) => e.event === 'RollCreateEvent' && sentAt.has(e.payload.data.uuid))
+    .map((e) => e.at - sentAt.get(e.payload.data.uuid)!);
   latencies.sort((x, y) => x - y);
-  t.log(`POST /roll on A -> RollCreateEvent on B: median ${latencies[latencies.length >> 1]} ms, max ${latencies[latencies.length - 1]} ms (10 sequential rolls)`);
+  t.log(
+    `POST /roll on A -> RollCreateEvent on B: median ${latencies[latencies.length >> 1]} ms, max ${latencies[latencies.length - 1]} ms (10 sequential rolls)`,
+  );
 });
 
 test('whispers and hidden dice stay private across instances', async (t) => {
@@ -81,14 +88,26 @@ test('whispers and hidden dice stay private across instances', async (t) => {
   // Each roll by its uuid, not by its place: `last` (through A) may arrive before `hidden` (through B).
   const seen = (c: Client, uuid: string) => c.of('RollCreateEvent').find((p) => p.data.uuid === uuid).data;
   for (const c of [sockets.bystanderA, sockets.bystanderB]) {
-    t.deepEqual(c.of('RollCreateEvent').map((p) => p.data.uuid).sort(), [hidden.uuid, last.uuid].sort());
+    t.deepEqual(
+      c
+        .of('RollCreateEvent')
+        .map((p) => p.data.uuid)
+        .sort(),
+      [hidden.uuid, last.uuid].sort(),
+    );
     t.false(JSON.stringify(c.events).includes(secret.uuid));
     t.is(seen(c, hidden.uuid).values[0].value, null);
     t.is(seen(c, hidden.uuid).total_value, 2);
   }
   for (const c of [sockets.whispereeA, sockets.whispereeB]) {
     await c.waitFor('RollCreateEvent', (p) => p.data.uuid === secret.uuid);
-    t.deepEqual(c.of('RollCreateEvent').map((p) => p.data.uuid).sort(), [secret.uuid, hidden.uuid, last.uuid].sort());
+    t.deepEqual(
+      c
+        .of('RollCreateEvent')
+        .map((p) => p.data.uuid)
+        .sort(),
+      [secret.uuid, hidden.uuid, last.uuid].sort(),
+    );
     t.is(seen(c, hidden.uuid).values[0].value, null);
   }
   t.is(seen(sockets.rollerB, hidden.uuid).values[0].value, 13);
@@ -108,7 +127,10 @@ test('a client that reconnects to the other instance with since gets exactly the
   await again.waitForCount('RollCreateEvent', missed.length);
   const live = await roll(p1, A().url, { dice: [d('d4')], room: slug });
   await again.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
-  t.deepEqual(again.of('RollCreateEvent').map((p) => p.data.uuid), [...missed, live.uuid]);
+  t.deepEqual(
+    again.of('RollCreateEvent').map((p) => p.data.uuid),
+    [...missed, live.uuid],
+  );
 });
 
 test('a burst of 500 rolls from 10 users arrives complete, once, and in one order at every client', async (t) => {
@@ -143,8 +165,14 @@ test('a burst of 500 rolls from 10 users arrives complete, once, and in one orde
     t.true(order.every((u) => all.has(u)));
     t.deepEqual(order, orders[0], 'every client sees the room in the same order');
     for (const mine of byUser) {
-      t.deepEqual(order.filter((u) => mine.includes(u)), mine, "each player's rolls in the order they were made");
+      t.deepEqual(
+        order.filter((u) => mine.includes(u)),
+        mine,
+        "each player's rolls in the order they were made",
+      );
     }
   }
-  t.log(`500 rolls posted in ${posted} ms (${Math.round(500000 / posted)}/s) by 10 players over 2 instances; all delivered to ${watchers.length} sockets after ${delivered} ms`);
+  t.log(
+    `500 rolls posted in ${posted} ms (${Math.round(500000 / posted)}/s) by 10 players over 2 instances; all delivered to ${watchers.length} sockets after ${delivered} ms`,
+  );
 });

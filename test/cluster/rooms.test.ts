@@ -59,7 +59,10 @@ test('a room update made through A reaches sockets on A and B exactly once', asy
   for (const c of [a, b]) {
     await c.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Second');
     // (The join's own update may also arrive, just after connecting: it is not counted here.)
-    const names = c.of('RoomUpdateEvent').map((p) => p.data.name).filter((n) => n === 'First' || n === 'Second');
+    const names = c
+      .of('RoomUpdateEvent')
+      .map((p) => p.data.name)
+      .filter((n) => n === 'First' || n === 'Second');
     t.deepEqual(names, ['First', 'Second']);
   }
 });

@@ -90,67 +90,83 @@ async function logSize(slug: string): Promise<number> {
   }
 }
 
-test.serial('Redis restarted with its data (append-only file): since_seq alone replays exactly the rolls made during the outage, in seq order, once each; the project client too', async (t) => {
-  const s = await scene();
-  const project = new Client(liveRoom(s.B.url, s.player.key, s.slug, { socket: { transports: ['websocket'], forceNew: true, reconnectionDelay: 200, reconnectionDelayMax: 1000 } }) as unknown as Client['socket']);
-  clients.push(project);
-  await project.waitFor('RollCreateEvent', (p) => p.data.uuid === s.first).catch(() => undefined);
-  const since = { onA: highest(s.onA), onB: highest(s.onB) };
+test.serial(
+  'Redis restarted with its data (append-only file): since_seq alone replays exactly the rolls made during the outage, in seq order, once each; the project client too',
+  async (t) => {
+    const s = await scene();
+    const project = new Client(
+      liveRoom(s.B.url, s.player.key, s.slug, {
+        socket: { transports: ['websocket'], forceNew: true, reconnectionDelay: 200, reconnectionDelayMax: 1000 },
+      }) as unknown as Client['socket'],
+    );
+    clients.push(project);
+    await project.waitFor('RollCreateEvent', (p) => p.data.uuid === s.first).catch(() => undefined);
+    const since = { onA: highest(s.onA), onB: highest(s.onB) };
 
-  await killRedis(redis!);
-  const missed = await rollsDuringOutage(s, 12);
-  redis = await startRedis(port, { persistIn: dir });
-  const backAt = Date.now();
+    await killRedis(redis!);
+    const missed = await rollsDuringOutage(s, 12);
+    redis = await startRedis(port, { persistIn: dir });
+    const backAt = Date.now();
 
-  // Told to replay and closed by the server; they come back with since_seq only.
-  for (const c of [s.onA, s.onB]) await c.until(() => (!c.socket.connected && c.of('ReplayRequiredEvent').length) || null, 'told to replay and closed', 15_000);
-  const again = await Promise.all([
-    connectWelcomed(s.A.url, s.slug, { token: s.player.key, since_seq: since.onA }, clients),
-    connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since.onB }, clients),
-  ]);
-  for (const c of [...again, project]) await c.until(() => missed.every((u) => creates(c).includes(u)) || null, 'every missed roll', 20_000);
-  t.log(`every missed roll back ${Date.now() - backAt} ms after Redis was`);
-  const live = await roll(s.owner, s.slug);
-  for (const c of [...again, project]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000);
+    // Told to replay and closed by the server; they come back with since_seq only.
+    for (const c of [s.onA, s.onB])
+      await c.until(() => (!c.socket.connected && c.of('ReplayRequiredEvent').length) || null, 'told to replay and closed', 15_000);
+    const again = await Promise.all([
+      connectWelcomed(s.A.url, s.slug, { token: s.player.key, since_seq: since.onA }, clients),
+      connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since.onB }, clients),
+    ]);
+    for (const c of [...again, project]) await c.until(() => missed.every((u) => creates(c).includes(u)) || null, 'every missed roll', 20_000);
+    t.log(`every missed roll back ${Date.now() - backAt} ms after Redis was`);
+    const live = await roll(s.owner, s.slug);
+    for (const c of [...again, project]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000);
 
-  const [reA, reB] = again as [Client, Client];
-  // Their order is the seqs' (each instance's kept rolls in the order made, the instances' in the order they sent them).
-  t.deepEqual([...creates(reA)].sort(), [...missed, live].sort(), 'the missed rolls and the live one: nothing more, nothing missing');
-  t.is(new Set(creates(reA)).size, creates(reA).length, 'each once');
-  t.is(creates(reA).at(-1), live, 'the live one last');
-  for (const byOne of [missed.filter((_, i) => i % 2 === 0), missed.filter((_, i) => i % 2 === 1)]) {
-    t.deepEqual(creates(reA).filter((u) => byOne.includes(u)), byOne, 'one instance\'s rolls in the order made');
-  }
-  t.deepEqual(creates(reA), creates(reB), 'one order on both instances');
-  t.deepEqual(seqsOf(reA), seqsOf(reB), 'one numbering');
-  t.true(increasing(seqsOf(reA)), 'in seq order');
-  t.true(seqsOf(reA)[0]! > since.onA, 'the counter did not go backwards');
-  t.is(reA.of('RoomUpdateEvent')[0].seq, since.onA, 'the log covered since_seq: the stream goes on from it');
-  const heard = creates(project);
-  t.is(new Set(heard).size, heard.length, 'the project client: each roll once');
-  t.true(increasing(seqsOf(project)), 'the project client: in seq order');
-});
+    const [reA, reB] = again as [Client, Client];
+    // Their order is the seqs' (each instance's kept rolls in the order made, the instances' in the order they sent them).
+    t.deepEqual([...creates(reA)].sort(), [...missed, live].sort(), 'the missed rolls and the live one: nothing more, nothing missing');
+    t.is(new Set(creates(reA)).size, creates(reA).length, 'each once');
+    t.is(creates(reA).at(-1), live, 'the live one last');
+    for (const byOne of [missed.filter((_, i) => i % 2 === 0), missed.filter((_, i) => i % 2 === 1)]) {
+      t.deepEqual(
+        creates(reA).filter((u) => byOne.includes(u)),
+        byOne,
+        "one instance's rolls in the order made",
+      );
+    }
+    t.deepEqual(creates(reA), creates(reB), 'one order on both instances');
+    t.deepEqual(seqsOf(reA), seqsOf(reB), 'one numbering');
+    t.true(increasing(seqsOf(reA)), 'in seq order');
+    t.true(seqsOf(reA)[0]! > since.onA, 'the counter did not go backwards');
+    t.is(reA.of('RoomUpdateEvent')[0].seq, since.onA, 'the log covered since_seq: the stream goes on from it');
+    const heard = creates(project);
+    t.is(new Set(heard).size, heard.length, 'the project client: each roll once');
+    t.true(increasing(seqsOf(project)), 'the project client: in seq order');
+  },
+);
 
-test.serial('Redis restarted empty (no persistence): the counter goes on above the old seqs; since_seq alone replays nothing, since beside it replays the missed rolls', async (t) => {
-  const s = await scene();
-  const since = highest(s.onB);
-  await killRedis(redis!);
-  const missed = await rollsDuringOutage(s, 6);
-  rmSync(dir, { recursive: true, force: true });
-  redis = await startRedis(port);
-  for (const c of [s.onA, s.onB]) await c.until(() => (!c.socket.connected && c.of('ReplayRequiredEvent').length) || null, 'told to replay and closed', 15_000);
-  // The kept blocks reach the new Redis (and its new log) before anyone reconnects, so what follows does not race them.
-  const deadline = Date.now() + 15_000;
-  while ((await logSize(s.slug)) < missed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  t.is(await logSize(s.slug), missed.length, 'the kept blocks were sent to the new Redis');
+test.serial(
+  'Redis restarted empty (no persistence): the counter goes on above the old seqs; since_seq alone replays nothing, since beside it replays the missed rolls',
+  async (t) => {
+    const s = await scene();
+    const since = highest(s.onB);
+    await killRedis(redis!);
+    const missed = await rollsDuringOutage(s, 6);
+    rmSync(dir, { recursive: true, force: true });
+    redis = await startRedis(port);
+    for (const c of [s.onA, s.onB])
+      await c.until(() => (!c.socket.connected && c.of('ReplayRequiredEvent').length) || null, 'told to replay and closed', 15_000);
+    // The kept blocks reach the new Redis (and its new log) before anyone reconnects, so what follows does not race them.
+    const deadline = Date.now() + 15_000;
+    while ((await logSize(s.slug)) < missed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    t.is(await logSize(s.slug), missed.length, 'the kept blocks were sent to the new Redis');
 
-  const bare = await connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since }, clients);
-  const both = await connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since, since: s.first }, clients);
-  const live = await roll(s.owner, s.slug);
-  for (const c of [bare, both]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000);
-  t.deepEqual(creates(bare), [live], 'since_seq below the new counter\'s start: not covered, nothing replayed');
-  t.deepEqual(creates(both), [...missed, live], 'since (the uuid) beside it: the missed rolls, oldest first');
-  const newSeq = bare.of('RollCreateEvent')[0].seq as number;
-  t.true(newSeq > since, `the counter went on above the old seqs (${since} -> ${newSeq})`);
-  t.true(bare.of('RoomUpdateEvent')[0].seq > since, 'not covered: the welcome gives the room\'s new seq');
-});
+    const bare = await connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since }, clients);
+    const both = await connectWelcomed(s.B.url, s.slug, { token: s.owner.key, since_seq: since, since: s.first }, clients);
+    const live = await roll(s.owner, s.slug);
+    for (const c of [bare, both]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live, 15_000);
+    t.deepEqual(creates(bare), [live], "since_seq below the new counter's start: not covered, nothing replayed");
+    t.deepEqual(creates(both), [...missed, live], 'since (the uuid) beside it: the missed rolls, oldest first');
+    const newSeq = bare.of('RollCreateEvent')[0].seq as number;
+    t.true(newSeq > since, `the counter went on above the old seqs (${since} -> ${newSeq})`);
+    t.true(bare.of('RoomUpdateEvent')[0].seq > since, "not covered: the welcome gives the room's new seq");
+  },
+);

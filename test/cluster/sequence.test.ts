@@ -76,7 +76,7 @@ test('a burst of concurrent rolls through two instances while a socket reconnect
   await back.until(() => seqsOf(back).includes(lastSeq) || null, 'the last roll', 30_000);
   // `since` replays the rolls stored after it (the database's order, not the seqs'): read that order.
   const stored: string[] = [];
-  for (let before = ''; ; ) {
+  for (let before = ''; ;) {
     const page = await players[0]!.api.get(`/room/${slug}/roll?limit=100${before ? `&before=${before}` : ''}`);
     const uuids = (page.body.data as Array<{ uuid: string }>).map((r) => r.uuid);
     stored.unshift(...uuids.reverse());
@@ -89,7 +89,10 @@ test('a burst of concurrent rolls through two instances while a socket reconnect
   // One order, one numbering, on both instances; strictly increasing.
   t.deepEqual(rollLine(stayA), rollLine(stayB), 'both instances deliver the same events with the same seqs in the same order');
   const seqs = rollLine(stayB).map((line) => Number(line.split(' ')[2]));
-  t.true(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), 'seqs strictly increase');
+  t.true(
+    seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!),
+    'seqs strictly increase',
+  );
   t.is(creates(stayB).length, made.length, 'each roll once');
 
   // The reconnected socket: exactly what the others heard after its seq.
@@ -100,12 +103,20 @@ test('a burst of concurrent rolls through two instances while a socket reconnect
   // The old `since` still works: every roll after it, each once (its order is the database's).
   const heardOld = creates(oldBack);
   t.is(new Set(heardOld).size, heardOld.length, 'the old since: nothing twice');
-  t.true(heardOld.every((u) => made.includes(u)), 'the old since: rolls of this room');
-  t.true(storedAfter.every((u) => heardOld.includes(u)), 'the old since: every roll stored after it');
-  t.log(`${made.length} rolls through two instances; the reconnected socket had missed at least ${rollLine(stayB, sinceSeq).filter((l) => Number(l.split(' ')[2]) <= atReconnect).length} and heard ${rollLine(back).length} in all`);
+  t.true(
+    heardOld.every((u) => made.includes(u)),
+    'the old since: rolls of this room',
+  );
+  t.true(
+    storedAfter.every((u) => heardOld.includes(u)),
+    'the old since: every roll stored after it',
+  );
+  t.log(
+    `${made.length} rolls through two instances; the reconnected socket had missed at least ${rollLine(stayB, sinceSeq).filter((l) => Number(l.split(' ')[2]) <= atReconnect).length} and heard ${rollLine(back).length} in all`,
+  );
 });
 
-test('the room\'s keys share the slot of its channel: {<prefix>#/room/<slug>#}:seq and :log, with a TTL; the log holds the roll events', async (t) => {
+test("the room's keys share the slot of its channel: {<prefix>#/room/<slug>#}:seq and :log, with a TTL; the log holds the roll events", async (t) => {
   const c = cluster.current;
   const players = await Promise.all([c.newUser(0), c.newUser(1)]);
   const slug = await room(players);
@@ -134,7 +145,7 @@ test('the room\'s keys share the slot of its channel: {<prefix>#/room/<slug>#}:s
     await redis.expire(`${tag}:log`, 100);
     t.is((await players[0]!.api.patch(`/room/${slug}`, { name: 'Renamed' })).status, 200);
     await watcher.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed');
-    t.true((await redis.ttl(`${tag}:log`)) > 3600, 'the log\'s TTL went with the counter\'s');
+    t.true((await redis.ttl(`${tag}:log`)) > 3600, "the log's TTL went with the counter's");
   } finally {
     redis.disconnect();
   }

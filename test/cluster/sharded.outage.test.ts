@@ -50,10 +50,12 @@ test('a room namespace made during an outage is shard-subscribed once Redis is b
   for (let i = 0; i < 40 && !heard; i++) {
     const roll = await api.post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
     t.is(roll.status, 201);
-    heard = await listener.waitFor('App\\Events\\RollCreateEvent', (m) => m.data.data.uuid === roll.body.data.uuid, 500).then(
-      () => true,
-      () => false,
-    );
+    heard = await listener
+      .waitFor('App\\Events\\RollCreateEvent', (m) => m.data.data.uuid === roll.body.data.uuid, 500)
+      .then(
+        () => true,
+        () => false,
+      );
   }
   t.true(heard, `a roll made through B reaches the subscription A took during the outage (shard channel subscribers: ${await subscribers()})`);
   t.is(await subscribers(), 1, "A's adapter holds the room's shard channel");

@@ -33,7 +33,10 @@ async function roomOnBoth() {
 
 test('both instances start on sharded pub/sub and say so once', (t) => {
   for (const instance of [A(), B()]) {
-    const lines = instance.output().split('\n').filter((l) => l.includes('realtime fabric'));
+    const lines = instance
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('realtime fabric'));
     t.is(lines.length, 1, instance.output().slice(0, 2000));
     t.is(JSON.parse(lines[0]!).pubsub, 'sharded');
     t.false(instance.output().includes('classic adapter'));
@@ -51,7 +54,14 @@ test("the publisher's broadcasts, sent as one MULTI block, reach sockets on both
   t.is(wire.command, 'spublish');
   const results = await redis.multi([first, nobody, everyone].map(({ channel, message }) => [wire.command, channel, message])).exec();
   // Each SPUBLISH reached the two instances' adapters (the shard channel's two subscribers).
-  t.deepEqual(results!.map(([err, n]) => [err, n]), [[null, 2], [null, 2], [null, 2]]);
+  t.deepEqual(
+    results!.map(([err, n]) => [err, n]),
+    [
+      [null, 2],
+      [null, 2],
+      [null, 2],
+    ],
+  );
   for (const client of [onA, onB]) {
     const got = await client.waitForCount('ProbeEvent', 2);
     t.deepEqual(got, [{ data: { n: 1, nested: { list: [1, 'two', null] } } }, { data: { n: 3 } }]);

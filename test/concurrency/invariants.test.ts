@@ -43,7 +43,10 @@ test('versions published while 10 boxes upgrade at once: every box ends on a rea
   })();
   const upgrades = await Promise.all(users.flatMap((u) => [0, 1, 2].map(() => u.api.patch(`/dice-box/${id}`))));
   t.deepEqual(await publishing, [201, 201, 201, 201, 201, 201]);
-  t.true(upgrades.every((r) => r.status === 200), upgrades.map((r) => r.status).join(','));
+  t.true(
+    upgrades.every((r) => r.status === 200),
+    upgrades.map((r) => r.status).join(','),
+  );
 
   const versions = new Set(((await owner.api.get(`/theme/${id}/version?per_page=100`)).body.data as { version: string }[]).map((v) => v.version));
   t.is(versions.size, 7);
@@ -60,12 +63,18 @@ test('10 simultaneous PATCHes, each hiding a different die of one roll: no updat
   t.is(roll.status, 201, roll.text);
   const values = roll.body.data.values as { uuid: string }[];
   const answers = await Promise.all(values.map((v) => api.patch(`/roll/${roll.body.data.uuid}`, { dice: [{ uuid: v.uuid, is_hidden: true }] })));
-  t.true(answers.every((a) => a.status === 200), answers.map((a) => `${a.status}`).join(','));
+  t.true(
+    answers.every((a) => a.status === 200),
+    answers.map((a) => `${a.status}`).join(','),
+  );
   const after = await api.get(`/roll/${roll.body.data.uuid}`);
-  t.deepEqual(after.body.data.values.map((v: { is_hidden: boolean }) => v.is_hidden), Array(10).fill(true));
+  t.deepEqual(
+    after.body.data.values.map((v: { is_hidden: boolean }) => v.is_hidden),
+    Array(10).fill(true),
+  );
 });
 
-test('a participant\'s name and colour changed at the same moment: both stick (10 rounds)', async (t) => {
+test("a participant's name and colour changed at the same moment: both stick (10 rounds)", async (t) => {
   const owner = await ctx.server.newUser();
   const room = (await owner.api.post('/room', { name: 'Table', is_public: true })).body.data;
   const me = room.participants[0];
@@ -99,14 +108,17 @@ test('a room renamed while its visibility changes: both stick (10 rounds)', asyn
   }
 });
 
-test('a share link\'s expiry and its use limit changed at the same moment: both stick (10 rounds)', async (t) => {
+test("a share link's expiry and its use limit changed at the same moment: both stick (10 rounds)", async (t) => {
   const owner = await ctx.server.newUser();
   const id = themeId('both');
   t.is((await postTheme(owner.api, manifest({ id }))).status, 201);
   const link = (await owner.api.post('/share-request', { theme: id })).body.data;
   for (let round = 0; round < 10; round++) {
     const expires = new Date(Date.UTC(2031 + round, 0, 1)).toISOString();
-    const [a, b] = await Promise.all([owner.api.patch(`/share-request/${link.id}`, { expires_at: expires }), owner.api.patch(`/share-request/${link.id}`, { max_uses: 100 + round })]);
+    const [a, b] = await Promise.all([
+      owner.api.patch(`/share-request/${link.id}`, { expires_at: expires }),
+      owner.api.patch(`/share-request/${link.id}`, { max_uses: 100 + round }),
+    ]);
     t.is(a.status, 200, a.text);
     t.is(b.status, 200, b.text);
     const now = (await owner.api.get(`/share-request/${link.id}`)).body.data;

@@ -82,7 +82,10 @@ test('10 KiB theme files and room backgrounds uploaded at once with ASSET_BYTES_
   ]);
   const statuses = answers.map((a) => a.status);
   t.is(statuses.filter((s) => s === 200 || s === 201).length, 4, statuses.join(','));
-  t.true(answers.every((a) => a.status < 300 || a.body.data.code === 'quota_exceeded'), statuses.join(','));
+  t.true(
+    answers.every((a) => a.status < 300 || a.body.data.code === 'quota_exceeded'),
+    statuses.join(','),
+  );
   // What is stored agrees with what was answered.
   const backgrounds = (await Promise.all(slugs.map((slug) => me.api.get(`/room/${slug}`)))).filter((r) => r.body.data.bg_file_path !== null).length;
   const themes = ((await me.api.get('/theme?per_page=100')).body.data as { id: string }[]).filter((theme) => theme.id.startsWith('bytes-')).length;

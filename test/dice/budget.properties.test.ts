@@ -13,8 +13,17 @@ import test from 'ava';
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import {
-  builtinDefinition, DiceError, MAX_EQUATION_LENGTH, MAX_OPERAND_LENGTH, MAX_SELECTORS_PER_OPERATOR, rollDice, rollEquation,
-  WORK_BUDGET, WorkBudget, type DieRequest, type OperatorInput,
+  builtinDefinition,
+  DiceError,
+  MAX_EQUATION_LENGTH,
+  MAX_OPERAND_LENGTH,
+  MAX_SELECTORS_PER_OPERATOR,
+  rollDice,
+  rollEquation,
+  WORK_BUDGET,
+  WorkBudget,
+  type DieRequest,
+  type OperatorInput,
 } from '../../src/dice/index';
 import { ADVERSARIES, equations, rollRequests, type Adversary } from './adversaries';
 import { seeded } from './helpers';
@@ -68,18 +77,24 @@ test(`every hand-built adversary ends within ${PER_INPUT_MS} ms, rolled or refus
 });
 
 test(`generated operator objects end within ${PER_INPUT_MS} ms, rolled or refused with a DiceError (seed ${SEED})`, (t) => {
-  fc.assert(fc.property(rollRequests(), ({ dice, operator }) => {
-    const { ms } = timed(() => rollDice(dice, operator, resolve));
-    if (ms >= PER_INPUT_MS) throw new Error(`${ms.toFixed(1)} ms`);
-  }), { numRuns: COUNT, seed: SEED });
+  fc.assert(
+    fc.property(rollRequests(), ({ dice, operator }) => {
+      const { ms } = timed(() => rollDice(dice, operator, resolve));
+      if (ms >= PER_INPUT_MS) throw new Error(`${ms.toFixed(1)} ms`);
+    }),
+    { numRuns: COUNT, seed: SEED },
+  );
   t.pass();
 });
 
 test(`generated equations end within ${PER_INPUT_MS} ms, rolled or refused with a DiceError (seed ${SEED})`, (t) => {
-  fc.assert(fc.property(equations(), (equation) => {
-    const { ms } = timed(() => rollEquation(equation, 'standard', resolve));
-    if (ms >= PER_INPUT_MS) throw new Error(`${ms.toFixed(1)} ms`);
-  }), { numRuns: 2 * COUNT, seed: SEED });
+  fc.assert(
+    fc.property(equations(), (equation) => {
+      const { ms } = timed(() => rollEquation(equation, 'standard', resolve));
+      if (ms >= PER_INPUT_MS) throw new Error(`${ms.toFixed(1)} ms`);
+    }),
+    { numRuns: 2 * COUNT, seed: SEED },
+  );
   t.pass();
 });
 
@@ -167,7 +182,9 @@ test('the documented limits still roll: 100 dice, 1,000 values, 20 selectors, bi
   const e = refusal(t, () => rollDice([d('d1000')], { e: twenty('>1') }, resolve, { int: (n) => n - 1 }));
   t.regex(e.message, /reached 1000 dice/);
   // The longest equation accepted rolls: 100 dice written one by one (whitespace between terms is allowed).
-  const eq = Array.from({ length: 100 }, (_, i) => `1d${i % 2 === 0 ? 4 : 6}`).join('+').padEnd(MAX_EQUATION_LENGTH);
+  const eq = Array.from({ length: 100 }, (_, i) => `1d${i % 2 === 0 ? 4 : 6}`)
+    .join('+')
+    .padEnd(MAX_EQUATION_LENGTH);
   t.is(eq.length, MAX_EQUATION_LENGTH);
   t.is(rollEquation(eq, 'standard', resolve).values.length, 100);
 });

@@ -6,8 +6,16 @@
  */
 import test from 'ava';
 import {
-  builtinDefinition, CryptoRng, DiceError, MAX_GENERIC_SIDES, parseEquation, rollDice, rollEquation,
-  type Resolve, type RollResult, type Rng,
+  builtinDefinition,
+  CryptoRng,
+  DiceError,
+  MAX_GENERIC_SIDES,
+  parseEquation,
+  rollDice,
+  rollEquation,
+  type Resolve,
+  type RollResult,
+  type Rng,
 } from '../../src/dice/index';
 import { faces, resolve as customResolve, seeded, T } from './helpers';
 
@@ -22,16 +30,26 @@ function roll(eq: string, rng: Rng): RollResult {
 test('the built-in theme rolls any dN with 2 <= N <= 1,000 as a generic die with faces 1..N', (t) => {
   for (const n of [2, 3, 7, 30, 100, 999, MAX_GENERIC_SIDES]) {
     const def = builtinDefinition(`d${n}`)!;
-    t.deepEqual(def.faces, Array.from({ length: n }, (_, i) => i + 1), `d${n}`);
+    t.deepEqual(
+      def.faces,
+      Array.from({ length: n }, (_, i) => i + 1),
+      `d${n}`,
+    );
   }
   for (const bad of ['d1', 'd0', 'd1001', 'd03', 'd', 'dx', 'constructor', 'd-3']) t.is(builtinDefinition(bad), null, bad);
   const r = roll('2d30+1d3+1', faces(30, 1, 3));
   t.is(r.total, 35);
   t.is(r.equation, '2d30+1d3+1');
-  t.deepEqual(r.values.map((v) => v.type), ['d30', 'd30', 'd3', 'mod']);
+  t.deepEqual(
+    r.values.map((v) => v.type),
+    ['d30', 'd30', 'd3', 'mod'],
+  );
   t.is(roll('1d1000', faces(1000)).total, 1000);
   // A standard die keeps its own definition (the d10 is 1..10, d100 is still the percentile pair).
-  t.deepEqual(roll('1d100', faces(10, 7)).values.map((v) => v.type), ['d10x', 'd10']);
+  t.deepEqual(
+    roll('1d100', faces(10, 7)).values.map((v) => v.type),
+    ['d10x', 'd10'],
+  );
 });
 
 test('a die the built-in theme cannot roll is a 422 pointing at equation when only an equation was sent', (t) => {
@@ -39,11 +57,29 @@ test('a die the built-in theme cannot roll is a 422 pointing at equation when on
     const e = t.throws(() => roll(eq, seeded(1)), { instanceOf: DiceError }, eq)!;
     t.is(e.status, 422, eq);
     t.is(e.code, 'unknown_die', eq);
-    t.deepEqual(e.details.map((d) => d.path), ['equation'], eq);
+    t.deepEqual(
+      e.details.map((d) => d.path),
+      ['equation'],
+      eq,
+    );
   }
   // With explicit dice the path still names the die.
-  const e = t.throws(() => rollDice([{ type: 'd20', theme: STD }, { type: 'd1001', theme: STD }], null, builtin), { instanceOf: DiceError })!;
-  t.deepEqual(e.details.map((d) => d.path), ['dice[1].type']);
+  const e = t.throws(
+    () =>
+      rollDice(
+        [
+          { type: 'd20', theme: STD },
+          { type: 'd1001', theme: STD },
+        ],
+        null,
+        builtin,
+      ),
+    { instanceOf: DiceError },
+  )!;
+  t.deepEqual(
+    e.details.map((d) => d.path),
+    ['dice[1].type'],
+  );
   // A custom theme without generic dice still refuses them.
   t.is(t.throws(() => rollEquation('1d3', 'bare', customResolve), { instanceOf: DiceError })!.details[0]!.path, 'equation');
 });
@@ -52,19 +88,32 @@ test('fudge dice: 4dF has faces -1, 0, +1 (two each); dF.1 one -1, four 0, one +
   t.deepEqual(builtinDefinition('df')!.faces, [-1, -1, 0, 0, 1, 1]);
   t.deepEqual(builtinDefinition('df.1')!.faces, [-1, 0, 0, 0, 0, 1]);
   const r = roll('4dF+2', faces(1, 3, 5, 6));
-  t.deepEqual(r.values.map((v) => v.valueToDisplay), [-1, 0, 1, 1, 2]);
+  t.deepEqual(
+    r.values.map((v) => v.valueToDisplay),
+    [-1, 0, 1, 1, 2],
+  );
   t.is(r.total, 3);
   t.is(r.equation, '4dF+2');
   t.deepEqual(parseEquation(r.equation), parseEquation('4dF+2'));
   const one = roll('dF.1', faces(6));
   t.is(one.total, 1);
   t.is(one.equation, '1dF.1');
-  t.deepEqual(roll(one.equation, faces(1)).values.map((v) => v.valueToDisplay), [-1]);
+  t.deepEqual(
+    roll(one.equation, faces(1)).values.map((v) => v.valueToDisplay),
+    [-1],
+  );
   // A theme's own dF die keeps its braces, as equations stored before always wrote it.
   t.is(rollEquation('2dF', T, customResolve, faces(1, 6)).equation, '2{df}');
 });
 
-interface Case { eq: string; script: number[]; total: number; s: number | null; f: number | null; marks: string }
+interface Case {
+  eq: string;
+  script: number[];
+  total: number;
+  s: number | null;
+  f: number | null;
+  marks: string;
+}
 
 // marks: per value S (success), F (failure), d (dropped), . (neither)
 const CASES: Case[] = [
@@ -100,8 +149,10 @@ test('fixed cases: successes, failures, totals, marks and the written equation',
     if (c.s !== null && !c.eq.includes('+')) t.is(r.total, c.s - c.f!, `${c.eq}: total is successes minus failures`);
     t.is(r.successCount, c.s, `${c.eq}: successes`);
     t.is(r.failureCount, c.f, `${c.eq}: failures`);
-    const marks = r.values.filter((v) => v.type !== 'mod')
-      .map((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : v.isDropped ? 'd' : '.')).join('');
+    const marks = r.values
+      .filter((v) => v.type !== 'mod')
+      .map((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : v.isDropped ? 'd' : '.'))
+      .join('');
     t.is(marks, c.marks, `${c.eq}: marks`);
     t.is(r.equation, c.eq, `${c.eq}: written back as read`);
     t.deepEqual(parseEquation(r.equation), parseEquation(c.eq));
@@ -119,12 +170,36 @@ test('pools through the operator object, with predetermined faces; an exploding 
   t.is(e.details[0]!.path, 'operator.success');
   t.is(t.throws(() => roll('8d10>=', seeded(1)), { instanceOf: DiceError })!.code, 'invalid_equation');
   // A predetermined 10 explodes: the drawn 4 is one more die of the pool (and counts nothing).
-  const pool = rollDice([{ type: 'd10', theme: STD, value: 10 }, { type: 'd10', theme: STD, value: 1 }], { success: '>=8', failure: '1', '!': 'max' }, builtin, faces(4));
-  t.deepEqual(pool.values.map((v) => [v.value, v.origin, v.isSuccess, v.isFailure]), [[10, 'roll', true, false], [1, 'roll', false, true], [4, 'explosion', false, false]]);
+  const pool = rollDice(
+    [
+      { type: 'd10', theme: STD, value: 10 },
+      { type: 'd10', theme: STD, value: 1 },
+    ],
+    { success: '>=8', failure: '1', '!': 'max' },
+    builtin,
+    faces(4),
+  );
+  t.deepEqual(
+    pool.values.map((v) => [v.value, v.origin, v.isSuccess, v.isFailure]),
+    [
+      [10, 'roll', true, false],
+      [1, 'roll', false, true],
+      [4, 'explosion', false, false],
+    ],
+  );
   t.is(pool.total, 0);
   t.is(pool.equation, '2d10>=8f1!');
   // A pool on some of the dice: the other dice add their numbers.
-  const mixed = rollDice([{ type: 'd10', theme: STD }, { type: 'd10', theme: STD }, { type: 'd6', theme: STD }], { success: { '>=8': [0, 1] } }, builtin, faces(9, 2, 4));
+  const mixed = rollDice(
+    [
+      { type: 'd10', theme: STD },
+      { type: 'd10', theme: STD },
+      { type: 'd6', theme: STD },
+    ],
+    { success: { '>=8': [0, 1] } },
+    builtin,
+    faces(9, 2, 4),
+  );
   t.is(mixed.total, 1 + 4);
   t.is(mixed.equation, '2d10>=8+1d6');
   // A fudge face given by what it shows.
@@ -154,19 +229,28 @@ test('properties: every value is a success exactly when it meets the target, a f
         t.fail(`${eq}: face ${face} marked success=${v.isSuccess} failure=${v.isFailure}`);
         return;
       }
-      if (v.isDropped) { t.fail(`${eq}: nothing is dropped in a pool without k/p`); return; }
+      if (v.isDropped) {
+        t.fail(`${eq}: nothing is dropped in a pool without k/p`);
+        return;
+      }
       t.is(v.numericValue, success ? 1 : failure ? -1 : 0);
       if (success) s++;
       if (failure) f++;
     }
     // an explosion adds exactly one die per die showing the highest face
     const expected = explode ? n + maxes : n;
-    if (r.values.length !== expected && r.values.length < 1000) { t.fail(`${eq}: ${r.values.length} dice, expected ${expected}`); return; }
+    if (r.values.length !== expected && r.values.length < 1000) {
+      t.fail(`${eq}: ${r.values.length} dice, expected ${expected}`);
+      return;
+    }
     if (r.successCount !== s || r.failureCount !== (fail === null ? 0 : f) || r.total !== s - f) {
       t.fail(`${eq}: counts ${r.successCount}/${r.failureCount} total ${r.total}, expected ${s}/${f} ${s - f}`);
       return;
     }
-    if (r.equation !== eq) { t.fail(`${eq} written back as ${r.equation}`); return; }
+    if (r.equation !== eq) {
+      t.fail(`${eq} written back as ${r.equation}`);
+      return;
+    }
   }
   t.pass();
 });

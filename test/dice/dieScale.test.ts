@@ -37,7 +37,12 @@ test('scaled dice add their numbers times their factor; the equation says which 
     t.is(r.total, total, equation);
     // What the equation says is what was rolled: the same dice, the same total from the same faces.
     const parsed = parseEquation(r.equation);
-    const again = rollDice(parsed.dice.map((p, i) => ({ ...p, theme: T, ...(p.type === 'mod' ? {} : { valueToDisplay: r.values[i]!.valueToDisplay }) })), parsed.operator, resolve, seeded(1));
+    const again = rollDice(
+      parsed.dice.map((p, i) => ({ ...p, theme: T, ...(p.type === 'mod' ? {} : { valueToDisplay: r.values[i]!.valueToDisplay }) })),
+      parsed.operator,
+      resolve,
+      seeded(1),
+    );
     t.is(again.total, total, `${equation} read back`);
     t.is(again.equation, equation);
   }
@@ -79,22 +84,51 @@ test('what the object form may not say is refused before anything is rolled', (t
 });
 
 test('a viewer who may not see some dice: their total scales what they see; a hidden scaled modifier is not shown', (t) => {
-  const r = rollDice([
-    { type: 'd6', theme: T, value: 4 }, { type: 'mod', theme: T, value: 3 }, { type: 'd4', theme: T, value: 2, isHidden: true },
-  ], { '*': { 2: [0, 1] } }, resolve, seeded(1));
+  const r = rollDice(
+    [
+      { type: 'd6', theme: T, value: 4 },
+      { type: 'mod', theme: T, value: 3 },
+      { type: 'd4', theme: T, value: 2, isHidden: true },
+    ],
+    { '*': { 2: [0, 1] } },
+    resolve,
+    seeded(1),
+  );
   t.is(r.total, 16);
   t.is(viewerTotal(r.values, r.operator), 14, 'the hidden d4 counts nothing; the d6 and +3 count doubled');
-  t.is(viewerTotal(r.values.map((v) => ({ ...v, isHidden: false })), r.operator), r.total, 'with nothing hidden, the stored total');
+  t.is(
+    viewerTotal(
+      r.values.map((v) => ({ ...v, isHidden: false })),
+      r.operator,
+    ),
+    r.total,
+    'with nothing hidden, the stored total',
+  );
   t.is(viewerEquation(r.equation, r.operator, r.values), r.equation, 'dice are written by kind: nothing to hide');
 
-  const hiddenMod = rollDice([
-    { type: 'd6', theme: T, value: 4 }, { type: 'mod', theme: T, value: 7, isHidden: true }, { type: 'd4', theme: T, value: 2 }, { type: 'mod', theme: T, value: 1, isHidden: true },
-  ], { '*': { 2: [0, 1] } }, resolve, seeded(1));
+  const hiddenMod = rollDice(
+    [
+      { type: 'd6', theme: T, value: 4 },
+      { type: 'mod', theme: T, value: 7, isHidden: true },
+      { type: 'd4', theme: T, value: 2 },
+      { type: 'mod', theme: T, value: 1, isHidden: true },
+    ],
+    { '*': { 2: [0, 1] } },
+    resolve,
+    seeded(1),
+  );
   t.is(hiddenMod.equation, '(1d6+7)*2+1d4+1');
   t.is(viewerEquation(hiddenMod.equation, hiddenMod.operator, hiddenMod.values), '', 'never the 7');
   t.is(viewerTotal(hiddenMod.values, hiddenMod.operator), 10);
-  const outside = rollDice([
-    { type: 'd6', theme: T, value: 4 }, { type: 'd4', theme: T, value: 2 }, { type: 'mod', theme: T, value: 5, isHidden: true },
-  ], { '*': { 2: [0] } }, resolve, seeded(1));
+  const outside = rollDice(
+    [
+      { type: 'd6', theme: T, value: 4 },
+      { type: 'd4', theme: T, value: 2 },
+      { type: 'mod', theme: T, value: 5, isHidden: true },
+    ],
+    { '*': { 2: [0] } },
+    resolve,
+    seeded(1),
+  );
   t.is(viewerEquation(outside.equation, outside.operator, outside.values), '(1d6)*2+1d4', 'a hidden modifier outside the terms is cut as ever');
 });

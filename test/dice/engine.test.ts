@@ -1,7 +1,5 @@
 import test from 'ava';
-import {
-  CryptoRng, DiceError, rollDice, STANDARD_DICE, type DieRequest, type RollResult,
-} from '../../src/dice/index';
+import { CryptoRng, DiceError, rollDice, STANDARD_DICE, type DieRequest, type RollResult } from '../../src/dice/index';
 import { dice, faces, resolve, T } from './helpers';
 
 function refuses(t: import('ava').ExecutionContext, fn: () => unknown, path: string, status: 400 | 422 = 400): DiceError {
@@ -24,9 +22,14 @@ test('standard dice have the documented faces', (t) => {
 
 test('a plain roll: values in request order, total, equation, no operator', (t) => {
   const r = rollDice(dice('d20', 'mod:5', 'd6'), undefined, resolve, faces(17, 4));
-  t.deepEqual(r.values.map((v) => [v.dieIndex, v.type, v.value, v.valueToDisplay, v.origin]), [
-    [0, 'd20', 17, 17, 'roll'], [1, 'mod', 5, 5, 'mod'], [2, 'd6', 4, 4, 'roll'],
-  ]);
+  t.deepEqual(
+    r.values.map((v) => [v.dieIndex, v.type, v.value, v.valueToDisplay, v.origin]),
+    [
+      [0, 'd20', 17, 17, 'roll'],
+      [1, 'mod', 5, 5, 'mod'],
+      [2, 'd6', 4, 4, 'roll'],
+    ],
+  );
   t.is(r.total, 26);
   t.is(r.equation, '1d20+1d6+5');
   t.is(r.operator, null);
@@ -39,8 +42,21 @@ test('die types match case-insensitively and come back in lower case', (t) => {
 });
 
 test('a theme without the die is a 422 naming theme and die', (t) => {
-  const e = refuses(t, () => rollDice([{ type: 'd6', theme: 'bare' }, { type: 'd20', theme: 'bare' }], undefined, resolve, none()),
-    'dice[1].type', 422);
+  const e = refuses(
+    t,
+    () =>
+      rollDice(
+        [
+          { type: 'd6', theme: 'bare' },
+          { type: 'd20', theme: 'bare' },
+        ],
+        undefined,
+        resolve,
+        none(),
+      ),
+    'dice[1].type',
+    422,
+  );
   t.regex(e.message, /bare/);
   t.regex(e.message, /d20/);
   t.is(e.code, 'unknown_die');
@@ -64,20 +80,45 @@ test('at most 100 dice in a request', (t) => {
 // ---- predetermined values ----
 
 test('a predetermined value is used as is, marked, and not drawn', (t) => {
-  const r = rollDice([{ type: 'd20', theme: T, value: 20 }, { type: 'd20', theme: T }], undefined, resolve, faces(2));
-  t.deepEqual(r.values.map((v) => [v.value, v.isUserValue]), [[20, true], [2, false]]);
+  const r = rollDice(
+    [
+      { type: 'd20', theme: T, value: 20 },
+      { type: 'd20', theme: T },
+    ],
+    undefined,
+    resolve,
+    faces(2),
+  );
+  t.deepEqual(
+    r.values.map((v) => [v.value, v.isUserValue]),
+    [
+      [20, true],
+      [2, false],
+    ],
+  );
   t.is(r.total, 22);
 });
 
 test('value_to_display alone picks its face; numbers match numeric strings; images match by src', (t) => {
-  const r = rollDice([
-    { type: 'd20', theme: T, valueToDisplay: 13 },
-    { type: 'fate', theme: T, valueToDisplay: 1 }, // "+1" is face 5
-    { type: 'pips', theme: T, valueToDisplay: { src: 'p2.png' } },
-    { type: 'word', theme: T, valueToDisplay: 'crit' },
-  ], undefined, resolve, none());
-  t.deepEqual(r.values.map((v) => v.value), [13, 5, 2, 4]);
-  t.deepEqual(r.values.map((v) => v.valueToDisplay), [13, '+1', { src: 'p2.png' }, 'crit']);
+  const r = rollDice(
+    [
+      { type: 'd20', theme: T, valueToDisplay: 13 },
+      { type: 'fate', theme: T, valueToDisplay: 1 }, // "+1" is face 5
+      { type: 'pips', theme: T, valueToDisplay: { src: 'p2.png' } },
+      { type: 'word', theme: T, valueToDisplay: 'crit' },
+    ],
+    undefined,
+    resolve,
+    none(),
+  );
+  t.deepEqual(
+    r.values.map((v) => v.value),
+    [13, 5, 2, 4],
+  );
+  t.deepEqual(
+    r.values.map((v) => v.valueToDisplay),
+    [13, '+1', { src: 'p2.png' }, 'crit'],
+  );
   t.true(r.values.every((v) => v.isUserValue));
   t.is(r.total, 14);
 });
@@ -91,21 +132,31 @@ test('value and value_to_display must agree with the die', (t) => {
   t.is(rollDice([{ type: 'd6', theme: T, value: '3' as unknown as number }], undefined, resolve, none()).total, 3);
   refuses(t, () => rollDice([{ type: 'd6', theme: T, value: 'three' as unknown as number }], undefined, resolve, none()), 'dice[0].value');
   refuses(t, () => rollDice([{ type: 'd6', theme: T, valueToDisplay: 9 }], undefined, resolve, none()), 'dice[0].value_to_display');
-  refuses(t, () => rollDice([{ type: 'd6', theme: T, value: 2, valueToDisplay: 3 }], undefined, resolve, none()),
-    'dice[0].value_to_display');
-  refuses(t, () => rollDice([{ type: 'pips', theme: T, valueToDisplay: { src: 'nope.png' } }], undefined, resolve, none()),
-    'dice[0].value_to_display');
+  refuses(t, () => rollDice([{ type: 'd6', theme: T, value: 2, valueToDisplay: 3 }], undefined, resolve, none()), 'dice[0].value_to_display');
+  refuses(t, () => rollDice([{ type: 'pips', theme: T, valueToDisplay: { src: 'nope.png' } }], undefined, resolve, none()), 'dice[0].value_to_display');
 });
 
 // ---- modifiers ----
 
 test('mods add their value, are never drawn, and come back as numbers', (t) => {
-  const r = rollDice([
-    { type: 'mod', theme: T, value: -2 }, { type: 'MOD', theme: T, valueToDisplay: '3' }, { type: 'mod', theme: T, value: 1.5 },
-  ], undefined, resolve, none());
-  t.deepEqual(r.values.map((v) => [v.type, v.value, v.valueToDisplay, v.numericValue, v.origin, v.isUserValue]), [
-    ['mod', -2, -2, -2, 'mod', false], ['mod', 3, 3, 3, 'mod', false], ['mod', 1.5, 1.5, 1.5, 'mod', false],
-  ]);
+  const r = rollDice(
+    [
+      { type: 'mod', theme: T, value: -2 },
+      { type: 'MOD', theme: T, valueToDisplay: '3' },
+      { type: 'mod', theme: T, value: 1.5 },
+    ],
+    undefined,
+    resolve,
+    none(),
+  );
+  t.deepEqual(
+    r.values.map((v) => [v.type, v.value, v.valueToDisplay, v.numericValue, v.origin, v.isUserValue]),
+    [
+      ['mod', -2, -2, -2, 'mod', false],
+      ['mod', 3, 3, 3, 'mod', false],
+      ['mod', 1.5, 1.5, 1.5, 'mod', false],
+    ],
+  );
   t.is(r.total, 2.5);
   t.is(r.equation, '-2+3+1.5');
 });
@@ -127,7 +178,10 @@ test('a mod needs a number', (t) => {
 
 test('faces that are not numbers add nothing; numeric strings count', (t) => {
   const r = rollDice(dice('word', 'pips', 'fate', 'fate'), undefined, resolve, faces(4, 1, 1, 5));
-  t.deepEqual(r.values.map((v) => v.numericValue), [null, null, -1, 1]);
+  t.deepEqual(
+    r.values.map((v) => v.numericValue),
+    [null, null, -1, 1],
+  );
   t.is(r.total, 0);
   t.is(r.equation, '1{word}+1d6+2{df}');
 });
@@ -149,8 +203,20 @@ test('a d10x followed by a d10 reads as a percentile', (t) => {
   t.is(d100(0, 1).total, 1);
   t.is(d100(90, 9).total, 99);
   t.is(d100(0, 10).equation, '1d100');
-  t.deepEqual(d100(0, 10).values.map((v) => [v.valueToDisplay, v.numericValue]), [[0, 100], [10, 0]]);
-  t.deepEqual(d100(50, 7).values.map((v) => [v.valueToDisplay, v.numericValue]), [[50, 50], [7, 7]]);
+  t.deepEqual(
+    d100(0, 10).values.map((v) => [v.valueToDisplay, v.numericValue]),
+    [
+      [0, 100],
+      [10, 0],
+    ],
+  );
+  t.deepEqual(
+    d100(50, 7).values.map((v) => [v.valueToDisplay, v.numericValue]),
+    [
+      [50, 50],
+      [7, 7],
+    ],
+  );
 });
 
 test('every percentile 1..100 comes from exactly one pair of faces', (t) => {
@@ -174,11 +240,24 @@ test('only an adjacent d10x then d10 pair up; alone they count their faces', (t)
 // ---- flags and pass-through ----
 
 test('hidden, label and meta pass through, also to rerolls and explosions', (t) => {
-  const r = rollDice([{ type: 'd6', theme: T, isHidden: true, label: 'fire', meta: { a: 1 } }, { type: 'd6', theme: T }],
-    { e: '6' }, resolve, faces(6, 6, 2, 3));
-  t.deepEqual(r.values.map((v) => [v.isHidden, v.label, v.origin]), [
-    [true, 'fire', 'roll'], [false, undefined, 'roll'], [true, 'fire', 'explosion'], [false, undefined, 'explosion'],
-  ]);
+  const r = rollDice(
+    [
+      { type: 'd6', theme: T, isHidden: true, label: 'fire', meta: { a: 1 } },
+      { type: 'd6', theme: T },
+    ],
+    { e: '6' },
+    resolve,
+    faces(6, 6, 2, 3),
+  );
+  t.deepEqual(
+    r.values.map((v) => [v.isHidden, v.label, v.origin]),
+    [
+      [true, 'fire', 'roll'],
+      [false, undefined, 'roll'],
+      [true, 'fire', 'explosion'],
+      [false, undefined, 'explosion'],
+    ],
+  );
   t.deepEqual(r.values[2]!.meta, { a: 1 });
 });
 

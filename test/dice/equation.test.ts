@@ -2,7 +2,10 @@ import test from 'ava';
 import { DiceError, MAX_EQUATION_LENGTH, parseEquation, rollDice, rollEquation, type OperatorInput } from '../../src/dice/index';
 import { CUSTOM, faces, resolve, seeded, T } from './helpers';
 
-const types = (eq: string): string => parseEquation(eq).dice.map((d) => d.type === 'mod' ? `mod:${d.value}` : d.type).join(' ');
+const types = (eq: string): string =>
+  parseEquation(eq)
+    .dice.map((d) => (d.type === 'mod' ? `mod:${d.value}` : d.type))
+    .join(' ');
 
 function refused(t: import('ava').ExecutionContext, eq: string, pattern?: RegExp): void {
   const e = t.throws(() => parseEquation(eq), { instanceOf: DiceError }, eq)!;
@@ -103,13 +106,49 @@ test('equations the operator object cannot hold are refused, not misread', (t) =
 // ---- writing and reading back ----
 
 const canonical = [
-  '1d20+5', '4d6kh3', '4d6kh3+2', '2d20kl1', '2d20kh1+1d6', '1d100', '2d100kh1', '8d6e6', '10d10rr<3',
-  '3d6ro1', '3d6ra6', '4d6kh1kl1', '4d6kh3pl1', '4d6mi2ma5', '4d6kh2mi4', '(1d20, 1d12)kh1+2', '1d20-2',
-  '(1d20+5)*2', 'floor((1d20+5)/2)', 'ceil((2d6)/3)', 'round((1d20)*1.5)', '2{df}+1', '1d10x+1d6',
-  '2d20kh1+2d20kl1', '2d20kh1+3d6e6', '1d6+2d8ph1', '4{df}e-1', '5', '1d20kh1+1d20kh1',
-  '{4d6+2d8, 3d20+3}kh1', '{4d6kh3, 4d6kh3}', '{4d6+2d8, 3d20+3}kl1', '{4d6+2d8, 3d20+3}dh1', '{4d6+2d8, 3d20+3}>=10',
-  '{1d20, 1d20}', '{2d20}kh1', '{1d20, 1d12}kh1', '{3d20+5}>40', '{4d6+2d8, 3d20+3, 5d10+1}>40f<30', '{2d6, 2d6}sd',
-  '{4d6+2d8, 3d20+3}ph1+2', 'floor(({2d6, 1d12}kh1)/2)', '{(1d20, 1d12)kh1+2, 2d8}kl1',
+  '1d20+5',
+  '4d6kh3',
+  '4d6kh3+2',
+  '2d20kl1',
+  '2d20kh1+1d6',
+  '1d100',
+  '2d100kh1',
+  '8d6e6',
+  '10d10rr<3',
+  '3d6ro1',
+  '3d6ra6',
+  '4d6kh1kl1',
+  '4d6kh3pl1',
+  '4d6mi2ma5',
+  '4d6kh2mi4',
+  '(1d20, 1d12)kh1+2',
+  '1d20-2',
+  '(1d20+5)*2',
+  'floor((1d20+5)/2)',
+  'ceil((2d6)/3)',
+  'round((1d20)*1.5)',
+  '2{df}+1',
+  '1d10x+1d6',
+  '2d20kh1+2d20kl1',
+  '2d20kh1+3d6e6',
+  '1d6+2d8ph1',
+  '4{df}e-1',
+  '5',
+  '1d20kh1+1d20kh1',
+  '{4d6+2d8, 3d20+3}kh1',
+  '{4d6kh3, 4d6kh3}',
+  '{4d6+2d8, 3d20+3}kl1',
+  '{4d6+2d8, 3d20+3}dh1',
+  '{4d6+2d8, 3d20+3}>=10',
+  '{1d20, 1d20}',
+  '{2d20}kh1',
+  '{1d20, 1d12}kh1',
+  '{3d20+5}>40',
+  '{4d6+2d8, 3d20+3, 5d10+1}>40f<30',
+  '{2d6, 2d6}sd',
+  '{4d6+2d8, 3d20+3}ph1+2',
+  'floor(({2d6, 1d12}kh1)/2)',
+  '{(1d20, 1d12)kh1+2, 2d8}kl1',
 ];
 
 test('the engine writes back exactly the canonical equations it reads', (t) => {
@@ -121,10 +160,21 @@ test('the engine writes back exactly the canonical equations it reads', (t) => {
 });
 
 test('a custom die is written by its notation and resolves back through it', (t) => {
-  const r = rollDice([{ type: 'fate', theme: T }, { type: 'fate', theme: T }], { k: 'h1' }, resolve, faces(1, 6));
+  const r = rollDice(
+    [
+      { type: 'fate', theme: T },
+      { type: 'fate', theme: T },
+    ],
+    { k: 'h1' },
+    resolve,
+    faces(1, 6),
+  );
   t.is(r.equation, `2{${CUSTOM.fate!.notation.toLowerCase()}}kh1`);
   const again = rollEquation(r.equation, T, resolve, faces(2, 3));
-  t.deepEqual(again.values.map((v) => v.valueToDisplay), ['-1', '0']);
+  t.deepEqual(
+    again.values.map((v) => v.valueToDisplay),
+    ['-1', '0'],
+  );
 });
 
 test('rollEquation rolls what parseEquation says, in one theme', (t) => {
@@ -138,7 +188,9 @@ test('rollEquation rolls what parseEquation says, in one theme', (t) => {
 
 test('the parse cache hands out nothing a caller could change', (t) => {
   const a = rollEquation('2d20kh1', T, resolve, faces(1, 2));
-  t.throws(() => { (a.operator as OperatorInput).k = 'l1'; });
+  t.throws(() => {
+    (a.operator as OperatorInput).k = 'l1';
+  });
   t.deepEqual(rollEquation('2d20kh1', T, resolve, faces(1, 2)).operator, { k: 'h1' });
   const p = parseEquation('2d20kh1');
   p.operator!.k = 'l1'; // parseEquation's own results are the caller's
@@ -164,7 +216,12 @@ test('random requests: the written equation reads back to the same dice and oper
       throw e;
     }
     const back = parseEquation(r.equation);
-    const again = rollDice(back.dice.map((d) => ({ ...d, theme: T })), back.operator, resolve, rng);
+    const again = rollDice(
+      back.dice.map((d) => ({ ...d, theme: T })),
+      back.operator,
+      resolve,
+      rng,
+    );
     t.is(again.equation, r.equation);
   }
 });

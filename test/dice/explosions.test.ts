@@ -4,9 +4,7 @@
  * seeded random rolls. Dice pools, fudge and generic dice: dice-pools.test.ts; roll groups: groups.test.ts.
  */
 import test from 'ava';
-import {
-  builtinDefinition, CryptoRng, DiceError, parseEquation, rollDice, rollEquation, type Resolve, type RollResult, type Rng,
-} from '../../src/dice/index';
+import { builtinDefinition, CryptoRng, DiceError, parseEquation, rollDice, rollEquation, type Resolve, type RollResult, type Rng } from '../../src/dice/index';
 import { faces, resolve as themeResolve, seeded } from './helpers';
 
 /** Theme "standard" as the service's built-in theme rolls; "t" as helpers.ts (custom dice, notation dF). */
@@ -21,8 +19,13 @@ function roll(eq: string, ...script: number[]): RollResult {
 
 /** "8S 1F 6 5c 3cp 2x": face, S/F success/failure, c compounded, p penetrated, x dropped. */
 function shown(r: RollResult): string {
-  return r.values.map((v) => `${String(v.valueToDisplay)}${v.isSuccess ? 'S' : ''}${v.isFailure ? 'F' : ''}` +
-    `${v.isCompounded ? 'c' : ''}${v.isPenetrated ? 'p' : ''}${v.isDropped ? 'x' : ''}`).join(' ');
+  return r.values
+    .map(
+      (v) =>
+        `${String(v.valueToDisplay)}${v.isSuccess ? 'S' : ''}${v.isFailure ? 'F' : ''}` +
+        `${v.isCompounded ? 'c' : ''}${v.isPenetrated ? 'p' : ''}${v.isDropped ? 'x' : ''}`,
+    )
+    .join(' ');
 }
 
 // ---- fixed cases, one table per operator ----
@@ -78,20 +81,37 @@ test('the operator object says the same: explosions as keys, "" or "max" for the
 
 test('a theme die is read in its notation: 4dF with a theme whose die has notation dF (written 4{df} as before)', (t) => {
   const r = rollEquation('4dF', 't', resolve, faces(1, 2, 5, 6));
-  t.deepEqual(r.values.map((v) => v.type), ['df', 'df', 'df', 'df']);
-  t.deepEqual(r.values.map((v) => v.valueToDisplay), ['-1', '-1', '+1', '+1']);
+  t.deepEqual(
+    r.values.map((v) => v.type),
+    ['df', 'df', 'df', 'df'],
+  );
+  t.deepEqual(
+    r.values.map((v) => v.valueToDisplay),
+    ['-1', '-1', '+1', '+1'],
+  );
   t.is(r.equation, '4{df}');
   t.deepEqual(parseEquation(r.equation), parseEquation('4dF'));
   t.is(r.total, 0);
 });
 
 test('predetermined first throws: the rules run after them', (t) => {
-  const dice = [{ type: 'd6', theme: 'standard', value: 6 }, { type: 'd6', theme: 'standard', value: 2 }];
+  const dice = [
+    { type: 'd6', theme: 'standard', value: 6 },
+    { type: 'd6', theme: 'standard', value: 2 },
+  ];
   const c = rollDice(dice, { '!!': '' }, resolve, faces(6, 1));
   t.is(shown(c), '6c 2 6c 1c');
   t.true(c.values[0]!.isUserValue);
   t.false(c.values[2]!.isUserValue);
-  const unique = rollDice([{ type: 'd6', theme: 'standard', value: 4 }, { type: 'd6', theme: 'standard', value: 4 }], { u: '' }, resolve, faces(4, 2));
+  const unique = rollDice(
+    [
+      { type: 'd6', theme: 'standard', value: 4 },
+      { type: 'd6', theme: 'standard', value: 4 },
+    ],
+    { u: '' },
+    resolve,
+    faces(4, 2),
+  );
   t.is(shown(unique), '4 4x 4x 2');
 });
 
@@ -132,7 +152,11 @@ function property(t: import('ava').ExecutionContext, eq: string, rng: Rng, check
 }
 
 test('!! compounds exactly while a throw matches: every throw but the last matches, the last does not', (t) => {
-  for (const [eq, hit] of [['4d6!!', (n: number) => n === 6], ['4d6!!>=5', (n: number) => n >= 5], ['3d4!!p', (n: number) => n === 4]] as const) {
+  for (const [eq, hit] of [
+    ['4d6!!', (n: number) => n === 6],
+    ['4d6!!>=5', (n: number) => n >= 5],
+    ['3d4!!p', (n: number) => n === 4],
+  ] as const) {
     property(t, eq, seeded(11), (r) => {
       for (const die of throwsOf(r)) {
         for (let k = 0; k < die.length - 1; k++) if (!hit(die[k]!)) return `throw ${k} of ${die} did not match but compounded`;
@@ -163,7 +187,7 @@ test('! and !p roll one more die for each matching die, never for one that does 
   }
 });
 
-test('!! then kh1 keeps the compounded die with the highest sum, dropping all of the others\' throws', (t) => {
+test("!! then kh1 keeps the compounded die with the highest sum, dropping all of the others' throws", (t) => {
   property(t, '3d6!!kh1', seeded(3), (r) => {
     const dice = throwsOf(r).map((d) => d.reduce((a, b) => a + b, 0));
     return r.total === Math.max(...dice) ? null : `kept ${r.total} of ${dice}`;

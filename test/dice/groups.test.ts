@@ -4,9 +4,7 @@
  * and what a viewer who may not see every die is shown.
  */
 import test from 'ava';
-import {
-  DiceError, parseEquation, rollDice, rollEquation, type DieRequest, type OperatorInput, type RolledValue, type RollResult,
-} from '../../src/dice/index';
+import { DiceError, parseEquation, rollDice, rollEquation, type DieRequest, type OperatorInput, type RolledValue, type RollResult } from '../../src/dice/index';
 import { poolCounts, viewerEquation, viewerTotal } from '../../src/dice/hidden';
 import { dice, faces, resolve, seeded, T } from './helpers';
 
@@ -67,20 +65,50 @@ test('a table of fixed cases: keep, drop, count, per-part operators, ties, modif
     const r = roll(eq, ...script);
     t.is(r.total, total, eq);
     t.is(r.successCount, successes, eq);
-    t.deepEqual(r.values.flatMap((v, i) => (v.isDropped ? [i] : [])), dropped, eq);
+    t.deepEqual(
+      r.values.flatMap((v, i) => (v.isDropped ? [i] : [])),
+      dropped,
+      eq,
+    );
     t.is(r.equation, eq, `${eq} is written back as read`);
     t.deepEqual(parseEquation(r.equation), parseEquation(eq), eq);
   }
   // A part meeting the compare point: every value of it says so; a part meeting the failure point too.
   const counted = roll('{4d6+2d8, 3d20+3}>=20f<20', 1, 2, 3, 4, 5, 6, 10, 5, 1);
-  t.deepEqual(partsOf(counted).map((p) => p.map((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : '-')).join('')), ['SSSSSS', 'FFFF']);
+  t.deepEqual(
+    partsOf(counted).map((p) => p.map((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : '-')).join('')),
+    ['SSSSSS', 'FFFF'],
+  );
   t.is(counted.failureCount, 1);
 });
 
 test('the operator object says the group: parts by dice index, modifiers included; dh is written as read', (t) => {
-  t.deepEqual(parseEquation('{4d6+2d8, 3d20+3}kh1').operator, { groups: [{ parts: [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9]], k: 'h1' }] });
+  t.deepEqual(parseEquation('{4d6+2d8, 3d20+3}kh1').operator, {
+    groups: [
+      {
+        parts: [
+          [0, 1, 2, 3, 4, 5],
+          [6, 7, 8, 9],
+        ],
+        k: 'h1',
+      },
+    ],
+  });
   t.deepEqual(parseEquation('{4d6kh3, 4d6kh3}').operator, {
-    k: { h3: [[0, 1, 2, 3], [4, 5, 6, 7]] }, groups: [{ parts: [[0, 1, 2, 3], [4, 5, 6, 7]] }],
+    k: {
+      h3: [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+      ],
+    },
+    groups: [
+      {
+        parts: [
+          [0, 1, 2, 3],
+          [4, 5, 6, 7],
+        ],
+      },
+    ],
   });
   t.deepEqual(parseEquation('{2d6, 1d8}dh1>=5f1').operator, { groups: [{ parts: [[0, 1], [2]], d: 'h1', success: '>=5', failure: '1' }] });
   t.deepEqual(parseEquation('{3d20+3}').dice, [{ type: 'd20' }, { type: 'd20' }, { type: 'd20' }, { type: 'mod', value: 3 }]);
@@ -92,14 +120,36 @@ test('predetermined values: the given faces are the first throws, the group rule
     { type: 'd8', theme: T, value: 8 },
     { type: 'mod', theme: T, value: 3 },
   ];
-  const op: OperatorInput = { k: { h3: [0, 1, 2, 3] }, groups: [{ parts: [[0, 1, 2, 3], [4, 5]], k: 'l1' }] };
+  const op: OperatorInput = {
+    k: { h3: [0, 1, 2, 3] },
+    groups: [
+      {
+        parts: [
+          [0, 1, 2, 3],
+          [4, 5],
+        ],
+        k: 'l1',
+      },
+    ],
+  };
   const r = rollDice(req, op, resolve, faces());
   t.is(r.total, 11); // 6 6 1 (kh3 drops a 1) = 13 against 8 + 3 = 11: the lower part stays
   t.is(r.equation, '{4d6kh3, 1d8+3}kl1');
-  t.deepEqual(r.values.map((v) => v.isDropped), [true, true, true, true, false, false]);
+  t.deepEqual(
+    r.values.map((v) => v.isDropped),
+    [true, true, true, true, false, false],
+  );
   t.true(r.values.slice(0, 5).every((v) => v.isUserValue));
   // A predetermined 6 in an exploding part: the explosion is drawn.
-  const ex = rollDice([{ type: 'd6', theme: T, value: 6 }, { type: 'd20', theme: T, value: 5 }], { '!': { '': [0] }, groups: [{ parts: [[0], [1]], k: 'h1' }] }, resolve, faces(2));
+  const ex = rollDice(
+    [
+      { type: 'd6', theme: T, value: 6 },
+      { type: 'd20', theme: T, value: 5 },
+    ],
+    { '!': { '': [0] }, groups: [{ parts: [[0], [1]], k: 'h1' }] },
+    resolve,
+    faces(2),
+  );
   t.is(ex.total, 8);
   t.is(ex.equation, '{1d6!, 1d20}kh1');
 });
@@ -126,8 +176,13 @@ test('refusals: each with its path, before anything is drawn', (t) => {
     t.regex(e.message, message);
   }
   for (const [eq, message] of [
-    ['{2d6}!', /write ! inside its parts/], ['{{1d6}, 1d6}', /.+/], ['-{1d6}', /cannot be subtracted/], ['{1d6*2}', /around the whole roll/],
-    ['{2d6, 2d6}kh1kh1>=3kh1', /repeat/], ['{60d6, 41d6}kh1', /at most 100/], ['{2d6, 2d6}rr1', /inside its parts/],
+    ['{2d6}!', /write ! inside its parts/],
+    ['{{1d6}, 1d6}', /.+/],
+    ['-{1d6}', /cannot be subtracted/],
+    ['{1d6*2}', /around the whole roll/],
+    ['{2d6, 2d6}kh1kh1>=3kh1', /repeat/],
+    ['{60d6, 41d6}kh1', /at most 100/],
+    ['{2d6, 2d6}rr1', /inside its parts/],
   ] as const) {
     const e = t.throws(() => parseEquation(eq), { instanceOf: DiceError }, eq)!;
     t.is(e.details[0]!.path, 'equation');
@@ -143,32 +198,41 @@ const RULES: [string, (parts: RolledValue[][], r: RollResult) => string | null][
   ['{4d6+2d8, 3d20+3}kl1', keepsBest('l', 0)],
   // dropping the higher of two keeps the lower; on a tie the part written first is "the highest" and goes
   ['{4d6+2d8, 3d20+3}dh1', keepsBest('l', 1)],
-  ['{2d6, 2d6, 1d12}kh2', (parts) => {
-    const totals = parts.map((p) => partTotal(p, true));
-    const kept = parts.flatMap((p, i) => (p.every((v) => !v.isDropped) ? [i] : []));
-    const dropped = [0, 1, 2].find((i) => !kept.includes(i))!;
-    return kept.length === 2 && kept.every((i) => totals[i]! >= totals[dropped]!) ? null : `kept ${kept} of ${totals}`;
-  }],
-  ['{4d6kh3, 4d6kh3}', (parts) => {
-    for (const p of parts) {
-      const kept = p.filter((v) => !v.isDropped).map((v) => v.numericValue!);
-      const gone = p.filter((v) => v.isDropped).map((v) => v.numericValue!);
-      if (kept.length !== 3 || gone.length !== 1 || gone[0]! > Math.min(...kept)) return `part kept ${kept}, dropped ${gone}`;
-    }
-    return null;
-  }],
-  ['{4d6+2d8, 3d20+3, 5d10+1}>=20f<12', (parts, r) => {
-    let s = 0;
-    let f = 0;
-    for (const p of parts) {
-      const total = partTotal(p, false);
-      const want = total >= 20 ? 'S' : total < 12 ? 'F' : '-';
-      if (!p.every((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : '-') === want)) return `part totalling ${total} is not ${want}`;
-      if (want === 'S') s++;
-      if (want === 'F') f++;
-    }
-    return r.successCount === s && r.failureCount === f && r.total === s - f ? null : `counts ${r.successCount}/${r.failureCount}, total ${r.total}`;
-  }],
+  [
+    '{2d6, 2d6, 1d12}kh2',
+    (parts) => {
+      const totals = parts.map((p) => partTotal(p, true));
+      const kept = parts.flatMap((p, i) => (p.every((v) => !v.isDropped) ? [i] : []));
+      const dropped = [0, 1, 2].find((i) => !kept.includes(i))!;
+      return kept.length === 2 && kept.every((i) => totals[i]! >= totals[dropped]!) ? null : `kept ${kept} of ${totals}`;
+    },
+  ],
+  [
+    '{4d6kh3, 4d6kh3}',
+    (parts) => {
+      for (const p of parts) {
+        const kept = p.filter((v) => !v.isDropped).map((v) => v.numericValue!);
+        const gone = p.filter((v) => v.isDropped).map((v) => v.numericValue!);
+        if (kept.length !== 3 || gone.length !== 1 || gone[0]! > Math.min(...kept)) return `part kept ${kept}, dropped ${gone}`;
+      }
+      return null;
+    },
+  ],
+  [
+    '{4d6+2d8, 3d20+3, 5d10+1}>=20f<12',
+    (parts, r) => {
+      let s = 0;
+      let f = 0;
+      for (const p of parts) {
+        const total = partTotal(p, false);
+        const want = total >= 20 ? 'S' : total < 12 ? 'F' : '-';
+        if (!p.every((v) => (v.isSuccess ? 'S' : v.isFailure ? 'F' : '-') === want)) return `part totalling ${total} is not ${want}`;
+        if (want === 'S') s++;
+        if (want === 'F') f++;
+      }
+      return r.successCount === s && r.failureCount === f && r.total === s - f ? null : `counts ${r.successCount}/${r.failureCount}, total ${r.total}`;
+    },
+  ],
 ];
 
 /**
@@ -197,7 +261,10 @@ test('properties over random faces: what groups keep, drop and count follows the
         t.fail(`${eq} roll ${i}: ${problem}: ${r.values.map((v) => `${v.numericValue}${v.isDropped ? 'd' : ''}`).join(' ')}`);
         return;
       }
-      if (r.equation !== eq) { t.fail(`${eq} written as ${r.equation}`); return; }
+      if (r.equation !== eq) {
+        t.fail(`${eq} written as ${r.equation}`);
+        return;
+      }
     }
   }
   t.pass();
@@ -211,24 +278,48 @@ test('what a viewer may not see counts nothing: a hidden die of a kept part, a c
   t.is(viewerTotal(keep.values, keep.operator), 6, 'the hidden 5 is left out; the dropped part stays out');
   t.is(viewerEquation(keep.equation, keep.operator, keep.values), keep.equation);
   // Counting parts: part 0 (with a hidden die) and part 1 both succeed; the viewer is shown one success.
-  const pool = rollDice([d('d6', 6), d('d6', 5, true), d('d6', 6), d('d6', 6)], { groups: [{ parts: [[0, 1], [2, 3]], success: '>=10' }] }, resolve, faces());
+  const pool = rollDice(
+    [d('d6', 6), d('d6', 5, true), d('d6', 6), d('d6', 6)],
+    {
+      groups: [
+        {
+          parts: [
+            [0, 1],
+            [2, 3],
+          ],
+          success: '>=10',
+        },
+      ],
+    },
+    resolve,
+    faces(),
+  );
   t.deepEqual([pool.total, pool.successCount], [2, 2]);
   t.is(viewerTotal(pool.values, pool.operator), 1);
   t.deepEqual(poolCounts(pool.values, false, pool.operator), { success_count: 1, failure_count: 0 });
   t.deepEqual(poolCounts(pool.values, true, pool.operator), { success_count: 2, failure_count: 0 });
   // A hidden modifier inside a group's braces is taken out of the viewer's equation, as outside groups.
-  const mod = rollDice([d('d6', 3), { type: 'mod', theme: T, value: 7, isHidden: true }, d('d6', 2)], { groups: [{ parts: [[0, 1], [2]], k: 'h1' }] }, resolve, faces());
+  const mod = rollDice(
+    [d('d6', 3), { type: 'mod', theme: T, value: 7, isHidden: true }, d('d6', 2)],
+    { groups: [{ parts: [[0, 1], [2]], k: 'h1' }] },
+    resolve,
+    faces(),
+  );
   t.is(mod.equation, '{1d6+7, 1d6}kh1');
   t.is(viewerEquation(mod.equation, mod.operator, mod.values), '{1d6, 1d6}kh1');
   t.is(viewerTotal(mod.values, mod.operator), 3);
   const m = (value: number, isHidden = false): DieRequest => ({ type: 'mod', theme: T, value, isHidden });
-  const scaled = rollDice([d('d6', 1), m(3), d('d6', 2), m(-2, true), d('d4', 4), m(5, true), m(1)],
-    { groups: [{ parts: [[0, 1, 2, 3], [4]], k: 'h1' }], '/': 2, round: 'down' }, resolve, faces());
+  const scaled = rollDice(
+    [d('d6', 1), m(3), d('d6', 2), m(-2, true), d('d4', 4), m(5, true), m(1)],
+    { groups: [{ parts: [[0, 1, 2, 3], [4]], k: 'h1' }], '/': 2, round: 'down' },
+    resolve,
+    faces(),
+  );
   t.is(scaled.equation, 'floor(({2d6+3-2, 1d4}kh1+5+1)/2)');
   t.is(viewerEquation(scaled.equation, scaled.operator, scaled.values), 'floor(({2d6+3, 1d4}kh1+1)/2)');
   const alone = rollDice([m(3, true), d('d6', 5)], { groups: [{ parts: [[0], [1]], k: 'h1' }] }, resolve, faces());
   t.is(viewerEquation(alone.equation, alone.operator, alone.values), '{0, 1d6}kh1');
-  t.is(viewerEquation('{1d6+9, 1d6}kh1', alone.operator, alone.values), '', 'a shape that is not the writer\'s gives nothing away');
+  t.is(viewerEquation('{1d6+9, 1d6}kh1', alone.operator, alone.values), '', "a shape that is not the writer's gives nothing away");
   // With nothing hidden, the viewer's numbers are the stored ones, for every group form.
   const rng = seeded(8);
   for (const [eq] of RULES) {
@@ -240,7 +331,7 @@ test('what a viewer may not see counts nothing: a hidden die of a kept part, a c
   }
 });
 
-test('an equation\'s operator is compiled once per layout of dice, never served to another layout', (t) => {
+test("an equation's operator is compiled once per layout of dice, never served to another layout", (t) => {
   // The parse cache's object for this equation, handed to rollDice with other dice.
   const op = rollEquation('{1d6, 1d6}kh1', T, resolve, faces(2, 5)).operator!;
   t.is(rollEquation('{1d6, 1d6}kh1', T, resolve, faces(6, 1)).total, 6);
@@ -252,7 +343,7 @@ test('an equation\'s operator is compiled once per layout of dice, never served 
   t.true(Object.isFrozen(op));
 });
 
-test('a viewer\'s equation of a group roll is the equation of the same roll without its hidden modifiers', (t) => {
+test("a viewer's equation of a group roll is the equation of the same roll without its hidden modifiers", (t) => {
   // Oracle: the engine's own equation for the request with the hidden modifiers left out (every part keeps a die).
   const rng = seeded(77);
   const ops = [{}, { k: 'h1' }, { k: 'l1' }, { success: '>=7' }, { d: 'h1', s: 'd' }];
@@ -262,8 +353,14 @@ test('a viewer\'s equation of a group roll is the equation of the same roll with
     const partCount = 1 + rng.int(3);
     for (let p = 0; p < partCount; p++) {
       const part: number[] = [];
-      for (let k = 0, n = 1 + rng.int(3); k < n; k++) { part.push(dice.length); dice.push({ type: rng.int(2) ? 'd6' : 'd8', theme: T }); }
-      for (let k = 0, n = rng.int(3); k < n; k++) { part.push(dice.length); dice.push({ type: 'mod', theme: T, value: rng.int(21) - 10, isHidden: rng.int(2) === 0 }); }
+      for (let k = 0, n = 1 + rng.int(3); k < n; k++) {
+        part.push(dice.length);
+        dice.push({ type: rng.int(2) ? 'd6' : 'd8', theme: T });
+      }
+      for (let k = 0, n = rng.int(3); k < n; k++) {
+        part.push(dice.length);
+        dice.push({ type: 'mod', theme: T, value: rng.int(21) - 10, isHidden: rng.int(2) === 0 });
+      }
       parts.push(part);
     }
     for (let k = 0, n = rng.int(3); k < n; k++) dice.push({ type: 'mod', theme: T, value: 1 + rng.int(9), isHidden: rng.int(2) === 0 });
@@ -273,10 +370,21 @@ test('a viewer\'s equation of a group roll is the equation of the same roll with
     // The same request without the hidden modifiers, indices renumbered.
     const keep = dice.map((x, j) => (x.type === 'mod' && x.isHidden ? -1 : j)).filter((j) => j >= 0);
     const renumber = new Map(keep.map((j, k) => [j, k]));
-    const visibleOp = { groups: [{ ...(op.groups as object[])[0]!, parts: parts.map((part) => part.filter((j) => renumber.has(j)).map((j) => renumber.get(j)!)) }], ...scaling } as unknown as OperatorInput;
-    const oracle = rollDice(keep.map((j) => dice[j]!), visibleOp, resolve, seeded(1)).equation;
+    const visibleOp = {
+      groups: [{ ...(op.groups as object[])[0]!, parts: parts.map((part) => part.filter((j) => renumber.has(j)).map((j) => renumber.get(j)!)) }],
+      ...scaling,
+    } as unknown as OperatorInput;
+    const oracle = rollDice(
+      keep.map((j) => dice[j]!),
+      visibleOp,
+      resolve,
+      seeded(1),
+    ).equation;
     const seen = viewerEquation(r.equation, r.operator, r.values);
-    if (seen !== oracle) { t.fail(`${r.equation}: the viewer reads ${seen}, expected ${oracle}`); return; }
+    if (seen !== oracle) {
+      t.fail(`${r.equation}: the viewer reads ${seen}, expected ${oracle}`);
+      return;
+    }
   }
   t.pass();
 });

@@ -23,9 +23,11 @@ export function seeded(seed: number): Rng {
   let x = seed >>> 0 || 1;
   return {
     int(n: number): number {
-      x ^= x << 13; x >>>= 0;
+      x ^= x << 13;
+      x >>>= 0;
       x ^= x >>> 17;
-      x ^= x << 5; x >>>= 0;
+      x ^= x << 5;
+      x >>>= 0;
       return Math.floor((x / 4294967296) * n);
     },
   };

@@ -8,7 +8,14 @@ const resolve = (_theme: string, type: string) => standardDefinition(type);
 const d = (type: string, extra: Partial<DieRequest> = {}): DieRequest => ({ type, theme: 'standard', ...extra });
 
 test('with nothing hidden, the viewer gets exactly the stored total and equation, for every scaling', (t) => {
-  const operators: Array<OperatorInput | undefined> = [undefined, { '*': 2 }, { '/': 3, round: 'down' }, { '*': 3, '/': 2, round: 'nearest' }, { round: 'up', '/': 4 }, { k: 'h2' }];
+  const operators: Array<OperatorInput | undefined> = [
+    undefined,
+    { '*': 2 },
+    { '/': 3, round: 'down' },
+    { '*': 3, '/': 2, round: 'nearest' },
+    { round: 'up', '/': 4 },
+    { k: 'h2' },
+  ];
   const rng = seeded(42);
   for (const operator of operators) {
     for (let i = 0; i < 50; i++) {
@@ -38,7 +45,7 @@ test('a hidden die counts nothing for the viewer; modifiers alone are written al
   t.is(viewerEquation(modsOnly.equation, modsOnly.operator, modsOnly.values), '2');
 });
 
-test('an equation whose shape is not the engine\'s gives an empty equation, never the secret', (t) => {
+test("an equation whose shape is not the engine's gives an empty equation, never the secret", (t) => {
   const values = [{ type: 'mod', dieIndex: 0, isHidden: true, isDropped: false, isSuccess: false, isFailure: false, numericValue: 9 }];
   t.is(viewerEquation('something else', null, values), '');
   t.is(viewerEquation('floor(1d20+9', { round: 'down' }, values), '');

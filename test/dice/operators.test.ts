@@ -12,8 +12,13 @@ function roll(types: string[], operator: OperatorInput | undefined, ...script: n
 
 /** "6 2x 6r" : face, x when dropped, r/e for reroll/explosion origin. */
 function shown(r: RollResult): string {
-  return r.values.map((v) => `${String(typeof v.valueToDisplay === 'object' ? v.valueToDisplay.src : v.valueToDisplay)}` +
-    `${v.isDropped ? 'x' : ''}${v.origin === 'reroll' ? 'r' : v.origin === 'explosion' ? 'e' : ''}`).join(' ');
+  return r.values
+    .map(
+      (v) =>
+        `${String(typeof v.valueToDisplay === 'object' ? v.valueToDisplay.src : v.valueToDisplay)}` +
+        `${v.isDropped ? 'x' : ''}${v.origin === 'reroll' ? 'r' : v.origin === 'explosion' ? 'e' : ''}`,
+    )
+    .join(' ');
 }
 
 const d6 = (n: number): string[] => Array.from({ length: n }, () => 'd6');
@@ -116,7 +121,10 @@ test('rr rerolls until no die matches; rerolled dice stay as dropped values', (t
   const r = roll(d6(3), { rr: '1' }, 1, 4, 1, /* rerolls */ 1, 3, /* again */ 5);
   t.is(shown(r), '1x 4 1x 1xr 3r 5r');
   t.is(r.total, 12);
-  t.deepEqual(r.values.map((v) => v.dieIndex), [0, 1, 2, 0, 2, 0]);
+  t.deepEqual(
+    r.values.map((v) => v.dieIndex),
+    [0, 1, 2, 0, 2, 0],
+  );
   t.is(r.equation, '3d6rr1');
 });
 
@@ -149,7 +157,10 @@ test('e explodes each match, and the new dice explode too', (t) => {
   const r = roll(d6(2), { e: '6' }, 6, 3, 6, 2);
   t.is(shown(r), '6 3 6e 2e');
   t.is(r.total, 17);
-  t.deepEqual(r.values.map((v) => v.dieIndex), [0, 1, 0, 0]);
+  t.deepEqual(
+    r.values.map((v) => v.dieIndex),
+    [0, 1, 0, 0],
+  );
 });
 
 test('e>4 explodes on 5 and 6', (t) => {
@@ -166,7 +177,10 @@ test('eh1 explodes the highest die, then only a new strictly highest one', (t) =
 test('mi raises low dice to the minimum, ma lowers high dice to the maximum', (t) => {
   const lo = roll(d6(3), { mi: 3 }, 1, 2, 5);
   t.is(shown(lo), '3 3 5');
-  t.deepEqual(lo.values.map((v) => v.value), [3, 3, 5]);
+  t.deepEqual(
+    lo.values.map((v) => v.value),
+    [3, 3, 5],
+  );
   t.is(shown(roll(d6(3), { ma: '4' }, 6, 1, 5)), '4 1 4');
   t.is(lo.equation, '3d6mi3');
 });
@@ -206,8 +220,7 @@ test('a d1 with rr or e is refused, not a hang', (t) => {
 });
 
 test('rerolls that would pass 1,000 dice stop with a clear error', (t) => {
-  const e = t.throws(() => rollDice(dice(...Array.from({ length: 100 }, () => 'd20')), { rr: '<20' }, resolve, seeded(7)),
-    { instanceOf: DiceError })!;
+  const e = t.throws(() => rollDice(dice(...Array.from({ length: 100 }, () => 'd20')), { rr: '<20' }, resolve, seeded(7)), { instanceOf: DiceError })!;
   t.is(e.code, 'too_many_dice');
   t.regex(e.message, /1000/);
 });

@@ -177,7 +177,10 @@ interface Answered {
 /** `promise`, or a rejection after `ms` (a request the service never answers is a failure, not a hung test). */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]);
 }
 
 /** Rolls posted in a loop through `via()` until stopped: those answered 201, when. */
@@ -187,7 +190,12 @@ function rollLoop(key: string, slug: string, via: () => ClusterInstance) {
   let running = true;
   const done = (async () => {
     while (running) {
-      const res = await within(10_000, via().api.as(key).post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug })).catch((err: Error) => ({ status: 0, text: err.message, body: null }));
+      const res = await within(
+        10_000,
+        via()
+          .api.as(key)
+          .post('/roll', { dice: [{ type: 'd6', theme: 'standard' }], room: slug }),
+      ).catch((err: Error) => ({ status: 0, text: err.message, body: null }));
       if (res.status === 201) answered.push({ uuid: res.body.data.uuid, at: Date.now() });
       else failures.push(`${res.status} ${String(res.text).slice(0, 120)}`);
       await sleep(60);
@@ -236,7 +244,10 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
     const twice = w.arrivals.length - new Set(w.arrivals).size;
     t.deepEqual(lost, [], `watcher ${i}: ${lost.length} of ${wanted.length} rolls answered 201 never arrived`);
     t.is(twice, 0, `watcher ${i}: rolls that arrived twice`);
-    t.true(w.seqs.every((seq, k) => k === 0 || seq > w.seqs[k - 1]!), `watcher ${i}: room events in the room's order (seq increasing)`);
+    t.true(
+      w.seqs.every((seq, k) => k === 0 || seq > w.seqs[k - 1]!),
+      `watcher ${i}: room events in the room's order (seq increasing)`,
+    );
     for (const a of answered) {
       const at = w.firstAt.get(a.uuid);
       if (at === undefined) continue;
@@ -254,16 +265,22 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
   fromLog.on('RollCreateEvent', (payload: { data: { uuid: string } }) => logged.add(payload.data.uuid));
   for (let i = 0; i < 100 && !wanted.every((u) => logged.has(u)); i++) await sleep(100);
   fromLog.close();
-  t.deepEqual(wanted.filter((u) => !logged.has(u)), [], 'every roll answered 201 is in the room\'s log');
+  t.deepEqual(
+    wanted.filter((u) => !logged.has(u)),
+    [],
+    "every roll answered 201 is in the room's log",
+  );
   const replays = watchers.reduce((n, w) => n + w.replayRequired, 0);
-  t.log(`${answered.length} rolls answered 201 x ${watchers.length} sockets: slowest delivery ${slowest} ms after its 201, ${late} deliveries later than 1 s; ${replays} ReplayRequiredEvent; last delivery ${lastAt - faultAt} ms after the fault`);
+  t.log(
+    `${answered.length} rolls answered 201 x ${watchers.length} sockets: slowest delivery ${slowest} ms after its 201, ${late} deliveries later than 1 s; ${replays} ReplayRequiredEvent; last delivery ${lastAt - faultAt} ms after the fault`,
+  );
 }
 
 function logFailures(t: ExecutionContext, failures: string[]) {
   if (failures.length) t.log(`${failures.length} rolls not answered 201 (not counted): ${[...new Set(failures)].slice(0, 3).join(' | ')}`);
 }
 
-test.serial('the room\'s master fails over (CLUSTER FAILOVER) while rolls flow: every socket gets every roll answered 201, once', async (t) => {
+test.serial("the room's master fails over (CLUSTER FAILOVER) while rolls flow: every socket gets every roll answered 201, once", async (t) => {
   const started = Date.now();
   const { owner, slug, watchers, slot } = await liveRoom('Failover');
   t.teardown(() => watchers.forEach((w) => w.close()));
@@ -282,7 +299,7 @@ test.serial('the room\'s master fails over (CLUSTER FAILOVER) while rolls flow: 
   t.log(`test ran ${Date.now() - started} ms`);
 });
 
-test.serial('the room\'s master is killed (SIGKILL) while rolls flow: its replica takes over, every socket gets every roll answered 201, once', async (t) => {
+test.serial("the room's master is killed (SIGKILL) while rolls flow: its replica takes over, every socket gets every roll answered 201, once", async (t) => {
   const started = Date.now();
   const { owner, slug, watchers, slot } = await liveRoom('Master killed');
   t.teardown(() => watchers.forEach((w) => w.close()));
@@ -303,12 +320,16 @@ test.serial('the room\'s master is killed (SIGKILL) while rolls flow: its replic
   // slot again, so every probe of both instances says ready (one probe in three failed when it
   // asked a random node, the dead one among them).
   const probes = await Promise.all(instances.flatMap((i) => Array.from({ length: 10 }, () => fetch(`${i.url}/readyz`).then((r) => r.status))));
-  t.deepEqual(probes.filter((status) => status !== 200), [], 'every /readyz probe after the failover answers 200');
+  t.deepEqual(
+    probes.filter((status) => status !== 200),
+    [],
+    'every /readyz probe after the failover answers 200',
+  );
   await restartNode(master, slot);
   t.log(`test ran ${Date.now() - started} ms`);
 });
 
-test.serial('the room\'s replica is killed (SIGKILL) while rolls flow: every socket gets every roll answered 201, once', async (t) => {
+test.serial("the room's replica is killed (SIGKILL) while rolls flow: every socket gets every roll answered 201, once", async (t) => {
   const started = Date.now();
   const { owner, slug, watchers, slot } = await liveRoom('Replica killed');
   t.teardown(() => watchers.forEach((w) => w.close()));
@@ -340,12 +361,15 @@ test.serial('an instance killed (SIGKILL) right after answering a roll 201: the 
       void A.api
         .as(owner)
         .post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], room: slug })
-        .then((res) => {
-          if (res.status !== 201) return;
-          answered.push({ uuid: res.body.data.uuid, at: Date.now() });
-          A.child.kill('SIGKILL');
-          resolve(answered);
-        }, () => undefined);
+        .then(
+          (res) => {
+            if (res.status !== 201) return;
+            answered.push({ uuid: res.body.data.uuid, at: Date.now() });
+            A.child.kill('SIGKILL');
+            resolve(answered);
+          },
+          () => undefined,
+        );
     }
   });
   const faultAt = Date.now();
@@ -355,7 +379,12 @@ test.serial('an instance killed (SIGKILL) right after answering a roll 201: the 
   await sleep(2500);
   await loop.stop();
   logFailures(t, loop.failures);
-  await settle(t, watchers, [...loop.answered, ...victims].sort((a, b) => a.at - b.at), faultAt);
+  await settle(
+    t,
+    watchers,
+    [...loop.answered, ...victims].sort((a, b) => a.at - b.at),
+    faultAt,
+  );
   // Every announcement made, by B for A's rolls too: the outbox is empty once they are out.
   const pg = new pgClient({ connectionString: env.DATABASE_URL });
   await pg.connect();

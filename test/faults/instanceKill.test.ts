@@ -16,7 +16,10 @@ test.before(async () => {
   teardown.push(() => cluster.stop());
 });
 
-const DICE = [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }];
+const DICE = [
+  { type: 'd6', theme: 'standard' },
+  { type: 'd20', theme: 'standard' },
+];
 const LISTENERS = 5;
 
 test.serial('clients of a killed instance reconnect to the other with since and miss nothing', async (t) => {
@@ -49,11 +52,13 @@ test.serial('clients of a killed instance reconnect to the other with since and 
   const loop = rollLoop(() => roller.api.post(`${B.url}/api/1.0/roll`, { dice: DICE, room: slug }), 50);
   await sleep(1000);
   await A.stop('SIGKILL');
-  await Promise.all(listeners.map(async (l) => {
-    const deadline = Date.now() + 15_000;
-    while (!l.reconnected && Date.now() < deadline) await sleep(50);
-    await l.reconnected;
-  }));
+  await Promise.all(
+    listeners.map(async (l) => {
+      const deadline = Date.now() + 15_000;
+      while (!l.reconnected && Date.now() < deadline) await sleep(50);
+      await l.reconnected;
+    }),
+  );
   await sleep(1500);
   await loop.stop();
   t.deepEqual(loop.failures, [], 'the surviving instance answered every roll');
@@ -68,9 +73,17 @@ test.serial('clients of a killed instance reconnect to the other with since and 
     await l.second!.waitForCount('RollCreateEvent', expectedAfter, 20_000).catch(() => undefined);
     const after = rollUuids(l.second!.events);
     const all = [...before, ...after];
-    t.deepEqual(posted.filter((u) => !all.includes(u)), [], `listener ${i} missed nothing (saw ${before.length} before the kill, ${after.length} after)`);
+    t.deepEqual(
+      posted.filter((u) => !all.includes(u)),
+      [],
+      `listener ${i} missed nothing (saw ${before.length} before the kill, ${after.length} after)`,
+    );
     t.deepEqual(duplicates(before), [], `listener ${i}: nothing twice before the kill`);
-    t.deepEqual(after.filter((u) => before.includes(u)), [], `listener ${i}: nothing it had seen comes again (since works)`);
+    t.deepEqual(
+      after.filter((u) => before.includes(u)),
+      [],
+      `listener ${i}: nothing it had seen comes again (since works)`,
+    );
     // A roll committed while the new socket is being welcomed can arrive both live and in the replay
     // (see docs/reliability.md): clients keep rolls by uuid. Counted, not hidden.
     overlap += duplicates(after).length;

@@ -45,7 +45,11 @@ test.serial('requests per key are one budget across instances, and another key k
     t.is(res.status, 200, `request ${i + 1} of ${LIMIT}`);
     remaining.push(res.headers.get('ratelimit-remaining') ?? '');
   }
-  t.deepEqual(remaining, Array.from({ length: LIMIT }, (_, i) => String(LIMIT - 1 - i)), 'both instances count into one window');
+  t.deepEqual(
+    remaining,
+    Array.from({ length: LIMIT }, (_, i) => String(LIMIT - 1 - i)),
+    'both instances count into one window',
+  );
   for (const instance of [a, b]) {
     const limited = await request(`${instance.url}/api/1.0/user`, 'GET', { key: mine });
     t.is(limited.status, 429);

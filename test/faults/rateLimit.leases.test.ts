@@ -43,7 +43,13 @@ async function newKey(): Promise<string> {
   return res.body.data as string;
 }
 
-const burst = (key: string, total: number, inFlight: number, over = instances) => burstOfUserReads(over.map((i) => i.url), key, total, inFlight);
+const burst = (key: string, total: number, inFlight: number, over = instances) =>
+  burstOfUserReads(
+    over.map((i) => i.url),
+    key,
+    total,
+    inFlight,
+  );
 
 /** The rate-limit script's runs so far (rate-limiter-flexible's one Lua script, sent as EVALSHA). */
 async function scriptCalls(): Promise<number> {
@@ -71,7 +77,10 @@ test.serial('with leases Redis runs the rate-limit script far fewer times than t
   const answers = await burst(key, REQUESTS, 20);
   const calls = (await scriptCalls()) - before;
   t.log(`${calls} rate-limit scripts run in Redis for ${REQUESTS} requests over ${INSTANCES} instances`);
-  t.true(answers.every((a) => a.status === 200), 'all within the limit');
+  t.true(
+    answers.every((a) => a.status === 200),
+    'all within the limit',
+  );
   // Per request, as without leases, would be REQUESTS scripts; with blocks of up to 25, a handful.
   t.true(calls <= REQUESTS / 5, `${calls} scripts for ${REQUESTS} requests`);
   t.true(calls >= 1, 'counted in Redis all the same');
@@ -104,7 +113,7 @@ test.serial('a flood of distinct keys: the leases kept stay bounded, every hit s
     }),
   );
   t.log(`${store.leaseCount} leases kept after ${KEYS} keys`);
-  t.is(admitted, KEYS, 'each key\'s first hit is its first point');
+  t.is(admitted, KEYS, "each key's first hit is its first point");
   t.true(store.leaseCount <= 10_000, `${store.leaseCount} leases kept`);
   // A key whose lease was let go still counts on from Redis: its unspent points are not handed out twice.
   const again = await store.hit('flood:0', 60_000, 1000);
@@ -135,11 +144,19 @@ test.serial('the next block is reserved ahead: while Redis is paused, a hot key 
     during.push(answer.count);
   }
   // Without the block ahead, only the 6 points left would have been spent before Redis answered again.
-  t.deepEqual(during.slice(0, LOW + AHEAD), Array.from({ length: LOW + AHEAD }, (_, i) => FIRST - LOW + 1 + i), 'the rest of the block, then the block reserved ahead, spent while Redis was paused');
+  t.deepEqual(
+    during.slice(0, LOW + AHEAD),
+    Array.from({ length: LOW + AHEAD }, (_, i) => FIRST - LOW + 1 + i),
+    'the rest of the block, then the block reserved ahead, spent while Redis was paused',
+  );
   // Then no hit waits for Redis longer than REDIS_ANSWER_MS: counted in this instance's memory (the insurance).
   const inMemory = during.slice(LOW + AHEAD);
   t.true(inMemory.length > 0, 'hits past the leases are answered while Redis is still paused');
-  t.deepEqual(inMemory, inMemory.map((_, i) => i + 1), 'counted in memory from 1');
+  t.deepEqual(
+    inMemory,
+    inMemory.map((_, i) => i + 1),
+    'counted in memory from 1',
+  );
   await new Promise((r) => setTimeout(r, Math.max(0, paused + 2100 - Date.now())));
   t.true((await hit()).count > FIRST + AHEAD, 'counting goes on once Redis answers');
 });

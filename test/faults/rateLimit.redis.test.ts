@@ -111,7 +111,7 @@ test.serial('Redis cut twice: requests are counted in memory meanwhile, each out
   t.is(server.child.exitCode, null, 'the instance never crashed');
 });
 
-test.serial('while Redis is cut the limits still hold, in the instance\'s memory; back in Redis afterwards', async (t) => {
+test.serial("while Redis is cut the limits still hold, in the instance's memory; back in Redis afterwards", async (t) => {
   const LIMIT = 5;
   const { redis, proxy, server, prefix } = await behindProxy({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
   const key = await newGuest(server.url);
@@ -125,17 +125,24 @@ test.serial('while Redis is cut the limits still hold, in the instance\'s memory
     t.is(res.status, 200);
     remaining.push(res.headers.get('ratelimit-remaining') ?? '');
   }
-  t.deepEqual(remaining, Array.from({ length: LIMIT }, (_, i) => String(LIMIT - 1 - i)));
+  t.deepEqual(
+    remaining,
+    Array.from({ length: LIMIT }, (_, i) => String(LIMIT - 1 - i)),
+  );
   const limited = await me();
   t.is(limited.status, 429, 'limited by the insurance limiter while Redis is away');
   t.is(limited.body.data.code, 'rate_limited');
   t.true(Number(limited.headers.get('retry-after')) > 0);
   await proxy.restore();
   // Redis's window still holds its one hit: the next counted there says so (LIMIT - 2 left).
-  const back = await eventually(async () => {
-    const res = await me();
-    return recoveries(server) === 1 ? res : null;
-  }, 20_000, 200);
+  const back = await eventually(
+    async () => {
+      const res = await me();
+      return recoveries(server) === 1 ? res : null;
+    },
+    20_000,
+    200,
+  );
   t.truthy(back, 'counted in Redis again');
   const [counter] = await redis.client.keys(`${prefix}ratelimit:key:*`);
   t.truthy(counter);
@@ -159,9 +166,18 @@ test.serial('two deployments on one Redis database keep their own counters under
 
   const [keysA, keysB] = await Promise.all(prefixes.map((p) => redis.client.keys(`${p}*`)));
   t.log({ a: keysA, b: keysB });
-  for (const [p, keys] of [[prefixes[0], keysA!], [prefixes[1], keysB!]] as const) {
-    t.true(keys.some((k) => k.startsWith(`${p}ratelimit:guest:`)), `guest counter under ${p}`);
-    t.true(keys.some((k) => k.startsWith(`${p}ratelimit:key:`)), `per-key counter under ${p}`);
+  for (const [p, keys] of [
+    [prefixes[0], keysA!],
+    [prefixes[1], keysB!],
+  ] as const) {
+    t.true(
+      keys.some((k) => k.startsWith(`${p}ratelimit:guest:`)),
+      `guest counter under ${p}`,
+    );
+    t.true(
+      keys.some((k) => k.startsWith(`${p}ratelimit:key:`)),
+      `per-key counter under ${p}`,
+    );
   }
   const keyCounters = (p: string, keys: string[]) => keys.filter((k) => k.startsWith(`${p}ratelimit:key:`)).map((k) => k.slice(p.length));
   t.deepEqual(keyCounters(prefixes[0], keysA!), keyCounters(prefixes[1], keysB!), 'the same counter name in both deployments, told apart only by the prefix');

@@ -23,7 +23,10 @@ test.before(async () => {
   teardown.push(() => cluster.stop());
 });
 
-const DICE = [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }];
+const DICE = [
+  { type: 'd6', theme: 'standard' },
+  { type: 'd20', theme: 'standard' },
+];
 
 test.serial('Redis cut and restored under load: REST answers and persists, realtime resumes, since misses nothing', async (t) => {
   const [A, B] = cluster.instances as [Cluster['instances'][0], Cluster['instances'][0]];
@@ -41,15 +44,22 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
   const loops = [A, B].map((instance) => rollLoop(() => roller.api.post(`${instance.url}/api/1.0/roll`, { dice: DICE, room: slug }), 50));
   await sleep(1000);
   const seenBeforeCut = listeners.map((l) => rollUuids(l.client.events));
-  t.true(seenBeforeCut.every((s) => s.length > 0), 'rolls reached both instances\' sockets before the outage');
+  t.true(
+    seenBeforeCut.every((s) => s.length > 0),
+    "rolls reached both instances' sockets before the outage",
+  );
   await proxy.cut();
   await sleep(3000);
   const duringOutage = loops.reduce((n, l) => n + l.uuids.length, 0);
   await proxy.restore();
-  const ready = await eventually(async () => {
-    const answers = await Promise.all([A, B].map((i) => fetch(`${i.url}/readyz`).then((r) => r.status)));
-    return answers.every((s) => s === 200);
-  }, 20_000, 200);
+  const ready = await eventually(
+    async () => {
+      const answers = await Promise.all([A, B].map((i) => fetch(`${i.url}/readyz`).then((r) => r.status)));
+      return answers.every((s) => s === 200);
+    },
+    20_000,
+    200,
+  );
   t.true(ready, 'both instances ready again once Redis is back');
   await sleep(1000);
   await Promise.all(loops.map((l) => l.stop()));
@@ -59,7 +69,9 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
   t.deepEqual(failures, [], 'every POST /roll answered 201 during the outage');
   const posted = loops.flatMap((l) => l.uuids);
   const slowest = Math.max(...loops.flatMap((l) => l.latencies));
-  t.log(`${posted.length} rolls posted, ${duringOutage} by the end of the 3 s outage; slowest POST /roll ${slowest} ms; sockets still connected after: ${listeners.filter((l) => l.client.socket.connected).length}/2`);
+  t.log(
+    `${posted.length} rolls posted, ${duringOutage} by the end of the 3 s outage; slowest POST /roll ${slowest} ms; sockets still connected after: ${listeners.filter((l) => l.client.socket.connected).length}/2`,
+  );
   t.true(duringOutage > seenBeforeCut[0]!.length, 'rolls kept being created while Redis was away');
   const missing: string[] = [];
   for (const uuid of posted) {
@@ -79,7 +91,10 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
       t.truthy(l.client.of('ReplayRequiredEvent').length, `the socket on ${l.base} was told to replay before it was dropped`);
       continue;
     }
-    await t.notThrowsAsync(l.client.waitFor('RollCreateEvent', (p) => p.data.uuid === fresh.body.data.uuid, 15_000), `live again on ${l.base}`);
+    await t.notThrowsAsync(
+      l.client.waitFor('RollCreateEvent', (p) => p.data.uuid === fresh.body.data.uuid, 15_000),
+      `live again on ${l.base}`,
+    );
   }
 
   // A client that reconnects as the project's client does, with the last roll and the last seq it
@@ -97,9 +112,17 @@ test.serial('Redis cut and restored under load: REST answers and persists, realt
     const again = await connectRoom(l.base, slug, { token: l.key, since, since_seq: sinceSeq });
     t.teardown(() => again.close());
     const replayed = await again.waitForCount('RollCreateEvent', missed.length, 20_000).then(() => rollUuids(again.events));
-    t.deepEqual(missed.filter((u) => !replayed.includes(u)), [], `the replay on ${l.base} holds every roll that was missed`);
+    t.deepEqual(
+      missed.filter((u) => !replayed.includes(u)),
+      [],
+      `the replay on ${l.base} holds every roll that was missed`,
+    );
     t.deepEqual(duplicates(replayed), [], 'nothing twice within the replay');
-    t.deepEqual(replayed.filter((u) => heard.includes(u)), [], 'nothing the socket had heard comes again (since_seq is exact)');
+    t.deepEqual(
+      replayed.filter((u) => heard.includes(u)),
+      [],
+      'nothing the socket had heard comes again (since_seq is exact)',
+    );
   }
   t.regex(A.output() + B.output(), /redis connection error/, 'the outage was real: the instances saw Redis go');
   t.is(A.child.exitCode, null, 'instance A never crashed');

@@ -23,14 +23,26 @@ export function requireRedisUrl(): string {
  * `env` to the instances. The prefix is what isolates (pub/sub channels are shared by every database
  * of a server, and two runs may pick the same database), so nothing is flushed.
  */
-export async function isolatedRedis(): Promise<{ url: string; prefix: string; env: { REDIS_URL: string; REDIS_PREFIX: string; PUSHER_APP_SECRET: string }; client: Redis; close(): Promise<void> }> {
+export async function isolatedRedis(): Promise<{
+  url: string;
+  prefix: string;
+  env: { REDIS_URL: string; REDIS_PREFIX: string; PUSHER_APP_SECRET: string };
+  client: Redis;
+  close(): Promise<void>;
+}> {
   const base = new URL(requireRedisUrl());
   base.pathname = `/${randomInt(1, 16)}`;
   const url = base.toString();
   const prefix = `t${randomInt(1e9, 1e10)}:`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await client.connect();
-  return { url, prefix, env: { REDIS_URL: url, REDIS_PREFIX: prefix, PUSHER_APP_SECRET: 'test-pusher-secret-0123456789' }, client, close: async () => void (await client.quit().catch(() => undefined)) };
+  return {
+    url,
+    prefix,
+    env: { REDIS_URL: url, REDIS_PREFIX: prefix, PUSHER_APP_SECRET: 'test-pusher-secret-0123456789' },
+    client,
+    close: async () => void (await client.quit().catch(() => undefined)),
+  };
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -19,7 +19,10 @@ export interface Cast {
  * A room owned by `owner` (private unless `isPublic`), joined by the roller, a whisperee and a
  * bystander; the stranger never joins. `check` sees the room's creation answer (assertions of the caller).
  */
-export async function seatCast(server: TestServer, options: { isPublic?: boolean; roomBody?: Record<string, unknown>; check?: (created: HttpResponse) => void } = {}): Promise<Cast> {
+export async function seatCast(
+  server: TestServer,
+  options: { isPublic?: boolean; roomBody?: Record<string, unknown>; check?: (created: HttpResponse) => void } = {},
+): Promise<Cast> {
   const isPublic = options.isPublic ?? false;
   const [owner, roller, whisperee, bystander, stranger] = await Promise.all(Array.from({ length: 5 }, () => server.newUser()));
   const created = await owner!.api.post('/room', { name: 'Audit table', is_public: isPublic, ...options.roomBody });

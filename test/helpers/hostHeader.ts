@@ -5,7 +5,12 @@ import type { HttpResponse } from './http';
  * A request with a Host header of our choosing (fetch does not let a caller set Host): what a client
  * forging its Host, or a proxy passing one through, sends. Bodies may be JSON or FormData.
  */
-export async function requestWithHost(url: string, method: string, host: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+export async function requestWithHost(
+  url: string,
+  method: string,
+  host: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { host, accept: 'application/json', ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: Buffer | null = null;

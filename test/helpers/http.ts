@@ -31,7 +31,10 @@ export async function request<T = any>(url: string, method: string, options: Req
 
 /** An API client bound to a base URL and (optionally) a key: `api.get('/room')` hits /api/1.0/room. */
 export class Api {
-  constructor(readonly base: string, readonly key: string | null = null) {}
+  constructor(
+    readonly base: string,
+    readonly key: string | null = null,
+  ) {}
 
   as(key: string | null): Api {
     return new Api(this.base, key);

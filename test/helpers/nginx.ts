@@ -44,7 +44,9 @@ function freePort(): Promise<number> {
 export function shippedConfigFor(upstreamPort: number, port: number, dir: string): string {
   const shipped = fs.readFileSync(SHIPPED, 'utf8');
   let servers = 0;
-  let config = shipped.replace(/^(\s*)server\s+app\d+:3000\b[^;]*;/gm, (_line, indent: string) => (servers++ === 0 ? `${indent}server 127.0.0.1:${upstreamPort};` : ''));
+  let config = shipped.replace(/^(\s*)server\s+app\d+:3000\b[^;]*;/gm, (_line, indent: string) =>
+    servers++ === 0 ? `${indent}server 127.0.0.1:${upstreamPort};` : '',
+  );
   if (servers === 0) throw new Error('deploy/nginx.conf has no "server appN:3000" upstream lines: update test/helpers/nginx.ts');
   if (!/listen 80;/.test(config)) throw new Error('deploy/nginx.conf does not "listen 80;": update test/helpers/nginx.ts');
   config = config.replace('listen 80;', `listen 127.0.0.1:${port};`);

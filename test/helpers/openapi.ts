@@ -23,9 +23,30 @@ type Json = Record<string, any>;
 
 const ANNOTATIONS = new Set(['description', 'examples', 'default', 'title', 'contentMediaType', 'deprecated', 'readOnly', 'writeOnly']);
 const KNOWN = new Set([
-  '$ref', 'type', 'const', 'enum', 'anyOf', 'oneOf', 'allOf', 'properties', 'required', 'additionalProperties', 'items',
-  'minItems', 'maxItems', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format', 'not',
-  'minProperties', 'maxProperties', 'patternProperties', ...ANNOTATIONS,
+  '$ref',
+  'type',
+  'const',
+  'enum',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'not',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  ...ANNOTATIONS,
 ]);
 
 const FORMATS: Record<string, RegExp> = {
@@ -74,8 +95,10 @@ export function validateSchema(schema: Json | boolean, value: unknown, root: Jso
     const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((t) => hasType(value, t))) return [...errors, `${at}: expected ${types.join(' or ')}, got ${typeOf(value)}`];
   }
-  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) errors.push(`${at}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(value)}`);
-  if (schema.enum && !schema.enum.some((v: unknown) => JSON.stringify(v) === JSON.stringify(value))) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
+    errors.push(`${at}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(value)}`);
+  if (schema.enum && !schema.enum.some((v: unknown) => JSON.stringify(v) === JSON.stringify(value)))
+    errors.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (schema.anyOf) {
     const results = schema.anyOf.map((s: Json) => validateSchema(s, value, root, at));
     if (!results.some((r: string[]) => r.length === 0)) errors.push(`${at}: matches none of anyOf (${results.map((r: string[]) => r[0]).join(' | ')})`);
@@ -85,12 +108,15 @@ export function validateSchema(schema: Json | boolean, value: unknown, root: Jso
     if (matches !== 1) errors.push(`${at}: matches ${matches} of oneOf, expected exactly 1`);
   }
   for (const sub of schema.allOf ?? []) errors.push(...validateSchema(sub, value, root, at));
-  if (schema.not !== undefined && validateSchema(schema.not, value, root, at).length === 0) errors.push(`${at}: matches what "not" forbids (${JSON.stringify(schema.not)})`);
+  if (schema.not !== undefined && validateSchema(schema.not, value, root, at).length === 0)
+    errors.push(`${at}: matches what "not" forbids (${JSON.stringify(schema.not)})`);
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && [...value].length < schema.minLength) errors.push(`${at}: shorter than ${schema.minLength}`);
     if (schema.maxLength !== undefined && [...value].length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${at}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
-    if (schema.format !== undefined && FORMATS[schema.format] && !FORMATS[schema.format]!.test(value)) errors.push(`${at}: ${JSON.stringify(value)} is not a ${schema.format}`);
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+      errors.push(`${at}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
+    if (schema.format !== undefined && FORMATS[schema.format] && !FORMATS[schema.format]!.test(value))
+      errors.push(`${at}: ${JSON.stringify(value)} is not a ${schema.format}`);
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${at}: ${value} < ${schema.minimum}`);
@@ -113,7 +139,12 @@ export function validateSchema(schema: Json | boolean, value: unknown, root: Jso
       for (const [, sub] of patterned) errors.push(...validateSchema(sub, v, root, `${at}.${name}`));
       if (name in properties) errors.push(...validateSchema(properties[name], v, root, `${at}.${name}`));
       else if (patterned.length) continue;
-      else if (schema.additionalProperties !== undefined) errors.push(...(schema.additionalProperties === false ? [`${at}: unexpected property "${name}"`] : validateSchema(schema.additionalProperties, v, root, `${at}.${name}`)));
+      else if (schema.additionalProperties !== undefined)
+        errors.push(
+          ...(schema.additionalProperties === false
+            ? [`${at}: unexpected property "${name}"`]
+            : validateSchema(schema.additionalProperties, v, root, `${at}.${name}`)),
+        );
     }
   }
   return errors;
@@ -190,7 +221,12 @@ export function findOperation(method: string, requestPath: string, doc: OpenApiD
     if (!operation) continue;
     let regex = templateRegex.get(template);
     if (!regex) {
-      regex = new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}/?$`);
+      regex = new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      );
       templateRegex.set(template, regex);
     }
     if (!regex.test(requestPath)) continue;
@@ -223,7 +259,8 @@ export function checkRecord(record: ResponseRecord, doc: OpenApiDocument = openA
   const match = findOperation(record.method, record.path, doc);
   if (!match) {
     // Not an endpoint (an unknown path, HEAD...): whatever is said must still be a proper error.
-    if (record.status < 400 || record.body === undefined) return record.status < 400 && record.method !== 'head' && record.method !== 'options' ? [`${label}: no such operation in the document`] : [];
+    if (record.status < 400 || record.body === undefined)
+      return record.status < 400 && record.method !== 'head' && record.method !== 'options' ? [`${label}: no such operation in the document`] : [];
     return validateSchema({ $ref: '#/components/schemas/Error' }, record.body, root).map((e) => `${label}: ${e}`);
   }
   const response = responseFor(doc, match.operation, record.status);
@@ -236,7 +273,8 @@ export function checkRecord(record: ResponseRecord, doc: OpenApiDocument = openA
     // An error's code must be one the document lists for that status.
     const codes: string[] | undefined = response['x-codes'];
     const code = (record.body as Json | undefined)?.data?.code;
-    if (codes && typeof code === 'string' && !codes.includes(code)) errors.push(`${label}: error code "${code}" is not documented for ${record.status} (${codes.join(', ')})`);
+    if (codes && typeof code === 'string' && !codes.includes(code))
+      errors.push(`${label}: error code "${code}" is not documented for ${record.status} (${codes.join(', ')})`);
     return errors;
   }
   if (!Object.keys(content).some((type) => mediaMatches(type, record.contentType))) {
@@ -264,7 +302,13 @@ export function exercised(records: ResponseRecord[], doc: OpenApiDocument = open
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname) && process.argv[2] === 'check') {
   const dir = process.argv[3] ?? 'test-artifacts/openapi-responses';
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
-  const records = files.flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ResponseRecord));
+  const records = files.flatMap((f) =>
+    fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ResponseRecord),
+  );
   const problems = checkRecords(records);
   const unique = [...new Set(problems)];
   console.log(`${records.length} responses from ${files.length} test processes checked against the OpenAPI document: ${unique.length} problems`);

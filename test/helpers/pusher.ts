@@ -60,8 +60,14 @@ export class PusherClient {
             transport: 'ajax',
             // The SDK's own authoriser: JSON, the key in a Bearer header, the body handed over as it is.
             customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: any) => void) => {
-              fetch(authEndpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ socket_id: socketId, channel_name: channelName }) })
-                .then(async (res) => (res.ok ? callback(null, (await res.json()) as any) : callback(new Error(`Request failed with status code ${res.status}`), null)))
+              fetch(authEndpoint, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', ...headers },
+                body: JSON.stringify({ socket_id: socketId, channel_name: channelName }),
+              })
+                .then(async (res) =>
+                  res.ok ? callback(null, (await res.json()) as any) : callback(new Error(`Request failed with status code ${res.status}`), null),
+                )
                 .catch((err: Error) => callback(err, null));
             },
           },
@@ -116,7 +122,11 @@ export class PusherClient {
 
   /** Messages of `event` on `channel` decoded, waiting until `n` have arrived. */
   waitForCount(event: string, n: number, channel?: string, timeoutMs?: number): Promise<PusherMessage[]> {
-    return this.until(() => (this.of(event, channel).length >= n ? this.of(event, channel) : null), `${n} x ${event} on ${channel ?? 'any channel'}`, timeoutMs);
+    return this.until(
+      () => (this.of(event, channel).length >= n ? this.of(event, channel) : null),
+      `${n} x ${event} on ${channel ?? 'any channel'}`,
+      timeoutMs,
+    );
   }
 
   waitFor(event: string, match: (m: PusherMessage) => boolean = () => true, timeoutMs?: number): Promise<PusherMessage> {

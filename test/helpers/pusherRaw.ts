@@ -62,7 +62,8 @@ export class RawPusher {
       this.waiters.push(wake);
       return () => (this.waiters = this.waiters.filter((w) => w !== wake));
     };
-    const describe = () => `received: ${this.frames.map((f) => `${f.event}@${f.channel ?? ''}`).join(', ') || 'nothing'}; closed: ${JSON.stringify(this.closed)}`;
+    const describe = () =>
+      `received: ${this.frames.map((f) => `${f.event}@${f.channel ?? ''}`).join(', ') || 'nothing'}; closed: ${JSON.stringify(this.closed)}`;
     return waitUntil(listen, check, what, describe, timeoutMs);
   }
 
@@ -98,7 +99,13 @@ export class RawPusher {
     const given = grant ?? (await this.grant(key, channel));
     const before = this.frames.length;
     this.send('pusher:subscribe', { channel, ...given });
-    return this.until(() => this.frames.slice(before).find((f) => f.channel === channel && (f.event === 'pusher_internal:subscription_succeeded' || f.event === 'pusher:subscription_error')), `the answer to subscribing ${channel}`);
+    return this.until(
+      () =>
+        this.frames
+          .slice(before)
+          .find((f) => f.channel === channel && (f.event === 'pusher_internal:subscription_succeeded' || f.event === 'pusher:subscription_error')),
+      `the answer to subscribing ${channel}`,
+    );
   }
 
   /** The TCP socket under the websocket: pause() it to stop reading. */

@@ -52,7 +52,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** Common ava wiring: `const ctx = useServer(test)` then `ctx.server` inside tests. */
-export function useServer(test: { before: (fn: (t: ExecutionContext) => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } }, env: Record<string, string> = {}) {
+export function useServer(
+  test: { before: (fn: (t: ExecutionContext) => Promise<void>) => void; after: { always: (fn: () => Promise<void>) => void } },
+  env: Record<string, string> = {},
+) {
   const holder = {} as { server: TestServer };
   test.before(async () => {
     holder.server = await startTestServer(env);

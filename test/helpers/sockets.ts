@@ -92,7 +92,7 @@ function connected(socket: Socket): Promise<Client> {
     });
   });
   // socket.io-client's own `timeout` covers the connection, not a handshake the server never answers.
-  return withDeadline(answered, 15_000, "the handshake to be answered").catch((err: Error) => {
+  return withDeadline(answered, 15_000, 'the handshake to be answered').catch((err: Error) => {
     socket.disconnect();
     throw err;
   });

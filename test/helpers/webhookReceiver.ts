@@ -83,7 +83,10 @@ export class WebhookReceiver {
       },
       () => (check(this.at(path)) ? this.at(path) : undefined),
       what,
-      () => `${path} got ${this.at(path).length} requests: ${this.at(path).map((r) => r.body.slice(0, 120)).join(' | ')}`,
+      () =>
+        `${path} got ${this.at(path).length} requests: ${this.at(path)
+          .map((r) => r.body.slice(0, 120))
+          .join(' | ')}`,
       timeoutMs,
     );
   }

@@ -20,11 +20,27 @@ function themeUpload(rng: Rng, ids: Ids): FormData {
   if (rng.chance(0.3)) base.extend = rng.pick([...(ids.others.theme ?? []), 'standard', rng.pick(TRAVERSAL)]);
   const what: string[] = [];
   const m = rng.chance(0.7) ? mutateValue(rng, base, Object.values(ids.others).flat(), what) : base;
-  return hostileUpload(rng, { manifest: () => JSON.stringify(m) ?? 'null', frag_shader: () => 'void main(){}', vert_shader: () => 'x'.repeat(300_000) }, rng.pick(['assets', 'assets[]']));
+  return hostileUpload(
+    rng,
+    { manifest: () => JSON.stringify(m) ?? 'null', frag_shader: () => 'void main(){}', vert_shader: () => 'x'.repeat(300_000) },
+    rng.pick(['assets', 'assets[]']),
+  );
 }
 
 const targets: Target[] = [
-  { method: 'POST', path: '/roll', body: (ids) => ({ dice: [{ type: 'd20', theme: 'standard' }, { type: 'mod', value: 3 }], room: ids.own.room, label: 'x', whisper: [Number(ids.own.participant)] }) },
+  {
+    method: 'POST',
+    path: '/roll',
+    body: (ids) => ({
+      dice: [
+        { type: 'd20', theme: 'standard' },
+        { type: 'mod', value: 3 },
+      ],
+      room: ids.own.room,
+      label: 'x',
+      whisper: [Number(ids.own.participant)],
+    }),
+  },
   { method: 'POST', path: '/roll', body: () => ({ equation: '4d6kh3+2', theme: 'standard' }) },
   { method: 'GET', path: '/roll/{roll}' },
   { method: 'PATCH', path: '/roll/{roll}', body: (ids) => ({ dice: [{ uuid: ids.own.value, is_hidden: true }] }) },
@@ -63,9 +79,19 @@ async function world() {
   const joined = (await friend.api.post(`/room/${room.slug}/participant`, { passcode })).body.data;
   const mine = joined.participants.find((p: { user: { uuid: string } }) => p.user.uuid === owner.user.uuid);
   const theirs = joined.participants.find((p: { user: { uuid: string } }) => p.user.uuid === friend.user.uuid);
-  const roll = (await owner.api.post('/roll', { dice: [{ type: 'd20', theme: 'standard' }, { type: 'd6', theme: 'standard', is_hidden: true }], room: room.slug })).body.data;
+  const roll = (
+    await owner.api.post('/roll', {
+      dice: [
+        { type: 'd20', theme: 'standard' },
+        { type: 'd6', theme: 'standard', is_hidden: true },
+      ],
+      room: room.slug,
+    })
+  ).body.data;
   const theme = themeId('w');
-  const published = await postTheme(owner.api, manifest({ id: theme, textures: [{ binding: 'map', src: 'skin.png' }] }), [{ name: 'skin.png', data: PNG, type: 'image/png' }]);
+  const published = await postTheme(owner.api, manifest({ id: theme, textures: [{ binding: 'map', src: 'skin.png' }] }), [
+    { name: 'skin.png', data: PNG, type: 'image/png' },
+  ]);
   if (published.status !== 201) throw new Error(`theme: ${published.status} ${published.text}`);
   const share = (await owner.api.post('/share-request', { theme, max_uses: 3 })).body.data;
   return {
@@ -86,11 +112,31 @@ type World = Awaited<ReturnType<typeof world>>;
 
 /** Path values of a world as its owner knows them. `code` is a capability: only its owner holds it. */
 function own(w: World): Record<string, string> {
-  return { room: w.slug, participant: w.ownerParticipant, roll: w.roll, value: w.value, theme: w.theme, version: '1.0.0', asset: 'skin.png', share: w.share, code: w.code, passcode: w.passcode };
+  return {
+    room: w.slug,
+    participant: w.ownerParticipant,
+    roll: w.roll,
+    value: w.value,
+    theme: w.theme,
+    version: '1.0.0',
+    asset: 'skin.png',
+    share: w.share,
+    code: w.code,
+    passcode: w.passcode,
+  };
 }
 /** What a stranger may know of a world: every id, but not the share code. */
 function seenFromOutside(w: World): Record<string, string[]> {
-  return { room: [w.slug], participant: [w.ownerParticipant, w.friendParticipant], roll: [w.roll], value: [w.value], theme: [w.theme], share: [w.share], version: ['1.0.0'], asset: ['skin.png', ...TRAVERSAL.slice(0, 3)] };
+  return {
+    room: [w.slug],
+    participant: [w.ownerParticipant, w.friendParticipant],
+    roll: [w.roll],
+    value: [w.value],
+    theme: [w.theme],
+    share: [w.share],
+    version: ['1.0.0'],
+    asset: ['skin.png', ...TRAVERSAL.slice(0, 3)],
+  };
 }
 
 function stateOf(w: World) {
@@ -111,7 +157,16 @@ for (let chunk = 1; chunk <= 2; chunk++) {
     const victim = await world();
     const attacker = await world();
     const ids: Ids = { own: own(attacker), others: seenFromOutside(victim) };
-    await runHostile({ t, base: ctx.server.url, targets, ids, key: attacker.owner.key, mode: 'others', snapshot: stateOf(victim), label: `content as a stranger ${chunk}` });
+    await runHostile({
+      t,
+      base: ctx.server.url,
+      targets,
+      ids,
+      key: attacker.owner.key,
+      mode: 'others',
+      snapshot: stateOf(victim),
+      label: `content as a stranger ${chunk}`,
+    });
     await assertHealthy(t, ctx.server.url, victim.owner.api);
   });
 }
@@ -122,7 +177,17 @@ for (let chunk = 1; chunk <= 4; chunk++) {
     const other = await world();
     const ids: Ids = { own: own(me), others: seenFromOutside(other) };
     const both = async () => `${await stateOf(me)()}\n${await stateOf(other)()}`;
-    await runHostile({ t, base: ctx.server.url, targets, ids, key: me.owner.key, mode: 'own', snapshot: both, label: `content as the owner ${chunk}`, count: Math.ceil(COUNT / 4) });
+    await runHostile({
+      t,
+      base: ctx.server.url,
+      targets,
+      ids,
+      key: me.owner.key,
+      mode: 'own',
+      snapshot: both,
+      label: `content as the owner ${chunk}`,
+      count: Math.ceil(COUNT / 4),
+    });
     await assertHealthy(t, ctx.server.url, me.owner.api);
   });
 }

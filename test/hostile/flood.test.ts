@@ -36,7 +36,9 @@ function healthMs(url: string): Promise<number> {
     http
       .get(`${url}/healthz`, { agent }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`/healthz ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`/healthz ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });
@@ -53,7 +55,8 @@ async function sample(url: string, while_: () => boolean, intervalMs = 25): Prom
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms, p90 ${pct(xs, 0.9).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} samples)`;
+const fmt = (xs: number[]) =>
+  `median ${median(xs).toFixed(1)} ms, p90 ${pct(xs, 0.9).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} samples)`;
 
 test('a flood of big socket packets and big keyless bodies from one guest leaves /healthz answering all along (its times logged)', async (t) => {
   const api = new Api(instance.url);

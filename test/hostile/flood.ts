@@ -83,11 +83,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 const body = Buffer.from(`{"name":"${'z'.repeat(949_000)}"}`);
 function post(): Promise<void> {
   return new Promise((resolve) => {
-    const req = http.request(`${url}/api/1.0/room`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      stats.rest[res.statusCode!] = (stats.rest[res.statusCode!] ?? 0) + 1;
-      res.resume();
-      res.on('end', () => resolve());
-    });
+    const req = http.request(
+      `${url}/api/1.0/room`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        stats.rest[res.statusCode!] = (stats.rest[res.statusCode!] ?? 0) + 1;
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
     req.on('error', (err: Error & { code?: string }) => {
       stats.rest[err.code ?? 'error'] = (stats.rest[err.code ?? 'error'] ?? 0) + 1;
       resolve();
@@ -101,7 +105,13 @@ async function restFlood() {
 
 until = Date.now() + ms;
 console.log('flooding');
-await Promise.all([socketFlood(bigMove, 'bigPackets'), socketFlood(bigMove, 'bigPackets'), socketFlood(bigMove, 'bigPackets'), socketFlood(mediumMove, 'mediumPackets'), ...Array.from({ length: 8 }, restFlood)]);
+await Promise.all([
+  socketFlood(bigMove, 'bigPackets'),
+  socketFlood(bigMove, 'bigPackets'),
+  socketFlood(bigMove, 'bigPackets'),
+  socketFlood(mediumMove, 'mediumPackets'),
+  ...Array.from({ length: 8 }, restFlood),
+]);
 console.log(JSON.stringify(stats));
 agent.destroy();
 process.exit(0);

@@ -31,7 +31,13 @@ export async function send(base: string, key: string | null, req: HostileRequest
   if (key) headers.authorization = `Bearer ${key}`;
   const start = Date.now();
   try {
-    const res = await fetch(`${base}/api/1.0${req.path}`, { method: req.method, headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(HANG_MS) });
+    const res = await fetch(`${base}/api/1.0${req.path}`, {
+      method: req.method,
+      headers,
+      body: req.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(HANG_MS),
+    });
     const text = await res.text();
     const ms = Date.now() - start;
     if (res.status >= 500) return { status: res.status, ms, problem: `answered ${res.status}: ${text.slice(0, 300)}` };
@@ -54,7 +60,11 @@ export async function send(base: string, key: string | null, req: HostileRequest
     if (e.name === 'TimeoutError') return { status: 0, ms, problem: `no answer within ${HANG_MS} ms (hung)` };
     // The server may close the connection on a request it refuses to read (e.g. a huge upload):
     // acceptable only if it still answers afterwards, which the health check after the run asserts.
-    return { status: 0, ms, problem: e.cause?.code === 'UND_ERR_SOCKET' || e.cause?.code === 'ECONNRESET' ? undefined : `network error ${e.message} ${e.cause?.code ?? ''}` };
+    return {
+      status: 0,
+      ms,
+      problem: e.cause?.code === 'UND_ERR_SOCKET' || e.cause?.code === 'ECONNRESET' ? undefined : `network error ${e.message} ${e.cause?.code ?? ''}`,
+    };
   }
 }
 
@@ -144,7 +154,12 @@ export async function runHostile(run: HostileRun): Promise<Map<number, number>> 
     }
   }
   if (ONLY) for (const i of ONLY) if (requests[i]) t.log(`replayed ${describe(i, requests[i]!)}`);
-  t.log(`${label}: ${count} requests, statuses ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')} (seed ${SEED})`);
+  t.log(
+    `${label}: ${count} requests, statuses ${[...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ')} (seed ${SEED})`,
+  );
   if (problems.length) t.fail(`${problems.length} problem(s), seed ${SEED}:\n${problems.slice(0, 15).join('\n')}`);
   else t.pass();
   return statuses;

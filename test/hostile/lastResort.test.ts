@@ -36,7 +36,10 @@ test('an uncaught exception is logged as fatal with its stack, the instance drai
     t.is(fatal!.err, 'test fault: thrown from a timer callback');
     t.regex(fatal!.stack, /faultOnSignal\.ts/);
     t.is(fatal!.origin, 'uncaughtException');
-    t.true(logLines(instance.output()).some((l) => l.msg === 'stopped'), 'the drain finished before the exit');
+    t.true(
+      logLines(instance.output()).some((l) => l.msg === 'stopped'),
+      'the drain finished before the exit',
+    );
   } finally {
     await instance.stop('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -28,7 +28,25 @@ const runsFor = (size: number) => ({ seed: SEED, numRuns: Math.max(1, Math.ceil(
 // ---------------------------------------------------------------------------------------- values
 
 const evilKey = fc.oneof(
-  fc.constantFrom('toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty', 'toJSON', 'then', 'length', 'channel', 'data', 'event', 'auth', 'channel_data', 'dice', 'uuid', 'token', 'since_seq'),
+  fc.constantFrom(
+    'toString',
+    'valueOf',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+    'toJSON',
+    'then',
+    'length',
+    'channel',
+    'data',
+    'event',
+    'auth',
+    'channel_data',
+    'dice',
+    'uuid',
+    'token',
+    'since_seq',
+  ),
   fc.string({ maxLength: 8 }),
 );
 /** Any value, with keys that shadow Object.prototype and the fields the server reads. */
@@ -72,15 +90,51 @@ const pathPiece = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 4 }),
 );
 const upgradePath = fc.oneof(
-  fc.constantFrom('//', '/', '*', '/app', '/app/', '/app//', '//app/x', 'http://x/app/' + SDK_KEY + '?protocol=7', 'http:/', '/app/%C0%80', `/app/${SDK_KEY}?protocol=7`, '/socket.io/?EIO=4&transport=websocket', '/socket.io/?EIO=3&transport=websocket&sid=x', '/socket.io/?EIO=%C0&transport=%'),
+  fc.constantFrom(
+    '//',
+    '/',
+    '*',
+    '/app',
+    '/app/',
+    '/app//',
+    '//app/x',
+    'http://x/app/' + SDK_KEY + '?protocol=7',
+    'http:/',
+    '/app/%C0%80',
+    `/app/${SDK_KEY}?protocol=7`,
+    '/socket.io/?EIO=4&transport=websocket',
+    '/socket.io/?EIO=3&transport=websocket&sid=x',
+    '/socket.io/?EIO=%C0&transport=%',
+  ),
   fc.array(pathPiece, { maxLength: 6 }).map((parts) => `/app/${parts.join('')}`),
   fc.tuple(fc.array(pathPiece, { maxLength: 4 }), fc.array(pathPiece, { maxLength: 6 })).map(([p, q]) => `/app/${p.join('') || SDK_KEY}?${q.join('')}`),
   fc.array(pathPiece, { maxLength: 6 }).map((parts) => `/${parts.join('')}`),
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
-const headerValue = fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), fc.constantFrom('', ',,,', 'permessage-deflate; client_max_window_bits=0', 'a'.repeat(8000), '1.2.3.4, ::1, %%', '13', '8', 'x'));
+const headerValue = fc.oneof(
+  fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+  fc.constantFrom('', ',,,', 'permessage-deflate; client_max_window_bits=0', 'a'.repeat(8000), '1.2.3.4, ::1, %%', '13', '8', 'x'),
+);
 const upgradeHeaders = fc.array(
-  fc.tuple(fc.oneof(fc.constantFrom('Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions', 'Sec-WebSocket-Version', 'Sec-WebSocket-Key', 'X-Forwarded-For', 'Origin', 'Host', 'Cookie', 'Authorization', 'Content-Length', 'Transfer-Encoding'), fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)), headerValue),
+  fc.tuple(
+    fc.oneof(
+      fc.constantFrom(
+        'Sec-WebSocket-Protocol',
+        'Sec-WebSocket-Extensions',
+        'Sec-WebSocket-Version',
+        'Sec-WebSocket-Key',
+        'X-Forwarded-For',
+        'Origin',
+        'Host',
+        'Cookie',
+        'Authorization',
+        'Content-Length',
+        'Transfer-Encoding',
+      ),
+      fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/),
+    ),
+    headerValue,
+  ),
   { maxLength: 4 },
 );
 
@@ -89,7 +143,20 @@ test('upgrades: generated paths, query strings and headers, sent raw, never stop
   const statuses = new Map<string, number>();
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(upgradePath, upgradeHeaders), { minLength: 1, maxLength: 25, size: 'max' }), async (batch) => {
-      const outcomes = await Promise.all(batch.map(([path, headers]) => rawUpgrade(base, Buffer.from(upgradeRequest(path, headers).toString('latin1').replace(/^GET .* HTTP/, `GET ${path} HTTP`), 'utf8'), 150)));
+      const outcomes = await Promise.all(
+        batch.map(([path, headers]) =>
+          rawUpgrade(
+            base,
+            Buffer.from(
+              upgradeRequest(path, headers)
+                .toString('latin1')
+                .replace(/^GET .* HTTP/, `GET ${path} HTTP`),
+              'utf8',
+            ),
+            150,
+          ),
+        ),
+      );
       outcomes.forEach((o, i) => {
         statuses.set(String(o.status), (statuses.get(String(o.status)) ?? 0) + 1);
         if (o.status !== null && o.status >= 500) throw new Error(`${json(batch[i])} answered ${o.status}`);
@@ -107,7 +174,11 @@ test('upgrades: generated paths, query strings and headers, sent raw, never stop
 async function subscribedPusher(slug: string, key: string): Promise<RawPusher> {
   const pusher = await RawPusher.open(ctx.server.url);
   const channel = `presence-room.${slug}`;
-  const res = await fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ socket_id: pusher.socketId, channel_name: channel }) });
+  const res = await fetch(`${ctx.server.url}/broadcasting/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ socket_id: pusher.socketId, channel_name: channel }),
+  });
   const grant = (await res.json()) as { auth: string; channel_data: string };
   pusher.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth: grant.auth, channel_data: grant.channel_data } }));
   await pusher.until(() => pusher.frames.find((f) => f.event === 'pusher_internal:subscription_succeeded'), 'subscription_succeeded');
@@ -118,27 +189,73 @@ async function subscribedPusher(slug: string, key: string): Promise<RawPusher> {
 const FRAME_CLOSES = new Set([1009]);
 
 function pusherFrame(slug: string, value: string) {
-  const channelName = fc.oneof(fc.constantFrom(`presence-room.${slug}`, `private-room.${slug}.00000000-0000-4000-8000-000000000000`, 'private-user.x', '', 'presence-room.'), fc.string({ maxLength: 20 }), hostile);
+  const channelName = fc.oneof(
+    fc.constantFrom(`presence-room.${slug}`, `private-room.${slug}.00000000-0000-4000-8000-000000000000`, 'private-user.x', '', 'presence-room.'),
+    fc.string({ maxLength: 20 }),
+    hostile,
+  );
   const event = fc.oneof(
-    fc.constantFrom('pusher:subscribe', 'pusher:unsubscribe', 'pusher:ping', 'pusher:pong', 'pusher:signin', 'client-RollValueMoveStartEvent', 'client-RollValueMoveEvent', 'client-RollValueMoveEndEvent', 'client-x', 'pusher_internal:subscription_succeeded'),
+    fc.constantFrom(
+      'pusher:subscribe',
+      'pusher:unsubscribe',
+      'pusher:ping',
+      'pusher:pong',
+      'pusher:signin',
+      'client-RollValueMoveStartEvent',
+      'client-RollValueMoveEvent',
+      'client-RollValueMoveEndEvent',
+      'client-x',
+      'pusher_internal:subscription_succeeded',
+    ),
     fc.string({ maxLength: 30 }),
     hostile,
   );
-  const die = fc.record({ uuid: fc.oneof(fc.constant(value), fc.uuid(), hostile), meta: fc.oneof(hostile, fc.record({ position: fc.record({ x: fc.oneof(fc.double(), hostile), y: fc.double(), z: fc.double() }) })), value: hostile }, { requiredKeys: [] });
+  const die = fc.record(
+    {
+      uuid: fc.oneof(fc.constant(value), fc.uuid(), hostile),
+      meta: fc.oneof(hostile, fc.record({ position: fc.record({ x: fc.oneof(fc.double(), hostile), y: fc.double(), z: fc.double() }) })),
+      value: hostile,
+    },
+    { requiredKeys: [] },
+  );
   const data = fc.oneof(
     hostile,
     hostile.map(json),
-    fc.record({ channel: channelName, auth: fc.oneof(fc.string(), hostile), channel_data: fc.oneof(fc.string(), hostile, hostile.map(json)) }, { requiredKeys: [] }),
+    fc.record(
+      { channel: channelName, auth: fc.oneof(fc.string(), hostile), channel_data: fc.oneof(fc.string(), hostile, hostile.map(json)) },
+      { requiredKeys: [] },
+    ),
     fc.record({ dice: fc.oneof(fc.array(die, { maxLength: 3 }), hostile), room: fc.oneof(fc.constant(slug), hostile) }, { requiredKeys: [] }),
   );
   const structured = fc.record({ event, channel: channelName, data }, { requiredKeys: [] }).map((f) => ({ text: json(f) }));
   return fc.oneof(
     { weight: 6, arbitrary: structured },
-    { weight: 1, arbitrary: fc.constantFrom('{"event":"pusher:unsubscribe","data":{"channel":{"toString":1}}}', '{"event":"pusher:subscribe","data":{"channel":{"toString":1}}}', '{"event":{"toString":1}}', '{"event":"client-x","channel":"presence-room.' + slug + '","data":{"__proto__":{"dice":1}}}', '{"event":"pusher:subscribe","data":"{\\"channel\\":{\\"valueOf\\":1}}"}').map((text) => ({ text })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '{"event":"pusher:unsubscribe","data":{"channel":{"toString":1}}}',
+          '{"event":"pusher:subscribe","data":{"channel":{"toString":1}}}',
+          '{"event":{"toString":1}}',
+          '{"event":"client-x","channel":"presence-room.' + slug + '","data":{"__proto__":{"dice":1}}}',
+          '{"event":"pusher:subscribe","data":"{\\"channel\\":{\\"valueOf\\":1}}"}',
+        )
+        .map((text) => ({ text })),
+    },
     { weight: 2, arbitrary: hostile.map((v) => ({ text: json(v) })) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }).map((text) => ({ text })) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 50, max: 7000 }), fc.constantFrom('[', '{"a":')).map(([n, open]) => ({ text: `{"event":"pusher:subscribe","data":${deep(n, open, open === '[' ? ']' : '}')}}` })) },
-    { weight: 1, arbitrary: fc.integer({ min: 15_000, max: 20_000 }).map((n) => ({ text: json({ event: 'client-RollValueMoveEvent', channel: `presence-room.${slug}`, data: { dice: [{ uuid: value, x: 'a'.repeat(n) }] } }) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 50, max: 7000 }), fc.constantFrom('[', '{"a":'))
+        .map(([n, open]) => ({ text: `{"event":"pusher:subscribe","data":${deep(n, open, open === '[' ? ']' : '}')}}` })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 15_000, max: 20_000 }).map((n) => ({
+        text: json({ event: 'client-RollValueMoveEvent', channel: `presence-room.${slug}`, data: { dice: [{ uuid: value, x: 'a'.repeat(n) }] } }),
+      })),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ binary: Buffer.from(bytes) })) },
   );
 }
@@ -157,7 +274,10 @@ test('Pusher frames: generated frames on a subscribed connection get an answer o
         if (pusher.open) await Promise.race([pusher.pingPong(), pusher.until(() => pusher.closeCode !== null, 'close')]);
         if (pusher.closeCode !== null) {
           closes++;
-          if (!FRAME_CLOSES.has(pusher.closeCode)) throw new Error(`closed with ${pusher.closeCode} after ${frames.length} frames: ${frames.map((f) => ('text' in f ? f.text : '(binary)').slice(0, 200)).join(' | ')}`);
+          if (!FRAME_CLOSES.has(pusher.closeCode))
+            throw new Error(
+              `closed with ${pusher.closeCode} after ${frames.length} frames: ${frames.map((f) => ('text' in f ? f.text : '(binary)').slice(0, 200)).join(' | ')}`,
+            );
         }
       } finally {
         pusher.close();
@@ -182,9 +302,25 @@ test('Socket.IO events: generated names, payloads, binary attachments and acks a
   const sender = await connectWelcomed(ctx.server.url, slug, { token: owner.key }, sockets);
   const watcher = await connectWelcomed(ctx.server.url, slug, { token: friend.key }, sockets);
   const point = fc.record({ x: fc.oneof(fc.double(), hostileArg), y: fc.double(), z: fc.double(), w: fc.oneof(fc.double(), hostileArg) }, { requiredKeys: [] });
-  const move = fc.record({ uuid: fc.oneof(fc.constant(value), fc.uuid(), hostileArg), roll_value_uuid: fc.oneof(fc.constant(value), hostileArg), roll_uuid: hostileArg, position: fc.oneof(point, hostileArg), rotation: fc.oneof(point, hostileArg) }, { requiredKeys: [] });
-  const name = fc.oneof(fc.constantFrom(...MOVES), fc.string({ minLength: 1, maxLength: 20, size: 'max' }).filter((s) => !RESERVED.has(s)));
-  const arg = fc.oneof(hostileArg, move, fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)));
+  const move = fc.record(
+    {
+      uuid: fc.oneof(fc.constant(value), fc.uuid(), hostileArg),
+      roll_value_uuid: fc.oneof(fc.constant(value), hostileArg),
+      roll_uuid: hostileArg,
+      position: fc.oneof(point, hostileArg),
+      rotation: fc.oneof(point, hostileArg),
+    },
+    { requiredKeys: [] },
+  );
+  const name = fc.oneof(
+    fc.constantFrom(...MOVES),
+    fc.string({ minLength: 1, maxLength: 20, size: 'max' }).filter((s) => !RESERVED.has(s)),
+  );
+  const arg = fc.oneof(
+    hostileArg,
+    move,
+    fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+  );
   const event = fc.record({ name, args: fc.array(arg, { maxLength: 3 }), ack: fc.boolean() });
   let sentinel = 0;
   await fc.assert(
@@ -226,14 +362,23 @@ test('Socket.IO handshakes: generated auth and query objects are admitted or ref
         batch.map(
           ({ auth: a, query: q, namespace: nsp }) =>
             new Promise<void>((resolve, reject) => {
-              const socket = io(`${ctx.server.url}${nsp}`, { auth: a as Record<string, unknown>, query: q, transports: ['websocket'], forceNew: true, reconnection: false, timeout: 10_000 });
+              const socket = io(`${ctx.server.url}${nsp}`, {
+                auth: a as Record<string, unknown>,
+                query: q,
+                transports: ['websocket'],
+                forceNew: true,
+                reconnection: false,
+                timeout: 10_000,
+              });
               const done = (what: string) => {
                 outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
                 socket.disconnect();
                 resolve();
               };
               socket.once('connect', () => done('connected'));
-              socket.once('connect_error', (err: Error) => (err.message === 'timeout' ? reject(new Error(`no answer to the handshake ${json({ a, q, nsp })}`)) : done(err.message)));
+              socket.once('connect_error', (err: Error) =>
+                err.message === 'timeout' ? reject(new Error(`no answer to the handshake ${json({ a, q, nsp })}`)) : done(err.message),
+              );
             }),
         ),
       );

@@ -47,7 +47,22 @@ export function encode(text: string): string {
 }
 
 function hostileSegment(rng: Rng): string {
-  const raw = rng.pick<unknown>([...TRAVERSAL, ...SQLISH, ...UNICODE.filter(Boolean), hugeString(rng).slice(0, 3000), '-1', '0', '99999999999999999999', '1.5', 'null', '%', '%zz', '%00', '%ff%fe', '..%2f..%2f']);
+  const raw = rng.pick<unknown>([
+    ...TRAVERSAL,
+    ...SQLISH,
+    ...UNICODE.filter(Boolean),
+    hugeString(rng).slice(0, 3000),
+    '-1',
+    '0',
+    '99999999999999999999',
+    '1.5',
+    'null',
+    '%',
+    '%zz',
+    '%00',
+    '%ff%fe',
+    '..%2f..%2f',
+  ]);
   const text = String(raw);
   // Mostly encoded (as a client library would), sometimes raw (as a hand-written URL would be).
   if (rng.chance(0.7)) return encode(text);
@@ -83,7 +98,7 @@ function hostileQuery(rng: Rng, keys: string[], what: string[]): string {
   for (let i = rng.int(1, 4); i > 0; i--) {
     const name = rng.pick(names);
     const v = hostileValue(rng);
-    const text = typeof v === 'string' ? v.slice(0, 1500) : JSON.stringify(v)?.slice(0, 1500) ?? 'undefined';
+    const text = typeof v === 'string' ? v.slice(0, 1500) : (JSON.stringify(v)?.slice(0, 1500) ?? 'undefined');
     parts.push(`${rng.chance(0.2) ? `${name}[]` : name}=${encode(text)}`);
     if (rng.chance(0.2)) parts.push(`${name}=${encode(text)}`); // the same key twice: an array
   }
@@ -162,7 +177,8 @@ function rawBody(rng: Rng, what: string[]): { body: BodyInit; type: string } {
 /** Hostile multipart forms for an upload endpoint. */
 export function hostileUpload(rng: Rng, fields: Record<string, () => string>, fileField: string): FormData {
   const form = new FormData();
-  for (const [name, make] of Object.entries(fields)) if (rng.chance(0.8)) form.append(name, rng.chance(0.5) ? make() : String(hostileValue(rng)).slice(0, 100_000));
+  for (const [name, make] of Object.entries(fields))
+    if (rng.chance(0.8)) form.append(name, rng.chance(0.5) ? make() : String(hostileValue(rng)).slice(0, 100_000));
   const files = rng.int(0, 3);
   for (let i = 0; i < files; i++) {
     const size = rng.pick([0, 10, 1000, 200_000, 12_000_000]);
@@ -198,7 +214,9 @@ export function generate(rng: Rng, target: Target, ids: Ids, mode: 'own' | 'othe
       const mutated = kind < 0.3 ? hostileValue(rng, otherIds) : mutateValue(rng, valid, otherIds, what);
       if (kind < 0.3) what.push('whole body = hostile value');
       body = JSON.stringify(mutated) ?? 'null';
-      headers['content-type'] = rng.chance(0.95) ? 'application/json' : rng.pick(['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']);
+      headers['content-type'] = rng.chance(0.95)
+        ? 'application/json'
+        : rng.pick(['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']);
     }
   } else if (mode === 'own' && path === target.path) {
     what.push('valid path');

@@ -37,7 +37,10 @@ async function privateRoomWithFriend() {
   const joined = (await friend.api.post(`/room/${room.slug}/participant`, { passcode })).body.data;
   const mine = joined.participants.find((p: { user: { uuid: string } }) => p.user.uuid === owner.user.uuid);
   const theirs = joined.participants.find((p: { user: { uuid: string } }) => p.user.uuid === friend.user.uuid);
-  const file = String(withBg.body?.data?.bg_file_path ?? '').split('/').pop() ?? '';
+  const file =
+    String(withBg.body?.data?.bg_file_path ?? '')
+      .split('/')
+      .pop() ?? '';
   return { owner, friend, passcode, slug: room.slug as string, ownerParticipant: String(mine.id), friendParticipant: String(theirs.id), file };
 }
 
@@ -60,7 +63,16 @@ for (let chunk = 1; chunk <= 3; chunk++) {
       own: { room: attacker.slug, participant: attacker.ownerParticipant, file: attacker.file, passcode: attacker.passcode },
       others: { room: [victim.slug], participant: [victim.ownerParticipant, victim.friendParticipant], file: [victim.file] },
     };
-    await runHostile({ t, base: ctx.server.url, targets, ids, key: attacker.owner.key, mode: 'others', snapshot: stateOf(victim), label: `rooms as a stranger ${chunk}` });
+    await runHostile({
+      t,
+      base: ctx.server.url,
+      targets,
+      ids,
+      key: attacker.owner.key,
+      mode: 'others',
+      snapshot: stateOf(victim),
+      label: `rooms as a stranger ${chunk}`,
+    });
     await assertHealthy(t, ctx.server.url, victim.owner.api);
   });
 }
@@ -78,7 +90,17 @@ for (let chunk = 1; chunk <= 4; chunk++) {
       { api: me.owner.api, path: '/room' },
       { api: other.owner.api, path: `/room/${other.slug}` },
     ]);
-    await runHostile({ t, base: ctx.server.url, targets, ids, key: me.owner.key, mode: 'own', snapshot: both, label: `rooms as the owner ${chunk}`, count: Math.ceil(COUNT / 2) });
+    await runHostile({
+      t,
+      base: ctx.server.url,
+      targets,
+      ids,
+      key: me.owner.key,
+      mode: 'own',
+      snapshot: both,
+      label: `rooms as the owner ${chunk}`,
+      count: Math.ceil(COUNT / 2),
+    });
     await assertHealthy(t, ctx.server.url, me.owner.api);
   });
 }

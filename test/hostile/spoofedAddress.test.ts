@@ -19,14 +19,19 @@ let server: TestServer;
 let nginx: RunningNginx;
 
 if (!binary && process.env.CI === 'true') {
-  test('nginx is installed (required under CI: apt-get install nginx)', (t) => t.fail('no nginx binary; .ci/run installs Debian\'s nginx'));
+  test('nginx is installed (required under CI: apt-get install nginx)', (t) => t.fail("no nginx binary; .ci/run installs Debian's nginx"));
 } else if (!binary) {
   // Reported as skipped by ava; under CI=true the branch above fails instead.
   test.skip('spoofed X-Forwarded-For behind the shipped nginx (skipped: nginx is not installed; apt-get install nginx)', () => {});
 } else {
   test.before(async () => {
     // The compose file's setting: one proxy in front (test/ops/compose.test.ts checks the file says so).
-    server = await startTestServer({ TRUST_PROXY: '1', GUESTS_PER_HOUR: String(LIMIT), AUTH_FAILURES_PER_MINUTE: String(LIMIT), RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+    server = await startTestServer({
+      TRUST_PROXY: '1',
+      GUESTS_PER_HOUR: String(LIMIT),
+      AUTH_FAILURES_PER_MINUTE: String(LIMIT),
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    });
     nginx = await startShippedNginx(binary, server.port);
   });
   test.after.always(async () => {
@@ -42,7 +47,9 @@ if (!binary && process.env.CI === 'true') {
       const req = http.request(`${nginx.url}${path}`, { method, headers, localAddress: from, agent: false }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] as string | undefined, body: text ? JSON.parse(text) : null }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] as string | undefined, body: text ? JSON.parse(text) : null }),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -51,7 +58,15 @@ if (!binary && process.env.CI === 'true') {
 
   function handshake(from: string, token: string, forwardedFor: string) {
     return new Promise<string>((resolve) => {
-      const socket = io(`${nginx.url}/user`, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false, timeout: 10_000, localAddress: from, extraHeaders: { 'x-forwarded-for': forwardedFor } } as never);
+      const socket = io(`${nginx.url}/user`, {
+        auth: { token },
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        timeout: 10_000,
+        localAddress: from,
+        extraHeaders: { 'x-forwarded-for': forwardedFor },
+      } as never);
       socket.once('connect', () => resolve('connected'));
       socket.once('connect_error', (err: Error) => resolve(err.message));
       // Left open: an open socket is what a real client holds; closed at the end of the test.
@@ -80,7 +95,10 @@ if (!binary && process.env.CI === 'true') {
   test.serial('bad keys: a new X-Forwarded-For per request does not escape the failed-key limit', async (t) => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 4; i++) {
-      const res = await send('127.0.0.4', 'GET', '/api/1.0/room', { authorization: `Bearer dk_guess${i}guessguessguessguessguessguessguessgu`, 'x-forwarded-for': spoofed() });
+      const res = await send('127.0.0.4', 'GET', '/api/1.0/room', {
+        authorization: `Bearer dk_guess${i}guessguessguessguessguessguessguessgu`,
+        'x-forwarded-for': spoofed(),
+      });
       statuses.push(res.status);
     }
     t.deepEqual(statuses, [...Array(LIMIT).fill(401), ...Array(4).fill(429)]);

@@ -20,16 +20,62 @@ const ALL = process.env.HOSTILE_URL_ALL === '1';
 
 /** Written as a client would put them in a URL: already percent-encoded (or not, on purpose). */
 const HOSTILE = [
-  '%00', 'a%00b', '%ff', '%C0%80', '%ED%A0%80', '%E0%A4%A', '%', '%zz', '%0A', '%7F', '%1B%5B31m',
-  'x'.repeat(3000), '%C3%A9'.repeat(600), '%F0%9F%8E%B2'.repeat(300),
+  '%00',
+  'a%00b',
+  '%ff',
+  '%C0%80',
+  '%ED%A0%80',
+  '%E0%A4%A',
+  '%',
+  '%zz',
+  '%0A',
+  '%7F',
+  '%1B%5B31m',
+  'x'.repeat(3000),
+  '%C3%A9'.repeat(600),
+  '%F0%9F%8E%B2'.repeat(300),
   // look-alikes: fullwidth digits, Cyrillic and Armenian letters, bidi and zero-width marks, traversal
-  '%EF%BC%91', '%D1%95tandard', 'standar%D4%81', '%E2%80%AEdrats', 'standard%E2%80%8B', '%EF%BB%BFstandard',
-  '..', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '%2F', '%20', '+',
-  '-1', '0', '99999999999999999999', '1e3', '0x10', '1.5', 'NaN',
-  '__proto__', 'constructor', "'%20OR%20'1'%3D'1",
+  '%EF%BC%91',
+  '%D1%95tandard',
+  'standar%D4%81',
+  '%E2%80%AEdrats',
+  'standard%E2%80%8B',
+  '%EF%BB%BFstandard',
+  '..',
+  '%2e%2e',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2F',
+  '%20',
+  '+',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '1e3',
+  '0x10',
+  '1.5',
+  'NaN',
+  '__proto__',
+  'constructor',
+  "'%20OR%20'1'%3D'1",
 ];
 /** The default run's share of them: each family once. */
-const QUICK = ['%00', 'a%00b', '%ff', '%C0%80', '%ED%A0%80', '%E0%A4%A', '%0A', 'x'.repeat(3000), '%C3%A9'.repeat(600), '%EF%BC%91', '%D1%95tandard', '%E2%80%AEdrats', '..%2F..%2Fetc%2Fpasswd', '99999999999999999999', '__proto__'];
+const QUICK = [
+  '%00',
+  'a%00b',
+  '%ff',
+  '%C0%80',
+  '%ED%A0%80',
+  '%E0%A4%A',
+  '%0A',
+  'x'.repeat(3000),
+  '%C3%A9'.repeat(600),
+  '%EF%BC%91',
+  '%D1%95tandard',
+  '%E2%80%AEdrats',
+  '..%2F..%2Fetc%2Fpasswd',
+  '99999999999999999999',
+  '__proto__',
+];
 /** Query names some route reads without declaring them everywhere: sent to every GET. */
 const EXTRA_QUERY = ['share', 'passcode', 'room', 'before', 'v', 'overlay', 'filter', 'ids'];
 
@@ -78,7 +124,8 @@ async function send(base: string, key: string, probe: Probe): Promise<string | n
   if (res.status >= 500) return `${probe.what}: ${res.status} ${text.slice(0, 200)}`;
   if (res.status >= 400 && (res.headers.get('content-type') ?? '').includes('json')) {
     const parsed = JSON.parse(text) as { type?: string; data?: { code?: unknown; message?: unknown } };
-    if (parsed.type !== 'error' || typeof parsed.data?.code !== 'string' || typeof parsed.data?.message !== 'string') return `${probe.what}: ${res.status} without the error envelope: ${text.slice(0, 200)}`;
+    if (parsed.type !== 'error' || typeof parsed.data?.code !== 'string' || typeof parsed.data?.message !== 'string')
+      return `${probe.what}: ${res.status} without the error envelope: ${text.slice(0, 200)}`;
   }
   return null;
 }
@@ -122,9 +169,11 @@ test('every path and query parameter of every route: hostile values are a 4xx wi
   // Destructive routes last: a look-alike that happens to be valid would delete what the others use.
   const ops = operations().sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
   for (const op of ops) {
-    const fill = (hostile: string | null, value: string) => op.template.replace(/\{(\w+)\}/g, (_, name: string) => (name === hostile ? value : valid[name] ?? 'x'));
+    const fill = (hostile: string | null, value: string) =>
+      op.template.replace(/\{(\w+)\}/g, (_, name: string) => (name === hostile ? value : (valid[name] ?? 'x')));
     for (const param of op.pathParams) {
-      for (const value of values) probes.push({ method: op.method, url: fill(param, value), what: `${op.method} ${op.template} {${param}}=${value.slice(0, 40)}` });
+      for (const value of values)
+        probes.push({ method: op.method, url: fill(param, value), what: `${op.method} ${op.template} {${param}}=${value.slice(0, 40)}` });
     }
     const queryNames = op.method === 'GET' ? [...new Set([...op.queryParams, ...EXTRA_QUERY])] : op.queryParams;
     for (const name of queryNames) {

@@ -14,7 +14,10 @@ test('bounded: the least recently used entries go first once the total weight pa
   for (const k of ['a', 'b', 'c']) c.set(k, 1, c.ticket());
   t.is(c.get('a'), 1, 'a used: b is now the least recently used');
   c.set('d', 1, c.ticket());
-  t.deepEqual(['a', 'b', 'c', 'd'].map((k) => c.get(k)), [1, undefined, 1, 1]);
+  t.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => c.get(k)),
+    [1, undefined, 1, 1],
+  );
   t.is(c.size, 3);
 
   const rooms = cache<{ participants: number }>(10, 60_000, (r) => 1 + r.participants);
@@ -32,7 +35,11 @@ test('second chance: every entry used since eviction last passed it stays over o
   for (const k of ['a', 'b', 'c']) c.set(k, 1, c.ticket());
   for (const k of ['a', 'b', 'c']) c.get(k);
   c.set('d', 1, c.ticket());
-  t.deepEqual(['a', 'b', 'c', 'd'].map((k) => c.get(k)), [undefined, 1, 1, 1], 'all three used: each passed over once, then the oldest of them went, never d');
+  t.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => c.get(k)),
+    [undefined, 1, 1, 1],
+    'all three used: each passed over once, then the oldest of them went, never d',
+  );
   // b, c and d were just read again, so all are marked: the next set passes over each once more.
   c.set('e', 1, c.ticket());
   t.is(c.size, 3);
@@ -44,7 +51,11 @@ test('second chance: every entry used since eviction last passed it stays over o
   unused.get('x');
   unused.set('z', 1, unused.ticket());
   unused.set('w', 1, unused.ticket());
-  t.deepEqual(['x', 'y', 'z', 'w'].map((k) => unused.get(k)), [1, undefined, undefined, 1], 'x was read before z came: passed over once, so y, then z (never read), went first')
+  t.deepEqual(
+    ['x', 'y', 'z', 'w'].map((k) => unused.get(k)),
+    [1, undefined, undefined, 1],
+    'x was read before z came: passed over once, so y, then z (never read), went first',
+  );
 });
 
 test('a fill that started before an invalidation is not kept; one after it is', (t) => {
@@ -74,7 +85,7 @@ test('entries expire after the TTL; a TTL of 0 keeps nothing', async (t) => {
   t.is(off.get('k'), undefined);
 });
 
-test('the control channel\'s invalidate message is parsed defensively', (t) => {
+test("the control channel's invalidate message is parsed defensively", (t) => {
   t.deepEqual(parseControl(JSON.stringify({ type: 'invalidate', keys: [1, 2], rooms: [3], users: [], diceBoxes: [4], allDiceBoxes: true })), {
     type: 'invalidate',
     keys: [1, 2],

@@ -18,9 +18,19 @@ test('names are stored NFKC-normalized, without variation selectors, with single
 
 test('invisible, control and text-direction characters are refused, naming the code point', (t) => {
   for (const [raw, code] of [
-    ['\u200b', 'U+200B'], ['Owner\u200b', 'U+200B'], ['\u202eevil', 'U+202E'], ['a\u2066b\u2069', 'U+2066'],
-    ['\u200fOwner', 'U+200F'], ['x\u0000', 'U+0000'], ['x\u0007', 'U+0007'], ['a\u00adb', 'U+00AD'],
-    ['\u3164', 'U+1160'], ['a\u034fb', 'U+034F'], ['a\ud800b', 'U+D800'], ['a\u{e0041}b', 'U+E0041'], ['a\u{50000}', 'U+50000'],
+    ['\u200b', 'U+200B'],
+    ['Owner\u200b', 'U+200B'],
+    ['\u202eevil', 'U+202E'],
+    ['a\u2066b\u2069', 'U+2066'],
+    ['\u200fOwner', 'U+200F'],
+    ['x\u0000', 'U+0000'],
+    ['x\u0007', 'U+0007'],
+    ['a\u00adb', 'U+00AD'],
+    ['\u3164', 'U+1160'],
+    ['a\u034fb', 'U+034F'],
+    ['a\ud800b', 'U+D800'],
+    ['a\u{e0041}b', 'U+E0041'],
+    ['a\u{50000}', 'U+50000'],
     ['👨\u200d👩', 'U+200D'],
   ] as const) {
     const problem = displayNameProblem(normalizeDisplayName(raw), 64);
@@ -37,7 +47,7 @@ test('a name must have something visible, and fit once normalized (NFKC can leng
 });
 
 test('ordinary names of any script pass unchanged', (t) => {
-  for (const name of ['Alice', 'Zoë', 'محمد', 'שלום', '李小龙', 'Dungeon Master (GM)', '🐉 Smaug', 'O\'Brien-Smith', 'x'.repeat(64)]) t.is(ok(name), name);
+  for (const name of ['Alice', 'Zoë', 'محمد', 'שלום', '李小龙', 'Dungeon Master (GM)', '🐉 Smaug', "O'Brien-Smith", 'x'.repeat(64)]) t.is(ok(name), name);
   t.is(ok('x'.repeat(65)), null);
 });
 
@@ -64,7 +74,13 @@ test('look-alikes from other scripts compare equal: the confusable skeleton, not
   ];
   for (const [name, lookAlike, what] of lookAlikes) t.is(nameKey(lookAlike), nameKey(name), `${what}: ${lookAlike} vs ${name}`);
   // Different names stay different: accents are kept, scripts without a Latin look-alike keep their letters.
-  for (const [a, b] of [['Zoë', 'Zoe'], ['Guest D92B', 'Guest D93B'], ['Дмитрий', 'Дмитрия'], ['山田', '田山']]) t.not(nameKey(a), nameKey(b), `${a} vs ${b}`);
+  for (const [a, b] of [
+    ['Zoë', 'Zoe'],
+    ['Guest D92B', 'Guest D93B'],
+    ['Дмитрий', 'Дмитрия'],
+    ['山田', '田山'],
+  ])
+    t.not(nameKey(a), nameKey(b), `${a} vs ${b}`);
   t.is(skeleton('\u0410'), 'A');
 });
 

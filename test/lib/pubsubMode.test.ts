@@ -12,7 +12,8 @@ test('the version is read from INFO server', (t) => {
 });
 
 test('auto: sharded on Redis 7 and newer, without a warning', (t) => {
-  for (const version of ['7.0.0', '7.0.15', '7.4.1', '8.0.2', '10.1.0']) t.deepEqual(choosePubSub('auto', version), { mode: 'sharded', warning: null }, version);
+  for (const version of ['7.0.0', '7.0.15', '7.4.1', '8.0.2', '10.1.0'])
+    t.deepEqual(choosePubSub('auto', version), { mode: 'sharded', warning: null }, version);
 });
 
 test('auto on an older or unknown Redis: classic, with one warning naming the version and the ceiling', (t) => {

@@ -32,7 +32,8 @@ function interfacesOf(file: string): Map<string, { fields: Map<string, Field>; o
     let open = false;
     for (const member of node.members) {
       if (ts.isIndexSignatureDeclaration(member)) open = true;
-      else if ((ts.isPropertySignature(member) || ts.isMethodSignature(member)) && member.name) fields.set(member.name.getText(source).replace(/^'|'$/g, ''), { optional: !!member.questionToken });
+      else if ((ts.isPropertySignature(member) || ts.isMethodSignature(member)) && member.name)
+        fields.set(member.name.getText(source).replace(/^'|'$/g, ''), { optional: !!member.questionToken });
     }
     const parents = (node.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(source)));
     out.set(node.name.text, { fields, open, extends: parents });
@@ -104,8 +105,16 @@ for (const [name, method, path, field] of BODIES) {
     }
     const client = types.get(name)!;
     const taken = Object.keys(propertiesOf(body));
-    t.deepEqual([...client.fields.keys()].filter((f) => !taken.includes(f)), [], 'fields the server would drop');
-    t.deepEqual(requiredOf(body).filter((f) => client.fields.get(f)?.optional !== false), [], 'required fields the client may leave out');
+    t.deepEqual(
+      [...client.fields.keys()].filter((f) => !taken.includes(f)),
+      [],
+      'fields the server would drop',
+    );
+    t.deepEqual(
+      requiredOf(body).filter((f) => client.fields.get(f)?.optional !== false),
+      [],
+      'required fields the client may leave out',
+    );
   });
 }
 

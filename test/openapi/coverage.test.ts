@@ -14,7 +14,13 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** With metrics on (METRICS_TOKEN): the walk sees every route the app can serve, GET /metrics included. */
 function app() {
-  return createApp({ config: loadConfig({ METRICS_TOKEN: 'a-token-for-the-route-walk' }), logger: createLogger('silent'), rateLimitStore: new MemoryRateLimitStore(), redis: null, metrics: new Metrics() });
+  return createApp({
+    config: loadConfig({ METRICS_TOKEN: 'a-token-for-the-route-walk' }),
+    logger: createLogger('silent'),
+    rateLimitStore: new MemoryRateLimitStore(),
+    redis: null,
+    metrics: new Metrics(),
+  });
 }
 
 const key = (r: { method: string; path: string }) => `${r.method.toUpperCase()} ${r.path}`;
@@ -29,7 +35,14 @@ test('every route of the app is in the document, and the document has no route t
 
 test('the router walk sees what Express serves (a sanity check of the walk itself)', (t) => {
   const routes = appRoutes(app()).map(key);
-  for (const expected of ['GET /healthz', 'POST /api/1.0/user', 'GET /api/1.0/user', 'GET /api/1.0/room/{slug}', 'GET /api/1.0/openapi.json', 'GET /board/{slug}']) {
+  for (const expected of [
+    'GET /healthz',
+    'POST /api/1.0/user',
+    'GET /api/1.0/user',
+    'GET /api/1.0/room/{slug}',
+    'GET /api/1.0/openapi.json',
+    'GET /board/{slug}',
+  ]) {
     t.true(routes.includes(expected), expected);
   }
 });
@@ -45,7 +58,10 @@ test('every operation: a unique id, its path parameters declared, a success resp
       const declared = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
       t.deepEqual(declared, names, `path parameters of ${method} ${path}`);
       const statuses = Object.keys(op.responses);
-      t.true(statuses.some((s) => /^[23]\d\d$/.test(s)), `${method} ${path} has a success response`);
+      t.true(
+        statuses.some((s) => /^[23]\d\d$/.test(s)),
+        `${method} ${path} has a success response`,
+      );
       t.true(statuses.includes('default'), `${method} ${path} documents unexpected failures`);
       if ((op.security ?? doc.security).length) t.true(statuses.includes('401'), `${method} ${path} needs a key: 401 documented`);
     }
@@ -121,11 +137,20 @@ test('request examples of the document match their own schemas', (t) => {
 test('each operation lists the errors it can give, not every code of the API', (t) => {
   const codesOf = (path: string, method: string) => {
     const responses = (doc.paths as Record<string, any>)[path][method].responses as Record<string, any>;
-    return Object.fromEntries(Object.entries(responses).filter(([status]) => /^[45]\d\d$/.test(status)).map(([status, r]) => [status, r['x-codes'] ?? 'html']));
+    return Object.fromEntries(
+      Object.entries(responses)
+        .filter(([status]) => /^[45]\d\d$/.test(status))
+        .map(([status, r]) => [status, r['x-codes'] ?? 'html']),
+    );
   };
   t.deepEqual(codesOf('/share/{code}', 'get'), { '400': ['malformed_url'], '404': 'html', '410': 'html', '429': ['rate_limited'] });
   t.deepEqual(codesOf('/api/1.0/user', 'get'), { '400': ['malformed_url'], '401': ['unauthorized'], '429': ['rate_limited'] });
-  t.deepEqual(codesOf('/api/1.0/roll/{uuid}', 'get'), { '400': ['validation_error', 'malformed_url'], '401': ['unauthorized'], '404': ['not_found'], '429': ['rate_limited'] });
+  t.deepEqual(codesOf('/api/1.0/roll/{uuid}', 'get'), {
+    '400': ['validation_error', 'malformed_url'],
+    '401': ['unauthorized'],
+    '404': ['not_found'],
+    '429': ['rate_limited'],
+  });
   const roll = codesOf('/api/1.0/roll', 'post');
   for (const code of ['invalid_dice', 'invalid_equation', 'validation_error', 'malformed_json']) t.true(roll['400'].includes(code), code);
   t.deepEqual(roll['422'], ['unknown_die', 'unknown_theme', 'unknown_participant', 'idempotency_key_reused']);

@@ -28,11 +28,17 @@ test('allow(): null widens the type; other values that the type refuses become a
   t.deepEqual(fromJoi(Joi.string().max(3).allow(null)), { type: ['string', 'null'], minLength: 1, maxLength: 3 });
   t.deepEqual(fromJoi(Joi.string().max(3).allow('', null)), { type: ['string', 'null'], maxLength: 3 }, "'' already fits once allowed");
   t.deepEqual(fromJoi(Joi.string().pattern(/^x+$/).allow('', null)), { anyOf: [{ type: 'string', pattern: '^x+$' }, { enum: ['', null] }] });
-  t.deepEqual(fromJoi(Joi.alternatives(Joi.number(), Joi.string()).allow(null)), { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1 }, { type: 'null' }] });
+  t.deepEqual(fromJoi(Joi.alternatives(Joi.number(), Joi.string()).allow(null)), {
+    anyOf: [{ type: 'number' }, { type: 'string', minLength: 1 }, { type: 'null' }],
+  });
 });
 
 test("conditional('.key', {is: exist, then, otherwise}): an object with the key is `then`, one without is `otherwise`", (t) => {
-  const schema = Joi.alternatives().conditional('.id', { is: Joi.exist(), then: Joi.object({ id: Joi.number().required() }), otherwise: Joi.object({ name: Joi.string().required() }) });
+  const schema = Joi.alternatives().conditional('.id', {
+    is: Joi.exist(),
+    then: Joi.object({ id: Joi.number().required() }),
+    otherwise: Joi.object({ name: Joi.string().required() }),
+  });
   const has = { type: 'object', required: ['id'] };
   t.deepEqual(fromJoi(schema), {
     anyOf: [
@@ -80,7 +86,10 @@ test('object dependencies: or, xor and oxor', (t) => {
   t.deepEqual(fromJoi(Joi.object(keys).or('a', 'b')).anyOf, [{ required: ['a'] }, { required: ['b'] }]);
   t.deepEqual(fromJoi(Joi.object(keys).xor('a', 'b')).oneOf, [{ required: ['a'] }, { required: ['b'] }]);
   t.deepEqual(fromJoi(Joi.object(keys).oxor('a', 'b')).not, { required: ['a', 'b'] });
-  t.deepEqual(fromJoi(Joi.object(keys).xor('a', 'b').oxor('b', 'c')).allOf, [{ oneOf: [{ required: ['a'] }, { required: ['b'] }] }, { not: { required: ['b', 'c'] } }]);
+  t.deepEqual(fromJoi(Joi.object(keys).xor('a', 'b').oxor('b', 'c')).allOf, [
+    { oneOf: [{ required: ['a'] }, { required: ['b'] }] },
+    { not: { required: ['b', 'c'] } },
+  ]);
 });
 
 test('what has no JSON Schema form here throws instead of being dropped', (t) => {
@@ -117,28 +126,116 @@ const root = doc as unknown as Record<string, unknown>;
 const bodyOf = (path: string, method: string) => (doc.paths as any)[path][method].requestBody.content['application/json'].schema;
 const u = '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f';
 const cases: Array<[string, string, Joi.Schema, unknown[]]> = [
-  ['/api/1.0/user', 'patch', users.updateUserBody, [{}, { name: 'Al' }, { name: '' }, { name: ' ' }, { name: 'a\u0007' }, { name: 'x'.repeat(256) }, { username: 'a.b-c' }, { username: 'a b' }, { name: 5 }]],
+  [
+    '/api/1.0/user',
+    'patch',
+    users.updateUserBody,
+    [{}, { name: 'Al' }, { name: '' }, { name: ' ' }, { name: 'a\u0007' }, { name: 'x'.repeat(256) }, { username: 'a.b-c' }, { username: 'a b' }, { name: 5 }],
+  ],
   ['/api/1.0/user/key', 'post', users.createKeyBody, [{}, { name: 'k' }, { name: '' }, { name: 'x'.repeat(65) }]],
-  ['/api/1.0/room', 'post', rooms.createBody, [{}, { name: 'T', is_public: false }, { name: '   ' }, { passcode: '' }, { passcode: null }, { passcode: 'abc' }, { passcode: 'abcd' }, { passcode: 'ab cd' }, { is_public: 'yes' }]],
+  [
+    '/api/1.0/room',
+    'post',
+    rooms.createBody,
+    [
+      {},
+      { name: 'T', is_public: false },
+      { name: '   ' },
+      { passcode: '' },
+      { passcode: null },
+      { passcode: 'abc' },
+      { passcode: 'abcd' },
+      { passcode: 'ab cd' },
+      { is_public: 'yes' },
+    ],
+  ],
   ['/api/1.0/room/{slug}', 'patch', rooms.updateBody, [{ bg_file_path: null }, { bg_file_path: '' }, { name: 'x'.repeat(256) }, { passcode: 'good-one' }]],
   ['/api/1.0/room/{slug}/participant', 'post', rooms.joinBody, [{}, { passcode: '' }, { passcode: null }, { passcode: 'x'.repeat(201) }, { passcode: 3 }]],
-  ['/api/1.0/room/{slug}/participant/{participant}', 'patch', rooms.participantBody, [{ color: '#a1B2c3' }, { color: 'red' }, { color: '' }, { username: 'x'.repeat(65) }]],
-  ['/api/1.0/roll', 'post', rolls.createBody, [
-    {}, { dice: [{ type: 'd6' }] }, { equation: '1d6' }, { dice: [{ type: 'd6' }], equation: '1d6' }, { equation: '1d6', operator: { k: 'h1' } },
-    { dice: [] }, { dice: [{ type: '' }] }, { dice: [{ type: 'd6', value_to_display: { src: 'a.png' } }] }, { dice: [{ type: 'd6', value_to_display: {} }] },
-    { equation: '1d6', room: null }, { equation: '1d6', room: '' }, { equation: '1d6', whisper: [1, 2] }, { equation: '1d6', whisper: [0] }, { equation: '1d6', direction: 361 },
-    { dice: [{ type: 'd6' }], operator: { k: 'h1' } }, { dice: [{ type: 'd6' }], operator: { ['x'.repeat(17)]: 1 } }, { dice: [{ type: 'd6' }], operator: { k: true } }, { dice: [{ type: 'd6' }], operator: { ['x'.repeat(17)]: true } }, { dice: [{ type: 'd6' }], operator: null },
-    { equation: '1d6', label: '' }, { equation: '1d6', external_id: '' },
-  ]],
-  ['/api/1.0/roll', 'patch', rolls.bulkBody, [{ rolls: [] }, { rolls: [{ uuid: u, dice: [{ uuid: u, is_hidden: true }] }] }, { rolls: [{ uuid: 'nope', dice: [{ uuid: u }] }] }, { rolls: [{ uuid: u, dice: [] }] }]],
-  ['/api/1.0/roll/{uuid}', 'patch', rolls.updateBody, [
-    { dice: [{ uuid: u, is_cleared: true }] }, { dice: [{ is_hidden: true }] }, {}, { dice: [{ uuid: u }], room: null },
-    { dice: [{ type: 'd6', theme: 'standard' }] }, { dice: [{ uuid: u, type: 'd6' }] }, { dice: [{ uuid: 'x', type: 'd6' }] }, { dice: [{ type: '' }] },
-    { dice: [{ type: 'd6', value: 'x' }] }, { dice: [{ uuid: u, is_hidden: 'x', type: 'd6' }] }, { dice: [{ uuid: u, is_hidden: true }, { type: 'mod', value: 2 }] },
-    { dice: [{ type: 'd6', meta: { anything: [1] } }] }, { dice: [{ uuid: u, meta: { position: { x: 1 } } }] }, { dice: [5] },
-  ]],
+  [
+    '/api/1.0/room/{slug}/participant/{participant}',
+    'patch',
+    rooms.participantBody,
+    [{ color: '#a1B2c3' }, { color: 'red' }, { color: '' }, { username: 'x'.repeat(65) }],
+  ],
+  [
+    '/api/1.0/roll',
+    'post',
+    rolls.createBody,
+    [
+      {},
+      { dice: [{ type: 'd6' }] },
+      { equation: '1d6' },
+      { dice: [{ type: 'd6' }], equation: '1d6' },
+      { equation: '1d6', operator: { k: 'h1' } },
+      { dice: [] },
+      { dice: [{ type: '' }] },
+      { dice: [{ type: 'd6', value_to_display: { src: 'a.png' } }] },
+      { dice: [{ type: 'd6', value_to_display: {} }] },
+      { equation: '1d6', room: null },
+      { equation: '1d6', room: '' },
+      { equation: '1d6', whisper: [1, 2] },
+      { equation: '1d6', whisper: [0] },
+      { equation: '1d6', direction: 361 },
+      { dice: [{ type: 'd6' }], operator: { k: 'h1' } },
+      { dice: [{ type: 'd6' }], operator: { ['x'.repeat(17)]: 1 } },
+      { dice: [{ type: 'd6' }], operator: { k: true } },
+      { dice: [{ type: 'd6' }], operator: { ['x'.repeat(17)]: true } },
+      { dice: [{ type: 'd6' }], operator: null },
+      { equation: '1d6', label: '' },
+      { equation: '1d6', external_id: '' },
+    ],
+  ],
+  [
+    '/api/1.0/roll',
+    'patch',
+    rolls.bulkBody,
+    [
+      { rolls: [] },
+      { rolls: [{ uuid: u, dice: [{ uuid: u, is_hidden: true }] }] },
+      { rolls: [{ uuid: 'nope', dice: [{ uuid: u }] }] },
+      { rolls: [{ uuid: u, dice: [] }] },
+    ],
+  ],
+  [
+    '/api/1.0/roll/{uuid}',
+    'patch',
+    rolls.updateBody,
+    [
+      { dice: [{ uuid: u, is_cleared: true }] },
+      { dice: [{ is_hidden: true }] },
+      {},
+      { dice: [{ uuid: u }], room: null },
+      { dice: [{ type: 'd6', theme: 'standard' }] },
+      { dice: [{ uuid: u, type: 'd6' }] },
+      { dice: [{ uuid: 'x', type: 'd6' }] },
+      { dice: [{ type: '' }] },
+      { dice: [{ type: 'd6', value: 'x' }] },
+      { dice: [{ uuid: u, is_hidden: 'x', type: 'd6' }] },
+      {
+        dice: [
+          { uuid: u, is_hidden: true },
+          { type: 'mod', value: 2 },
+        ],
+      },
+      { dice: [{ type: 'd6', meta: { anything: [1] } }] },
+      { dice: [{ uuid: u, meta: { position: { x: 1 } } }] },
+      { dice: [5] },
+    ],
+  ],
   ['/api/1.0/room/{slug}/roll', 'patch', rolls.roomUpdateBody, [{ dice: { is_cleared: true } }, { dice: {} }, {}, { dice: { is_hidden: 'no' } }]],
-  ['/api/1.0/share-request', 'post', shareRequests.createBody, [{ theme: 'oak' }, {}, { theme: '' }, { theme: 'oak', max_uses: 0 }, { theme: 'oak', max_uses: null, expires_at: null }, { theme: 'oak', expires_at: 'soon' }]],
+  [
+    '/api/1.0/share-request',
+    'post',
+    shareRequests.createBody,
+    [
+      { theme: 'oak' },
+      {},
+      { theme: '' },
+      { theme: 'oak', max_uses: 0 },
+      { theme: 'oak', max_uses: null, expires_at: null },
+      { theme: 'oak', expires_at: 'soon' },
+    ],
+  ],
   ['/api/1.0/share-request/{id}', 'patch', shareRequests.updateBody, [{}, { max_uses: 3 }, { expires_at: null }, { max_uses: 1.5 }]],
 ];
 

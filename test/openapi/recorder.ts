@@ -70,4 +70,3 @@ export function recordResponsesToDir(server: http.Server, dir: string, source?: 
   const file = path.join(dir, `${process.pid}.jsonl`);
   return recordResponses(server, (r) => fs.appendFileSync(file, JSON.stringify(source ? { ...r, source } : r) + '\n'));
 }
-

@@ -65,7 +65,10 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const spare = await alice.createApiKey('spare');
   t.regex(spare.key, /^dk_[\w-]{43}$/);
   const aliceKeys = await alice.listApiKeys();
-  t.deepEqual(aliceKeys.map((k) => k.is_current), [true, false]);
+  t.deepEqual(
+    aliceKeys.map((k) => k.is_current),
+    [true, false],
+  );
   await alice.deleteApiKey(spare.prefix);
   await refused(t, alice.deleteApiKey(aliceKeys[0]!.prefix), 409, 'last_key');
 
@@ -106,21 +109,49 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const live = await arriving;
   t.deepEqual(validateSchema({ $ref: '#/components/schemas/Roll' }, live, root), [], 'the realtime payload is a Roll');
   t.is(live.uuid, roll.uuid);
-  t.deepEqual(live.values.map((v) => v.value), roll.values.map((v) => v.value));
+  t.deepEqual(
+    live.values.map((v) => v.value),
+    roll.values.map((v) => v.value),
+  );
   t.is(live.total_value, roll.total_value);
   t.is(roll.values.filter((v) => v.is_dropped).length, 1);
   const labelled = await alice.createRoll({ equation: '4d6kh3+2', theme: 'standard', room: room.slug, external_id: 'typed-client-1' });
   t.not(labelled.uuid, roll.uuid, 'another roll with the same external_id is a roll of its own');
-  const hidden = await alice.createRoll({ dice: [{ type: 'd20', theme: 'standard', is_hidden: true }, { type: 'd8', theme: 'standard' }], room: room.slug });
+  const hidden = await alice.createRoll({
+    dice: [
+      { type: 'd20', theme: 'standard', is_hidden: true },
+      { type: 'd8', theme: 'standard' },
+    ],
+    room: room.slug,
+  });
   // A roll group through the typed client's RollOperator: each part its own keep, the higher part kept.
   const six = (value: number) => ({ type: 'd6', theme: 'standard', value });
   const grouped = await alice.createRoll({
     dice: [six(6), six(6), six(1), six(1), six(2), six(2), six(2), six(2)],
-    operator: { k: { h3: [[0, 1, 2, 3], [4, 5, 6, 7]] }, groups: [{ parts: [[0, 1, 2, 3], [4, 5, 6, 7]], k: 'h1' }] },
+    operator: {
+      k: {
+        h3: [
+          [0, 1, 2, 3],
+          [4, 5, 6, 7],
+        ],
+      },
+      groups: [
+        {
+          parts: [
+            [0, 1, 2, 3],
+            [4, 5, 6, 7],
+          ],
+          k: 'h1',
+        },
+      ],
+    },
   });
   t.is(grouped.equation, '{4d6kh3, 4d6kh3}kh1');
   t.is(grouped.total_value, 13);
-  t.deepEqual(grouped.values.map((v) => `${v.group}:${v.group_part}${v.is_dropped ? 'x' : ''}`), ['0:0', '0:0', '0:0', '0:0x', '0:1x', '0:1x', '0:1x', '0:1x']);
+  t.deepEqual(
+    grouped.values.map((v) => `${v.group}:${v.group_part}${v.is_dropped ? 'x' : ''}`),
+    ['0:0', '0:0', '0:0', '0:0x', '0:1x', '0:1x', '0:1x', '0:1x'],
+  );
   const seenByBob = await bob.getRoll(hidden.uuid);
   t.is(seenByBob.values[0]!.value, null, 'a hidden die keeps its value from others');
   t.not(hidden.values[0]!.value, null);
@@ -191,7 +222,11 @@ test('every endpoint through the typed client; every response matches the OpenAP
   t.is((await anonymous.getThemePreview(themeId, { share: share.code })).user, null);
   t.is((await anonymous.getThemePreview(themeId, { version: '1.0.0', share: share.code })).version, '1.0.0');
   await refused(t, anonymous.getThemePreview(themeId), 404, 'not_found');
-  for (const path of [`/theme/${themeId}/preview?share=${share.code}`, `/theme/${themeId}/version/1.0.0/preview?share=${share.code}`, '/board/assets/preview.js']) {
+  for (const path of [
+    `/theme/${themeId}/preview?share=${share.code}`,
+    `/theme/${themeId}/version/1.0.0/preview?share=${share.code}`,
+    '/board/assets/preview.js',
+  ]) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await bob.acceptShareRequest(share.code)).id, themeId);
@@ -223,7 +258,11 @@ test('every endpoint through the typed client; every response matches the OpenAP
   (receiver as unknown as Record<symbol, unknown>)[NOT_THE_SERVICE] = true;
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   try {
-    const hook = await alice.createWebhook({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['roll.created'], room: room.slug });
+    const hook = await alice.createWebhook({
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      events: ['roll.created'],
+      room: room.slug,
+    });
     t.regex(hook.secret, /^whsec_/);
     t.true((await alice.listWebhooks()).data.some((w) => w.id === hook.id));
     t.is((await alice.getWebhook(hook.id)).id, hook.id);
@@ -245,7 +284,19 @@ test('every endpoint through the typed client; every response matches the OpenAP
   await refused(t, alice.getRoom(room.slug), 404);
 
   // Pages and operations outside the client.
-  for (const path of ['/', '/healthz', '/readyz', '/docs', '/api/1.0/openapi.json', `/board/${room.slug}`, '/board/assets/board.css', '/board/assets/board.js', '/pages/assets/home.js', '/pages/assets/home.css', '/fairness']) {
+  for (const path of [
+    '/',
+    '/healthz',
+    '/readyz',
+    '/docs',
+    '/api/1.0/openapi.json',
+    `/board/${room.slug}`,
+    '/board/assets/board.css',
+    '/board/assets/board.js',
+    '/pages/assets/home.js',
+    '/pages/assets/home.css',
+    '/fairness',
+  ]) {
     t.is((await fetch(`${server.url}${path}`)).status, 200, path);
   }
   t.is((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200, '/metrics');
@@ -257,7 +308,9 @@ test('every endpoint through the typed client; every response matches the OpenAP
   const problems = checkRecords(records);
   t.deepEqual([...new Set(problems)], [], 'responses that do not match the document');
   const done = exercised(records);
-  const missing = documentedOperations().filter((op) => !done.has(`${op.method} ${op.path}`)).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  const missing = documentedOperations()
+    .filter((op) => !done.has(`${op.method} ${op.path}`))
+    .map((op) => `${op.method.toUpperCase()} ${op.path}`);
   t.deepEqual(missing, [], 'documented operations this test did not see succeed');
   t.true(records.length > 50, `${records.length} responses checked`);
 });
@@ -286,7 +339,18 @@ async function exerciseAccountPages(t: ExecutionContext, base: string) {
 
 /** A room's page, its stream address and their assets, and dddice's theme address (docs/board.md). */
 async function exerciseRoomPages(t: ExecutionContext, base: string, slug: string) {
-  const paths = [`/room/${slug}`, `/room/${slug}/settings`, `/room/${slug}/stream?key=dk_x&sound=1`, '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/dice/standard', '/dice-box', '/dice-pages/assets/diceBox.js', '/dice-pages/assets/dice.css?of=theme.js'];
+  const paths = [
+    `/room/${slug}`,
+    `/room/${slug}/settings`,
+    `/room/${slug}/stream?key=dk_x&sound=1`,
+    '/room-page/assets/room.js',
+    '/room-page/assets/room.css',
+    '/room-page/assets/stream.js',
+    '/dice/standard',
+    '/dice-box',
+    '/dice-pages/assets/diceBox.js',
+    '/dice-pages/assets/dice.css?of=theme.js',
+  ];
   for (const path of paths) t.is((await fetch(`${base}${path}`)).status, 200, path);
   t.is((await fetch(`${base}/dice/no-such-theme`)).status, 404);
 }
@@ -296,7 +360,10 @@ async function exercisePageKeyAndActivation(t: ExecutionContext, base: string) {
   const web = new WebClient(base);
   t.is((await web.signUp(`activator${Date.now() % 100000}`, 'a long password')).status, 303);
   await web.get('/account');
-  const pageKey = await fetch(`${base}/account/page-key`, { method: 'POST', headers: { origin: base, 'sec-fetch-site': 'same-origin', 'x-csrf-token': web.csrf, cookie: web.cookieHeader() } });
+  const pageKey = await fetch(`${base}/account/page-key`, {
+    method: 'POST',
+    headers: { origin: base, 'sec-fetch-site': 'same-origin', 'x-csrf-token': web.csrf, cookie: web.cookieHeader() },
+  });
   t.is(pageKey.status, 201, 'POST /account/page-key');
   const made = await fetch(`${base}/api/1.0/activate`, { method: 'POST', headers: { 'x-extension': 'Contract test' } });
   t.is(made.status, 201, 'POST /api/1.0/activate');
@@ -322,8 +389,15 @@ test('the checker notices a response that breaks the document', (t) => {
     body: {
       type: 'user',
       data: {
-        uuid: '3f0b6c9e-1d2a-4b8e-9c1f-2a3b4c5d6e7f', username: 'guest-1', name: 'Guest', is_registered: false, subscription: false,
-        subscription_level: 0, is_merchant: false, created_at: '2026-01-02T03:04:05.123000Z', updated_at: '2026-01-02T03:04:05.123000Z',
+        uuid: '3f0b6c9e-1d2a-4b8e-9c1f-2a3b4c5d6e7f',
+        username: 'guest-1',
+        name: 'Guest',
+        is_registered: false,
+        subscription: false,
+        subscription_level: 0,
+        is_merchant: false,
+        created_at: '2026-01-02T03:04:05.123000Z',
+        updated_at: '2026-01-02T03:04:05.123000Z',
       },
     },
   };

@@ -18,7 +18,10 @@ function watchArrivals(server: http.Server): Array<{ url: string; express: boole
   const seen: Array<{ url: string; express: boolean }> = [];
   server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const r = req as unknown as { get?: unknown; app?: unknown };
-    seen.push({ url: req.url ?? '', express: typeof r.get === 'function' && r.app !== undefined && typeof (res as unknown as { json?: unknown }).json === 'function' });
+    seen.push({
+      url: req.url ?? '',
+      express: typeof r.get === 'function' && r.app !== undefined && typeof (res as unknown as { json?: unknown }).json === 'function',
+    });
   });
   return seen;
 }
@@ -35,7 +38,10 @@ test("a route on createAppServer gets everything Express gives it, from objects 
   // Changed before the server exists, as createApp does with `ip`: still in the chain afterwards.
   Object.defineProperty(app.request, 'ip', { configurable: true, get: () => '203.0.113.9' });
   app.get('/things/:id', (req, res) => {
-    res.status(202).set('x-proto', String(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response)).json({ id: req.params.id, q: req.query.q, ip: req.ip, accept: req.get('accept'), app: req.app === app });
+    res
+      .status(202)
+      .set('x-proto', String(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response))
+      .json({ id: req.params.id, q: req.query.q, ip: req.ip, accept: req.get('accept'), app: req.app === app });
   });
   const server = createAppServer(app);
   const arrivals = watchArrivals(server);
@@ -48,7 +54,10 @@ test("a route on createAppServer gets everything Express gives it, from objects 
   t.deepEqual(await res.json(), { id: '42', q: 'dice', ip: '203.0.113.9', accept: 'application/json', app: true });
   // Express's own 404 (finalhandler) answers through the same objects.
   t.is((await fetch(`${base}/nowhere`)).status, 404);
-  t.deepEqual(arrivals.map((a) => a.express), [true, true]);
+  t.deepEqual(
+    arrivals.map((a) => a.express),
+    [true, true],
+  );
 });
 
 test("Node's own server hands Express plain requests (what the test above tells apart)", async (t) => {
@@ -59,7 +68,10 @@ test("Node's own server hands Express plain requests (what the test above tells 
   const base = await listen(server);
   t.teardown(() => server.close());
   t.is((await fetch(`${base}/ping`)).status, 200);
-  t.deepEqual(arrivals.map((a) => a.express), [false]);
+  t.deepEqual(
+    arrivals.map((a) => a.express),
+    [false],
+  );
 });
 
 test("the service's requests, its API's and Socket.IO's, arrive born with the app's prototypes and are answered as before", async (t) => {
@@ -77,6 +89,9 @@ test("the service's requests, its API's and Socket.IO's, arrive born with the ap
   t.is(polling.status, 200);
   t.regex(await polling.text(), /"sid":"/);
   t.true(arrivals.length >= 4);
-  t.deepEqual(arrivals.filter((a) => !a.express), []);
+  t.deepEqual(
+    arrivals.filter((a) => !a.express),
+    [],
+  );
   t.true(arrivals.some((a) => a.url.startsWith('/socket.io/')));
 });

@@ -14,7 +14,10 @@ import { spawnInstance } from '../helpers/process';
  */
 
 test('every file of src/db/migrations is in the migration list, in name order', (t) => {
-  const files = fs.readdirSync(path.join(root, 'src/db/migrations')).filter((f) => f.endsWith('.ts')).sort();
+  const files = fs
+    .readdirSync(path.join(root, 'src/db/migrations'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   t.deepEqual(
     MIGRATIONS.map(([name]) => name),
     files,
@@ -27,7 +30,11 @@ test.serial('the built server starts, migrates and serves its API, the board and
   t.is(built.status, 0, built.stderr);
   const main = fs.readFileSync(path.join(root, 'dist/main.mjs'), 'utf8');
   // esbuild keeps `import.meta.url` as written: in any module but sourceFiles.ts it would name dist/.
-  t.is(main.split('import.meta.url').length - 1, 1, 'only src/lib/sourceFiles.ts may read import.meta.url (a module bundled into dist/main.mjs would resolve paths against dist/)');
+  t.is(
+    main.split('import.meta.url').length - 1,
+    1,
+    'only src/lib/sourceFiles.ts may read import.meta.url (a module bundled into dist/main.mjs would resolve paths against dist/)',
+  );
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-build-'));
   t.teardown(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -42,7 +49,17 @@ test.serial('the built server starts, migrates and serves its API, the board and
 
   const guest = await fetch(`${server.url}/api/1.0/user`, { method: 'POST' });
   t.is(guest.status, 201);
-  for (const asset of ['/board/assets/board.js', '/board/assets/board.css', '/board/assets/physics.js', '/board/assets/preview.js', '/room-page/assets/room.js', '/room-page/assets/room.css', '/room-page/assets/stream.js', '/pages/assets/home.js', '/pages/assets/home.css']) {
+  for (const asset of [
+    '/board/assets/board.js',
+    '/board/assets/board.css',
+    '/board/assets/physics.js',
+    '/board/assets/preview.js',
+    '/room-page/assets/room.js',
+    '/room-page/assets/room.css',
+    '/room-page/assets/stream.js',
+    '/pages/assets/home.js',
+    '/pages/assets/home.css',
+  ]) {
     const res = await fetch(`${server.url}${asset}`);
     t.is(res.status, 200, asset);
     t.true((await res.text()).length > 100, asset);

@@ -33,7 +33,10 @@ test('key:revoke from the CLI without Redis: the server answers 401 for the key 
   t.is((await player.api.get('/user')).status, 200);
 
   const { database } = ctx.server;
-  const out = await runCli({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl ?? '', REDIS_URL: '', REDIS_CLUSTER_NODES: '' }, ['key:revoke', player.key]);
+  const out = await runCli({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl ?? '', REDIS_URL: '', REDIS_CLUSTER_NODES: '' }, [
+    'key:revoke',
+    player.key,
+  ]);
   const exitedAt = Date.now();
   t.is(out.code, 0, out.stdout + out.stderr);
   t.regex(out.stdout, /Revoked 1 key\(s\)\. A server running without Redis on this database refuses them and drops their open sockets within 1 s\./);
@@ -50,7 +53,9 @@ test('key:revoke from the CLI without Redis: the server answers 401 for the key 
   t.log(`REST refused the key ${refusedAfter} ms after the CLI exited`);
 
   // Sockets: both went, as a kick, within the same bound.
-  const deadline = new Promise<'still connected'>((resolve) => setTimeout(() => resolve('still connected'), Math.max(0, exitedAt + PROMISED_MS + SLACK_MS - Date.now())));
+  const deadline = new Promise<'still connected'>((resolve) =>
+    setTimeout(() => resolve('still connected'), Math.max(0, exitedAt + PROMISED_MS + SLACK_MS - Date.now())),
+  );
   for (const [i, drop] of dropped.entries()) {
     const result = await Promise.race([drop, deadline]);
     t.not(result, 'still connected', `the ${i ? '/user' : 'room'} socket was still connected ${PROMISED_MS + SLACK_MS} ms after the CLI exited`);
@@ -59,5 +64,5 @@ test('key:revoke from the CLI without Redis: the server answers 401 for the key 
       t.log(`the ${i ? '/user' : 'room'} socket dropped ${result.at - exitedAt} ms after the CLI exited`);
     }
   }
-  t.is((await owner.api.get('/user')).status, 200, 'the owner\'s key was not touched');
+  t.is((await owner.api.get('/user')).status, 200, "the owner's key was not touched");
 });

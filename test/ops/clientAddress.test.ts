@@ -15,7 +15,10 @@ test('TRUST_PROXY is a hop count or a list of proxies; empty and false trust nob
 test('TRUST_PROXY=true stops start-up with one sentence pointing at the hop count', async (t) => {
   const { code, stderr } = await runMainExpectingExit({ TRUST_PROXY: 'true', DATA_DIR: freshDataDir() });
   t.is(code, 2);
-  t.regex(stderr, /TRUST_PROXY is invalid \(must not be "true": trusting every hop lets each client choose its own address in X-Forwarded-For; set the number of proxies in front of the service \(1 behind the shipped nginx\)/);
+  t.regex(
+    stderr,
+    /TRUST_PROXY is invalid \(must not be "true": trusting every hop lets each client choose its own address in X-Forwarded-For; set the number of proxies in front of the service \(1 behind the shipped nginx\)/,
+  );
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');
 });
 

@@ -9,13 +9,16 @@ function which(bin: string): boolean {
 
 // Without docker-compose the test is reported as skipped (ava counts it so), except under CI.
 const missing = !which('docker-compose') && process.env.CI !== 'true';
-(missing ? test.skip : test)(`docker-compose.yml is a valid compose file with two instances behind a load balancer${missing ? ' (skipped: docker-compose is not installed; apt-get install docker-compose)' : ''}`, (t) => {
-  if (!which('docker-compose')) return t.fail('docker-compose (Debian package) is required under CI to validate the compose file');
-  const out = execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], { encoding: 'utf8' });
-  for (const service of ['postgres:', 'redis:', 'app1:', 'app2:', 'nginx:']) t.true(out.includes(`  ${service}`), service);
-  t.regex(out, /DATABASE_URL: postgres:\/\//);
-  t.regex(out, /REDIS_URL: redis:\/\//);
-});
+(missing ? test.skip : test)(
+  `docker-compose.yml is a valid compose file with two instances behind a load balancer${missing ? ' (skipped: docker-compose is not installed; apt-get install docker-compose)' : ''}`,
+  (t) => {
+    if (!which('docker-compose')) return t.fail('docker-compose (Debian package) is required under CI to validate the compose file');
+    const out = execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], { encoding: 'utf8' });
+    for (const service of ['postgres:', 'redis:', 'app1:', 'app2:', 'nginx:']) t.true(out.includes(`  ${service}`), service);
+    t.regex(out, /DATABASE_URL: postgres:\/\//);
+    t.regex(out, /REDIS_URL: redis:\/\//);
+  },
+);
 
 test('docker-compose.yml has no obsolete `version:` key', (t) => {
   t.notRegex(fs.readFileSync('docker-compose.yml', 'utf8'), /^version:/m);
@@ -33,7 +36,11 @@ test("nginx's body limit lets the largest theme upload through, and not much mor
 });
 
 test('.dockerignore keeps dependencies, local data, test artifacts and git out of the build context', (t) => {
-  const entries = fs.readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const entries = fs
+    .readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const entry of ['node_modules', 'data', 'test-artifacts', '.git', '.env']) t.true(entries.includes(entry), entry);
   // Nothing the Dockerfile copies is ignored.
   for (const copied of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json']) t.false(entries.includes(copied), copied);

@@ -30,7 +30,9 @@ test('quotas are read from the environment; sizes take a unit', (t) => {
 });
 
 test('a bad quota stops start-up with one sentence per variable', (t) => {
-  const error = t.throws(() => loadConfig({ ROOMS_PER_USER: '0', VERSIONS_PER_THEME: 'many', ASSET_BYTES_PER_USER: '12tb', SHARE_REQUESTS_PER_USER: '-1' }), { instanceOf: ConfigError });
+  const error = t.throws(() => loadConfig({ ROOMS_PER_USER: '0', VERSIONS_PER_THEME: 'many', ASSET_BYTES_PER_USER: '12tb', SHARE_REQUESTS_PER_USER: '-1' }), {
+    instanceOf: ConfigError,
+  });
   const message = error!.message;
   t.regex(message, /ROOMS_PER_USER is invalid \(must be greater than or equal to 1; got "0"\)\./);
   t.regex(message, /VERSIONS_PER_THEME is invalid \(must be a number; got "many"\)\./);

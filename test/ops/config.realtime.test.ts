@@ -24,7 +24,13 @@ test('REDIS_PUBSUB: auto by default; auto, sharded or classic (any case); anythi
 test('SOCKET_MAX_BUFFERED_BYTES: 4 MiB by default, whole bytes from 256 KiB to 1 GiB; a bad value is named with the reason', (t) => {
   t.is(loadConfig({}).socketMaxBufferedBytes, 4 * 1024 * 1024);
   t.is(loadConfig({ SOCKET_MAX_BUFFERED_BYTES: '1048576' }).socketMaxBufferedBytes, 1024 * 1024);
-  const reasons: Record<string, RegExp> = { '1000': /at least 262144 bytes/, '2000000000': /at most 1073741824 bytes/, '1.5': /whole number/, lots: /whole number/, '-1': /at least/ };
+  const reasons: Record<string, RegExp> = {
+    '1000': /at least 262144 bytes/,
+    '2000000000': /at most 1073741824 bytes/,
+    '1.5': /whole number/,
+    lots: /whole number/,
+    '-1': /at least/,
+  };
   for (const [bad, reason] of Object.entries(reasons)) {
     const error = t.throws(() => loadConfig({ SOCKET_MAX_BUFFERED_BYTES: bad }), { instanceOf: ConfigError }, bad);
     t.regex(error!.message, /^Invalid configuration: SOCKET_MAX_BUFFERED_BYTES is invalid \(.+; got ".*"\)\.$/);

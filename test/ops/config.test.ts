@@ -14,7 +14,15 @@ test('defaults need no environment at all', (t) => {
 });
 
 test('variables are parsed and typed', (t) => {
-  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/d', REDIS_URL: 'redis://h:6379', PUSHER_APP_SECRET: 'a-shared-secret-0123456789', ALLOW_GUESTS: 'false', LOG_LEVEL: 'debug', PUBLIC_URL: 'https://dice.example/' });
+  const config = loadConfig({
+    PORT: '8080',
+    DATABASE_URL: 'postgres://u@h:5432/d',
+    REDIS_URL: 'redis://h:6379',
+    PUSHER_APP_SECRET: 'a-shared-secret-0123456789',
+    ALLOW_GUESTS: 'false',
+    LOG_LEVEL: 'debug',
+    PUBLIC_URL: 'https://dice.example/',
+  });
   t.is(config.port, 8080);
   t.is(config.databaseUrl, 'postgres://u@h:5432/d');
   t.is(config.redisUrl, 'redis://h:6379');
@@ -46,9 +54,22 @@ test('CORS_ORIGINS: any origin by default, a list of origins, one sentence for a
 test('FRAME_ANCESTORS: this server only by default, origins and subdomain wildcards, * for any site, one sentence for a bad entry', (t) => {
   t.deepEqual(loadConfig({}).frameAncestors, []);
   t.is(loadConfig({ FRAME_ANCESTORS: '*' }).frameAncestors, null);
-  t.deepEqual(loadConfig({ FRAME_ANCESTORS: 'https://VTT.example.com, https://*.example.org:8443 http://localhost:3000/' }).frameAncestors, ['https://vtt.example.com', 'https://*.example.org:8443', 'http://localhost:3000']);
+  t.deepEqual(loadConfig({ FRAME_ANCESTORS: 'https://VTT.example.com, https://*.example.org:8443 http://localhost:3000/' }).frameAncestors, [
+    'https://vtt.example.com',
+    'https://*.example.org:8443',
+    'http://localhost:3000',
+  ]);
   // Each would change the policy's meaning if passed through: a directive, a keyword, a path, a bare host.
-  for (const bad of ["https://vtt.example.com; script-src *", "'unsafe-inline'", 'https://vtt.example.com/app', 'vtt.example.com', '*.example.com', 'data:', 'https://vtt.example.com, *', 'https://vtt.example.com:70000']) {
+  for (const bad of [
+    'https://vtt.example.com; script-src *',
+    "'unsafe-inline'",
+    'https://vtt.example.com/app',
+    'vtt.example.com',
+    '*.example.com',
+    'data:',
+    'https://vtt.example.com, *',
+    'https://vtt.example.com:70000',
+  ]) {
     const error = t.throws(() => loadConfig({ FRAME_ANCESTORS: bad }), { instanceOf: ConfigError }, bad);
     t.regex(error!.message, /^Invalid configuration: FRAME_ANCESTORS is invalid \(each entry must be an origin such as https:\/\/vtt\.example\.com/, bad);
     t.is(error!.message.split('. ').length, 1, `one sentence: ${error!.message}`);
@@ -71,8 +92,10 @@ test('an unreachable database stops start-up with a clear sentence', async (t) =
 
 test('ALLOWED_HOSTS: loopback names by default, a comma-separated list of hosts (optionally with a port) when set', (t) => {
   t.deepEqual([...loadConfig({}).allowedHosts], ['localhost', '127.0.0.1', '[::1]']);
-  t.deepEqual([...loadConfig({ ALLOWED_HOSTS: ' dice.example.com, dice.example.com:8443 ,10.0.0.7,[fd00::1]:80' }).allowedHosts],
-    ['dice.example.com', 'dice.example.com:8443', '10.0.0.7', '[fd00::1]:80']);
+  t.deepEqual(
+    [...loadConfig({ ALLOWED_HOSTS: ' dice.example.com, dice.example.com:8443 ,10.0.0.7,[fd00::1]:80' }).allowedHosts],
+    ['dice.example.com', 'dice.example.com:8443', '10.0.0.7', '[fd00::1]:80'],
+  );
   t.true(Object.isFrozen(loadConfig({ ALLOWED_HOSTS: 'a.example' }).allowedHosts));
   for (const bad of ['https://dice.example', 'dice.example/path', 'evil.example,*', 'dice example', 'dice.example:port']) {
     const error = t.throws(() => loadConfig({ ALLOWED_HOSTS: bad }), { instanceOf: ConfigError }, bad);
@@ -88,12 +111,18 @@ test('PUBLIC_URL is bounded (200 characters) so that stored links fit their colu
 
 test('REDIS_CLUSTER_NODES: host:port seed nodes instead of REDIS_URL; both at once, a bad entry or no shared Pusher secret is refused', (t) => {
   const config = loadConfig({ REDIS_CLUSTER_NODES: ' 10.0.0.1:7000,redis-b.internal:7001 , [fd00::7]:7002', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
-  t.deepEqual(config.redisClusterNodes, [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: 'fd00::7', port: 7002 }]);
+  t.deepEqual(config.redisClusterNodes, [
+    { host: '10.0.0.1', port: 7000 },
+    { host: 'redis-b.internal', port: 7001 },
+    { host: 'fd00::7', port: 7002 },
+  ]);
   t.is(config.redisUrl, null);
   t.true(Object.isFrozen(config.redisClusterNodes));
   t.is(loadConfig({}).redisClusterNodes, null);
 
-  const both = t.throws(() => loadConfig({ REDIS_URL: 'redis://h:6379', REDIS_CLUSTER_NODES: 'h:7000', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' }), { instanceOf: ConfigError });
+  const both = t.throws(() => loadConfig({ REDIS_URL: 'redis://h:6379', REDIS_CLUSTER_NODES: 'h:7000', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' }), {
+    instanceOf: ConfigError,
+  });
   t.regex(both!.message, /REDIS_URL and REDIS_CLUSTER_NODES are both set/);
   const secret = t.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:7000' }), { instanceOf: ConfigError });
   t.regex(secret!.message, /PUSHER_APP_SECRET is required with REDIS_CLUSTER_NODES/);
@@ -104,7 +133,12 @@ test('REDIS_CLUSTER_NODES: host:port seed nodes instead of REDIS_URL; both at on
 });
 
 test('an unreachable Redis Cluster stops start-up with a clear sentence naming REDIS_CLUSTER_NODES', async (t) => {
-  const { code, stderr } = await runMainExpectingExit({ PORT: '0', DATA_DIR: freshDataDir(), REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', PUSHER_APP_SECRET: 'a-shared-secret-0123456789' });
+  const { code, stderr } = await runMainExpectingExit({
+    PORT: '0',
+    DATA_DIR: freshDataDir(),
+    REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2',
+    PUSHER_APP_SECRET: 'a-shared-secret-0123456789',
+  });
   t.is(code, 1);
   t.regex(stderr, /^Cannot start: Cannot reach the Redis Cluster at REDIS_CLUSTER_NODES \(127\.0\.0\.1:1,127\.0\.0\.1:2\)/m);
   t.notRegex(stderr, /\n\s+at /, 'no stack trace');

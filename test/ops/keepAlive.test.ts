@@ -93,26 +93,29 @@ test.serial('HTTP_KEEP_ALIVE_TIMEOUT_MS is honoured: at 1000 the server says tim
   }
 });
 
-test.serial('closing the server does not wait for keep-alive connections: idle ones close at once, a busy one gets its answer with Connection: close, then closes', async (t) => {
-  // A shutdown timeout far longer than the wait below: only the drain can close these connections in time.
-  const server = await startTestServer({ SHUTDOWN_TIMEOUT_MS: '60000' });
-  const { port } = new URL(server.url);
-  const idle = await rawConnection(Number(port));
-  idle.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-  await idle.until(/\r\n\r\n/);
-  // Busy at close time: the headers of a guest creation, its body only once the server is closing.
-  const busy = await rawConnection(Number(port));
-  busy.socket.write('POST /api/1.0/user HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const closing = server.stop();
-  await t.notThrowsAsync(within(idle.closed, 5000, 'the idle connection closed'));
-  t.false(busy.socket.destroyed, 'the busy connection is still open for its answer');
-  busy.socket.write('{}');
-  await t.notThrowsAsync(within(busy.closed, 5000, 'the busy connection closed after its answer'));
-  t.regex(busy.received(), /^HTTP\/1\.1 201/);
-  t.regex(busy.received(), /\r\nConnection: close\r\n/i, 'the answer told the client not to reuse the connection');
-  await t.notThrowsAsync(within(closing, 5000, 'the server closed'));
-});
+test.serial(
+  'closing the server does not wait for keep-alive connections: idle ones close at once, a busy one gets its answer with Connection: close, then closes',
+  async (t) => {
+    // A shutdown timeout far longer than the wait below: only the drain can close these connections in time.
+    const server = await startTestServer({ SHUTDOWN_TIMEOUT_MS: '60000' });
+    const { port } = new URL(server.url);
+    const idle = await rawConnection(Number(port));
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await idle.until(/\r\n\r\n/);
+    // Busy at close time: the headers of a guest creation, its body only once the server is closing.
+    const busy = await rawConnection(Number(port));
+    busy.socket.write('POST /api/1.0/user HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closing = server.stop();
+    await t.notThrowsAsync(within(idle.closed, 5000, 'the idle connection closed'));
+    t.false(busy.socket.destroyed, 'the busy connection is still open for its answer');
+    busy.socket.write('{}');
+    await t.notThrowsAsync(within(busy.closed, 5000, 'the busy connection closed after its answer'));
+    t.regex(busy.received(), /^HTTP\/1\.1 201/);
+    t.regex(busy.received(), /\r\nConnection: close\r\n/i, 'the answer told the client not to reuse the connection');
+    await t.notThrowsAsync(within(closing, 5000, 'the server closed'));
+  },
+);
 
 test.serial("deploy/nginx.conf keeps upstream connections alive, and closes idle ones before the app's default timeout", async (t) => {
   const conf = fs.readFileSync('deploy/nginx.conf', 'utf8');

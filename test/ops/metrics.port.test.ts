@@ -20,7 +20,12 @@ test.serial('METRICS_PORT serves GET /metrics on its own listener without a toke
 test.serial('the metrics port serves nothing else, and the main port has no /metrics without METRICS_TOKEN', async (t) => {
   const base = ctx.server.metricsUrl!.replace(/\/metrics$/, '');
   // (Paths the API documents are left out: the suite checks every recorded answer against the document, whatever the port.)
-  for (const [method, path] of [['GET', '/nothing-here'], ['GET', '/api/1.0/nothing'], ['POST', '/metrics'], ['GET', '/metrics/more']] as const) {
+  for (const [method, path] of [
+    ['GET', '/nothing-here'],
+    ['GET', '/api/1.0/nothing'],
+    ['POST', '/metrics'],
+    ['GET', '/metrics/more'],
+  ] as const) {
     const res = await fetch(base + path, { method });
     t.is(res.status, 404, `${method} ${path}`);
     t.is((await res.json()).data.code, 'route_not_found');

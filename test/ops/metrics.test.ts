@@ -13,7 +13,8 @@ const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 
 /** `after` minus `before` for one series (or the sum of the series matching `labels`). */
-const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
+  valueOf(after, name, labels) - valueOf(before, name, labels);
 
 async function until(check: () => Promise<boolean>, what: string) {
   for (let i = 0; i < 100; i++) {
@@ -26,7 +27,10 @@ async function until(check: () => Promise<boolean>, what: string) {
 test('after some traffic the counters moved, and no label carries a slug, a uuid or a key', async (t) => {
   const before = await scrape(metricsUrl(), TOKEN);
   const s = await table(ctx.server);
-  const [roller, bystander] = await Promise.all([connectWelcomed(ctx.server.url, s.slug, { token: s.roller.key }, clients), connectWelcomed(ctx.server.url, s.slug, { token: s.bystander.key }, clients)]);
+  const [roller, bystander] = await Promise.all([
+    connectWelcomed(ctx.server.url, s.slug, { token: s.roller.key }, clients),
+    connectWelcomed(ctx.server.url, s.slug, { token: s.bystander.key }, clients),
+  ]);
 
   const live = await scrape(metricsUrl(), TOKEN);
   t.is(valueOf(live, 'dice_realtime_sockets', { namespace: 'room' }), 2, 'two sockets in a room');
@@ -60,20 +64,39 @@ test('after some traffic the counters moved, and no label carries a slug, a uuid
   t.is(delta(before, after, 'dice_rolls_created_total'), 1);
   t.true(delta(before, after, 'dice_realtime_events_published_total', { event: 'RollCreateEvent' }) >= 1, 'published');
   t.is(delta(before, after, 'dice_realtime_events_delivered_total', { event: 'RollCreateEvent' }), 2, 'delivered to each socket once');
-  t.true(after.some((x) => x.name === 'dice_db_pool_connections'), 'database pool gauges');
-  t.true(after.some((x) => x.name === 'process_cpu_user_seconds_total'), 'default process metrics');
-  t.true(after.some((x) => x.name === 'nodejs_eventloop_lag_seconds'), 'default Node.js metrics');
+  t.true(
+    after.some((x) => x.name === 'dice_db_pool_connections'),
+    'database pool gauges',
+  );
+  t.true(
+    after.some((x) => x.name === 'process_cpu_user_seconds_total'),
+    'default process metrics',
+  );
+  t.true(
+    after.some((x) => x.name === 'nodejs_eventloop_lag_seconds'),
+    'default Node.js metrics',
+  );
 
   // Label hygiene: nothing that names a room, a user, a roll or a key, and no uuid at all.
   const text = await (await fetch(metricsUrl(), { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-  const secrets = [s.slug, missingSlug, strayPath.slice(1), roll.uuid, ...[s.roller, s.whisperee, s.bystander, s.outsider].flatMap((u) => [u.key, u.user.uuid, u.user.username])];
+  const secrets = [
+    s.slug,
+    missingSlug,
+    strayPath.slice(1),
+    roll.uuid,
+    ...[s.roller, s.whisperee, s.bystander, s.outsider].flatMap((u) => [u.key, u.user.uuid, u.user.username]),
+  ];
   for (const secret of secrets) t.false(text.includes(secret), `the metrics mention ${secret}`);
   const values = labelValues(parseMetrics(text));
   for (const value of values) {
     t.notRegex(value, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i, 'no uuid in a label');
     for (const secret of secrets) t.false(value.includes(secret), `label ${value}`);
   }
-  const routes = new Set(parseMetrics(text).filter((x) => x.name === http).map((x) => x.labels.route!));
+  const routes = new Set(
+    parseMetrics(text)
+      .filter((x) => x.name === http)
+      .map((x) => x.labels.route!),
+  );
   for (const route of routes) t.true(route === 'unmatched' || /^\/[\w./:-]*$/.test(route), `route label ${route}`);
   t.true(routes.has('/api/1.0/room/:slug/participant'), 'patterns of nested routers are joined to their mount path');
 

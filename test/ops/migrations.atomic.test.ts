@@ -18,7 +18,9 @@ function probe(fail: boolean): Migration {
   const up = async ({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) => {
     await q.createTable('atomic_probe', { id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false } }, { transaction });
     const now = new Date();
-    await q.bulkInsert('users', [{ uuid: PROBE_UUID, username: 'atomic-probe', name: 'Probe', is_registered: false, created_at: now, updated_at: now }], { transaction });
+    await q.bulkInsert('users', [{ uuid: PROBE_UUID, username: 'atomic-probe', name: 'Probe', is_registered: false, created_at: now, updated_at: now }], {
+      transaction,
+    });
     if (fail) throw new Error('interrupted after its writes');
   };
   const down = async ({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) => {
@@ -42,7 +44,8 @@ test.after.always(async () => {
 
 const select = <T extends object>(sql: string) => database.sequelize.query<T>(sql, { type: QueryTypes.SELECT });
 const recorded = async () => (await select<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).map((row) => row.name);
-const probeUsers = async () => (await select<{ n: number | string }>(`SELECT COUNT(*) AS n FROM users WHERE uuid = '${PROBE_UUID}'`)).map((row) => Number(row.n))[0];
+const probeUsers = async () =>
+  (await select<{ n: number | string }>(`SELECT COUNT(*) AS n FROM users WHERE uuid = '${PROBE_UUID}'`)).map((row) => Number(row.n))[0];
 const probeTable = async () => {
   const tables = await database.sequelize.getQueryInterface().showAllTables();
   return tables.map((table) => (typeof table === 'string' ? table : (table as { tableName: string }).tableName)).includes('atomic_probe');

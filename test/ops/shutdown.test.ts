@@ -29,7 +29,10 @@ test('SIGTERM lets a request in flight finish, then exits 0, without waiting for
   instance.child.kill('SIGTERM');
   await idle.closed;
   // New connections are refused while the old one is finished.
-  const refused = await fetch(instance.url + '/healthz').then(() => false, () => true);
+  const refused = await fetch(instance.url + '/healthz').then(
+    () => false,
+    () => true,
+  );
   t.true(refused, 'no new connections once shutting down');
   busy.socket.write('{}');
   await busy.closed;

@@ -19,7 +19,10 @@ test('signed out, the dice pages send the browser to sign in and come back', asy
 test('signed in: the pages, their headers (sounds picked on the page may play: blob: media) and their assets', async (t) => {
   const web = new WebClient(ctx.server.url);
   await web.signUp(`dice${Date.now() % 100_000}`, 'a long enough password');
-  for (const [path, view] of [['/dice/new', 'new'], ['/dice/standard/edit', 'edit']] as const) {
+  for (const [path, view] of [
+    ['/dice/new', 'new'],
+    ['/dice/standard/edit', 'edit'],
+  ] as const) {
     const res = await web.get(path);
     t.is(res.status, 200, path);
     t.regex(res.text, new RegExp(`data-view="${view}"`));
@@ -37,7 +40,7 @@ test('signed in: the pages, their headers (sounds picked on the page may play: b
   t.is((await fetch(`${ctx.server.url}/dice-editor/assets/other.js`)).status, 404);
 });
 
-test('the editor\'s controls by docs/spec.md 2.3.3: a colour picker, a slider for a float with both min and max, nothing else', (t) => {
+test("the editor's controls by docs/spec.md 2.3.3: a colour picker, a slider for a float with both min and max, nothing else", (t) => {
   t.is(uniformControl({ type: 'color', value: '#fff' }), 'color');
   t.is(uniformControl({ type: 'f', value: 0.5, min: 0, max: 1 }), 'slider');
   t.is(uniformControl({ type: 'f', value: 0.5, min: 0 }), null);
@@ -47,7 +50,7 @@ test('the editor\'s controls by docs/spec.md 2.3.3: a colour picker, a slider fo
   t.is(sliderValue({ type: 'f', value: 7, min: 0, max: 1 }), 1);
 });
 
-test('next patch versions; error paths to the page\'s fields', (t) => {
+test("next patch versions; error paths to the page's fields", (t) => {
   t.is(nextPatch('1.0.0'), '1.0.1');
   t.is(nextPatch('2.9.19'), '2.9.20');
   t.is(nextPatch('1.2.3-beta.1'), '1.2.3');
@@ -59,20 +62,46 @@ test('next patch versions; error paths to the page\'s fields', (t) => {
   t.is(fieldFor('manifest.values.d6[2].src', fields), 'values.d6');
   t.is(fieldFor('assets[0]', fields), 'assets[0]');
   t.is(fieldFor('manifest.extend', fields), null);
-  t.deepEqual([...groupDetails([{ path: 'manifest.id', message: '"manifest.id" is bad' }, { path: 'manifest.extend', message: 'no such theme' }], fields)], [
-    ['id', ['"id" is bad']],
-    ['', ['extend: no such theme']],
-  ]);
+  t.deepEqual(
+    [
+      ...groupDetails(
+        [
+          { path: 'manifest.id', message: '"manifest.id" is bad' },
+          { path: 'manifest.extend', message: 'no such theme' },
+        ],
+        fields,
+      ),
+    ],
+    [
+      ['id', ['"id" is bad']],
+      ['', ['extend: no such theme']],
+    ],
+  );
 });
 
 test('a theme as the API answers it becomes a manifest with file names, and back to the API unchanged', (t) => {
   const url = (name: string) => `http://x/api/1.0/theme/t/version/1.0.0/asset/abc/${name}`;
   const theme = {
-    id: 't', name: 'T', description: '', version: '1.0.0', api_version: '1.0', label: { color: '#fff', background_color: '#000' },
-    available_dice: ['d6'], values: { d6: [1, 2, 3, 4, 5, { src: url('star.png') }] }, sounds: [{ src: { d6: url('clack.wav') }, on: 'die.collide' }],
-    textures: [{ binding: 'normalMap', src: url('n.png') }], meshes: {}, sizes: { d6: 1.5 }, physics: {}, uniforms: { glow: { type: 'f', value: 1 } },
-    assets: { 'star.png': url('star.png'), 'clack.wav': url('clack.wav'), 'n.png': url('n.png') }, frag_shader: null, vert_shader: null,
-    user: null, created_at: '', updated_at: '',
+    id: 't',
+    name: 'T',
+    description: '',
+    version: '1.0.0',
+    api_version: '1.0',
+    label: { color: '#fff', background_color: '#000' },
+    available_dice: ['d6'],
+    values: { d6: [1, 2, 3, 4, 5, { src: url('star.png') }] },
+    sounds: [{ src: { d6: url('clack.wav') }, on: 'die.collide' }],
+    textures: [{ binding: 'normalMap', src: url('n.png') }],
+    meshes: {},
+    sizes: { d6: 1.5 },
+    physics: {},
+    uniforms: { glow: { type: 'f', value: 1 } },
+    assets: { 'star.png': url('star.png'), 'clack.wav': url('clack.wav'), 'n.png': url('n.png') },
+    frag_shader: null,
+    vert_shader: null,
+    user: null,
+    created_at: '',
+    updated_at: '',
   } as unknown as Theme;
   const { draft, urls } = draftOf(theme);
   t.deepEqual(draft.values.d6![5], { src: 'star.png' });

@@ -17,7 +17,10 @@ let api: Api;
 
 test.before(async () => {
   database = await createTestDatabase();
-  instance = await spawnInstance({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl ?? '', LOG_LEVEL: 'info', GUESTS_PER_HOUR: '100000' }, 60_000);
+  instance = await spawnInstance(
+    { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl ?? '', LOG_LEVEL: 'info', GUESTS_PER_HOUR: '100000' },
+    60_000,
+  );
   api = new Api(instance.url);
 });
 test.after.always(async () => {
@@ -120,9 +123,22 @@ test("the stream's key is in no log line: the server's, and the shipped nginx's 
     `/room/abc123/stream?passcode=${secrets[4]}&key=${secrets[0]}`,
   ];
   for (const path of paths) t.is((await get(path)).status, 200, path);
-  await waitFor(() => instance.output().split('\n').filter((l) => l.includes('/room/abc123/stream?')).length >= paths.length, 10_000);
-  const lines = instance.output().split('\n').filter((l) => l.includes('/room/abc123/stream?'));
-  t.true(lines.some((l) => l.includes('"url":"/room/abc123/stream?key=[redacted]&sound=1"')), lines.join('\n'));
+  await waitFor(
+    () =>
+      instance
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('/room/abc123/stream?')).length >= paths.length,
+    10_000,
+  );
+  const lines = instance
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('/room/abc123/stream?'));
+  t.true(
+    lines.some((l) => l.includes('"url":"/room/abc123/stream?key=[redacted]&sound=1"')),
+    lines.join('\n'),
+  );
   for (const secret of secrets) t.false(instance.output().includes(secret), `${secret} is in no server log line`);
 
   const binary = nginxBinary();
@@ -135,7 +151,14 @@ test("the stream's key is in no log line: the server's, and the shipped nginx's 
   const nginx = await startShippedNginx(binary, port);
   try {
     for (const path of paths) t.is((await fetch(`${nginx.url}${path}`)).status, 200, `${path} through nginx`);
-    await waitFor(() => nginx.accessLog().split('\n').filter((l) => l.includes('/room/abc123/stream')).length >= paths.length, 10_000);
+    await waitFor(
+      () =>
+        nginx
+          .accessLog()
+          .split('\n')
+          .filter((l) => l.includes('/room/abc123/stream')).length >= paths.length,
+      10_000,
+    );
     const log = nginx.accessLog();
     t.regex(log, /"GET \/room\/abc123\/stream HTTP\/1\.1" 200/, 'the request is logged, without its query');
     for (const secret of secrets) t.false(log.includes(secret), `${secret} is not in nginx's access log`);

@@ -47,7 +47,7 @@ function dropWatch(c: Client): () => Promise<string> {
   return () => Promise.race([dropped, new Promise<string>((resolve) => setTimeout(() => resolve('still connected 1 s after the answer'), 1000))]);
 }
 
-test('revoking a key drops the room and /user sockets opened with it at once; the user\'s other key keeps its own', async (t) => {
+test("revoking a key drops the room and /user sockets opened with it at once; the user's other key keeps its own", async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
   const { issueApiKey, revokeApiKeys } = await import('../../src/users/apiKeys');
   const { User } = await import('../../src/db/models');
@@ -66,8 +66,8 @@ test('revoking a key drops the room and /user sockets opened with it at once; th
   t.is(await droppedUser(), 'io server disconnect', 'the /user socket went within 1 s');
   const after = await rollSeenBy(owner, slug, watcher);
   await other.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
-  t.false(rollsOf(room).includes(after), 'the revoked key\'s socket heard nothing more');
-  t.true(other.socket.connected, 'the socket of the user\'s other key stays');
+  t.false(rollsOf(room).includes(after), "the revoked key's socket heard nothing more");
+  t.true(other.socket.connected, "the socket of the user's other key stays");
   t.is((await player.api.get('/user')).status, 401);
 });
 
@@ -87,7 +87,7 @@ test('DELETE /user/key/{prefix} (a user revoking their own key through the API) 
   t.is(await dropped(), 'io server disconnect', 'the overlay socket went within 1 s');
   const after = await rollSeenBy(owner, slug, watcher);
   await own.waitFor('RollCreateEvent', (p) => p.data.uuid === after);
-  t.false(rollsOf(overlay).includes(after), 'the deleted key\'s socket heard nothing more');
+  t.false(rollsOf(overlay).includes(after), "the deleted key's socket heard nothing more");
   t.true(own.socket.connected, 'the socket of the key the user kept stays');
 });
 
@@ -108,7 +108,9 @@ test('key:revoke from the CLI (another process, no Redis to tell the server): th
     t.is(reason, 'io server disconnect');
     // One interval after the revocation committed (before the CLI exited), plus a pass's queries on a busy machine.
     t.true(at - exitedAt <= REVALIDATE_MS + 1500, `dropped ${at - exitedAt} ms after the CLI exited`);
-    t.log(`the ${i ? '/user' : 'room'} socket of the key revoked by another process dropped ${at - exitedAt} ms after the CLI exited (interval ${REVALIDATE_MS} ms)`);
+    t.log(
+      `the ${i ? '/user' : 'room'} socket of the key revoked by another process dropped ${at - exitedAt} ms after the CLI exited (interval ${REVALIDATE_MS} ms)`,
+    );
   }
   const after = await rollSeenBy(owner, slug, watcher);
   t.false(rollsOf(room).includes(after));

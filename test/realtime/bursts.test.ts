@@ -105,7 +105,11 @@ test('20 sockets connecting at once: each gets the room and who is online; the r
   const rest = (await players[0]!.api.get(`/room/${slug}`)).body.data;
   for (const r of rooms) t.deepEqual(r.data, rest);
   // (The watcher also hears its own connection announced to the room: not counted here.)
-  const fromPlayers = () => watcher.of('ParticipantConnectEvent').map((p) => p.data.user.uuid as string).filter((u) => u !== owner.user.uuid);
+  const fromPlayers = () =>
+    watcher
+      .of('ParticipantConnectEvent')
+      .map((p) => p.data.user.uuid as string)
+      .filter((u) => u !== owner.user.uuid);
   await watcher.until(() => new Set(fromPlayers()).size === 20, '20 players connected');
   // A later event, so that a duplicate would have arrived before it.
   await owner.api.patch(`/room/${slug}`, { name: 'After the burst' });

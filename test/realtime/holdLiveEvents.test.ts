@@ -46,11 +46,17 @@ async function broadcast(served: Served, ...ns: number[]) {
   await sleep(100);
 }
 
-type Internals = { client: { writeToEngine: unknown; constructor: { prototype: { writeToEngine: unknown } } }; notifyOutgoingListeners: unknown; constructor: { prototype: { notifyOutgoingListeners: unknown } } };
+type Internals = {
+  client: { writeToEngine: unknown; constructor: { prototype: { writeToEngine: unknown } } };
+  notifyOutgoingListeners: unknown;
+  constructor: { prototype: { notifyOutgoingListeners: unknown } };
+};
 /** Whether the connection and the socket run their own methods (no hold's hook in the way). */
 function unhooked(socket: Socket): boolean {
   const s = socket as unknown as Internals;
-  return s.client.writeToEngine === s.client.constructor.prototype.writeToEngine && s.notifyOutgoingListeners === s.constructor.prototype.notifyOutgoingListeners;
+  return (
+    s.client.writeToEngine === s.client.constructor.prototype.writeToEngine && s.notifyOutgoingListeners === s.constructor.prototype.notifyOutgoingListeners
+  );
 }
 
 test('broadcasts wait for the release, the late rule holds for its window, then the connection gets its own methods back', async (t) => {

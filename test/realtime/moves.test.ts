@@ -35,7 +35,20 @@ test('the move schema: well-formed moves pass (roll_value_uuid for uuid), junk d
   const extras = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`extra${i}`, i]));
   t.deepEqual(parseMove(MOVE, { uuid, position, rotation, ...extras }), { uuid, position, rotation }, 'a few extras are stripped');
   t.is(parseMove(MOVE, { uuid, position, rotation, ...extras, one: 'too many' }), null, 'more than 16 fields is junk, not validated');
-  for (const junk of [null, 'x', 42, [], {}, { uuid }, { uuid: 'nope', position }, { uuid, position: { x: 1, y: 2 } }, { uuid, position: { x: '1', y: 2, z: 3 } }, { uuid, position: { x: 1e9, y: 0, z: 0 } }, { uuid, position, rotation: { x: 0 } }, { uuid, position: { ...position, evil: 1 } }]) {
+  for (const junk of [
+    null,
+    'x',
+    42,
+    [],
+    {},
+    { uuid },
+    { uuid: 'nope', position },
+    { uuid, position: { x: 1, y: 2 } },
+    { uuid, position: { x: '1', y: 2, z: 3 } },
+    { uuid, position: { x: 1e9, y: 0, z: 0 } },
+    { uuid, position, rotation: { x: 0 } },
+    { uuid, position: { ...position, evil: 1 } },
+  ]) {
     t.is(parseMove(MOVE, junk), null, JSON.stringify(junk));
   }
 });
@@ -56,7 +69,10 @@ test('a dragged die is relayed to the others in the room, not back to the sender
     await c.waitFor(END);
     const move = c.of(MOVE)[0];
     t.deepEqual(move, { data: { uuid, roll_uuid: roll.uuid, position, rotation, user: { uuid: s.roller.user.uuid, username: s.roller.user.username } } });
-    t.deepEqual(c.events.filter((e) => e.event.startsWith('RollValueMove')).map((e) => e.event), [START, MOVE, END]);
+    t.deepEqual(
+      c.events.filter((e) => e.event.startsWith('RollValueMove')).map((e) => e.event),
+      [START, MOVE, END],
+    );
   }
   // The sender's own later event proves nothing of its moves came back to it.
   await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
@@ -74,7 +90,10 @@ test("only the roller moves a roll's dice: a drag of someone else's die (whose r
   s.sockets.bystander.emit(END, { uuid: roll.values[0]!.uuid, position, rotation });
   s.sockets.bystander.emit(START, { uuid: mine.values[0]!.uuid, position });
   await s.sockets.roller.waitFor(START, (p) => p.data.uuid === mine.values[0]!.uuid);
-  t.deepEqual(s.sockets.roller.of(START).map((p) => p.data.uuid), [mine.values[0]!.uuid]);
+  t.deepEqual(
+    s.sockets.roller.of(START).map((p) => p.data.uuid),
+    [mine.values[0]!.uuid],
+  );
   t.is(s.sockets.roller.of(END).length, 0);
 });
 
@@ -84,7 +103,8 @@ test('junk and dice of other rooms are dropped, never relayed', async (t) => {
   const elsewhere = await s.roller.api.post('/room', { name: 'Other' });
   const foreign = await rollOk(s.roller, { dice: [d('d6')], room: elsewhere.body.data.slug });
   const sender = s.sockets.roller;
-  for (const junk of [null, 'hello', 12, [position], { uuid: 'x', position }, { uuid: roll.values[0]!.uuid, position: { x: 'a', y: 0, z: 0 } }]) sender.emit(MOVE, junk);
+  for (const junk of [null, 'hello', 12, [position], { uuid: 'x', position }, { uuid: roll.values[0]!.uuid, position: { x: 'a', y: 0, z: 0 } }])
+    sender.emit(MOVE, junk);
   sender.emit(MOVE, { uuid: '00000000-0000-4000-8000-000000000000', position });
   sender.emit(MOVE, { uuid: foreign.values[0]!.uuid, position });
   sender.emit(MOVE, { uuid: roll.uuid, position }); // a roll's uuid is not a die's
@@ -105,14 +125,23 @@ test("a whispered roll's dice move only for its audience", async (t) => {
   s.sockets.roller.emit(START, { uuid: open.values[0]!.uuid, position, rotation });
   await s.sockets.whisperee.waitFor(START, (p) => p.data.uuid === open.values[0]!.uuid);
   await s.sockets.bystander.waitFor(START, (p) => p.data.uuid === open.values[0]!.uuid);
-  t.deepEqual(s.sockets.whisperee.of(START).map((p) => p.data.uuid), [secret.values[0]!.uuid, open.values[0]!.uuid]);
-  t.deepEqual(s.sockets.bystander.of(START).map((p) => p.data.uuid), [open.values[0]!.uuid]);
+  t.deepEqual(
+    s.sockets.whisperee.of(START).map((p) => p.data.uuid),
+    [secret.values[0]!.uuid, open.values[0]!.uuid],
+  );
+  t.deepEqual(
+    s.sockets.bystander.of(START).map((p) => p.data.uuid),
+    [open.values[0]!.uuid],
+  );
   // And someone it was whispered to may see it but not move it: only its roller does.
   const own = await rollOk(s.whisperee, { dice: [d('d4')], room: s.slug });
   s.sockets.whisperee.emit(START, { uuid: secret.values[0]!.uuid, position });
   s.sockets.whisperee.emit(START, { uuid: own.values[0]!.uuid, position });
   await s.sockets.roller.waitFor(START, (p) => p.data.user.uuid === s.whisperee.user.uuid);
-  t.deepEqual(s.sockets.roller.of(START).map((p) => p.data.uuid), [own.values[0]!.uuid]);
+  t.deepEqual(
+    s.sockets.roller.of(START).map((p) => p.data.uuid),
+    [own.values[0]!.uuid],
+  );
 });
 
 test("a hidden die's rotation (which shows its face) reaches only its roller; the others get its position", async (t) => {

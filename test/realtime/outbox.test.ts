@@ -38,7 +38,22 @@ test.serial('a roll committed with its outbox row and never published (its insta
   const uuid = randomUUID();
   // What POST /roll writes (the roll and its outbox row, one transaction), without what follows it.
   const { outboxId } = await insertRoll(
-    { id: 0, uuid, userId: Number(user!.id), roomId: Number(room!.id), direction: 0, velocity: 0, equation: '1d6', totalValue: 0, operator: null, label: null, externalId: null, isWhispered: false, createdAt: now, updatedAt: now },
+    {
+      id: 0,
+      uuid,
+      userId: Number(user!.id),
+      roomId: Number(room!.id),
+      direction: 0,
+      velocity: 0,
+      equation: '1d6',
+      totalValue: 0,
+      operator: null,
+      label: null,
+      externalId: null,
+      isWhispered: false,
+      createdAt: now,
+      updatedAt: now,
+    },
     [],
     [],
     { slug: s.slug },

@@ -12,15 +12,25 @@ test('a pre-serialized payload is written to clients byte for byte as Socket.IO 
   const ours = new preSerializedParser.Encoder();
   const stock = new socketIoParser.Encoder();
   for (const nsp of ['/room/abc', '/']) {
-    t.deepEqual(ours.encode({ type: EVENT, nsp, data: ['RollCreateEvent', preSerialize(roll, 42)] }), stock.encode({ type: EVENT, nsp, data: ['RollCreateEvent', { ...roll, seq: 42 }] }));
-    t.deepEqual(ours.encode({ type: EVENT, nsp, data: ['RoomUpdateEvent', preSerialize(roll)] }), stock.encode({ type: EVENT, nsp, data: ['RoomUpdateEvent', roll] }));
+    t.deepEqual(
+      ours.encode({ type: EVENT, nsp, data: ['RollCreateEvent', preSerialize(roll, 42)] }),
+      stock.encode({ type: EVENT, nsp, data: ['RollCreateEvent', { ...roll, seq: 42 }] }),
+    );
+    t.deepEqual(
+      ours.encode({ type: EVENT, nsp, data: ['RoomUpdateEvent', preSerialize(roll)] }),
+      stock.encode({ type: EVENT, nsp, data: ['RoomUpdateEvent', roll] }),
+    );
     t.deepEqual(ours.encode({ type: EVENT, nsp, data: ['X', preSerialize({}, 7)] }), stock.encode({ type: EVENT, nsp, data: ['X', { seq: 7 }] }));
   }
   // Anything else is the stock parser's business (acknowledgements, plain objects, binary).
   const plain = { type: EVENT, nsp: '/user', data: ['DiceBoxCreateEvent', { data: { id: 1 } }] };
   t.deepEqual(ours.encode(plain), stock.encode(plain));
   const withAck = { type: EVENT, nsp: '/user', id: 3, data: ['E', preSerialize(roll)] };
-  t.not((ours.encode(withAck) as string[])[0], (stock.encode({ ...withAck, data: ['E', roll] }) as string[])[0], 'an emit with an acknowledgement is not spliced (none is sent this way)');
+  t.not(
+    (ours.encode(withAck) as string[])[0],
+    (stock.encode({ ...withAck, data: ['E', roll] }) as string[])[0],
+    'an emit with an acknowledgement is not spliced (none is sent this way)',
+  );
 });
 
 test('the seq the sending script writes over the placeholder reaches the payload, and receivers read the object once', (t) => {

@@ -50,7 +50,10 @@ test('RollCreateEvent: hidden dice and modifiers reach others redacted exactly a
   const bystanderUser = await connectUser(ctx.server.url, c.bystander.key);
   clients.push(strangerUser, bystanderUser);
 
-  const open = await roll(c.roller, { dice: [d('d20', { value: 17, is_hidden: true }), d('d6', { value: 4 }), { type: 'mod', value: 37, is_hidden: true }, { type: 'mod', value: 2 }], room: c.slug });
+  const open = await roll(c.roller, {
+    dice: [d('d20', { value: 17, is_hidden: true }), d('d6', { value: 4 }), { type: 'mod', value: 37, is_hidden: true }, { type: 'mod', value: 2 }],
+    room: c.slug,
+  });
   const secret = await roll(c.roller, { dice: [d('d20', { value: 11, is_hidden: true }), d('d8', { value: 5 })], room: c.slug, whisper: [c.pid(c.whisperee)] });
   const marker = await roll(c.owner, { dice: [d('d4')], room: c.slug });
   for (const sock of Object.values(c.s)) await sock.waitFor('RollCreateEvent', (p) => p.data.uuid === marker.uuid);
@@ -63,21 +66,50 @@ test('RollCreateEvent: hidden dice and modifiers reach others redacted exactly a
 
   // The roller: everything.
   const mine = c.s.roller.of('RollCreateEvent');
-  t.deepEqual(values(mine[0].data), [['d20', 17, '17', true], ['d6', 4, '4', false], ['mod', 37, '37', true], ['mod', 2, '2', false]]);
+  t.deepEqual(values(mine[0].data), [
+    ['d20', 17, '17', true],
+    ['d6', 4, '4', false],
+    ['mod', 37, '37', true],
+    ['mod', 2, '2', false],
+  ]);
   t.is(mine[0].data.total_value, 60);
   t.is(mine[0].data.equation, '1d20+1d6+37+2');
-  t.deepEqual(values(mine[1].data), [['d20', 11, '11', true], ['d8', 5, '5', false]]);
+  t.deepEqual(values(mine[1].data), [
+    ['d20', 11, '11', true],
+    ['d8', 5, '5', false],
+  ]);
 
   // The others: exactly the redacted fields, and exactly what REST answers each of them.
-  for (const [name, sock, user] of [['whisperee', c.s.whisperee, c.whisperee], ['bystander', c.s.bystander, c.bystander], ['owner', c.s.owner, c.owner]] as const) {
+  for (const [name, sock, user] of [
+    ['whisperee', c.s.whisperee, c.whisperee],
+    ['bystander', c.s.bystander, c.bystander],
+    ['owner', c.s.owner, c.owner],
+  ] as const) {
     const got = sock.of('RollCreateEvent')[0].data as Roll;
-    t.deepEqual(values(got), [['d20', null, null, true], ['d6', 4, '4', false], ['mod', null, null, true], ['mod', 2, '2', false]], name);
+    t.deepEqual(
+      values(got),
+      [
+        ['d20', null, null, true],
+        ['d6', 4, '4', false],
+        ['mod', null, null, true],
+        ['mod', 2, '2', false],
+      ],
+      name,
+    );
     t.is(got.total_value, 6, name);
     t.is(got.equation, '1d20+1d6+2', name);
-    for (const p of sock.of('RollCreateEvent')) t.deepEqual(p, { data: (await user.api.get(`/roll/${p.data.uuid}`)).body.data, seq: p.seq }, `${name}: as REST`);
+    for (const p of sock.of('RollCreateEvent'))
+      t.deepEqual(p, { data: (await user.api.get(`/roll/${p.data.uuid}`)).body.data, seq: p.seq }, `${name}: as REST`);
   }
   const whispered = c.s.whisperee.of('RollCreateEvent')[1].data as Roll;
-  t.deepEqual(values(whispered), [['d20', null, null, true], ['d8', 5, '5', false]], 'a hidden die in a whisper stays hidden from its recipient');
+  t.deepEqual(
+    values(whispered),
+    [
+      ['d20', null, null, true],
+      ['d8', 5, '5', false],
+    ],
+    'a hidden die in a whisper stays hidden from its recipient',
+  );
   t.is(whispered.total_value, 5);
 
   // The /user namespace carries no room events, to anyone.
@@ -94,17 +126,26 @@ test('RollUpdateEvent: others see a value exactly while it is not hidden; update
 
   t.is((await c.roller.api.patch(`/roll/${r.uuid}`, { dice: [{ uuid: r.values[0]!.uuid, is_hidden: true }] })).status, 200);
   const hidden = await c.s.bystander.waitFor('RollUpdateEvent', (p) => p.data.uuid === r.uuid);
-  t.deepEqual(values(hidden.data), [['d20', null, null, true], ['d6', 6, '6', false]]);
+  t.deepEqual(values(hidden.data), [
+    ['d20', null, null, true],
+    ['d6', 6, '6', false],
+  ]);
   t.is(hidden.data.total_value, 6);
   const rollers = await c.s.roller.waitFor('RollUpdateEvent', (p) => p.data.uuid === r.uuid);
-  t.deepEqual(values(rollers.data), [['d20', 8, '8', true], ['d6', 6, '6', false]]);
+  t.deepEqual(values(rollers.data), [
+    ['d20', 8, '8', true],
+    ['d6', 6, '6', false],
+  ]);
   t.is(rollers.data.total_value, 14);
 
   // The whisper's die is hidden, then the open roll shown again: the bystander hears the second only.
   t.is((await c.roller.api.patch(`/roll/${secret.uuid}`, { dice: [{ uuid: secret.values[0]!.uuid, is_hidden: true }] })).status, 200);
   t.is((await c.roller.api.patch(`/room/${c.slug}/roll`, { dice: { is_hidden: false } })).status, 200);
   const shown = await c.s.bystander.waitFor('RollUpdateEvent', (p) => p.data.uuid === r.uuid && p.data.values[0].value !== null);
-  t.deepEqual(values(shown.data), [['d20', 8, '8', false], ['d6', 6, '6', false]]);
+  t.deepEqual(values(shown.data), [
+    ['d20', 8, '8', false],
+    ['d6', 6, '6', false],
+  ]);
   t.is(shown.data.total_value, 14);
   t.deepEqual(uuidsOf(c.s.bystander, 'RollUpdateEvent'), [r.uuid, r.uuid]);
   t.false(JSON.stringify(c.s.bystander.events).includes(secret.uuid));
@@ -132,10 +173,17 @@ test('replay (auth.since): only rolls the user may see, as it may see them; a si
 
   t.deepEqual(uuidsOf(missed, 'RollCreateEvent'), [later.uuid, live.uuid], 'the whisper for another is not replayed');
   const replayed = missed.of('RollCreateEvent')[0].data as Roll;
-  t.deepEqual(values(replayed), [['d20', null, null, true], ['d4', 2, '2', false]]);
+  t.deepEqual(values(replayed), [
+    ['d20', null, null, true],
+    ['d4', 2, '2', false],
+  ]);
   t.is(replayed.total_value, 2);
   t.deepEqual(missed.of('RollCreateEvent')[0].data, (await c.bystander.api.get(`/roll/${later.uuid}`)).body.data);
-  for (const [name, sock] of [['a whisper for another', byWhisper], ['a roll of another room', byOtherRoom], ['no roll', byNothing]] as const) {
+  for (const [name, sock] of [
+    ['a whisper for another', byWhisper],
+    ['a roll of another room', byOtherRoom],
+    ['no roll', byNothing],
+  ] as const) {
     t.deepEqual(uuidsOf(sock, 'RollCreateEvent'), [live.uuid], `since = ${name}`);
   }
   t.deepEqual(uuidsOf(recipient, 'RollCreateEvent'), [secret.uuid, later.uuid, live.uuid]);
@@ -147,10 +195,18 @@ test('replay (auth.since): only rolls the user may see, as it may see them; a si
 test('a passcode change: the removed participant is dropped and never sent the new passcode; the owner is; the removed one cannot come back in', async (t) => {
   const c = await seated();
   t.is((await c.owner.api.patch(`/room/${c.slug}`, { passcode: 'fresh-secret-9' })).status, 200);
-  const reasons = await Promise.all([c.s.roller, c.s.whisperee, c.s.bystander].map((s) => (s.socket.connected ? s.waitForDisconnect() : Promise.resolve('already'))));
-  t.true(reasons.every((r) => r === 'io server disconnect' || r === 'already'), reasons.join());
+  const reasons = await Promise.all(
+    [c.s.roller, c.s.whisperee, c.s.bystander].map((s) => (s.socket.connected ? s.waitForDisconnect() : Promise.resolve('already'))),
+  );
+  t.true(
+    reasons.every((r) => r === 'io server disconnect' || r === 'already'),
+    reasons.join(),
+  );
   const ownerSees = await c.s.owner.waitFor('RoomUpdateEvent', (p) => p.data.passcode === 'fresh-secret-9');
-  t.deepEqual(ownerSees.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid), [c.owner.user.uuid]);
+  t.deepEqual(
+    ownerSees.data.participants.map((p: { user: { uuid: string } }) => p.user.uuid),
+    [c.owner.user.uuid],
+  );
   // A later event for the owner: anything meant for the others would have been sent by now.
   await roll(c.owner, { dice: [d('d6')], room: c.slug });
   await c.s.owner.waitFor('RollCreateEvent');
@@ -172,13 +228,19 @@ test("a public room's kept passcode reaches its owner's sockets only, not its pa
   t.is(owner.of('RoomUpdateEvent')[0].data.passcode, 'kept-for-later');
   t.is(bystander.of('RoomUpdateEvent')[0].data.passcode, null);
   t.is((await c.owner.api.patch(`/room/${c.slug}`, { name: 'Renamed' })).status, 200);
-  const [o, b] = await Promise.all([owner.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed'), bystander.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed')]);
+  const [o, b] = await Promise.all([
+    owner.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed'),
+    bystander.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed'),
+  ]);
   t.is(o.data.passcode, 'kept-for-later');
   t.is(b.data.passcode, null);
   t.deepEqual(b.data, (await c.bystander.api.get(`/room/${c.slug}`)).body.data);
   // Its roll embeds the room the same way.
   const r = await roll(c.bystander, { dice: [d('d6')], room: c.slug });
-  const [ro, rb] = await Promise.all([owner.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid), bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid)]);
+  const [ro, rb] = await Promise.all([
+    owner.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid),
+    bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === r.uuid),
+  ]);
   t.is(ro.data.room.passcode, 'kept-for-later');
   t.is(rb.data.room.passcode, null);
   t.false(JSON.stringify(bystander.events).includes('kept-for-later'));
@@ -212,12 +274,22 @@ test('handshakes: strangers, removed participants and keyless clients are refuse
   t.regex(inside.of('RoomUpdateEvent')[0].data.bg_file_path, /\/background\//);
 });
 
-test('ParticipantConnectEvent and moves carry a participant or a mover, nothing more; a hidden die\'s rotation goes to its roller only, and only the roller moves its dice', async (t) => {
+test("ParticipantConnectEvent and moves carry a participant or a mover, nothing more; a hidden die's rotation goes to its roller only, and only the roller moves its dice", async (t) => {
   const c = await seated();
   const late = await connect(c.slug, { token: c.roller.key });
   for (const p of late.of('ParticipantConnectEvent')) {
     t.deepEqual(Object.keys(p.data).sort(), ['color', 'created_at', 'dice_tray', 'id', 'position', 'updated_at', 'user', 'username']);
-    t.deepEqual(Object.keys(p.data.user).sort(), ['created_at', 'is_merchant', 'is_registered', 'name', 'subscription', 'subscription_level', 'updated_at', 'username', 'uuid']);
+    t.deepEqual(Object.keys(p.data.user).sort(), [
+      'created_at',
+      'is_merchant',
+      'is_registered',
+      'name',
+      'subscription',
+      'subscription_level',
+      'updated_at',
+      'username',
+      'uuid',
+    ]);
   }
   t.true(late.of('ParticipantConnectEvent').length >= 3);
 
@@ -248,7 +320,11 @@ test('ParticipantConnectEvent and moves carry a participant or a mover, nothing 
   await c.s.bystander.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
   await c.s.whisperee.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
   await late.waitFor('RollValueMoveStartEvent', (p) => p.data.uuid === r.values[1]!.uuid);
-  t.deepEqual(c.s.bystander.of('RollValueMoveStartEvent').map((p) => p.data.uuid), [r.values[0]!.uuid, r.values[1]!.uuid], 'nothing of the whisper');
+  t.deepEqual(
+    c.s.bystander.of('RollValueMoveStartEvent').map((p) => p.data.uuid),
+    [r.values[0]!.uuid, r.values[1]!.uuid],
+    'nothing of the whisper',
+  );
   t.false(JSON.stringify(c.s.bystander.events).includes(secret.uuid));
   const whispered = c.s.whisperee.of('RollValueMoveStartEvent').filter((p) => p.data.uuid === secret.values[0]!.uuid);
   t.is(whispered.length, 1, "the roller's drag of its whisper reaches its recipient, without the hidden die's rotation");
@@ -258,7 +334,13 @@ test('ParticipantConnectEvent and moves carry a participant or a mover, nothing 
   t.deepEqual(lateGot[0].data.user.uuid, c.roller.user.uuid);
   t.deepEqual(lateGot[0].data.rotation, rotation);
   t.is(late.of('RollValueMoveStartEvent').filter((p) => p.data.user.uuid !== c.roller.user.uuid).length, 0, 'no drag of another user reached the roller');
-  t.deepEqual(c.s.owner.of('RollValueMoveStartEvent').map((p) => p.data.uuid).filter((u) => u === secret.values[0]!.uuid), []);
+  t.deepEqual(
+    c.s.owner
+      .of('RollValueMoveStartEvent')
+      .map((p) => p.data.uuid)
+      .filter((u) => u === secret.values[0]!.uuid),
+    [],
+  );
 });
 
 test("the /user namespace: a user's dice box events reach that user's sockets only, and carry no key or internal id", async (t) => {
@@ -275,7 +357,10 @@ test("the /user namespace: a user's dice box events reach that user's sockets on
   const mB = manifest();
   t.is((await postTheme(b.api, mB)).status, 201);
   await bSock.waitFor('DiceBoxCreateEvent');
-  t.deepEqual(bSock.of('DiceBoxCreateEvent').map((p) => p.data.id), [mB.id]);
+  t.deepEqual(
+    bSock.of('DiceBoxCreateEvent').map((p) => p.data.id),
+    [mB.id],
+  );
   t.false(JSON.stringify(bSock.events).includes(mA.id as string));
   // The /user namespace takes no room: a room's slug there is ignored, never a way in.
   const share = await a.api.post('/share-request', { theme: mA.id });
@@ -283,7 +368,11 @@ test("the /user namespace: a user's dice box events reach that user's sockets on
   t.is((await b.api.post(`/share-request/code/${share.body.data.code}/accept`)).status, 200);
   const accepted = await bSock.waitFor('DiceBoxCreateEvent', (p) => p.data.id === mA.id);
   t.is(accepted.data.user.uuid, a.user.uuid);
-  t.deepEqual(aSock.of('DiceBoxCreateEvent').map((p) => p.data.id), [mA.id], "b's acceptance is b's event");
+  t.deepEqual(
+    aSock.of('DiceBoxCreateEvent').map((p) => p.data.id),
+    [mA.id],
+    "b's acceptance is b's event",
+  );
 });
 
 test('a participant removed right as its socket connects is dropped, whether the removal lands before or after its welcome', async (t) => {

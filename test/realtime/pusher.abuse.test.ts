@@ -55,7 +55,11 @@ test("drags: only the sender's own dice are relayed, with their position (and ro
   });
   for (const client of [bClient, cClient]) {
     const heard = await client.waitFor('client-RollValueMoveEvent');
-    t.deepEqual(heard.data, { dice: [{ uuid: mine.values[0].uuid, meta: { position, rotation } }], room: slug }, "b's die is not the owner's to move; no value travels");
+    t.deepEqual(
+      heard.data,
+      { dice: [{ uuid: mine.values[0].uuid, meta: { position, rotation } }], room: slug },
+      "b's die is not the owner's to move; no value travels",
+    );
   }
   // The SDK's own frames (start and end carry only uuids) still pass.
   ownerClient.pusher.channel(`presence-room.${slug}`)!.trigger('client-RollValueMoveEndEvent', { dice: [{ uuid: mine.values[0].uuid }] });
@@ -65,7 +69,7 @@ test("drags: only the sender's own dice are relayed, with their position (and ro
   await settle();
   t.is(cClient.of('client-RollValueMoveStartEvent').length, 0);
   const relayed = [...bClient.messages, ...cClient.messages].filter((m) => m.event.startsWith('client-'));
-  t.is(relayed.length, 4, "one move and one end each");
+  t.is(relayed.length, 4, 'one move and one end each');
   t.false(JSON.stringify(relayed).includes('"value"'));
   for (const client of [ownerClient, bClient, cClient]) client.close();
 });
@@ -87,13 +91,16 @@ test('client events on private channels are refused with pusher:error and copied
   sender!.send('client-Anything', payload, channel);
   sender!.send('client-RollValueMoveEvent', payload, roomChannel);
   const refusals = await sender!.until(() => (sender!.of('pusher:error').length >= 2 ? sender!.of('pusher:error') : null), 'two refusals');
-  t.deepEqual(refusals.map((f) => f.data.code), [4300, 4300]);
+  t.deepEqual(
+    refusals.map((f) => f.data.code),
+    [4300, 4300],
+  );
   t.regex(refusals[0]!.data.message, /presence/);
   await settle();
   for (const other of others) t.is(other.frames.filter((f) => f.event.startsWith('client-')).length, 0);
 });
 
-test("a connection over its byte budget (SOCKET_BYTES_PER_SECOND) is closed with 4100, whatever it sends", async (t) => {
+test('a connection over its byte budget (SOCKET_BYTES_PER_SECOND) is closed with 4100, whatever it sends', async (t) => {
   const client = await raw();
   // Ten 15 KB frames at once: far under 50 messages a second, far over 64 KiB/s.
   for (let i = 0; i < 10; i++) client.send('pusher:ping', { pad: 'x'.repeat(15_000) });
@@ -128,7 +135,9 @@ test('channel_data names the API key by an opaque reference, never its sequentia
   const { createHash } = await import('node:crypto');
   const keyId = (await findKeyByHash(createHash('sha256').update(owner.key).digest('hex')))!.keyId;
   const client = await raw();
-  const grants = await Promise.all([`presence-room.${slug}`, `private-room.${slug}.${owner.user.uuid}`, `private-user.${owner.user.uuid}`].map((c) => client.grant(owner.key, c)));
+  const grants = await Promise.all(
+    [`presence-room.${slug}`, `private-room.${slug}.${owner.user.uuid}`, `private-user.${owner.user.uuid}`].map((c) => client.grant(owner.key, c)),
+  );
   for (const grant of grants) {
     const data = JSON.parse(grant.channel_data!);
     t.false('key_id' in data);

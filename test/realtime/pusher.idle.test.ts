@@ -33,12 +33,19 @@ async function subscribed(base: TestServer = ctx.server) {
   const conn = await open(base.url);
   const socketId = JSON.parse(conn.frames[0].data).socket_id;
   const channel = `private-user.${user.user.uuid}`;
-  const grant = (await (await fetch(`${base.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.key}` }, body: JSON.stringify({ socket_id: socketId, channel_name: channel }) })).json()) as any;
+  const grant = (await (
+    await fetch(`${base.url}/broadcasting/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.key}` },
+      body: JSON.stringify({ socket_id: socketId, channel_name: channel }),
+    })
+  ).json()) as any;
   conn.ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, ...grant } }));
   return conn;
 }
 
-const next = (ws: WebSocket, event: string) => new Promise<any>((resolve) => ws.on('message', (m) => JSON.parse(String(m)).event === event && resolve(JSON.parse(String(m)))));
+const next = (ws: WebSocket, event: string) =>
+  new Promise<any>((resolve) => ws.on('message', (m) => JSON.parse(String(m)).event === event && resolve(JSON.parse(String(m)))));
 
 test('a silent subscribed connection is pinged, and closed with 4201 when it does not answer', async (t) => {
   const { ws, closed } = await subscribed();
@@ -57,4 +64,3 @@ test('answering the pings keeps a connection open', async (t) => {
   t.is(ws.readyState, WebSocket.OPEN);
   ws.close();
 });
-

@@ -115,7 +115,11 @@ class SdkUser {
     // binds every listen() on: a copy sent on those too would be a duplicate, so wait for all three.
     // Three authorisations and subscriptions: under the full suite's load on two cores this has been
     // seen to take longer than the 10 s other waits are given.
-    await me.until(() => me.connects.length > 0 && me.channels.every((name) => me.pusher.channel(name)?.subscribed), 'the SDK connected and subscribed', 30_000);
+    await me.until(
+      () => me.connects.length > 0 && me.channels.every((name) => me.pusher.channel(name)?.subscribed),
+      'the SDK connected and subscribed',
+      30_000,
+    );
     return me;
   }
 
@@ -140,7 +144,8 @@ class SdkUser {
       },
       check,
       `${this.user.user.username}: ${what}`,
-      () => `state ${this.pusher.connection.state}; received: ${this.wire.join(', ') || 'nothing'}; subscription errors: ${JSON.stringify(this.subscriptionErrors)}`,
+      () =>
+        `state ${this.pusher.connection.state}; received: ${this.wire.join(', ') || 'nothing'}; subscription errors: ${JSON.stringify(this.subscriptionErrors)}`,
       timeoutMs,
     );
   }
@@ -156,7 +161,8 @@ async function table(server: TestServer) {
   const [owner, guest] = await Promise.all([server.newUser(), server.newUser()]);
   const slug = (await owner.api.post('/room', {})).body.data.slug as string;
   if ((await guest.api.post(`/room/${slug}/participant`)).status !== 200) throw new Error('join failed');
-  const participant = async (viewer: User, of: User) => ((await viewer.api.get(`/room/${slug}`)).body.data.participants as IRoomParticipant[]).find((p) => p.user.uuid === of.user.uuid)!;
+  const participant = async (viewer: User, of: User) =>
+    ((await viewer.api.get(`/room/${slug}`)).body.data.participants as IRoomParticipant[]).find((p) => p.user.uuid === of.user.uuid)!;
   return { owner, guest, slug, participant };
 }
 
@@ -208,7 +214,10 @@ test("a roll made with the SDK's roll.create is heard once by the other user as 
   const heard = await b.until(() => b.created.find((r) => r.uuid === roll.uuid), 'RollCreated');
   t.deepEqual(heard, (await guest.api.get(`/roll/${roll.uuid}`)).body.data, 'the roll as GET /roll/{uuid} shows it to the listener');
   t.is(heard.values[0]!.value as number | null, null, 'the hidden die has no value for the other user');
-  t.false([heard.values[0]!.value, heard.values[0]!.value_to_display].some((v) => String(v) === '17'), 'no trace of the hidden value');
+  t.false(
+    [heard.values[0]!.value, heard.values[0]!.value_to_display].some((v) => String(v) === '17'),
+    'no trace of the hidden value',
+  );
   t.is(heard.values[1]!.value, 4);
   const own = await a.until(() => a.created.find((r) => r.uuid === roll.uuid), 'RollCreated for the roller');
   t.is(own.values[0]!.value, 17, "the roller's own listener hears the value");
@@ -248,9 +257,23 @@ test('a room update is heard by both users, presented for each as GET /room show
 test("sendLocal('RollValueMoveEvent') reaches the other user's listenLocal once and never the sender; no value travels, only the roller moves its dice", async (t) => {
   const { owner, guest, slug } = await table(ctx.server);
   const [a, b] = [await SdkUser.connect(ctx.server, owner, slug), await SdkUser.connect(ctx.server, guest, slug)];
-  const roll = (await a.api.roll.create([{ type: 'd6', theme: 'standard', value: 5 }, { type: 'd20', theme: 'standard', value: 13, is_hidden: true }], { room: slug })).data;
+  const roll = (
+    await a.api.roll.create(
+      [
+        { type: 'd6', theme: 'standard', value: 5 },
+        { type: 'd20', theme: 'standard', value: 13, is_hidden: true },
+      ],
+      { room: slug },
+    )
+  ).data;
   const [open, hidden] = roll.values.map((v: IRollValue) => v.uuid);
-  const move = (x: number, value?: number) => ({ dice: [{ uuid: open, meta: { position: { x, z: 40 } } }, { uuid: hidden, meta: { position: { x, z: 41 } }, ...(value === undefined ? {} : { value }) }], room: slug });
+  const move = (x: number, value?: number) => ({
+    dice: [
+      { uuid: open, meta: { position: { x, z: 40 } } },
+      { uuid: hidden, meta: { position: { x, z: 41 } }, ...(value === undefined ? {} : { value }) },
+    ],
+    room: slug,
+  });
 
   a.api.sendLocal('RollValueMoveEvent', move(10, 13));
   const heard = await b.until(() => b.moves[0], 'the move');

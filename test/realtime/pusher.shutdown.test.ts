@@ -13,7 +13,13 @@ test('shutting down closes Pusher connections with 4200 (pusher-js reconnects at
   const hello: any = await new Promise((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
   const socketId = JSON.parse(hello.data).socket_id;
   const channel = `private-user.${user.user.uuid}`;
-  const grant = (await (await fetch(`${server.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.key}` }, body: JSON.stringify({ socket_id: socketId, channel_name: channel }) })).json()) as any;
+  const grant = (await (
+    await fetch(`${server.url}/broadcasting/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.key}` },
+      body: JSON.stringify({ socket_id: socketId, channel_name: channel }),
+    })
+  ).json()) as any;
   ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, ...grant } }));
   const answer: any = await new Promise((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
   t.is(answer.event, 'pusher_internal:subscription_succeeded');

@@ -141,7 +141,10 @@ test('hidden dice and whispers per viewer: each subscriber gets its own presenta
   const forRoller = (await bClient.waitFor(ROLL, (m) => m.data.data.uuid === hidden.uuid)).data.data;
   t.is(forRoller.values[0].value, 17, 'the roller sees its hidden die');
   t.is(forOwner.values[0].value, null, 'the owner does not');
-  t.false(forOwner.values.some((v: any) => v.value === 17 || v.value_to_display === 17 || v.value_to_display === '17'), 'no trace of the hidden value');
+  t.false(
+    forOwner.values.some((v: any) => v.value === 17 || v.value_to_display === 17 || v.value_to_display === '17'),
+    'no trace of the hidden value',
+  );
   t.deepEqual(forOwner, (await owner.api.get(`/roll/${hidden.uuid}`)).body.data, 'the same as REST shows the owner');
 
   const whisper = (await b.api.post('/roll', { dice: [d('d12')], room: slug, whisper: [participantId(c)] })).body.data;
@@ -149,7 +152,10 @@ test('hidden dice and whispers per viewer: each subscriber gets its own presenta
   await bClient.waitFor(ROLL, (m) => m.data.data.uuid === whisper.uuid);
   const marker = (await owner.api.post('/roll', { dice: [d('d4')], room: slug })).body.data;
   await ownerClient.waitFor(ROLL, (m) => m.data.data.uuid === marker.uuid);
-  t.false(ownerClient.of(ROLL).some((m) => m.data.data.uuid === whisper.uuid), 'the whisper never reached the owner');
+  t.false(
+    ownerClient.of(ROLL).some((m) => m.data.data.uuid === whisper.uuid),
+    'the whisper never reached the owner',
+  );
   for (const client of [ownerClient, bClient, cClient]) client.close();
 });
 
@@ -179,9 +185,14 @@ test('a room update reaches every member presented for them (the passcode to the
   for (const client of [ownerClient, bClient]) client.close();
 });
 
-test('refusals: a non-participant, other users\' private channels, unknown channels (403); a bad or replayed signature (401)', async (t) => {
+test("refusals: a non-participant, other users' private channels, unknown channels (403); a bad or replayed signature (401)", async (t) => {
   const { owner, b, outsider, slug } = await table(ctx.server);
-  const auth = (key: string | null, body: unknown) => fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
+  const auth = (key: string | null, body: unknown) =>
+    fetch(`${ctx.server.url}/broadcasting/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    });
   t.is((await auth(null, { socket_id: '1.2', channel_name: `presence-room.${slug}` })).status, 401);
   t.is((await auth(outsider.key, { socket_id: '1.2', channel_name: `presence-room.${slug}` })).status, 403);
   t.is((await auth(outsider.key, { socket_id: '1.2', channel_name: `presence-room.no-such-room` })).status, 403);
@@ -223,7 +234,11 @@ test("pusher-js's own form-encoded authoriser works as well as the SDK's JSON on
 
 test('losing access ends the subscription: a removed participant gets subscription_error, the others member_removed; a revoked key likewise', async (t) => {
   const { owner, b, c, slug, participantId } = await table(ctx.server);
-  const [ownerClient, bClient, cClient] = await Promise.all([inRoom(ctx.server, owner, slug, false), inRoom(ctx.server, b, slug, false), inRoom(ctx.server, c, slug, false)]);
+  const [ownerClient, bClient, cClient] = await Promise.all([
+    inRoom(ctx.server, owner, slug, false),
+    inRoom(ctx.server, b, slug, false),
+    inRoom(ctx.server, c, slug, false),
+  ]);
   t.is((await owner.api.delete(`/room/${slug}/participant/${participantId(b)}`)).status, 204);
   const error = await bClient.waitFor('pusher:subscription_error');
   t.is(error.channel, `presence-room.${slug}`);
@@ -286,7 +301,13 @@ test('a grant is bound to its channel_data: changed after signing, the subscript
   const ws = new WebSocket(`${ctx.server.url.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7`);
   const hello = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
   const socketId = JSON.parse(hello.data).socket_id;
-  const grant = (await (await fetch(`${ctx.server.url}/broadcasting/auth`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${b.key}` }, body: JSON.stringify({ socket_id: socketId, channel_name: `presence-room.${slug}` }) })).json()) as any;
+  const grant = (await (
+    await fetch(`${ctx.server.url}/broadcasting/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${b.key}` },
+      body: JSON.stringify({ socket_id: socketId, channel_name: `presence-room.${slug}` }),
+    })
+  ).json()) as any;
   const forged = JSON.stringify({ ...JSON.parse(grant.channel_data), user_id: '00000000-0000-4000-8000-000000000000' });
   const answer = (data: unknown) =>
     new Promise<any>((resolve) => {
@@ -306,7 +327,10 @@ test("a die put down through PATCH /roll (the renderer's drag end) reaches the o
   const { owner, b, slug } = await table(ctx.server);
   const bClient = await inRoom(ctx.server, b, slug);
   const made = (await owner.api.post('/roll', { dice: [d('d6')], room: slug })).body.data;
-  t.is((await owner.api.patch(`/roll/${made.uuid}`, { dice: [{ uuid: made.values[0].uuid, meta: { position: { x: 33.3, z: 66.6 } } }], room: slug })).status, 200);
+  t.is(
+    (await owner.api.patch(`/roll/${made.uuid}`, { dice: [{ uuid: made.values[0].uuid, meta: { position: { x: 33.3, z: 66.6 } } }], room: slug })).status,
+    200,
+  );
   const update = await bClient.waitFor('App\\Events\\RollUpdateEvent', (m) => m.data.data.uuid === made.uuid);
   t.deepEqual(update.data.data.values[0].meta.position, { x: 33.3, z: 66.6 });
   bClient.close();

@@ -39,7 +39,10 @@ test('a participant who joined after the table was cleared is not replayed the c
   // The bystander was in the room when the table was cleared: its replay brings the clearing.
   const present = await connect(s.slug, { token: s.bystander.key, since_seq: sinceSeq });
   await present.waitFor('RollCreateEvent', (p) => p.data.uuid === after.uuid);
-  t.deepEqual(present.of('RollDeleteEvent').map((p) => p.data.uuid), [before.uuid]);
+  t.deepEqual(
+    present.of('RollDeleteEvent').map((p) => p.data.uuid),
+    [before.uuid],
+  );
 });
 
 test('the log keeps when a table was cleared across Redis (parseEntry); an entry without that time is told to no one', (t) => {

@@ -23,14 +23,29 @@ async function storeUnpublished(slug: string, userUuid: string): Promise<string>
   const now = new Date();
   const uuid = randomUUID();
   await insertRoll(
-    { id: 0, uuid, userId: Number(user!.id), roomId: Number(room!.id), direction: 0, velocity: 0, equation: '1d6', totalValue: 0, operator: null, label: null, externalId: null, isWhispered: false, createdAt: now, updatedAt: now },
+    {
+      id: 0,
+      uuid,
+      userId: Number(user!.id),
+      roomId: Number(room!.id),
+      direction: 0,
+      velocity: 0,
+      equation: '1d6',
+      totalValue: 0,
+      operator: null,
+      label: null,
+      externalId: null,
+      isWhispered: false,
+      createdAt: now,
+      updatedAt: now,
+    },
     [],
     [],
   );
   return uuid;
 }
 
-test('since_seq and since together: the log\'s events, then the stored rolls it lacks, each once', async (t) => {
+test("since_seq and since together: the log's events, then the stored rolls it lacks, each once", async (t) => {
   const s = await table(ctx.server);
   const watcher = await connectWelcomed(ctx.server.url, s.slug, { token: s.bystander.key }, clients);
   const seen = await rollOk(s.roller, { dice: [d6], room: s.slug });
@@ -47,7 +62,11 @@ test('since_seq and since together: the log\'s events, then the stored rolls it 
   const another = await rollOk(s.roller, { dice: [d6], room: s.slug });
   await back.waitFor('RollCreateEvent', (p) => p.data.uuid === another.uuid);
   const uuids = back.of('RollCreateEvent').map((p) => p.data.uuid as string);
-  t.deepEqual(uuids, [logged.uuid, later.uuid, unpublished, another.uuid], 'the log\'s rolls in seq order, then the one it lacks, then live; none twice, the one seen before not again');
+  t.deepEqual(
+    uuids,
+    [logged.uuid, later.uuid, unpublished, another.uuid],
+    "the log's rolls in seq order, then the one it lacks, then live; none twice, the one seen before not again",
+  );
 });
 
 test('since_seq alone replays only the log (a client that gives no since asks for nothing from the database)', async (t) => {
@@ -63,5 +82,8 @@ test('since_seq alone replays only the log (a client that gives no since asks fo
   await back.waitFor('RollCreateEvent', (p) => p.data.uuid === logged.uuid);
   const another = await rollOk(s.roller, { dice: [d6], room: s.slug });
   await back.waitFor('RollCreateEvent', (p) => p.data.uuid === another.uuid);
-  t.deepEqual(back.of('RollCreateEvent').map((p) => p.data.uuid), [logged.uuid, another.uuid]);
+  t.deepEqual(
+    back.of('RollCreateEvent').map((p) => p.data.uuid),
+    [logged.uuid, another.uuid],
+  );
 });

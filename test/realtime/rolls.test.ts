@@ -46,9 +46,18 @@ test('a whispered roll reaches only its roller and its recipient', async (t) => 
   const open = await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
   // Rolls of a room arrive in order: once the open roll is here, the whisper would have been too.
   for (const socket of Object.values(s.sockets)) await socket.waitFor('RollCreateEvent', (p) => p.data.uuid === open.uuid);
-  t.deepEqual(s.sockets.roller.of('RollCreateEvent').map((p) => p.data.uuid), [secret.uuid, open.uuid]);
-  t.deepEqual(s.sockets.whisperee.of('RollCreateEvent').map((p) => p.data.uuid), [secret.uuid, open.uuid]);
-  t.deepEqual(s.sockets.bystander.of('RollCreateEvent').map((p) => p.data.uuid), [open.uuid]);
+  t.deepEqual(
+    s.sockets.roller.of('RollCreateEvent').map((p) => p.data.uuid),
+    [secret.uuid, open.uuid],
+  );
+  t.deepEqual(
+    s.sockets.whisperee.of('RollCreateEvent').map((p) => p.data.uuid),
+    [secret.uuid, open.uuid],
+  );
+  t.deepEqual(
+    s.sockets.bystander.of('RollCreateEvent').map((p) => p.data.uuid),
+    [open.uuid],
+  );
   t.false(JSON.stringify(s.sockets.bystander.events).includes(secret.uuid));
 });
 
@@ -63,13 +72,16 @@ test('updates reach the room as RollUpdateEvent: unhiding shows the value to eve
   t.deepEqual(update.data, (await s.bystander.api.get(`/roll/${roll.uuid}`)).body.data);
 });
 
-test('a die put down through PATCH /roll reaches the room in RollUpdateEvent with values[].meta.position, a hidden die\'s too, as REST presents it to each', async (t) => {
+test("a die put down through PATCH /roll reaches the room in RollUpdateEvent with values[].meta.position, a hidden die's too, as REST presents it to each", async (t) => {
   const s = await seated();
   const roll = await rollOk(s.roller, { dice: [d('d20', { value: 15, is_hidden: true }), d('d6', { meta: { note: 'kept' } })], room: s.slug });
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.uuid);
   // The body the stock dddice renderer sends at the end of a drag (one die at a time; two here).
   const res = await s.roller.api.patch(`/roll/${roll.uuid}`, {
-    dice: [{ uuid: roll.values[0]!.uuid, meta: { position: { x: 41.5, z: 73.25 } } }, { uuid: roll.values[1]!.uuid, meta: { position: { x: 8, z: 9 } } }],
+    dice: [
+      { uuid: roll.values[0]!.uuid, meta: { position: { x: 41.5, z: 73.25 } } },
+      { uuid: roll.values[1]!.uuid, meta: { position: { x: 8, z: 9 } } },
+    ],
     room: s.slug,
   });
   t.is(res.status, 200, res.text);
@@ -79,7 +91,11 @@ test('a die put down through PATCH /roll reaches the room in RollUpdateEvent wit
     ['bystander', s.bystander, s.sockets.bystander],
   ] as const) {
     const update = await socket.waitFor('RollUpdateEvent', (p) => p.data.uuid === roll.uuid);
-    t.deepEqual(update.data.values.map((v: { meta: unknown }) => v.meta), [{ position: { x: 41.5, z: 73.25 } }, { note: 'kept', position: { x: 8, z: 9 } }], name);
+    t.deepEqual(
+      update.data.values.map((v: { meta: unknown }) => v.meta),
+      [{ position: { x: 41.5, z: 73.25 } }, { note: 'kept', position: { x: 8, z: 9 } }],
+      name,
+    );
     t.deepEqual(update, { data: (await user.api.get(`/roll/${roll.uuid}`)).body.data, seq: update.seq }, name);
   }
   t.is(s.sockets.bystander.of('RollUpdateEvent').find((p) => p.data.uuid === roll.uuid).data.values[0].value, null, 'the place, not the value');
@@ -99,7 +115,10 @@ test('a socket that reconnects with since gets exactly the rolls it missed, in o
   // A live roll after the replay comes after it.
   const live = await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
   await back.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
-  t.deepEqual(back.of('RollCreateEvent').map((p) => p.data.uuid), [...missed, live.uuid]);
+  t.deepEqual(
+    back.of('RollCreateEvent').map((p) => p.data.uuid),
+    [...missed, live.uuid],
+  );
   t.false(back.of('RollCreateEvent').some((p) => p.data.uuid === whisper.uuid));
   t.is(back.of('RollCreateEvent')[1].data.values[0].value, null, 'replayed as this viewer may see it');
   const expected = (await s.bystander.api.get(`/roll/${missed[0]}`)).body.data;
@@ -114,7 +133,10 @@ test('a since naming the newest roll replays nothing; an unknown since replays n
   const live = await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
   for (const c of [a, b]) {
     await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
-    t.deepEqual(c.of('RollCreateEvent').map((p) => p.data.uuid), [live.uuid]);
+    t.deepEqual(
+      c.of('RollCreateEvent').map((p) => p.data.uuid),
+      [live.uuid],
+    );
   }
 });
 
@@ -125,14 +147,19 @@ test('a roll outside any room, or in another room, does not reach this room', as
   await rollOk(s.roller, { dice: [d('d6')], room: other.body.data.slug });
   const here = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
   await s.sockets.roller.waitFor('RollCreateEvent', (p) => p.data.uuid === here.uuid);
-  t.deepEqual(s.sockets.roller.of('RollCreateEvent').map((p) => p.data.uuid), [here.uuid]);
+  t.deepEqual(
+    s.sockets.roller.of('RollCreateEvent').map((p) => p.data.uuid),
+    [here.uuid],
+  );
 });
 
-test('clearing the table sends RollDeleteEvent for each roll, a whispered roll\'s to its audience only', async (t) => {
+test("clearing the table sends RollDeleteEvent for each roll, a whispered roll's to its audience only", async (t) => {
   const s = await seated();
   const a = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
   const b = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
-  const seat = (await s.whisperee.api.get(`/room/${s.slug}`)).body.data.participants.find((p: { user: { uuid: string } }) => p.user.uuid === s.whisperee.user.uuid);
+  const seat = (await s.whisperee.api.get(`/room/${s.slug}`)).body.data.participants.find(
+    (p: { user: { uuid: string } }) => p.user.uuid === s.whisperee.user.uuid,
+  );
   const secret = await rollOk(s.roller, { dice: [d('d6')], room: s.slug, whisper: [seat.id] });
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === b.uuid);
   await s.sockets.whisperee.waitFor('RollCreateEvent', (p) => p.data.uuid === secret.uuid);
@@ -145,7 +172,14 @@ test('clearing the table sends RollDeleteEvent for each roll, a whispered roll\'
   // A roll made after the clear reaches the bystander after every delete it was sent (one order per socket).
   const after = await rollOk(s.roller, { dice: [d('d6')], room: s.slug });
   await s.sockets.bystander.waitFor('RollCreateEvent', (p) => p.data.uuid === after.uuid);
-  t.deepEqual(s.sockets.bystander.of('RollDeleteEvent').map((p) => p.data.uuid).sort(), [a.uuid, b.uuid].sort(), 'the whisper\'s uuid is not news for the bystander');
+  t.deepEqual(
+    s.sockets.bystander
+      .of('RollDeleteEvent')
+      .map((p) => p.data.uuid)
+      .sort(),
+    [a.uuid, b.uuid].sort(),
+    "the whisper's uuid is not news for the bystander",
+  );
 });
 
 test('a socket reconnecting with since while rolls keep coming hears every roll after since once, oldest first: the replay before anything live', async (t) => {

@@ -34,7 +34,7 @@ test('since_seq that is not a non-negative integer is a validation_error; digits
   t.true(ok.socket.connected);
 });
 
-test('every room event carries a seq, strictly increasing per room; the welcome carries the room\'s, moves none', async (t) => {
+test("every room event carries a seq, strictly increasing per room; the welcome carries the room's, moves none", async (t) => {
   const s = await table(ctx.server);
   const first = await connect(s.slug, { token: s.roller.key });
   const welcomeSeq = first.of('RoomUpdateEvent')[0].seq;
@@ -47,7 +47,10 @@ test('every room event carries a seq, strictly increasing per room; the welcome 
   await other.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Renamed');
   for (const c of [first, other]) {
     const seqs = seqsOf(c);
-    t.true(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), `strictly increasing: ${seqs.join(' ')}`);
+    t.true(
+      seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!),
+      `strictly increasing: ${seqs.join(' ')}`,
+    );
   }
   // Both heard the rolls with the same seqs.
   t.deepEqual(rollLine(first), rollLine(other));
@@ -64,7 +67,10 @@ test('a socket reconnecting with since_seq gets exactly the roll events it misse
   leaver.close();
   const hidden = await rollOk(s.roller, { dice: [d('d20', { value: 17, is_hidden: true })], room: s.slug });
   const plain = await rollOk(s.roller, { dice: [d('d8')], room: s.slug });
-  const patched = await s.roller.api.patch(`/roll/${plain.uuid}`, { dice: [{ uuid: plain.values[0]!.uuid, meta: { position: { x: 1, z: 2 } } }], room: s.slug });
+  const patched = await s.roller.api.patch(`/roll/${plain.uuid}`, {
+    dice: [{ uuid: plain.values[0]!.uuid, meta: { position: { x: 1, z: 2 } } }],
+    room: s.slug,
+  });
   t.is(patched.status, 200, patched.text);
   const cleared = await s.roller.api.delete(`/roll?room=${s.slug}`);
   t.true(cleared.status === 200 || cleared.status === 204);
@@ -78,22 +84,31 @@ test('a socket reconnecting with since_seq gets exactly the roll events it misse
   await stayer.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
 
   t.is(back.events[0]!.event, 'RoomUpdateEvent');
-  t.is(back.events[0]!.payload.seq, sinceSeq, 'the welcome says the stream goes on from the client\'s seq');
+  t.is(back.events[0]!.payload.seq, sinceSeq, "the welcome says the stream goes on from the client's seq");
   // Rolls deleted since are not created again (their RollDeleteEvent is), so compare what survives.
   const heard = rollLine(back);
   t.is(new Set(heard).size, heard.length, 'nothing twice');
   const seqs = heard.map((line) => Number(line.split(' ')[2]));
   // One block, one seq: the RollDeleteEvents of a cleared table share theirs.
-  t.true(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]! || (seq === seqs[i - 1] && heard[i]!.startsWith('RollDeleteEvent'))), 'in seq order');
+  t.true(
+    seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]! || (seq === seqs[i - 1] && heard[i]!.startsWith('RollDeleteEvent'))),
+    'in seq order',
+  );
   const deletedUuids = new Set(stayer.of('RollDeleteEvent').map((p) => p.data.uuid));
   const expected = rollLine(stayer, sinceSeq).filter((line) => {
     const [event, uuid] = line.split(' ');
     return event === 'RollDeleteEvent' || !deletedUuids.has(uuid!);
   });
   t.deepEqual(heard, expected, 'exactly what the socket that stayed heard after since_seq');
-  t.false(heard.some((line) => line.includes(whisper.uuid)), 'a whisper to someone else is not replayed, nor its delete');
+  t.false(
+    heard.some((line) => line.includes(whisper.uuid)),
+    'a whisper to someone else is not replayed, nor its delete',
+  );
   t.true(heard.includes(`RollCreateEvent ${after.uuid} ${stayer.of('RollCreateEvent').find((p) => p.data.uuid === after.uuid).seq}`));
-  t.false(heard.some((line) => line.includes(hidden.uuid) && line.startsWith('RollCreateEvent')), 'deleted since: only its delete');
+  t.false(
+    heard.some((line) => line.includes(hidden.uuid) && line.startsWith('RollCreateEvent')),
+    'deleted since: only its delete',
+  );
   const replayedAfter = back.of('RollCreateEvent').find((p) => p.data.uuid === after.uuid).data;
   t.deepEqual(replayedAfter, (await s.bystander.api.get(`/roll/${after.uuid}`)).body.data, 'presented for this viewer, as REST');
   t.is(replayedAfter.values[0].value, null, 'a hidden die stays hidden');
@@ -124,7 +139,9 @@ test('a burst of rolls while a socket reconnects with since_seq: every roll once
 
 test('the typed client sends the highest seq it received on reconnecting (since_seq): the replay goes on from it, each roll once', async (t) => {
   const s = await table(ctx.server);
-  const socket = liveRoom(ctx.server.url, s.bystander.key, s.slug, { socket: { transports: ['websocket'], forceNew: true, reconnectionDelay: 300, randomizationFactor: 0 } });
+  const socket = liveRoom(ctx.server.url, s.bystander.key, s.slug, {
+    socket: { transports: ['websocket'], forceNew: true, reconnectionDelay: 300, randomizationFactor: 0 },
+  });
   const client = new Client(socket as unknown as Client['socket']);
   clients.push(client);
   await client.waitFor('RoomUpdateEvent');
@@ -157,21 +174,34 @@ test('a since_seq the log does not cover falls back to since (the uuid); without
   const bare = await connect(s.slug, { token: s.bystander.key, since_seq: 5 });
   const live = await rollOk(s.roller, { dice: [d('d4')], room: s.slug });
   for (const c of [withUuid, bare]) await c.waitFor('RollCreateEvent', (p) => p.data.uuid === live.uuid);
-  t.deepEqual(withUuid.of('RollCreateEvent').map((p) => p.data.uuid), [missed.uuid, live.uuid]);
-  t.deepEqual(bare.of('RollCreateEvent').map((p) => p.data.uuid), [live.uuid]);
+  t.deepEqual(
+    withUuid.of('RollCreateEvent').map((p) => p.data.uuid),
+    [missed.uuid, live.uuid],
+  );
+  t.deepEqual(
+    bare.of('RollCreateEvent').map((p) => p.data.uuid),
+    [live.uuid],
+  );
   const missedSeq = watcher.of('RollCreateEvent').find((p) => p.data.uuid === missed.uuid).seq;
   const liveSeq = watcher.of('RollCreateEvent').find((p) => p.data.uuid === live.uuid).seq;
   const welcomeSeq = withUuid.of('RoomUpdateEvent')[0].seq;
-  t.true(welcomeSeq >= missedSeq && welcomeSeq < liveSeq, 'not covered: the welcome gives the room\'s seq');
+  t.true(welcomeSeq >= missedSeq && welcomeSeq < liveSeq, "not covered: the welcome gives the room's seq");
 });
 
 test('the in-process log: trimmed to its limit, a seq below what it holds is not covered, a new counter starts above the old ones', async (t) => {
   const log = new MemorySequence(3);
   const start = await log.head('/room/a');
   const seqs = [1, 2, 3, 4, 5].map((rollId) => log.next('/room/a', { event: 'RollCreateEvent', rollId }));
-  t.true(seqs.every((seq, i) => seq > (i ? seqs[i - 1]! : start)), 'strictly increasing');
+  t.true(
+    seqs.every((seq, i) => seq > (i ? seqs[i - 1]! : start)),
+    'strictly increasing',
+  );
   t.true(seqs.at(-1)! >= Date.now() * 1000 - 10_000_000, 'never below the clock in microseconds (when taken)');
-  t.deepEqual((await log.read('/room/a', seqs[1]!, seqs[4]!))!.map((e) => e.seq), seqs.slice(2), 'the last 3');
+  t.deepEqual(
+    (await log.read('/room/a', seqs[1]!, seqs[4]!))!.map((e) => e.seq),
+    seqs.slice(2),
+    'the last 3',
+  );
   t.is(await log.read('/room/a', seqs[0]!, seqs[4]!), null, 'trimmed: not covered');
   t.is(await log.read('/room/a', seqs[4]! + 1, seqs[4]!), null, 'a seq from the future: not covered');
   t.deepEqual(await log.read('/room/a', seqs[4]!, seqs[4]!), []);

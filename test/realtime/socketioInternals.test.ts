@@ -42,16 +42,20 @@ async function probeSocket(name: string, transports: Array<'websocket' | 'pollin
   probeParent();
   const client = connect(`${ctx.server.url}${name}`, { transports, forceNew: true, reconnection: false });
   clients.push(client);
-  await withDeadline(new Promise<void>((resolve, reject) => {
-    client.once('connect', () => resolve());
-    client.once('connect_error', reject);
-  }), 10_000, `a connection to ${name}`);
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('connect_error', reject);
+    }),
+    10_000,
+    `a connection to ${name}`,
+  );
   const socket = namespacesOf(ctx.server.io).get(name)?.sockets.get(client.id!);
   if (!socket) throw new Error(broke('namespacesOf', `no server socket ${client.id} in ${name}`));
   return { client, socket };
 }
 
-test.serial('namespacesOf: the server\'s live namespaces, by name, without creating any', async (t) => {
+test.serial("namespacesOf: the server's live namespaces, by name, without creating any", async (t) => {
   const all = namespacesOf(ctx.server.io);
   t.true(all instanceof Map, broke('namespacesOf', 'Server._nsps is not a Map'));
   t.true(all.has('/user'), broke('namespacesOf', 'the /user namespace is not listed'));
@@ -60,14 +64,14 @@ test.serial('namespacesOf: the server\'s live namespaces, by name, without creat
   t.false(namespacesOf(ctx.server.io).has('/probe-never'), 'looking does not create');
 });
 
-test.serial('createChildNamespace and forgetChildNamespace: a parent\'s child made and forgotten as Socket.IO does', (t) => {
+test.serial("createChildNamespace and forgetChildNamespace: a parent's child made and forgotten as Socket.IO does", (t) => {
   const child = createChildNamespace(probeParent(), '/probe-b');
   t.is(namespacesOf(ctx.server.io).get('/probe-b'), child, broke('createChildNamespace', 'the child is not registered in Server._nsps'));
   const children = (probeParent() as unknown as { children?: Set<Namespace> }).children;
   t.true(children instanceof Set && children.has(child), broke('forgetChildNamespace', 'ParentNamespace.children is not a Set holding its children'));
   t.true(forgetChildNamespace(ctx.server.io, probeParent(), child));
   t.false(namespacesOf(ctx.server.io).has('/probe-b'), broke('forgetChildNamespace', 'the child stayed in Server._nsps'));
-  t.false(children!.has(child), broke('forgetChildNamespace', 'the child stayed in the parent\'s children'));
+  t.false(children!.has(child), broke('forgetChildNamespace', "the child stayed in the parent's children"));
   t.false(forgetChildNamespace(ctx.server.io, probeParent(), child), 'a namespace already forgotten is left alone');
 });
 
@@ -115,7 +119,11 @@ test.serial('connectionWriter and outgoingNotifier: every write goes through wri
     const direct = new Promise((resolve) => client.once('direct', resolve));
     socket.emit('direct', 1);
     await withDeadline(direct, 10_000, 'the direct emit');
-    t.deepEqual(seen, ['notify:direct', 'write'], broke('connectionWriter', 'an emit is not announced with its decoded packet, then written through writeToEngine'));
+    t.deepEqual(
+      seen,
+      ['notify:direct', 'write'],
+      broke('connectionWriter', 'an emit is not announced with its decoded packet, then written through writeToEngine'),
+    );
     seen.length = 0;
     await socket.join('probe-room');
     const broadcast = new Promise((resolve) => client.once('broadcast', resolve));
@@ -159,19 +167,22 @@ test.serial('adapterInternals: apply hands each matching socket to the broadcast
 test.serial('engineWebSocket: the websocket under a connection made over one, with what its client has not taken; none under long-polling', async (t) => {
   const { socket } = await probeSocket('/probe-g');
   const ws = engineWebSocket(socket.conn);
-  t.truthy(ws, broke('engineWebSocket', 'no websocket under a connection made over websocket (the transport\'s `socket`)'));
+  t.truthy(ws, broke('engineWebSocket', "no websocket under a connection made over websocket (the transport's `socket`)"));
   t.is(typeof ws?.bufferedAmount, 'number', broke('engineWebSocket', 'the websocket has no numeric bufferedAmount'));
   const polling = await probeSocket('/probe-h', ['polling']);
   t.is(engineWebSocket(polling.socket.conn), null, broke('engineWebSocket', 'a long-polling connection answered a websocket'));
 });
 
-(TEST_REDIS_URL ? test.serial : test.serial.skip)(`redisAdapterChannels: the Redis adapter's channels of a namespace${TEST_REDIS_URL ? '' : ' (skipped: no TEST_REDIS_URL)'}`, async (t) => {
-  const { socket } = await probeSocket('/probe-f');
-  const channels = redisAdapterChannels(socket.nsp);
-  t.is(typeof channels.channel, 'string', broke('redisAdapterChannels', 'the Redis adapter has no `channel`'));
-  t.true(channels.channel!.includes('/probe-f'), broke('redisAdapterChannels', `\`channel\` does not name the namespace: ${channels.channel}`));
-  t.is(typeof channels.responseChannel, 'string', broke('redisAdapterChannels', 'the Redis adapter has no `responseChannel`'));
-});
+(TEST_REDIS_URL ? test.serial : test.serial.skip)(
+  `redisAdapterChannels: the Redis adapter's channels of a namespace${TEST_REDIS_URL ? '' : ' (skipped: no TEST_REDIS_URL)'}`,
+  async (t) => {
+    const { socket } = await probeSocket('/probe-f');
+    const channels = redisAdapterChannels(socket.nsp);
+    t.is(typeof channels.channel, 'string', broke('redisAdapterChannels', 'the Redis adapter has no `channel`'));
+    t.true(channels.channel!.includes('/probe-f'), broke('redisAdapterChannels', `\`channel\` does not name the namespace: ${channels.channel}`));
+    t.is(typeof channels.responseChannel, 'string', broke('redisAdapterChannels', 'the Redis adapter has no `responseChannel`'));
+  },
+);
 
 /** Resolves once `check()` holds; rejects with `message` after 10 s. */
 async function waitFor(check: () => boolean, message: string) {

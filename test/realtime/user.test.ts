@@ -10,7 +10,11 @@ test.after.always(() => closeAll(...clients));
 test("the /user channel carries DiceBoxCreateEvent and DiceBoxDeleteEvent to that user's sockets only", async (t) => {
   const owner = await ctx.server.newUser();
   const other = await ctx.server.newUser();
-  const [tab1, tab2, stranger] = await Promise.all([connectUser(ctx.server.url, owner.key), connectUser(ctx.server.url, owner.key), connectUser(ctx.server.url, other.key)]);
+  const [tab1, tab2, stranger] = await Promise.all([
+    connectUser(ctx.server.url, owner.key),
+    connectUser(ctx.server.url, owner.key),
+    connectUser(ctx.server.url, other.key),
+  ]);
   clients.push(tab1, tab2, stranger);
   const m = manifest();
   const created = await postTheme(owner.api, m);
@@ -25,7 +29,10 @@ test("the /user channel carries DiceBoxCreateEvent and DiceBoxDeleteEvent to tha
   const mine = manifest();
   t.is((await postTheme(other.api, mine)).status, 201);
   await stranger.waitFor('DiceBoxCreateEvent');
-  t.deepEqual(stranger.of('DiceBoxCreateEvent').map((p) => p.data.id), [mine.id]);
+  t.deepEqual(
+    stranger.of('DiceBoxCreateEvent').map((p) => p.data.id),
+    [mine.id],
+  );
 
   t.is((await owner.api.delete(`/theme/${m.id}`)).status, 204);
   const gone = await tab1.waitFor('DiceBoxDeleteEvent');

@@ -1,5 +1,14 @@
 import test from 'ava';
-import { generatePasscode, generateSlug, passcodesEqual, PASSCODE_LENGTH, PASSCODE_PATTERN, SLUG_LENGTH, SLUG_PATTERN, UNAMBIGUOUS_ALPHABET } from '../../src/rooms/codes';
+import {
+  generatePasscode,
+  generateSlug,
+  passcodesEqual,
+  PASSCODE_LENGTH,
+  PASSCODE_PATTERN,
+  SLUG_LENGTH,
+  SLUG_PATTERN,
+  UNAMBIGUOUS_ALPHABET,
+} from '../../src/rooms/codes';
 
 test('slugs are long, URL-safe, match the route and namespace patterns, and do not repeat', (t) => {
   const seen = new Set<string>();

@@ -1,6 +1,15 @@
 import test from 'ava';
 import type { ParticipantRecord as Participant, RoomRecord as Room } from '../../src/rooms/store/records';
-import { authorizeJoin, authorizeParticipantChange, authorizeRoomAccess, authorizeRoomOwner, canAccessRoom, canJoinRoom, canManageParticipant, isParticipant } from '../../src/rooms/policy';
+import {
+  authorizeJoin,
+  authorizeParticipantChange,
+  authorizeRoomAccess,
+  authorizeRoomOwner,
+  canAccessRoom,
+  canJoinRoom,
+  canManageParticipant,
+  isParticipant,
+} from '../../src/rooms/policy';
 
 // Plain objects shaped like loaded models: the policies are pure and read only these fields.
 const OWNER = 1;
@@ -8,7 +17,8 @@ const MEMBER = 2;
 const STRANGER = 3;
 const member = { id: 20, userId: MEMBER } as Participant;
 const ownerSeat = { id: 10, userId: OWNER } as Participant;
-const room = (isPublic: boolean, passcode: string | null = 'secret-1') => ({ userId: OWNER, isPublic, passcode, participants: [ownerSeat, member] }) as unknown as Room;
+const room = (isPublic: boolean, passcode: string | null = 'secret-1') =>
+  ({ userId: OWNER, isPublic, passcode, participants: [ownerSeat, member] }) as unknown as Room;
 
 test('viewing: public to all; private to owner, participants and passcode holders', (t) => {
   t.true(canAccessRoom(room(true), { id: STRANGER }));

@@ -8,14 +8,25 @@ const close = (actual: number, expected: number, rel = 1e-3) => Math.abs(actual 
 // e-Handbook, 1.3.6.7.4): the value that a chi-square variable with df degrees of freedom exceeds with
 // probability p. The table prints three decimals, hence the 1e-3 relative tolerance.
 const TABLE: [df: number, chi2: number, p: number][] = [
-  [1, 3.841, 0.05], [1, 6.635, 0.01], [1, 10.828, 0.001],
-  [2, 5.991, 0.05], [2, 9.21, 0.01],
-  [3, 7.815, 0.05], [3, 11.345, 0.01],
-  [5, 11.07, 0.05], [5, 15.086, 0.01],
-  [7, 14.067, 0.05], [9, 16.919, 0.05], [11, 19.675, 0.05],
-  [19, 30.144, 0.05], [19, 36.191, 0.01], [19, 43.82, 0.001],
-  [19, 11.651, 0.9], [19, 27.204, 0.1],
-  [99, 123.225, 0.05], [99, 134.642, 0.01],
+  [1, 3.841, 0.05],
+  [1, 6.635, 0.01],
+  [1, 10.828, 0.001],
+  [2, 5.991, 0.05],
+  [2, 9.21, 0.01],
+  [3, 7.815, 0.05],
+  [3, 11.345, 0.01],
+  [5, 11.07, 0.05],
+  [5, 15.086, 0.01],
+  [7, 14.067, 0.05],
+  [9, 16.919, 0.05],
+  [11, 19.675, 0.05],
+  [19, 30.144, 0.05],
+  [19, 36.191, 0.01],
+  [19, 43.82, 0.001],
+  [19, 11.651, 0.9],
+  [19, 27.204, 0.1],
+  [99, 123.225, 0.05],
+  [99, 134.642, 0.01],
   [100, 124.342, 0.05],
 ];
 
@@ -31,7 +42,13 @@ test('two degrees of freedom have a closed form: Q(1, x/2) = exp(-x/2)', (t) => 
 });
 
 test('ln Gamma matches factorials', (t) => {
-  for (const [n, fact] of [[1, 1], [2, 1], [5, 24], [11, 3628800], [21, 2432902008176640000]] as const) {
+  for (const [n, fact] of [
+    [1, 1],
+    [2, 1],
+    [5, 24],
+    [11, 3628800],
+    [21, 2432902008176640000],
+  ] as const) {
     t.true(Math.abs(lnGamma(n) - Math.log(fact)) <= 1e-12 * Math.max(1, Math.log(fact)), `Γ(${n}): ${lnGamma(n)}`);
   }
   t.true(close(lnGamma(0.5), Math.log(Math.sqrt(Math.PI)), 1e-12));

@@ -7,14 +7,15 @@ import { crossCheck } from '../../src/themes/manifest/crossCheck';
 import { parseManifest, resolveManifest } from '../../src/themes/manifest/manifest';
 import { resolveLabel } from '../../src/themes/manifest/label';
 
-test('the physical dice and their plain faces are the dice engine\'s standard dice', (t) => {
+test("the physical dice and their plain faces are the dice engine's standard dice", (t) => {
   t.deepEqual([...PHYSICAL_TYPES].sort(), Object.keys(STANDARD_DICE).sort());
   for (const type of PHYSICAL_TYPES) t.deepEqual([...PLAIN_FACES[type]], [...STANDARD_DICE[type]!.faces], type);
 });
 
-test('the built-in theme has the standard set plus d2 and d16, with the engine\'s faces', (t) => {
+test("the built-in theme has the standard set plus d2 and d16, with the engine's faces", (t) => {
   t.deepEqual(DEFAULT_MANIFEST.available_dice, ['d4', 'd6', 'd8', 'd10', 'd10x', 'd12', 'd20', 'd2', 'd16']);
-  for (const id of DEFAULT_MANIFEST.available_dice) t.deepEqual(DEFAULT_MANIFEST.values[id as keyof typeof DEFAULT_MANIFEST.values], [...STANDARD_DICE[id]!.faces], id);
+  for (const id of DEFAULT_MANIFEST.available_dice)
+    t.deepEqual(DEFAULT_MANIFEST.values[id as keyof typeof DEFAULT_MANIFEST.values], [...STANDARD_DICE[id]!.faces], id);
   t.deepEqual(DEFAULT_MANIFEST.values.d10x, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
 });
 

@@ -14,7 +14,12 @@ function problems(m: Record<string, unknown>, files: Record<string, AssetKind> =
   const parsed = parse(m);
   if (!parsed.manifest) return parsed.details;
   const resolved = resolveManifest(parsed.manifest, null).manifest;
-  return crossCheck(resolved, { available: new Map(Object.entries(files)), uploaded: Object.keys(files).map((name, i) => ({ name, path: `assets[${i}]` })), inherited: [], base: null });
+  return crossCheck(resolved, {
+    available: new Map(Object.entries(files)),
+    uploaded: Object.keys(files).map((name, i) => ({ name, path: `assets[${i}]` })),
+    inherited: [],
+    base: null,
+  });
 }
 
 test('the smallest manifest is valid and gets the standard dice', (t) => {
@@ -31,15 +36,31 @@ test('a missing, empty or non-JSON manifest is one problem at "manifest"', (t) =
   for (const text of [undefined, '', '   ', '{nope', '[1,']) {
     const r = parseManifest(text);
     t.is(r.manifest, null);
-    t.deepEqual(r.details.map((d) => d.path), ['manifest']);
+    t.deepEqual(
+      r.details.map((d) => d.path),
+      ['manifest'],
+    );
   }
-  t.deepEqual(parseManifest('[]').details.map((d) => d.path), ['manifest']);
-  t.deepEqual(parseManifest('"text"').details.map((d) => d.path), ['manifest']);
+  t.deepEqual(
+    parseManifest('[]').details.map((d) => d.path),
+    ['manifest'],
+  );
+  t.deepEqual(
+    parseManifest('"text"').details.map((d) => d.path),
+    ['manifest'],
+  );
 });
 
 test('every required key is reported at once', (t) => {
   const r = parseManifest('{}');
-  t.deepEqual(r.details.map((d) => d.path).sort(), ['manifest.api_version', 'manifest.description', 'manifest.id', 'manifest.label', 'manifest.name', 'manifest.version']);
+  t.deepEqual(r.details.map((d) => d.path).sort(), [
+    'manifest.api_version',
+    'manifest.description',
+    'manifest.id',
+    'manifest.label',
+    'manifest.name',
+    'manifest.version',
+  ]);
 });
 
 test('api_version must be the string "1.0"', (t) => {
@@ -76,7 +97,10 @@ test('available_dice takes physical types as strings, and {id, type, notation} o
 });
 
 test('die ids are unique, case-insensitively', (t) => {
-  t.deepEqual(problems({ available_dice: ['d6', { id: 'D6', type: 'd6' }] }).map((d) => d.path), ['manifest.available_dice[1].id']);
+  t.deepEqual(
+    problems({ available_dice: ['d6', { id: 'D6', type: 'd6' }] }).map((d) => d.path),
+    ['manifest.available_dice[1].id'],
+  );
 });
 
 test('every die id used by meshes, sizes, physics, values, textures and sounds must exist', (t) => {
@@ -90,18 +114,34 @@ test('every die id used by meshes, sizes, physics, values, textures and sounds m
     sounds: [{ on: 'die.collide', src: { d2: 'a.wav' } }],
   };
   const files: Record<string, AssetKind> = { 'd6.fbx': 'fbx', 'd8.fbx': 'fbx', 'a.png': 'png', 'a.wav': 'wav' };
-  t.deepEqual(problems(m, files).map((d) => d.path).sort(), [
-    'manifest.meshes.d8', 'manifest.physics.inertia.d4', 'manifest.physics.weight.d12', 'manifest.sizes.d20',
-    'manifest.sounds[0].src.d2', 'manifest.textures[0].src.d10', 'manifest.values.dx',
-  ]);
+  t.deepEqual(
+    problems(m, files)
+      .map((d) => d.path)
+      .sort(),
+    [
+      'manifest.meshes.d8',
+      'manifest.physics.inertia.d4',
+      'manifest.physics.weight.d12',
+      'manifest.sizes.d20',
+      'manifest.sounds[0].src.d2',
+      'manifest.textures[0].src.d10',
+      'manifest.values.dx',
+    ],
+  );
 });
 
 test('die ids in references are exact (case matters there)', (t) => {
-  t.deepEqual(problems({ available_dice: ['d6'], sizes: { D6: 1 } }).map((d) => d.path), ['manifest.sizes.D6']);
+  t.deepEqual(
+    problems({ available_dice: ['d6'], sizes: { D6: 1 } }).map((d) => d.path),
+    ['manifest.sizes.D6'],
+  );
 });
 
-test('values hold one face per side of the die\'s shape: numbers, strings or {src}', (t) => {
-  t.deepEqual(problems({ available_dice: ['d6'], values: { d6: [1, 2, 3] } }).map((d) => d.path), ['manifest.values.d6']);
+test("values hold one face per side of the die's shape: numbers, strings or {src}", (t) => {
+  t.deepEqual(
+    problems({ available_dice: ['d6'], values: { d6: [1, 2, 3] } }).map((d) => d.path),
+    ['manifest.values.d6'],
+  );
   t.deepEqual(problems({ available_dice: [{ id: 'df', type: 'd6' }], values: { df: [-1, -1, 0, 0, '+', { src: 'plus.png' }] } }, { 'plus.png': 'png' }), []);
   t.deepEqual(paths({ values: { d6: [1, true, null, 4, 5, 6] } }).sort(), ['manifest.values.d6[1]', 'manifest.values.d6[2]']);
   t.deepEqual(paths({ values: { d6: [{ text: 'x' }, 2, 3, 4, 5, 6] } }), ['manifest.values.d6[0].src']);
@@ -138,7 +178,14 @@ test('sounds: the three events, with the value forms each takes', (t) => {
         { on: 'die.collide' },
       ],
     }).sort(),
-    ['manifest.sounds[0].on', 'manifest.sounds[1].value', 'manifest.sounds[2].value', 'manifest.sounds[3].value', 'manifest.sounds[4].on', 'manifest.sounds[5].src'],
+    [
+      'manifest.sounds[0].on',
+      'manifest.sounds[1].value',
+      'manifest.sounds[2].value',
+      'manifest.sounds[3].value',
+      'manifest.sounds[4].on',
+      'manifest.sounds[5].src',
+    ],
   );
   const junk = ['', '>=', '=', '<<2', '!=2', '~2', '2..5', 'three', '>=3 dice', '3,5', '>=0x3', null, {}, [3]];
   for (const value of junk) t.deepEqual(paths({ sounds: [{ on: 'roll.loading', src: 'a.wav', value }] }), ['manifest.sounds[0].value'], JSON.stringify(value));
@@ -189,12 +236,24 @@ test('uniforms: f, color, vec3 and vec4, each with values of its form', (t) => {
     h: { type: 'f' },
   };
   t.deepEqual(paths({ uniforms: bad }).sort(), [
-    'manifest.uniforms.a.value', 'manifest.uniforms.b.value', 'manifest.uniforms.c.value', 'manifest.uniforms.d.value',
-    'manifest.uniforms.e.value.w', 'manifest.uniforms.f.type', 'manifest.uniforms.g.min', 'manifest.uniforms.h.value',
+    'manifest.uniforms.a.value',
+    'manifest.uniforms.b.value',
+    'manifest.uniforms.c.value',
+    'manifest.uniforms.d.value',
+    'manifest.uniforms.e.value.w',
+    'manifest.uniforms.f.type',
+    'manifest.uniforms.g.min',
+    'manifest.uniforms.h.value',
   ]);
   t.deepEqual(paths({ uniforms: { '1bad': { type: 'f', value: 1 } } }), ['manifest.uniforms.1bad']);
-  t.deepEqual(problems({ uniforms: { r: { type: 'f', value: 2, min: 0, max: 1 } } }).map((d) => d.path), ['manifest.uniforms.r.value']);
-  t.deepEqual(problems({ uniforms: { r: { type: 'f', value: 0.5, min: 1, max: 0 } } }).map((d) => d.path), ['manifest.uniforms.r.min']);
+  t.deepEqual(
+    problems({ uniforms: { r: { type: 'f', value: 2, min: 0, max: 1 } } }).map((d) => d.path),
+    ['manifest.uniforms.r.value'],
+  );
+  t.deepEqual(
+    problems({ uniforms: { r: { type: 'f', value: 0.5, min: 1, max: 0 } } }).map((d) => d.path),
+    ['manifest.uniforms.r.min'],
+  );
 });
 
 test('file names in the manifest are plain names, never paths', (t) => {
@@ -208,7 +267,10 @@ test('every referenced file must be uploaded, fit its use, and every upload must
   const m = {
     available_dice: ['d6'],
     meshes: { d6: 'd6.fbx' },
-    textures: [{ binding: 'map', src: 'wood.png' }, { binding: 'normalMap', src: 'd6.fbx' }],
+    textures: [
+      { binding: 'map', src: 'wood.png' },
+      { binding: 'normalMap', src: 'd6.fbx' },
+    ],
     sounds: [{ on: 'die.collide', src: 'hit.png' }],
     values: { d6: [1, 2, 3, 4, 5, { src: 'six.jpg' }] },
   };
@@ -220,18 +282,27 @@ test('every referenced file must be uploaded, fit its use, and every upload must
 
 test('a file whose content does not fit its use is refused even when its name would', (t) => {
   const got = problems({ meshes: { d6: 'd6.fbx' } }, { 'd6.fbx': 'png' });
-  t.deepEqual(got.map((d) => d.path), ['manifest.meshes.d6']);
+  t.deepEqual(
+    got.map((d) => d.path),
+    ['manifest.meshes.d6'],
+  );
 });
 
 test('references are collected from every place a file can be named', (t) => {
-  const m = resolveManifest(parse({
-    available_dice: ['d6', 'd8'],
-    meshes: { d6: 'a.fbx' },
-    textures: [{ binding: 'map', src: { d6: 'b.png', d8: 'b.png' } }],
-    sounds: [{ on: 'die.collide', src: 'c.wav' }],
-    values: { d8: [1, 2, 3, 4, 5, 6, 7, { src: 'd.webp' }] },
-  }).manifest!, null).manifest;
-  t.deepEqual(fileReferences(m).map((r) => r.path), ['meshes.d6', 'textures[0].src.d6', 'textures[0].src.d8', 'sounds[0].src', 'values.d8[7].src']);
+  const m = resolveManifest(
+    parse({
+      available_dice: ['d6', 'd8'],
+      meshes: { d6: 'a.fbx' },
+      textures: [{ binding: 'map', src: { d6: 'b.png', d8: 'b.png' } }],
+      sounds: [{ on: 'die.collide', src: 'c.wav' }],
+      values: { d8: [1, 2, 3, 4, 5, 6, 7, { src: 'd.webp' }] },
+    }).manifest!,
+    null,
+  ).manifest;
+  t.deepEqual(
+    fileReferences(m).map((r) => r.path),
+    ['meshes.d6', 'textures[0].src.d6', 'textures[0].src.d8', 'sounds[0].src', 'values.d8[7].src'],
+  );
   t.deepEqual(assetNames(m), ['a.fbx', 'b.png', 'c.wav', 'd.webp']);
 });
 
@@ -243,7 +314,10 @@ test('unknown top-level keys are ignored, not stored', (t) => {
 
 test('extend: keys left out come from the base, given keys win, the label follows the new name', (t) => {
   const baseManifest: StoredManifest = {
-    ...resolveManifest(parse({ available_dice: ['d6'], meshes: { d6: 'a.fbx' }, sizes: { d6: 2 }, label: { color: '#000000', background_color: '#ffffff' } }).manifest!, null).manifest,
+    ...resolveManifest(
+      parse({ available_dice: ['d6'], meshes: { d6: 'a.fbx' }, sizes: { d6: 2 }, label: { color: '#000000', background_color: '#ffffff' } }).manifest!,
+      null,
+    ).manifest,
   };
   const input = parse({ name: 'Child', extend: 'parent', sizes: { d6: 3 } }).manifest as ManifestInput;
   const { manifest, inherited } = resolveManifest(input, baseManifest);
@@ -262,14 +336,20 @@ test('problems in inherited keys say where they come from', (t) => {
   const baseManifest = resolveManifest(parse({ available_dice: ['d6', 'd8'], sizes: { d8: 2 } }).manifest!, null).manifest;
   const { manifest, inherited } = resolveManifest(parse({ extend: 'parent', available_dice: ['d6'] }).manifest!, baseManifest);
   const got = crossCheck(manifest, { available: new Map(), uploaded: [], inherited, base: 'parent' });
-  t.deepEqual(got.map((d) => d.path), ['manifest.sizes.d8']);
+  t.deepEqual(
+    got.map((d) => d.path),
+    ['manifest.sizes.d8'],
+  );
   t.regex(got[0]!.message, /inherited from "parent"/);
 });
 
-test('a manifest with shape problems still reports its valid parts\' cross-reference problems', (t) => {
+test("a manifest with shape problems still reports its valid parts' cross-reference problems", (t) => {
   const parsed = parse({ version: 'nope', meshes: { d7: 'x.fbx' } });
   t.is(parsed.manifest, null);
-  t.deepEqual(parsed.details.map((d) => d.path), ['manifest.version']);
+  t.deepEqual(
+    parsed.details.map((d) => d.path),
+    ['manifest.version'],
+  );
   t.truthy(parsed.partial);
   t.true(parsed.partial!.badKeys.has('version'));
   t.is(parsed.partial!.input.meshes?.d7, 'x.fbx');

@@ -23,7 +23,13 @@ test('nothing boxed and no built-in versions: nothing to roll with', (t) => {
 });
 
 test('every public theme rolls at its own latest version; a pin wins for its id only', (t) => {
-  const out = rollableVersions([v(false, 1, 'standard', '1.0.0'), v(false, 5, 'dddice-bees', '1.0.0'), v(false, 6, 'dddice-bees', '1.1.0'), v(false, 7, 'dddice-red', '2.0.0'), v(true, 8, 'dddice-red', '1.0.0')]);
+  const out = rollableVersions([
+    v(false, 1, 'standard', '1.0.0'),
+    v(false, 5, 'dddice-bees', '1.0.0'),
+    v(false, 6, 'dddice-bees', '1.1.0'),
+    v(false, 7, 'dddice-red', '2.0.0'),
+    v(true, 8, 'dddice-red', '1.0.0'),
+  ]);
   t.deepEqual(out.get('standard'), { id: 1, slug: 'standard', version: '1.0.0' });
   t.deepEqual(out.get('dddice-bees'), { id: 6, slug: 'dddice-bees', version: '1.1.0' });
   t.deepEqual(out.get('dddice-red'), { id: 8, slug: 'dddice-red', version: '1.0.0' });

@@ -14,7 +14,10 @@ export interface AudienceTally {
 }
 
 export class Audience {
-  private constructor(readonly label: string, readonly handle: ChildHandle) {}
+  private constructor(
+    readonly label: string,
+    readonly handle: ChildHandle,
+  ) {}
 
   /**
    * An audience process pinned to `cores`. Its young generation is larger than Node's default, and

@@ -21,7 +21,13 @@ app.use(express.json());
 app.post('/api/1.0/roll', async (req, res) => {
   const dice = (req.body?.dice ?? []) as { type: string; theme: string }[];
   const now = new Date();
-  const values = dice.map((d, i) => ({ uuid: randomUUID(), type: d.type.toLowerCase(), theme: d.theme, position: i, value: randomInt(1, (SIDES[d.type.toLowerCase()] ?? 6) + 1) }));
+  const values = dice.map((d, i) => ({
+    uuid: randomUUID(),
+    type: d.type.toLowerCase(),
+    theme: d.theme,
+    position: i,
+    value: randomInt(1, (SIDES[d.type.toLowerCase()] ?? 6) + 1),
+  }));
   const total = values.reduce((s, v) => s + v.value, 0);
   const uuid = randomUUID();
   const client = await pool.connect();
@@ -49,7 +55,10 @@ app.post('/api/1.0/roll', async (req, res) => {
   } finally {
     client.release();
   }
-  res.status(201).json({ type: 'roll', data: { uuid, total_value: total, created_at: now.toISOString(), values: values.map((v) => ({ uuid: v.uuid, type: v.type, value: v.value })) } });
+  res.status(201).json({
+    type: 'roll',
+    data: { uuid, total_value: total, created_at: now.toISOString(), values: values.map((v) => ({ uuid: v.uuid, type: v.type, value: v.value })) },
+  });
 });
 
 app.get('/api/1.0/roll/:uuid', async (req, res) => {

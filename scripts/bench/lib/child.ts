@@ -40,7 +40,11 @@ export function answerProfiling(): void {
     // Allocation sampling (every ~32 KiB allocated). `promoted`: only what outlived the young
     // generation (whatever the major collections did with it after), the objects that make major
     // collections come round; otherwise everything allocated.
-    else if (m.cmd === 'heap-start') await start(['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !m.promoted }]);
+    else if (m.cmd === 'heap-start')
+      await start(
+        ['HeapProfiler.enable'],
+        ['HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !m.promoted }],
+      );
     else if (m.cmd === 'profile-stop' && session && m.file) await stop('Profiler.stop', m.file);
     else if (m.cmd === 'heap-stop' && session && m.file) await stop('HeapProfiler.stopSampling', m.file);
   };
@@ -59,7 +63,12 @@ export function answerProfiling(): void {
  */
 export async function answerPauses(): Promise<void> {
   const { PerformanceObserver, monitorEventLoopDelay, constants } = await import('node:perf_hooks');
-  const kinds: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb' };
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+  };
   let gcs: Record<string, { n: number; totalMs: number; maxMs: number }> = {};
   /** Collections over 4 ms or not minor, as [epoch ms at start, kind, ms]: lined up with a run's slow requests. */
   let timeline: Array<[number, string, number]> = [];
@@ -83,8 +92,22 @@ export async function answerPauses(): Promise<void> {
     const gc = Object.fromEntries(Object.entries(gcs).map(([k, g]) => [k, { n: g.n, totalMs: round(g.totalMs), maxMs: round(g.maxMs) }]));
     const threads1 = threadTimes();
     const t0 = threads0;
-    const threads = threads1 && t0 ? { mainRanMs: round(threads1.mainRan - t0.mainRan), mainWaitedMs: round(threads1.mainWaited - t0.mainWaited), othersRanMs: round(threads1.othersRan - t0.othersRan) } : null;
-    process.send?.({ id: m.id, gc, timeline, stalls: takeStalls(), loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) }, threads });
+    const threads =
+      threads1 && t0
+        ? {
+            mainRanMs: round(threads1.mainRan - t0.mainRan),
+            mainWaitedMs: round(threads1.mainWaited - t0.mainWaited),
+            othersRanMs: round(threads1.othersRan - t0.othersRan),
+          }
+        : null;
+    process.send?.({
+      id: m.id,
+      gc,
+      timeline,
+      stalls: takeStalls(),
+      loopDelayMs: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) },
+      threads,
+    });
     gcs = {};
     timeline = [];
     loop.reset();
@@ -137,7 +160,13 @@ export function watchStalls(overMs: number): () => Stall[] {
       const times = threadTimes();
       if (now - last > overMs && times && lastTimes) {
         const r = (x: number) => Math.round(x * 10) / 10;
-        stalls.push([Math.round(performance.timeOrigin + last), r(now - last), r(times.mainRan - lastTimes.mainRan), r(times.mainWaited - lastTimes.mainWaited), r(times.othersRan - lastTimes.othersRan)]);
+        stalls.push([
+          Math.round(performance.timeOrigin + last),
+          r(now - last),
+          r(times.mainRan - lastTimes.mainRan),
+          r(times.mainWaited - lastTimes.mainWaited),
+          r(times.othersRan - lastTimes.othersRan),
+        ]);
       }
       last = now;
       lastTimes = times;
@@ -151,8 +180,10 @@ export function watchStalls(overMs: number): () => Stall[] {
 }
 
 /** A stall as printed: "1.45 s 30.8 (ran 7.9, waited 19.3, other threads 0)", from `origin` (epoch ms). */
-export const describeStall = (origin: number) => ([at, gap, ran, waited, others]: Stall) =>
-  `${((at - origin) / 1000).toFixed(2)} s ${gap} (ran ${ran}, waited ${waited}, other threads ${others})`;
+export const describeStall =
+  (origin: number) =>
+  ([at, gap, ran, waited, others]: Stall) =>
+    `${((at - origin) / 1000).toFixed(2)} s ${gap} (ran ${ran}, waited ${waited}, other threads ${others})`;
 
 interface ThreadTimes {
   mainRan: number;

@@ -57,7 +57,11 @@ export class Tracker {
   private readonly arrivedId: number[] = [];
   private readonly arrivedAt: number[] = [];
 
-  constructor(clients: number, private readonly idOf: (p: any) => string, private readonly stamp: (p: any) => number) {
+  constructor(
+    clients: number,
+    private readonly idOf: (p: any) => string,
+    private readonly stamp: (p: any) => number,
+  ) {
     this.seen = Array.from({ length: clients }, () => new Map<number, number>());
   }
 

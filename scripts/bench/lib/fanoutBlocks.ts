@@ -96,7 +96,9 @@ async function startBlock(f: Fanout, audience: Audience, stamp: 'created_at' | '
 function printClientStalls(f: Fanout, audience: Audience, stalls: Stall[], start: number): void {
   if (!TRACE_SLOW_MS) return;
   const mine = f.ownStalls().filter(([at]) => at >= start);
-  console.log(`    the clients late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran): audience ${audience.label}: ${stalls.map(describeStall(start)).join(', ') || 'never'}; the roller's process: ${mine.map(describeStall(start)).join(', ') || 'never'}`);
+  console.log(
+    `    the clients late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran): audience ${audience.label}: ${stalls.map(describeStall(start)).join(', ') || 'never'}; the roller's process: ${mine.map(describeStall(start)).join(', ') || 'never'}`,
+  );
 }
 
 /**
@@ -134,12 +136,17 @@ export async function rollBlock(f: Fanout, name: string, audience: Audience, rol
   const procsAfter = readProcesses();
   const outside = interference(procsBefore, procsAfter);
   const cpu = serverCpu(procsBefore, procsAfter, servicePids(f), barePids(f), f.warmup + rolls, f.api?.pid);
-  for (const [label, c] of [['A', a], ['B', b]] as const) {
-    if (c.child.exitCode !== null || c.child.signalCode !== null) console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
+  for (const [label, c] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null)
+      console.log(`! instance ${label} died (${c.child.exitCode ?? c.child.signalCode}):\n${c.output().slice(-3000)}`);
   }
   const { delivery, fromAnswer, slowest, stalls } = await audience.tally([...createdAt.keys()], postedMs, answeredAt);
   const slowestOf = new Map(slowest);
-  const perRoll = [...createdAt].filter(([id]) => answeredAt.has(id) && slowestOf.has(id))
+  const perRoll = [...createdAt]
+    .filter(([id]) => answeredAt.has(id) && slowestOf.has(id))
     .map(([id, c]) => ({ toAnswer: answeredAt.get(id)! - c, slowest: slowestOf.get(id)! - c, at: (c - postStart) / 1000 }));
   printBlock(name, delivery, failures, settleMs);
   printClientStalls(f, audience, stalls, postStart);
@@ -196,7 +203,14 @@ export function pool(blocks: readonly Block[]): Block {
     failures: blocks.flatMap((b) => b.failures),
     perRoll: blocks.flatMap((b) => b.perRoll),
     fromAnswer: blocks.flatMap((b) => b.fromAnswer),
-    cpu: { servers: sum((b) => b.cpu.servers), api: sum((b) => b.cpu.api), idleServers: sum((b) => b.cpu.idleServers), postgres: sum((b) => b.cpu.postgres), redis: sum((b) => b.cpu.redis), sends: sum((b) => b.cpu.sends) },
+    cpu: {
+      servers: sum((b) => b.cpu.servers),
+      api: sum((b) => b.cpu.api),
+      idleServers: sum((b) => b.cpu.idleServers),
+      postgres: sum((b) => b.cpu.postgres),
+      redis: sum((b) => b.cpu.redis),
+      sends: sum((b) => b.cpu.sends),
+    },
   };
 }
 
@@ -204,7 +218,9 @@ export const allClean = (blocks: readonly Block[]) => blocks.every((b) => b.outs
 
 function printBlock(name: string, d: Delivery, failures: string[], settleMs: number): void {
   const m = summarize(d.latencies);
-  console.log(`  ${name}: ${m.count} of ${d.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${d.lost}, duplicated ${d.duplicated}; posting took ${(d.wallMs / 1000).toFixed(1)} s, the last delivery ${((settleMs - QUIET_MS) / 1000).toFixed(1)} s after it${failures.length ? `, ${failures.length} failed posts` : ''}`);
+  console.log(
+    `  ${name}: ${m.count} of ${d.expected} deliveries, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms, lost ${d.lost}, duplicated ${d.duplicated}; posting took ${(d.wallMs / 1000).toFixed(1)} s, the last delivery ${((settleMs - QUIET_MS) / 1000).toFixed(1)} s after it${failures.length ? `, ${failures.length} failed posts` : ''}`,
+  );
 }
 
 /**
@@ -217,10 +233,17 @@ async function printServiceSide(f: Fanout, postStart: number): Promise<void> {
   const pauses = await printCollections('the instances', [f.a, f.b], postStart);
   if (!TRACE_SLOW_MS) return;
   const stalls = pauses.map((p, i) => `${'AB'[i]}: ${p.stalls.map(describeStall(postStart)).join(', ') || 'none'}`);
-  console.log(`    the instances' event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`);
-  for (const [label, c] of [['A', f.a], ['B', f.b]] as const) {
+  console.log(
+    `    the instances' event loops late by over ${TRACE_SLOW_MS} ms (s into the block: gap ms, of which the main thread ran, waited for the core, other threads ran) ${stalls.join('; ')}`,
+  );
+  for (const [label, c] of [
+    ['A', f.a],
+    ['B', f.b],
+  ] as const) {
     const own = await c.ask<{ seen: number; slow: Array<[number, number]> }>({ cmd: 'slow-requests', overMs: TRACE_SLOW_MS });
-    console.log(`    ${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms: ${own.slow.map(([t, ms]) => `${at(t)}: ${ms}`).join(', ')}`);
+    console.log(
+      `    ${label} answered ${own.slow.length} of its ${own.seen} requests in over ${TRACE_SLOW_MS} ms: ${own.slow.map(([t, ms]) => `${at(t)}: ${ms}`).join(', ')}`,
+    );
   }
 }
 
@@ -241,12 +264,17 @@ async function printCollections(label: string, servers: ChildHandle[], start: nu
   const at = (epoch: number) => ((epoch - start) / 1000).toFixed(2);
   const pauses = await Promise.all(servers.map((c) => c.ask<Pauses>({ cmd: 'pauses' })));
   const each = pauses.map((p, i) => {
-    const kinds = Object.entries(p.gc).map(([kind, g]) => `${g.n} ${kind} ${fmt(g.totalMs, 0)} ms (max ${g.maxMs})`).join(', ') || 'none';
+    const kinds =
+      Object.entries(p.gc)
+        .map(([kind, g]) => `${g.n} ${kind} ${fmt(g.totalMs, 0)} ms (max ${g.maxMs})`)
+        .join(', ') || 'none';
     const timeline = p.timeline.map(([t, kind, ms]) => `${at(t)} s ${kind} ${ms}`).join(', ') || 'none';
     const t = p.threads;
     const threads = t ? `main thread ran ${fmt(t.mainRanMs, 0)} ms, waited ${fmt(t.mainWaitedMs, 0)} ms, other threads ran ${fmt(t.othersRanMs, 0)} ms; ` : '';
     return `${'AB'[i]}: ${threads}${kinds}; ${timeline}`;
   });
-  console.log(`    ${label}' collections (threads' CPU; each kind's count and total; then s into the block, kind, ms, minor ones only over 4 ms): ${each.join(' | ')}`);
+  console.log(
+    `    ${label}' collections (threads' CPU; each kind's count and total; then s into the block, kind, ms, minor ones only over 4 ms): ${each.join(' | ')}`,
+  );
   return pauses;
 }

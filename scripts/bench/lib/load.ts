@@ -17,7 +17,9 @@ export interface LoadResult {
 }
 
 function toResult(label: string, r: Result): LoadResult {
-  const statuses = Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => `${code}:${count}`).join(' ');
+  const statuses = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, { count }]) => `${code}:${count}`)
+    .join(' ');
   // Requests completed divided by the run's length: autocannon's `requests.average` is per-second buckets.
   return {
     label,
@@ -92,7 +94,13 @@ export async function atRate(label: string, rate: number, options: Options, leng
         res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) < 300));
         res.on('error', () => finish('error', false));
       });
-      if (TRACE_SLOW_MS) req.on('socket', (s) => { if (!known.has(s)) { known.add(s); opened.push(Math.round(performance.now() - start)); } });
+      if (TRACE_SLOW_MS)
+        req.on('socket', (s) => {
+          if (!known.has(s)) {
+            known.add(s);
+            opened.push(Math.round(performance.now() - start));
+          }
+        });
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', () => finish('error', false));
       req.end(body);
@@ -113,15 +121,21 @@ export async function atRate(label: string, rate: number, options: Options, leng
   const { p50, p99 } = summarize(latencies);
   if (TRACE_SLOW_MS) {
     ownLoop!.disable();
-    console.log(`${label} at ${Math.round(perSecond)}/s: the load generator's own event-loop delay p99 ${(ownLoop!.percentile(99) / 1e6).toFixed(1)} ms, max ${(ownLoop!.max / 1e6).toFixed(1)} ms`);
+    console.log(
+      `${label} at ${Math.round(perSecond)}/s: the load generator's own event-loop delay p99 ${(ownLoop!.percentile(99) / 1e6).toFixed(1)} ms, max ${(ownLoop!.max / 1e6).toFixed(1)} ms`,
+    );
     // Slow requests by the 100 ms in which they were due: a stall of the server shows as one cluster.
     const buckets = new Map<number, { n: number; max: number }>();
     for (const [at, ms] of slow) {
       const b = buckets.get(Math.floor(at / 100)) ?? { n: 0, max: 0 };
       buckets.set(Math.floor(at / 100), { n: b.n + 1, max: Math.max(b.max, ms) });
     }
-    console.log(`${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 0).length} of them in the ${warmupSeconds} s warm-up, ${opened.filter((ms) => ms >= 0 && ms < 1000).length} in the measured run's first second, the last at ${opened.at(-1) ?? 0} ms`);
-    console.log(`${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`);
+    console.log(
+      `${label} at ${Math.round(perSecond)}/s: ${opened.length} connections opened, ${opened.filter((ms) => ms < 0).length} of them in the ${warmupSeconds} s warm-up, ${opened.filter((ms) => ms >= 0 && ms < 1000).length} in the measured run's first second, the last at ${opened.at(-1) ?? 0} ms`,
+    );
+    console.log(
+      `${label} at ${Math.round(perSecond)}/s: ${slow.length} of ${latencies.length} requests over ${TRACE_SLOW_MS} ms, by when they were due (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${v.max}`).join('; ')}`,
+    );
   }
   return {
     label,
@@ -143,7 +157,9 @@ export function printServerSlow(label: string, startEpoch: number, seen: number,
     const b = buckets.get(k) ?? { n: 0, max: 0 };
     buckets.set(k, { n: b.n + 1, max: Math.max(b.max, ms) });
   }
-  console.log(`${label}: ${slow.length} of ${seen} requests took the server itself over ${TRACE_SLOW_MS} ms, by when they arrived (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${Math.round(v.max)}`).join('; ')}`);
+  console.log(
+    `${label}: ${slow.length} of ${seen} requests took the server itself over ${TRACE_SLOW_MS} ms, by when they arrived (s: count, slowest ms): ${[...buckets].map(([b, v]) => `${(b / 10).toFixed(1)}: ${v.n}, ${Math.round(v.max)}`).join('; ')}`,
+  );
 }
 
 export { TRACE_SLOW_MS };
@@ -167,8 +183,14 @@ const OPEN_LOOP_SOCKETS = 256;
 function requestMaker(options: Options): () => { url: string; method: string; headers: Record<string, string>; body?: string } {
   const base = new URL(String(options.url));
   return () => {
-    const spec = options.requests?.[0] as { method?: string; headers?: Record<string, string>; body?: string; path?: string; setupRequest?: (r: unknown) => unknown } | undefined;
-    let req = { method: spec?.method ?? options.method ?? 'GET', headers: { ...(options.headers as Record<string, string>), ...spec?.headers }, body: spec?.body ?? (options.body as string | undefined), path: spec?.path ?? base.pathname };
+    const spec = options.requests?.[0] as
+      { method?: string; headers?: Record<string, string>; body?: string; path?: string; setupRequest?: (r: unknown) => unknown } | undefined;
+    let req = {
+      method: spec?.method ?? options.method ?? 'GET',
+      headers: { ...(options.headers as Record<string, string>), ...spec?.headers },
+      body: spec?.body ?? (options.body as string | undefined),
+      path: spec?.path ?? base.pathname,
+    };
     if (spec?.setupRequest) req = spec.setupRequest(req) as typeof req;
     return { url: new URL(req.path, base).toString(), method: req.method, headers: req.headers, body: req.body };
   };

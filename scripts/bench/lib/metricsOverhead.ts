@@ -29,7 +29,14 @@ const SCRAPE_SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS || 15);
  * stray when nothing differs but the process (its heap, its JIT, when the machine was busy).
  */
 const CALIBRATE = process.env.BENCH_METRICS_CALIBRATE === '1';
-const ROLL_BODY = (slug: string) => JSON.stringify({ dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: slug });
+const ROLL_BODY = (slug: string) =>
+  JSON.stringify({
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: 'standard' },
+    ],
+    room: slug,
+  });
 
 interface Side {
   name: 'off' | 'on';
@@ -54,7 +61,10 @@ async function start(name: Side['name'], env: Record<string, string>, cores: str
   const { url } = (await child.ready) as { url: string };
   const roller = await newGuest(url);
   const audience = await Promise.all(Array.from({ length: LISTENERS }, () => newGuest(url)));
-  const slug = await roomWith(roller.api, audience.map((a) => a.api));
+  const slug = await roomWith(
+    roller.api,
+    audience.map((a) => a.api),
+  );
   const listeners = await Promise.all(audience.map((a) => connectRoom(url, slug, a.key)));
   return { name, child, url, key: roller.key, slug, listeners, token };
 }
@@ -62,7 +72,10 @@ async function start(name: Side['name'], env: Record<string, string>, cores: str
 /** One saturation run, with the server's CPU over it (warm-up included, as bench:http counts it). */
 async function run(side: Side, target: string): Promise<Run> {
   const headers = { authorization: `Bearer ${side.key}`, 'content-type': 'application/json', accept: 'application/json' };
-  const options = target === 'POST /roll' ? { url: `${side.url}/api/1.0/roll`, method: 'POST' as const, headers, body: ROLL_BODY(side.slug) } : { url: `${side.url}/api/1.0/user`, headers };
+  const options =
+    target === 'POST /roll'
+      ? { url: `${side.url}/api/1.0/roll`, method: 'POST' as const, headers, body: ROLL_BODY(side.slug) }
+      : { url: `${side.url}/api/1.0/user`, headers };
   // Prometheus scrapes the instance with metrics on, as it would in production.
   const scraper = side.token ? setInterval(() => void scrape(side).catch(() => undefined), SCRAPE_SECONDS * 1000) : null;
   const cpu0 = cpuSecondsOf(side.child.pid);
@@ -184,7 +197,18 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
         if (target === 'GET /user') offCpu.push(a.cpuMs);
         ratios.get(target)!.rps.push(b.rps / a.rps);
         ratios.get(target)!.cpu.push(b.cpuMs / a.cpuMs);
-        rows.get(target)!.push([`${round + 1} (${order.join(' then ')})`, fmt(a.rps, 0), fmt(b.rps, 0), (b.rps / a.rps).toFixed(3), fmt(a.cpuMs, 3), fmt(b.cpuMs, 3), (b.cpuMs / a.cpuMs).toFixed(3), String(a.failures + b.failures)]);
+        rows
+          .get(target)!
+          .push([
+            `${round + 1} (${order.join(' then ')})`,
+            fmt(a.rps, 0),
+            fmt(b.rps, 0),
+            (b.rps / a.rps).toFixed(3),
+            fmt(a.cpuMs, 3),
+            fmt(b.cpuMs, 3),
+            (b.cpuMs / a.cpuMs).toFixed(3),
+            String(a.failures + b.failures),
+          ]);
       }
       if (round === ROUNDS - 1 && !CALIBRATE) {
         // One more run of each target on the server with metrics on, profiled: the share of its CPU the metrics take.
@@ -206,10 +230,21 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
 
     const summary: string[][] = [];
     for (const target of TARGETS) {
-      printTable(`${target}: metrics off vs on, round by round (saturation, ${LISTENERS} listening sockets in the room, fresh processes each round)`, ['round', 'off req/s', 'on req/s', 'on/off req/s', 'off CPU ms/req', 'on CPU ms/req', 'on/off CPU', 'failed'], rows.get(target)!);
+      printTable(
+        `${target}: metrics off vs on, round by round (saturation, ${LISTENERS} listening sockets in the room, fresh processes each round)`,
+        ['round', 'off req/s', 'on req/s', 'on/off req/s', 'off CPU ms/req', 'on CPU ms/req', 'on/off CPU', 'failed'],
+        rows.get(target)!,
+      );
       // The median of the round ratios decides: one round disturbed by the rest of the machine moves the mean, not the median.
       const { rps, cpu } = ratios.get(target)!;
-      summary.push([target, median(rps).toFixed(3), mean(rps).toFixed(3), median(cpu).toFixed(3), mean(cpu).toFixed(3), median(rps) >= 0.95 && median(cpu) <= 1.05 ? 'met' : 'MISSED']);
+      summary.push([
+        target,
+        median(rps).toFixed(3),
+        mean(rps).toFixed(3),
+        median(cpu).toFixed(3),
+        mean(cpu).toFixed(3),
+        median(rps) >= 0.95 && median(cpu) <= 1.05 ? 'met' : 'MISSED',
+      ]);
     }
     if (CALIBRATE) console.log('CALIBRATION (BENCH_METRICS_CALIBRATE=1): both servers WITHOUT metrics; the ratios below show the noise alone.');
     printTable(
@@ -228,9 +263,13 @@ export async function compareMetrics(options: { databaseUrl: string; redisUrl: s
       .split('\n')
       .filter((l) => l.startsWith('dice_http_requests_total'))
       .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
-    console.log(`metrics on (last round's server): ${series} series, ${fmt(requests, 0)} requests counted, ${fmt(Buffer.byteLength(text) / 1024)} KiB per scrape`);
+    console.log(
+      `metrics on (last round's server): ${series} series, ${fmt(requests, 0)} requests counted, ${fmt(Buffer.byteLength(text) / 1024)} KiB per scrape`,
+    );
     const micro = instrumentCostMicroseconds();
-    console.log(`the HTTP instrument alone, in process: ${micro.toFixed(2)} µs per request (best of 5 x 300,000), against the ${fmt(median(offCpu) * 1000, 0)} µs of server CPU a GET /user costs with metrics off (median of the rounds)`);
+    console.log(
+      `the HTTP instrument alone, in process: ${micro.toFixed(2)} µs per request (best of 5 x 300,000), against the ${fmt(median(offCpu) * 1000, 0)} µs of server CPU a GET /user costs with metrics off (median of the rounds)`,
+    );
   } finally {
     await stopSides(sides);
   }

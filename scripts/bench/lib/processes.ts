@@ -75,7 +75,10 @@ export const SERVICE_NODE_ARGS: string[] = (() => {
  * The child talks over IPC: it sends `{type: 'ready', ...}` once, and answers `{id, ...}` requests.
  * taskset execs node, so the IPC descriptor and the pid carry through.
  */
-export function spawnTs(entry: string, options: { cores?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {}): ChildHandle {
+export function spawnTs(
+  entry: string,
+  options: { cores?: string; env?: Record<string, string>; nodeArgs?: string[]; readyTimeoutMs?: number } = {},
+): ChildHandle {
   const shipped = entry === SERVICE_ENTRY ? SERVICE_NODE_ARGS : [];
   const node = [process.execPath, ...shipped, ...(options.nodeArgs ?? []), '--import=tsx', path.resolve(root, entry)];
   const [cmd, ...args] = options.cores ? ['taskset', '-c', options.cores, ...node] : node;
@@ -99,7 +102,10 @@ export function spawnTs(entry: string, options: { cores?: string; env?: Record<s
   const pending = new Map<number, (m: Record<string, unknown>) => void>();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${out}`)), options.readyTimeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${entry} not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${out}`)),
+      options.readyTimeoutMs ?? 30_000,
+    );
     child.on('message', (m: Record<string, unknown>) => {
       if (m.type === 'ready') {
         clearTimeout(timer);
@@ -155,7 +161,10 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** "load 1.23 0.98 0.50": the machine's load averages, printed with every result (a busy machine skews them). */
 export function loadLine(): string {
-  return `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpuCount()} cores`;
+  return `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpuCount()} cores`;
 }
 
 /**

@@ -9,7 +9,6 @@ export function area(url: string, name: string): string {
   return url;
 }
 
-
 /** FILE and top (how many rows per table) from the command line, or the usage line and exit 2. */
 export function profileArgs(usage: string): { file: string; top: number } {
   const file = process.argv[2];
@@ -23,5 +22,6 @@ export function profileArgs(usage: string): { file: string; top: number } {
 /** A table of the `top` largest entries of `m`: share of `total`, the amount as `format` writes it, the key. */
 export function printShares(title: string, m: Map<string, number>, total: number, top: number, format: (amount: number) => string): void {
   console.log(`\n${title}`);
-  for (const [k, amount] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((amount / total) * 100).toFixed(1).padStart(5)}%  ${format(amount)}  ${k}`);
+  for (const [k, amount] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((amount / total) * 100).toFixed(1).padStart(5)}%  ${format(amount)}  ${k}`);
 }

@@ -157,10 +157,14 @@ export async function subscriptions(redis: Redis, major: number): Promise<Subscr
   const channels = ((await redis.call('PUBSUB', 'CHANNELS')) as string[]).length;
   const shardChannels = major >= 7 ? ((await redis.call('PUBSUB', 'SHARDCHANNELS')) as string[]).length : 0;
   const list = (await redis.call('CLIENT', 'LIST')) as string;
-  const clients = list.split('\n').filter(Boolean).map((line) => {
-    const f = new Map(line.split(' ').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]));
-    return { name: f.get('name') ?? '', psub: Number(f.get('psub') ?? 0), sub: Number(f.get('sub') ?? 0), ssub: Number(f.get('ssub') ?? 0) };
-  }).filter((c) => c.psub + c.sub + c.ssub > 0);
+  const clients = list
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const f = new Map(line.split(' ').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string]));
+      return { name: f.get('name') ?? '', psub: Number(f.get('psub') ?? 0), sub: Number(f.get('sub') ?? 0), ssub: Number(f.get('ssub') ?? 0) };
+    })
+    .filter((c) => c.psub + c.sub + c.ssub > 0);
   return { patterns, channels, shardChannels, clients };
 }
 

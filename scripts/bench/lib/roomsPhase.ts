@@ -83,7 +83,13 @@ export async function measurePhase(o: PhaseOptions): Promise<PhaseResult> {
   const failures: string[] = [];
   const onRoll = (p: { data: { uuid: string } }) => arrivals.push([p.data.uuid, Date.now()]);
   o.listener.socket.on('RollCreateEvent', onRoll);
-  const body = { dice: [{ type: 'd6', theme: 'standard' }, { type: 'd20', theme: 'standard' }], room: o.slug };
+  const body = {
+    dice: [
+      { type: 'd6', theme: 'standard' },
+      { type: 'd20', theme: 'standard' },
+    ],
+    room: o.slug,
+  };
   const busyStart = await resetAndRead(o.redis);
   const postStart = Date.now();
   await steady(o.rolls, o.rate, async () => {

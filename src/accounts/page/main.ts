@@ -27,11 +27,32 @@ function Next() {
   return state.next ? h('input', { type: 'hidden', name: 'next', value: state.next }) : null;
 }
 
-function Field(props: { label: string; name: string; type?: string; autocomplete?: string; minLength?: number; maxLength?: number; value?: string; hint?: string }) {
+function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  autocomplete?: string;
+  minLength?: number;
+  maxLength?: number;
+  value?: string;
+  hint?: string;
+}) {
   const id = `field-${props.name}`;
   return h('div', { class: 'field' }, [
     h('label', { for: id }, props.label),
-    h('input', { id, name: props.name, type: props.type ?? 'text', autocomplete: props.autocomplete, minLength: props.minLength, maxLength: props.maxLength, value: props.value, required: true, spellcheck: false, autocapitalize: 'none', 'aria-describedby': props.hint ? `${id}-hint` : undefined }),
+    h('input', {
+      id,
+      name: props.name,
+      type: props.type ?? 'text',
+      autocomplete: props.autocomplete,
+      minLength: props.minLength,
+      maxLength: props.maxLength,
+      value: props.value,
+      required: true,
+      spellcheck: false,
+      autocapitalize: 'none',
+      'aria-describedby': props.hint ? `${id}-hint` : undefined,
+    }),
     props.hint ? h('p', { class: 'hint', id: `${id}-hint` }, props.hint) : null,
   ]);
 }
@@ -48,8 +69,15 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
     h('header', { class: 'top' }, [
       h('a', { class: 'brand', href: '/' }, 'Dice'),
       state.signedInAs
-        ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.signedInAs), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')])
-        : h('nav', { 'aria-label': 'Account' }, [h('a', { href: withNext('/signin') }, 'Sign in'), state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Sign up') : null]),
+        ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [
+            h(Csrf, null),
+            h('span', { class: 'who' }, state.signedInAs),
+            h('button', { type: 'submit', class: 'secondary' }, 'Sign out'),
+          ])
+        : h('nav', { 'aria-label': 'Account' }, [
+            h('a', { href: withNext('/signin') }, 'Sign in'),
+            state.signupAllowed ? h('a', { href: withNext('/signup') }, 'Sign up') : null,
+          ]),
     ]),
     h('main', { class: 'content' }, [h('h1', null, props.title), h(Messages, null), props.children]),
   ]);
@@ -77,25 +105,62 @@ function SignUp() {
     h('form', { method: 'post', action: '/signup', class: 'card' }, [
       h(Csrf, null),
       h(Next, null),
-      h(Field, { label: 'Username', name: 'username', autocomplete: 'username', maxLength: 64, value: state.username, hint: 'Letters, digits, dots, dashes or underscores; up to 64.' }),
-      h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),
+      h(Field, {
+        label: 'Username',
+        name: 'username',
+        autocomplete: 'username',
+        maxLength: 64,
+        value: state.username,
+        hint: 'Letters, digits, dots, dashes or underscores; up to 64.',
+      }),
+      h(Field, {
+        label: 'Password',
+        name: 'password',
+        type: 'password',
+        autocomplete: 'new-password',
+        minLength: 8,
+        maxLength: 256,
+        hint: 'At least 8 characters.',
+      }),
       h('button', { type: 'submit' }, 'Sign up'),
     ]),
-    h('p', { class: 'aside' }, [h('a', { href: withNext('/signin') }, 'I have an account: sign in'), h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser')]),
+    h('p', { class: 'aside' }, [
+      h('a', { href: withNext('/signin') }, 'I have an account: sign in'),
+      h('a', { href: withNext('/claim') }, 'Keep the guest account of this browser'),
+    ]),
   ]);
 }
 
 function Claim() {
   const key = localStorage.getItem(KEY_STORAGE) ?? '';
   return h(Layout, { title: 'Keep your guest account' }, [
-    h('p', null, 'Choose a username and a password for the guest this browser plays as: its rooms, rolls and dice stay yours, and you can sign in from any browser.'),
+    h(
+      'p',
+      null,
+      'Choose a username and a password for the guest this browser plays as: its rooms, rolls and dice stay yours, and you can sign in from any browser.',
+    ),
     key
       ? h('form', { method: 'post', action: '/claim', class: 'card' }, [
           h(Csrf, null),
           h(Next, null),
           h('input', { type: 'hidden', name: 'key', value: key }),
-          h(Field, { label: 'Username', name: 'username', autocomplete: 'username', maxLength: 64, value: state.username, hint: 'Letters, digits, dots, dashes or underscores; up to 64.' }),
-          h(Field, { label: 'Password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters.' }),
+          h(Field, {
+            label: 'Username',
+            name: 'username',
+            autocomplete: 'username',
+            maxLength: 64,
+            value: state.username,
+            hint: 'Letters, digits, dots, dashes or underscores; up to 64.',
+          }),
+          h(Field, {
+            label: 'Password',
+            name: 'password',
+            type: 'password',
+            autocomplete: 'new-password',
+            minLength: 8,
+            maxLength: 256,
+            hint: 'At least 8 characters.',
+          }),
           h('button', { type: 'submit' }, 'Keep my account'),
         ])
       : h('p', { class: 'message notice', role: 'status' }, 'This browser plays as no guest yet: open a room\u2019s board and choose "Play as guest" first.'),
@@ -148,7 +213,13 @@ function Account() {
     h('section', { 'aria-labelledby': 'keys-title' }, [
       h('h2', { id: 'keys-title' }, 'API keys'),
       h('p', { class: 'hint' }, 'Integrations and scripts use a key as "Authorization: Bearer <key>". Revoking one cuts its open connections too.'),
-      account.keys.length ? h('ul', { class: 'keys' }, account.keys.map((k) => h(KeyItem, { key: k.prefix, item: k }))) : h('p', null, 'No keys yet.'),
+      account.keys.length
+        ? h(
+            'ul',
+            { class: 'keys' },
+            account.keys.map((k) => h(KeyItem, { key: k.prefix, item: k })),
+          )
+        : h('p', null, 'No keys yet.'),
       h('form', { method: 'post', action: '/account/keys', class: 'card inline' }, [
         h(Csrf, null),
         h(Field, { label: 'Label', name: 'label', maxLength: 64 }),
@@ -160,7 +231,15 @@ function Account() {
       h('form', { method: 'post', action: '/account/password', class: 'card' }, [
         h(Csrf, null),
         h(Field, { label: 'Current password', name: 'current', type: 'password', autocomplete: 'current-password', maxLength: 256 }),
-        h(Field, { label: 'New password', name: 'password', type: 'password', autocomplete: 'new-password', minLength: 8, maxLength: 256, hint: 'At least 8 characters. Changing it signs you out everywhere.' }),
+        h(Field, {
+          label: 'New password',
+          name: 'password',
+          type: 'password',
+          autocomplete: 'new-password',
+          minLength: 8,
+          maxLength: 256,
+          hint: 'At least 8 characters. Changing it signs you out everywhere.',
+        }),
         h('button', { type: 'submit' }, 'Change password'),
       ]),
     ]),

@@ -42,8 +42,11 @@ export async function setPasswordHash(userId: number, passwordHash: string, tran
 
 /** A guest becomes a registered user: its username and password, in the claim's transaction (the caller locked and checked the row). */
 export async function registerGuest(userId: number, username: string, passwordHash: string, transaction: Transaction): Promise<void> {
-  await db().sequelize.query('UPDATE users SET username = :username, password_hash = :passwordHash, is_registered = :yes, updated_at = :now WHERE id = :userId', {
-    replacements: { username, passwordHash, userId, now: new Date(), yes: true },
-    transaction,
-  });
+  await db().sequelize.query(
+    'UPDATE users SET username = :username, password_hash = :passwordHash, is_registered = :yes, updated_at = :now WHERE id = :userId',
+    {
+      replacements: { username, passwordHash, userId, now: new Date(), yes: true },
+      transaction,
+    },
+  );
 }

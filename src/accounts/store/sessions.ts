@@ -1,6 +1,15 @@
 import { db } from '../../db';
 import type { Query, Row } from '../../db/sql';
-import { insertWebSessionKeyWith, liveWebSessionKeyIds, revokeKeyIdsWith, revokeWebSessionKeysWith, toUser, userColumns, type NewApiKey, type UserRecord } from '../../users/store';
+import {
+  insertWebSessionKeyWith,
+  liveWebSessionKeyIds,
+  revokeKeyIdsWith,
+  revokeWebSessionKeysWith,
+  toUser,
+  userColumns,
+  type NewApiKey,
+  type UserRecord,
+} from '../../users/store';
 
 /**
  * The sessions store: the only code that reads or writes the `sessions` table. A session is found by
@@ -38,7 +47,10 @@ export async function insertSession(userId: number, tokenHash: string, now: numb
   return db().sql.transaction(async (query) => {
     const expired = await deleteSessions(query, 'user_id = $1 AND expires_ms <= $2', [userId, now]);
     await query('INSERT INTO sessions (token_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)', [tokenHash, userId, now, expiresMs]);
-    const beyond = await deleteSessions(query, 'user_id = $1 AND id NOT IN (SELECT id FROM sessions WHERE user_id = $1 ORDER BY id DESC LIMIT $2)', [userId, keep]);
+    const beyond = await deleteSessions(query, 'user_id = $1 AND id NOT IN (SELECT id FROM sessions WHERE user_id = $1 ORDER BY id DESC LIMIT $2)', [
+      userId,
+      keep,
+    ]);
     return [...expired, ...beyond];
   });
 }
@@ -71,7 +83,10 @@ export async function deleteUserSessions(userId: number): Promise<number[]> {
 export async function insertPageKey(sessionId: number, key: NewApiKey, now: number, keep: number): Promise<{ keyId: number; revoked: number[] } | null> {
   const lock = db().dialect === 'postgres' ? ' FOR UPDATE' : '';
   return db().sql.transaction(async (query) => {
-    const [session] = await query<{ expiresMs: unknown }>(`SELECT expires_ms AS "expiresMs" FROM sessions WHERE id = $1 AND expires_ms > $2${lock}`, [sessionId, now]);
+    const [session] = await query<{ expiresMs: unknown }>(`SELECT expires_ms AS "expiresMs" FROM sessions WHERE id = $1 AND expires_ms > $2${lock}`, [
+      sessionId,
+      now,
+    ]);
     if (!session) return null;
     const live = await liveWebSessionKeyIds(query, sessionId);
     const revoked = live.length >= keep ? await revokeKeyIdsWith(query, live.slice(0, live.length - keep + 1)) : [];

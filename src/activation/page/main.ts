@@ -22,7 +22,11 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
   return h('div', { class: 'layout' }, [
     h('header', { class: 'top' }, [
       h('a', { class: 'brand', href: '/' }, 'Dice'),
-      h('form', { method: 'post', action: '/signout', class: 'signout' }, [h(Csrf, null), h('span', { class: 'who' }, state.signedInAs), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')]),
+      h('form', { method: 'post', action: '/signout', class: 'signout' }, [
+        h(Csrf, null),
+        h('span', { class: 'who' }, state.signedInAs),
+        h('button', { type: 'submit', class: 'secondary' }, 'Sign out'),
+      ]),
     ]),
     h('main', { class: 'content' }, [
       h('h1', null, props.title),
@@ -39,7 +43,18 @@ function Enter() {
     h('form', { method: 'get', action: '/activate', class: 'card' }, [
       h('div', { class: 'field' }, [
         h('label', { for: 'field-code' }, 'Code'),
-        h('input', { id: 'field-code', name: 'code', class: 'code-input', value: state.code ?? '', required: true, maxLength: 16, autocomplete: 'off', spellcheck: false, autocapitalize: 'characters', 'aria-describedby': 'field-code-hint' }),
+        h('input', {
+          id: 'field-code',
+          name: 'code',
+          class: 'code-input',
+          value: state.code ?? '',
+          required: true,
+          maxLength: 16,
+          autocomplete: 'off',
+          spellcheck: false,
+          autocapitalize: 'characters',
+          'aria-describedby': 'field-code-hint',
+        }),
         h('p', { class: 'hint', id: 'field-code-hint' }, '6 letters and digits, as the integration shows it.'),
       ]),
       h('button', { type: 'submit' }, 'Continue'),
@@ -51,10 +66,24 @@ function Confirm() {
   return h(Layout, { title: 'Connect an integration' }, [
     h('section', { class: 'card', 'aria-labelledby': 'asks' }, [
       h('p', { class: 'asks', id: 'asks' }, [h('strong', null, nameOf(state.integration)), ' asks to roll dice as ', h('strong', null, state.signedInAs), '.']),
-      h('p', null, ['Code ', h('span', { class: 'code-shown' }, state.code ?? ''), state.expiresAt ? h('span', { class: 'hint' }, ` \u00b7 valid until ${new Date(state.expiresAt).toLocaleTimeString(undefined, { timeStyle: 'short' })}`) : null]),
-      h('p', { class: 'hint' }, 'Approving gives it an API key of your account, labelled with its name. The key shows up in your Developer settings, where you can revoke it at any time. Approve only a code you asked for yourself.'),
+      h('p', null, [
+        'Code ',
+        h('span', { class: 'code-shown' }, state.code ?? ''),
+        state.expiresAt
+          ? h('span', { class: 'hint' }, ` \u00b7 valid until ${new Date(state.expiresAt).toLocaleTimeString(undefined, { timeStyle: 'short' })}`)
+          : null,
+      ]),
+      h(
+        'p',
+        { class: 'hint' },
+        'Approving gives it an API key of your account, labelled with its name. The key shows up in your Developer settings, where you can revoke it at any time. Approve only a code you asked for yourself.',
+      ),
       h('div', { class: 'actions' }, [
-        h('form', { method: 'post', action: '/activate' }, [h(Csrf, null), h('input', { type: 'hidden', name: 'code', value: state.code ?? '' }), h('button', { type: 'submit' }, 'Approve')]),
+        h('form', { method: 'post', action: '/activate' }, [
+          h(Csrf, null),
+          h('input', { type: 'hidden', name: 'code', value: state.code ?? '' }),
+          h('button', { type: 'submit' }, 'Approve'),
+        ]),
         h('a', { href: '/activate' }, 'Enter another code'),
       ]),
     ]),

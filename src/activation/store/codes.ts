@@ -56,7 +56,13 @@ export async function insertActivation(a: NewActivation, keepMs: number): Promis
   try {
     await db().sql.transaction(async (query) => {
       await query('DELETE FROM activation_codes WHERE expires_ms < $1', [a.createdMs - keepMs]);
-      await query('INSERT INTO activation_codes (code, secret_hash, integration, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5)', [a.code, a.secretHash, a.integration, a.createdMs, a.expiresMs]);
+      await query('INSERT INTO activation_codes (code, secret_hash, integration, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5)', [
+        a.code,
+        a.secretHash,
+        a.integration,
+        a.createdMs,
+        a.expiresMs,
+      ]);
     });
     return true;
   } catch (err) {
@@ -82,7 +88,10 @@ export async function findActivationByCode(code: string): Promise<ActivationReco
  */
 export async function approveActivation(id: number, userId: number, now: number): Promise<boolean> {
   const rows = await db().sql.transaction((query) =>
-    query('UPDATE activation_codes SET approved_user_id = $1, approved_ms = $2 WHERE id = $3 AND approved_user_id IS NULL AND spent_ms IS NULL AND expires_ms > $2 RETURNING id', [userId, now, id]),
+    query(
+      'UPDATE activation_codes SET approved_user_id = $1, approved_ms = $2 WHERE id = $3 AND approved_user_id IS NULL AND spent_ms IS NULL AND expires_ms > $2 RETURNING id',
+      [userId, now, id],
+    ),
   );
   return rows.length === 1;
 }

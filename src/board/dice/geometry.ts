@@ -34,13 +34,15 @@ function faceAxes(shape: Shape, face: number[]) {
   const points = face.map((i) => v3(shape.vertices[i]!));
   const dist = points.map((p) => p.distanceTo(c));
   const r = Math.max(...dist);
-  const square = face.length === 4 && Math.max(...dist) - Math.min(...dist) < 1e-6 && Math.abs(points[0]!.distanceTo(points[1]!) - points[1]!.distanceTo(points[2]!)) < 1e-6;
+  const square =
+    face.length === 4 && Math.max(...dist) - Math.min(...dist) < 1e-6 && Math.abs(points[0]!.distanceTo(points[1]!) - points[1]!.distanceTo(points[2]!)) < 1e-6;
   const target = square ? points[0]!.clone().add(points[1]!).multiplyScalar(0.5) : points[dist.indexOf(r)]!;
   const up = target.clone().sub(c).projectOnPlane(n).normalize();
   const right = up.clone().cross(n).normalize();
   let inner = Infinity;
   for (let i = 0; i < points.length; i++) {
-    const a = points[i]!, b = points[(i + 1) % points.length]!;
+    const a = points[i]!,
+      b = points[(i + 1) % points.length]!;
     const edge = b.clone().sub(a).normalize();
     const toC = c.clone().sub(a);
     inner = Math.min(inner, toC.sub(edge.multiplyScalar(toC.dot(edge))).length());
@@ -86,8 +88,10 @@ export function dieGeometry(shape: Shape, scale: number): DieGeometry {
 
 /** Rotation taking unit frame (a1, a2) to (b1, b2). */
 function frameTurn(a1: Vector3, a2: Vector3, b1: Vector3, b2: Vector3): Quaternion {
-  const a3 = a1.clone().cross(a2).normalize(), b3 = b1.clone().cross(b2).normalize();
-  const a2o = a3.clone().cross(a1).normalize(), b2o = b3.clone().cross(b1).normalize();
+  const a3 = a1.clone().cross(a2).normalize(),
+    b3 = b1.clone().cross(b2).normalize();
+  const a2o = a3.clone().cross(a1).normalize(),
+    b2o = b3.clone().cross(b1).normalize();
   const ma = new Matrix4().makeBasis(a1, a2o, a3);
   const mb = new Matrix4().makeBasis(b1, b2o, b3);
   return new Quaternion().setFromRotationMatrix(mb.multiply(ma.transpose()));
@@ -104,9 +108,12 @@ export function faceUp(shape: Shape, face: number): Vector3 {
  * that do (four on a d6), the one `score` likes best: the board picks the one whose value reads upright.
  */
 export function faceTurn(shape: Shape, from: number, to: number, score: (q: Quaternion) => number = () => 0): Quaternion {
-  const fa = shape.faces[from]!, fb = shape.faces[to]!;
-  const na = v3(faceNormal(shape, fa)), nb = v3(faceNormal(shape, fb));
-  const ca = v3(centroid(shape, fa)), cb = v3(centroid(shape, fb));
+  const fa = shape.faces[from]!,
+    fb = shape.faces[to]!;
+  const na = v3(faceNormal(shape, fa)),
+    nb = v3(faceNormal(shape, fb));
+  const ca = v3(centroid(shape, fa)),
+    cb = v3(centroid(shape, fb));
   const verts = shape.vertices.map(v3);
   const spoke = (p: Vector3, c: Vector3, n: Vector3) => p.clone().sub(c).projectOnPlane(n).normalize();
   const a0 = spoke(verts[fa[0]!]!, ca, na);

@@ -138,7 +138,7 @@ export function dieKind(assets: ThemeAssets, dieId: string, blank: boolean): Die
   const textures = own ? texturesFor(assets, dieId) : new Map<string, ImageBitmap>();
   const diffuse = own ? uniformColor(assets, 'diffuse') : null;
   const body = diffuse ?? (own ? cssColor(own.label?.background_color) : null) ?? BUILT_IN.body;
-  const number = (own ? uniformColor(assets, 'number') ?? cssColor(own.label?.color) : null) ?? BUILT_IN.number;
+  const number = (own ? (uniformColor(assets, 'number') ?? cssColor(own.label?.color)) : null) ?? BUILT_IN.number;
   const atlas = new CanvasTexture(faceAtlas(shape, geometry, arts, { body, number, map: textures.get('map'), tintMap: Boolean(diffuse) }));
   atlas.colorSpace = SRGBColorSpace;
   atlas.anisotropy = 4;

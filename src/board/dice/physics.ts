@@ -25,7 +25,11 @@ export interface ThrowDie {
   inertia?: number;
 }
 
-export interface Collision { frame: number; die: number; speed: number }
+export interface Collision {
+  frame: number;
+  die: number;
+  speed: number;
+}
 
 export interface ThrowResult {
   /** per die: 7 numbers per frame (x, y, z, qx, qy, qz, qw) */
@@ -51,7 +55,10 @@ export function seeded(seed: string): () => number {
 }
 
 function solid(shape: Shape, scale: number): ConvexPolyhedron {
-  return new ConvexPolyhedron({ vertices: shape.vertices.map(([x, y, z]) => new Vec3(x * scale, y * scale, z * scale)), faces: shape.faces.map((f) => [...f]) });
+  return new ConvexPolyhedron({
+    vertices: shape.vertices.map(([x, y, z]) => new Vec3(x * scale, y * scale, z * scale)),
+    faces: shape.faces.map((f) => [...f]),
+  });
 }
 
 function tableWorld(): { world: World; dice: Material } {
@@ -93,14 +100,20 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
   const bodies = dice.map((die, i) => {
     const r = die.shape.radius * die.scale;
     const perRow = Math.min(dice.length, 6);
-    const col = i % 6, row = Math.floor(i / 6);
+    const col = i % 6,
+      row = Math.floor(i / 6);
     // Rows of six, one behind the other towards the middle: a handful of dice leaves from the edge.
     const along = -reach + row * 2.4 * r;
     const across = (col - (perRow - 1) / 2) * 2.2 * r;
     const x = Math.max(-TABLE.x + r, Math.min(TABLE.x - r, heading.x * along + side.x * across));
     const z = Math.max(-TABLE.z + r, Math.min(TABLE.z - r, heading.z * along + side.z * across));
     const mass = Math.min(20, Math.max(0.05, (die.weight ?? 300) / 300));
-    const body = new Body({ mass, shape: solid(die.shape, die.scale), material: diceMaterial, position: new Vec3(x, 1.5 + (row % 2) * 1.2 * r + random() * 1.5, z) });
+    const body = new Body({
+      mass,
+      shape: solid(die.shape, die.scale),
+      material: diceMaterial,
+      position: new Vec3(x, 1.5 + (row % 2) * 1.2 * r + random() * 1.5, z),
+    });
     body.linearDamping = 0.1;
     body.angularDamping = 0.1;
     body.sleepSpeedLimit = 0.15;
@@ -125,7 +138,8 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
     return body;
   });
   const frames: number[][] = bodies.map(() => []);
-  const record = () => bodies.forEach((b, i) => frames[i]!.push(b.position.x, b.position.y, b.position.z, b.quaternion.x, b.quaternion.y, b.quaternion.z, b.quaternion.w));
+  const record = () =>
+    bodies.forEach((b, i) => frames[i]!.push(b.position.x, b.position.y, b.position.z, b.quaternion.x, b.quaternion.y, b.quaternion.z, b.quaternion.w));
   record();
   const run = (steps: number, dragFrom: number) => {
     let still = 0;
@@ -134,7 +148,9 @@ export function simulateThrow(seed: string, dice: ThrowDie[], direction: number,
       record();
       // Rolling on (a d16 on its rim, a coin): the felt's drag grows after a while.
       if (k > dragFrom) for (const b of bodies) b.angularDamping = b.linearDamping = Math.min(0.9, 0.1 + (k - dragFrom) / 150);
-      still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.04 && b.angularVelocity.lengthSquared() < 0.09)) ? still + 1 : 0;
+      still = bodies.every((b) => b.sleepState === Body.SLEEPING || (b.velocity.lengthSquared() < 0.04 && b.angularVelocity.lengthSquared() < 0.09))
+        ? still + 1
+        : 0;
       if (still >= 15) return;
     }
   };
@@ -186,7 +202,9 @@ function settle(die: ThrowDie, body: Body, frames: number[]): number {
   const resting = shape.type === 'd2' ? faceNormals.slice(0, 2) : faceNormals;
   const q = body.quaternion.clone();
   let lowest = 0;
-  resting.forEach((n, i) => { if (world(q, n).y < world(q, resting[lowest]!).y) lowest = i; });
+  resting.forEach((n, i) => {
+    if (world(q, n).y < world(q, resting[lowest]!).y) lowest = i;
+  });
   const down = world(q, resting[lowest]!);
   // Small leans are laid flat by hand (a few degrees: no visible jump); larger ones were tipped above.
   if (-down.y < 0.9999) {

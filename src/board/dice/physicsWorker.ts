@@ -18,6 +18,14 @@ const scope = self as unknown as { onmessage: ((e: MessageEvent<ThrowRequest>) =
 
 scope.onmessage = (event) => {
   const { id, seed, dice, direction, velocity } = event.data;
-  const result = simulateThrow(seed, dice.map((d) => ({ ...d, shape: shapeOf(d.type) })), direction, velocity);
-  scope.postMessage({ id, result }, result.frames.map((f) => f.buffer as ArrayBuffer));
+  const result = simulateThrow(
+    seed,
+    dice.map((d) => ({ ...d, shape: shapeOf(d.type) })),
+    direction,
+    velocity,
+  );
+  scope.postMessage(
+    { id, result },
+    result.frames.map((f) => f.buffer as ArrayBuffer),
+  );
 };

@@ -87,7 +87,7 @@ async function verify(renderer: WebGLRenderer, assets: ThemeAssets): Promise<boo
   if (!reason) {
     // Any die of the theme will do: they share the sources, only uniform values and textures differ.
     const first = theme.available_dice?.[0];
-    const dieId = typeof first === 'string' ? first : first?.id ?? 'd6';
+    const dieId = typeof first === 'string' ? first : (first?.id ?? 'd6');
     const material = dieKind(assets, dieId, false).material as ShaderMaterial;
     const diagnostics = shaderDiagnostics(renderer, material);
     if (diagnostics.some((d) => d.severity === 'error')) reason = describeFailure(diagnostics);

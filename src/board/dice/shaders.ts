@@ -10,7 +10,18 @@
  * one message.
  */
 import {
-  Color, Mesh, OrthographicCamera, PlaneGeometry, Scene, ShaderMaterial, SRGBColorSpace, Texture, Vector3, Vector4, WebGLRenderer, type IUniform,
+  Color,
+  Mesh,
+  OrthographicCamera,
+  PlaneGeometry,
+  Scene,
+  ShaderMaterial,
+  SRGBColorSpace,
+  Texture,
+  Vector3,
+  Vector4,
+  WebGLRenderer,
+  type IUniform,
 } from 'three';
 import type { Theme } from '../../client';
 import { MAX_TEXT_BYTES } from '../../themes/manifest/limits';
@@ -55,8 +66,17 @@ void main() {
  * but a theme's uniform of that name is meant as the same thing and wins.
  */
 const RESERVED = new Set([
-  'modelMatrix', 'modelViewMatrix', 'projectionMatrix', 'viewMatrix', 'normalMatrix', 'cameraPosition', 'isOrthographic',
-  'u_faceMap', 'u_time', 'u_lightDirection', 'opacity',
+  'modelMatrix',
+  'modelViewMatrix',
+  'projectionMatrix',
+  'viewMatrix',
+  'normalMatrix',
+  'cameraPosition',
+  'isOrthographic',
+  'u_faceMap',
+  'u_time',
+  'u_lightDirection',
+  'opacity',
 ]);
 
 /** Textures holding data rather than colours: sampled as they are stored (no sRGB decoding). */
@@ -96,7 +116,11 @@ export interface ShaderLook {
 function uniformValue(uniform: Record<string, unknown>): IUniform | null {
   const value = uniform.value;
   const numbers = (n: number): number[] | null => {
-    const list = Array.isArray(value) ? value : value && typeof value === 'object' ? ['x', 'y', 'z', 'w'].slice(0, n).map((k) => (value as Record<string, unknown>)[k]) : null;
+    const list = Array.isArray(value)
+      ? value
+      : value && typeof value === 'object'
+        ? ['x', 'y', 'z', 'w'].slice(0, n).map((k) => (value as Record<string, unknown>)[k])
+        : null;
     return list && list.length === n && list.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (list as number[]) : null;
   };
   switch (uniform.type) {
@@ -104,8 +128,13 @@ function uniformValue(uniform: Record<string, unknown>): IUniform | null {
       return typeof value === 'number' && Number.isFinite(value) ? { value } : null;
     case 'color': {
       // Hex is sRGB (three converts it to its linear working space); arrays and {r,g,b} are linear already.
-      if (typeof value === 'string') return HEX.test(value) ? { value: new Color(value.length === 5 ? value.slice(0, 4) : value.length === 9 ? value.slice(0, 7) : value) } : null;
-      const rgb = Array.isArray(value) ? numbers(3) : value && typeof value === 'object' ? ['r', 'g', 'b'].map((k) => (value as Record<string, unknown>)[k]) : null;
+      if (typeof value === 'string')
+        return HEX.test(value) ? { value: new Color(value.length === 5 ? value.slice(0, 4) : value.length === 9 ? value.slice(0, 7) : value) } : null;
+      const rgb = Array.isArray(value)
+        ? numbers(3)
+        : value && typeof value === 'object'
+          ? ['r', 'g', 'b'].map((k) => (value as Record<string, unknown>)[k])
+          : null;
       return rgb && rgb.every((x) => typeof x === 'number' && Number.isFinite(x)) ? { value: new Color().setRGB(...(rgb as [number, number, number])) } : null;
     }
     case 'vec3': {
@@ -250,10 +279,7 @@ export function shaderDiagnostics(renderer: WebGLRenderer, material: ShaderMater
     program.getUniforms();
     const d = program.diagnostics;
     if (!d) return [];
-    const found = [
-      ...parseLog(d.vertexShader.log, 'vertex', d.vertexShader.prefix),
-      ...parseLog(d.fragmentShader.log, 'fragment', d.fragmentShader.prefix),
-    ];
+    const found = [...parseLog(d.vertexShader.log, 'vertex', d.vertexShader.prefix), ...parseLog(d.fragmentShader.log, 'fragment', d.fragmentShader.prefix)];
     if (!d.runnable && !found.some((f) => f.severity === 'error')) {
       found.push({ stage: 'program', line: null, message: d.programLog || 'the shaders do not link', severity: 'error' });
     }
@@ -266,7 +292,10 @@ export function shaderDiagnostics(renderer: WebGLRenderer, material: ShaderMater
 
 /** Why a theme's shader sources are refused before any compiler sees them, or null. */
 export function shaderSourceProblem(theme: Theme): string | null {
-  for (const [field, text] of [['frag_shader', theme.frag_shader], ['vert_shader', theme.vert_shader]] as const) {
+  for (const [field, text] of [
+    ['frag_shader', theme.frag_shader],
+    ['vert_shader', theme.vert_shader],
+  ] as const) {
     if (typeof text === 'string' && new TextEncoder().encode(text).length > MAX_TEXT_BYTES) return `its ${field} is over ${MAX_TEXT_BYTES / 1024} KiB`;
   }
   return null;

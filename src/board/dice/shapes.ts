@@ -49,24 +49,35 @@ function hullFaces(vertices: Vec[]): number[][] {
   const faces: number[][] = [];
   const seen = new Set<string>();
   const n = vertices.length;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) for (let k = j + 1; k < n; k++) {
-    const normal = cross(sub(vertices[j]!, vertices[i]!), sub(vertices[k]!, vertices[i]!));
-    if (Math.hypot(...normal) < eps) continue;
-    let nn = norm(normal);
-    let d = dot(nn, vertices[i]!);
-    if (d < 0) { nn = [-nn[0], -nn[1], -nn[2]]; d = -d; }
-    if (vertices.some((v) => dot(nn, v) > d + eps)) continue;
-    const on = vertices.map((v, idx) => (Math.abs(dot(nn, v) - d) < 1e-5 ? idx : -1)).filter((idx) => idx >= 0);
-    const key = on.join(',');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    // Order the polygon counter-clockwise around its normal.
-    const c = on.reduce<Vec>((acc, idx) => [acc[0] + vertices[idx]![0] / on.length, acc[1] + vertices[idx]![1] / on.length, acc[2] + vertices[idx]![2] / on.length], [0, 0, 0]);
-    const u = norm(sub(vertices[on[0]!]!, c));
-    const w = cross(nn, u);
-    on.sort((p, q) => Math.atan2(dot(sub(vertices[p]!, c), w), dot(sub(vertices[p]!, c), u)) - Math.atan2(dot(sub(vertices[q]!, c), w), dot(sub(vertices[q]!, c), u)));
-    faces.push(on);
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      for (let k = j + 1; k < n; k++) {
+        const normal = cross(sub(vertices[j]!, vertices[i]!), sub(vertices[k]!, vertices[i]!));
+        if (Math.hypot(...normal) < eps) continue;
+        let nn = norm(normal);
+        let d = dot(nn, vertices[i]!);
+        if (d < 0) {
+          nn = [-nn[0], -nn[1], -nn[2]];
+          d = -d;
+        }
+        if (vertices.some((v) => dot(nn, v) > d + eps)) continue;
+        const on = vertices.map((v, idx) => (Math.abs(dot(nn, v) - d) < 1e-5 ? idx : -1)).filter((idx) => idx >= 0);
+        const key = on.join(',');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // Order the polygon counter-clockwise around its normal.
+        const c = on.reduce<Vec>(
+          (acc, idx) => [acc[0] + vertices[idx]![0] / on.length, acc[1] + vertices[idx]![1] / on.length, acc[2] + vertices[idx]![2] / on.length],
+          [0, 0, 0],
+        );
+        const u = norm(sub(vertices[on[0]!]!, c));
+        const w = cross(nn, u);
+        on.sort(
+          (p, q) =>
+            Math.atan2(dot(sub(vertices[p]!, c), w), dot(sub(vertices[p]!, c), u)) - Math.atan2(dot(sub(vertices[q]!, c), w), dot(sub(vertices[q]!, c), u)),
+        );
+        faces.push(on);
+      }
   return faces;
 }
 
@@ -77,7 +88,9 @@ function hullFaces(vertices: Vec[]): number[][] {
 function orderFaces(vertices: Vec[], faces: number[][]): number[][] {
   const shape = { vertices } as Shape;
   const normals = faces.map((f) => faceNormal(shape, f));
-  const byHeight = faces.map((_, i) => i).sort((a, b) => normals[b]![1] - normals[a]![1] || Math.atan2(normals[a]![2], normals[a]![0]) - Math.atan2(normals[b]![2], normals[b]![0]));
+  const byHeight = faces
+    .map((_, i) => i)
+    .sort((a, b) => normals[b]![1] - normals[a]![1] || Math.atan2(normals[a]![2], normals[a]![0]) - Math.atan2(normals[b]![2], normals[b]![0]));
   const order = new Array<number | undefined>(faces.length);
   let next = 0;
   for (const f of byHeight) {
@@ -113,11 +126,29 @@ const PHI = (1 + Math.sqrt(5)) / 2;
 function vertexList(type: string): Vec[] {
   const signs = [1, -1];
   switch (type) {
-    case 'd2': return prism(20, 0.14);
-    case 'd4': return [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]];
-    case 'd8': return [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
-    case 'd10': case 'd10x': return trapezohedron(5, 0.105);
-    case 'd16': return trapezohedron(8, 0.04);
+    case 'd2':
+      return prism(20, 0.14);
+    case 'd4':
+      return [
+        [1, 1, 1],
+        [1, -1, -1],
+        [-1, 1, -1],
+        [-1, -1, 1],
+      ];
+    case 'd8':
+      return [
+        [1, 0, 0],
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, -1, 0],
+        [0, 0, 1],
+        [0, 0, -1],
+      ];
+    case 'd10':
+    case 'd10x':
+      return trapezohedron(5, 0.105);
+    case 'd16':
+      return trapezohedron(8, 0.04);
     case 'd12': {
       const v: Vec[] = [];
       for (const x of signs) for (const y of signs) for (const z of signs) v.push([x, y, z]);

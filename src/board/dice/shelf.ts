@@ -30,7 +30,10 @@ export class DiceShelf {
   private dice: ShelfDie[] = [];
   private extent = { x: 2, z: 1.5, y: 1.2 };
 
-  private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement) {
+  private constructor(
+    private readonly renderer: WebGLRenderer,
+    private readonly canvas: HTMLCanvasElement,
+  ) {
     new ResizeObserver(() => this.draw()).observe(canvas);
   }
 
@@ -65,10 +68,14 @@ export class DiceShelf {
       group.add(body);
       // Resting on the table: the lowest vertex of the turned solid touches it.
       const low = Math.min(...kind.shape.vertices.map(([x, y, z]) => new Vector3(x, y, z).applyQuaternion(turn).y));
-      const row = Math.floor(i / columns), inRow = Math.min(columns, dieIds.length - row * columns);
-      group.position.set((i % columns - (inRow - 1) / 2) * pitch, -low * kind.scale, (row - (rows - 1) / 2) * pitch);
+      const row = Math.floor(i / columns),
+        inRow = Math.min(columns, dieIds.length - row * columns);
+      group.position.set(((i % columns) - (inRow - 1) / 2) * pitch, -low * kind.scale, (row - (rows - 1) / 2) * pitch);
       const size = kind.shape.radius * kind.scale;
-      const shadow = new Mesh(new PlaneGeometry(size * 3.2, size * 3.2), new MeshBasicMaterial({ map: this.stage.shadowTexture, transparent: true, depthWrite: false }));
+      const shadow = new Mesh(
+        new PlaneGeometry(size * 3.2, size * 3.2),
+        new MeshBasicMaterial({ map: this.stage.shadowTexture, transparent: true, depthWrite: false }),
+      );
       shadow.rotation.x = -Math.PI / 2;
       shadow.position.y = 0.002 - group.position.y;
       group.add(shadow);
@@ -101,18 +108,34 @@ export class DiceShelf {
     return this.dice.map((die) => {
       const { shape } = die.kind;
       const q = die.group.quaternion.clone().multiply(die.group.children[0]!.quaternion);
-      let top = 0, best = -Infinity;
+      let top = 0,
+        best = -Infinity;
       for (let i = 0; i < shape.valued; i++) {
         const [x, y, z] = faceNormal(shape, shape.faces[i]!);
         const up = new Vector3(x, y, z).applyQuaternion(q).y * (shape.reads === 'top' ? 1 : -1);
-        if (up > best) { best = up; top = i; }
+        if (up > best) {
+          best = up;
+          top = i;
+        }
       }
       const p = die.group.position.clone();
       const screen = p.clone().project(camera);
-      const edge = p.clone().add(new Vector3(shape.radius * die.kind.scale, 0, 0)).project(camera);
+      const edge = p
+        .clone()
+        .add(new Vector3(shape.radius * die.kind.scale, 0, 0))
+        .project(camera);
       return {
-        dieId: die.dieId, type: shape.type, drawn: die.kind.model ? 'model' : 'solid', top: top + 1, topText: die.kind.faceTexts[top] ?? null, flat: best,
-        screen: { x: rect.left + ((screen.x + 1) / 2) * rect.width, y: rect.top + ((1 - screen.y) / 2) * rect.height, r: (Math.abs(edge.x - screen.x) / 2) * rect.width },
+        dieId: die.dieId,
+        type: shape.type,
+        drawn: die.kind.model ? 'model' : 'solid',
+        top: top + 1,
+        topText: die.kind.faceTexts[top] ?? null,
+        flat: best,
+        screen: {
+          x: rect.left + ((screen.x + 1) / 2) * rect.width,
+          y: rect.top + ((1 - screen.y) / 2) * rect.height,
+          r: (Math.abs(edge.x - screen.x) / 2) * rect.width,
+        },
       };
     });
   }

@@ -135,11 +135,15 @@ export function loadingMatches(value: unknown, count: number): boolean {
   if (!m) return false;
   const n = Number(m[2]);
   switch (m[1]) {
-    case '>': return count > n;
-    case '>=': return count >= n;
-    case '<': return count < n;
-    case '<=': return count <= n;
-    default: return count === n;
+    case '>':
+      return count > n;
+    case '>=':
+      return count >= n;
+    case '<':
+      return count < n;
+    case '<=':
+      return count <= n;
+    default:
+      return count === n;
   }
 }
-

@@ -4,7 +4,19 @@
  * background image, and the soft shadow texture under the dice.
  */
 import {
-  AmbientLight, CanvasTexture, Color, DirectionalLight, Mesh, MeshBasicMaterial, PerspectiveCamera, PlaneGeometry, Scene, SRGBColorSpace, Texture, Vector3, WebGLRenderer,
+  AmbientLight,
+  CanvasTexture,
+  Color,
+  DirectionalLight,
+  Mesh,
+  MeshBasicMaterial,
+  PerspectiveCamera,
+  PlaneGeometry,
+  Scene,
+  SRGBColorSpace,
+  Texture,
+  Vector3,
+  WebGLRenderer,
 } from 'three';
 import { TABLE } from './physics';
 import { SUN_POSITION } from './shaders';
@@ -23,7 +35,10 @@ export class Stage {
     const sun = new DirectionalLight(0xffffff, 1.9);
     sun.position.copy(SUN_POSITION);
     this.scene.add(sun);
-    this.table = new Mesh(new PlaneGeometry(TABLE.x * 2, TABLE.z * 2), new MeshBasicMaterial({ color: 0x1a4434, transparent: true, opacity: overlay ? 0 : 0.55 }));
+    this.table = new Mesh(
+      new PlaneGeometry(TABLE.x * 2, TABLE.z * 2),
+      new MeshBasicMaterial({ color: 0x1a4434, transparent: true, opacity: overlay ? 0 : 0.55 }),
+    );
     this.table.rotation.x = -Math.PI / 2;
     this.table.position.y = -0.005;
     this.scene.add(this.table);
@@ -42,7 +57,8 @@ export class Stage {
     const direction = new Vector3(0, 1, 0.5).normalize();
     const corners: Vector3[] = [];
     for (const x of [-1, 1]) for (const z of [-1, 1]) for (const y of [0, extent.y]) corners.push(new Vector3(x * extent.x, y, z * extent.z));
-    let lo = 2, hi = 150;
+    let lo = 2,
+      hi = 150;
     for (let i = 0; i < 40; i++) {
       const d = (lo + hi) / 2;
       cam.position.copy(direction).multiplyScalar(d);
@@ -53,7 +69,8 @@ export class Stage {
         const p = c.clone().project(cam);
         return Math.abs(p.x) <= 0.97 && Math.abs(p.y) <= 0.97 && p.z < 1;
       });
-      if (fits) hi = d; else lo = d;
+      if (fits) hi = d;
+      else lo = d;
     }
     cam.position.copy(direction).multiplyScalar(hi);
     cam.lookAt(0, 0, 0);

@@ -3,7 +3,20 @@
  * each die turned so the face of the value the server rolled lies up. The latest roll stays on the
  * table; a new one takes its place. The render loop runs only while something moves.
  */
-import { EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, PlaneGeometry, Quaternion, ShaderMaterial, Vector3, WebGLRenderer, type Object3D } from 'three';
+import {
+  EdgesGeometry,
+  Group,
+  LineBasicMaterial,
+  LineSegments,
+  Mesh,
+  MeshBasicMaterial,
+  PlaneGeometry,
+  Quaternion,
+  ShaderMaterial,
+  Vector3,
+  WebGLRenderer,
+  type Object3D,
+} from 'three';
 import { faceTurn, faceUp } from './geometry';
 import { dieKind, type DieKind } from './materials';
 import { STEP, type Collision } from './physics';
@@ -72,7 +85,11 @@ export class DiceTable {
   /** for tests and curious people: frames drawn, and the last throw's simulation time */
   readonly stats = { renders: 0, simulateMs: 0, diceOnTable: 0, simulatedIn: 'none', frames: 0, shaderProbeMs: 0 };
 
-  private constructor(private readonly renderer: WebGLRenderer, private readonly canvas: HTMLCanvasElement, overlay: boolean) {
+  private constructor(
+    private readonly renderer: WebGLRenderer,
+    private readonly canvas: HTMLCanvasElement,
+    overlay: boolean,
+  ) {
     this.stage = new Stage(overlay);
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
@@ -108,7 +125,10 @@ export class DiceTable {
   }
 
   setBackground(url: string | null) {
-    void this.stage.setBackground(url).catch(() => undefined).then(() => this.wake());
+    void this.stage
+      .setBackground(url)
+      .catch(() => undefined)
+      .then(() => this.wake());
   }
 
   /** The background image on the table now, once loaded. */
@@ -125,7 +145,9 @@ export class DiceTable {
     this.pending++;
     try {
       const themes = [...new Set(views.map((v) => v.theme))];
-      const loaded = new Map(await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)));
+      const loaded = new Map(
+        await Promise.all(themes.map(async (id) => [id, await withTimeout(themeAssets(id), THEME_WAIT_MS, () => slowTheme(id))] as const)),
+      );
       if (generation !== this.generation) return;
       // A theme whose shaders fail here is drawn in the built-in look (said once), before any die uses them.
       await Promise.all([...loaded.values()].map((assets) => verifyThemeShaders(this.renderer, assets)));
@@ -135,14 +157,28 @@ export class DiceTable {
       const started = performance.now();
       // A big handful is drawn smaller, so it lies on the table instead of in a heap (the same for all: it is the roll's).
       const crowd = Math.min(1, Math.sqrt(CROWD / views.length));
-      const result = await runThrow(uuid, kinds.map((k) => ({ shape: k.shape, scale: k.scale * crowd, weight: k.weight, inertia: k.inertia })), direction, velocity);
+      const result = await runThrow(
+        uuid,
+        kinds.map((k) => ({ shape: k.shape, scale: k.scale * crowd, weight: k.weight, inertia: k.inertia })),
+        direction,
+        velocity,
+      );
       if (generation !== this.generation) return;
       this.stats.simulateMs = Math.round(performance.now() - started);
       this.stats.simulatedIn = ranIn.last;
       this.stats.frames = result.count;
       this.clear();
       const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!, crowd));
-      this.roll = { uuid, signature: signature(views), dice, count: result.count, start: animate ? performance.now() : -Infinity, collisions: result.collisions, played: animate ? 0 : Infinity, shown: -1 };
+      this.roll = {
+        uuid,
+        signature: signature(views),
+        dice,
+        count: result.count,
+        start: animate ? performance.now() : -Infinity,
+        collisions: result.collisions,
+        played: animate ? 0 : Infinity,
+        shown: -1,
+      };
       this.wake();
     } finally {
       this.pending--;
@@ -197,7 +233,10 @@ export class DiceTable {
       });
     }
     const size = kind.shape.radius * kind.scale * crowd;
-    const shadow = new Mesh(new PlaneGeometry(size * 3.2, size * 3.2), new MeshBasicMaterial({ map: this.stage.shadowTexture, transparent: true, depthWrite: false }));
+    const shadow = new Mesh(
+      new PlaneGeometry(size * 3.2, size * 3.2),
+      new MeshBasicMaterial({ map: this.stage.shadowTexture, transparent: true, depthWrite: false }),
+    );
     shadow.rotation.x = -Math.PI / 2;
     this.stage.scene.add(group, shadow);
     return { view, kind, group, turn, shadow, frames, crowd };
@@ -208,7 +247,9 @@ export class DiceTable {
       this.stage.scene.remove(die.group, die.shadow);
       die.shadow.geometry.dispose();
       (die.shadow.material as MeshBasicMaterial).dispose();
-      die.group.traverse((o) => { if (o instanceof LineSegments || ((o as Mesh).material as MeshBasicMaterial)?.transparent) ((o as Mesh).material as MeshBasicMaterial).dispose(); });
+      die.group.traverse((o) => {
+        if (o instanceof LineSegments || ((o as Mesh).material as MeshBasicMaterial)?.transparent) ((o as Mesh).material as MeshBasicMaterial).dispose();
+      });
     }
     this.roll = null;
   }
@@ -230,7 +271,8 @@ export class DiceTable {
       const k = this.frameOf(roll, now);
       roll.shown = k;
       for (const die of roll.dice) {
-        const f = die.frames, o = k * 7;
+        const f = die.frames,
+          o = k * 7;
         die.group.position.set(f[o]!, f[o + 1]!, f[o + 2]!);
         die.group.quaternion.set(f[o + 3]!, f[o + 4]!, f[o + 5]!, f[o + 6]!);
         die.shadow.position.set(f[o]!, 0.002, f[o + 2]!);
@@ -244,7 +286,7 @@ export class DiceTable {
       moving = k < roll.count - 1;
       if (!moving && roll.played !== Infinity) {
         roll.played = Infinity;
-        this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : d.kind.faceTexts[rolledFace(d.view, d.kind)] ?? null })));
+        this.onRest(roll.dice.map((d) => ({ view: d.view, face: d.view.value === null ? null : (d.kind.faceTexts[rolledFace(d.view, d.kind)] ?? null) })));
       }
     }
     setShaderTime(now / 1000);
@@ -267,19 +309,37 @@ export class DiceTable {
     return (this.roll?.dice ?? []).map((die) => {
       const q = die.group.quaternion.clone().multiply(die.turn);
       const { shape } = die.kind;
-      let best = 0, bestY = -Infinity;
+      let best = 0,
+        bestY = -Infinity;
       for (let i = 0; i < shape.valued; i++) {
         const [x, y, z] = faceNormal(shape, shape.faces[i]!);
         const up = new Vector3(x, y, z).applyQuaternion(q).y * (shape.reads === 'top' ? 1 : -1);
-        if (up > bestY) { bestY = up; best = i; }
+        if (up > bestY) {
+          bestY = up;
+          best = i;
+        }
       }
       const p = die.group.position.clone();
       const screen = p.clone().project(this.stage.camera);
-      const edge = p.clone().add(new Vector3(shape.radius * die.kind.scale * die.crowd, 0, 0)).project(this.stage.camera);
+      const edge = p
+        .clone()
+        .add(new Vector3(shape.radius * die.kind.scale * die.crowd, 0, 0))
+        .project(this.stage.camera);
       return {
-        uuid: die.view.uuid, dieId: die.view.dieId, type: shape.type, value: die.view.value, drawn: die.kind.model ? 'model' : 'solid',
-        position: [p.x, p.y, p.z], top: best + 1, topText: die.kind.faceTexts[best] ?? null, flat: bestY,
-        screen: { x: rect.left + ((screen.x + 1) / 2) * rect.width, y: rect.top + ((1 - screen.y) / 2) * rect.height, r: (Math.abs(edge.x - screen.x) / 2) * rect.width },
+        uuid: die.view.uuid,
+        dieId: die.view.dieId,
+        type: shape.type,
+        value: die.view.value,
+        drawn: die.kind.model ? 'model' : 'solid',
+        position: [p.x, p.y, p.z],
+        top: best + 1,
+        topText: die.kind.faceTexts[best] ?? null,
+        flat: bestY,
+        screen: {
+          x: rect.left + ((screen.x + 1) / 2) * rect.width,
+          y: rect.top + ((1 - screen.y) / 2) * rect.height,
+          r: (Math.abs(edge.x - screen.x) / 2) * rect.width,
+        },
       };
     });
   }
@@ -292,7 +352,12 @@ function signature(views: DieView[]): string {
 /** The theme, or what `late` says when it takes longer than `ms` (the table never waits for ever). */
 function withTimeout<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
   let timer = 0;
-  return Promise.race([promise, new Promise<T>((resolve) => { timer = window.setTimeout(() => resolve(late()), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<T>((resolve) => {
+      timer = window.setTimeout(() => resolve(late()), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const NUMBERED_BY_FACE = /^(d10x|df(\.[12])?)$/;

@@ -77,8 +77,10 @@ async function bitmap(url: string, name: string, budget: ThemeBudget): Promise<I
 /** Every file name a theme's manifest uses, by use. */
 function filesOf(theme: Theme) {
   const faces = Object.values(theme.values ?? {}).flatMap((faces: Face[]) =>
-    faces.flatMap((f) => (f && typeof f === 'object' && typeof (f as { src?: unknown }).src === 'string' ? [(f as { src: string }).src] : [])));
-  const named = (src: unknown) => (typeof src === 'string' ? [src] : src && typeof src === 'object' ? Object.values(src).filter((s): s is string => typeof s === 'string') : []);
+    faces.flatMap((f) => (f && typeof f === 'object' && typeof (f as { src?: unknown }).src === 'string' ? [(f as { src: string }).src] : [])),
+  );
+  const named = (src: unknown) =>
+    typeof src === 'string' ? [src] : src && typeof src === 'object' ? Object.values(src).filter((s): s is string => typeof s === 'string') : [];
   return {
     faces,
     textures: (theme.textures ?? []).flatMap((t) => named(t.src)),
@@ -140,7 +142,12 @@ async function load(id: string): Promise<ThemeAssets> {
     ...files.textures.map(async (name) => out.textures.set(name, await bitmap(assetUrl(theme, name), name, budget))),
     ...files.meshes.map(async ([die, name]) => out.meshes.set(die, await loadModel(assetUrl(theme, name), name, budget))),
     // Sounds are a bonus: one that fails is only silent.
-    ...files.sounds.map((name) => bytes(assetUrl(theme, name)).then((b) => out.sounds.set(name, b), () => undefined)),
+    ...files.sounds.map((name) =>
+      bytes(assetUrl(theme, name)).then(
+        (b) => out.sounds.set(name, b),
+        () => undefined,
+      ),
+    ),
   ];
   const results = await Promise.allSettled(jobs);
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -42,7 +42,13 @@ export function runThrow(seed: string, dice: ThrowDie[], direction: number, velo
     ranIn.last = 'page';
     return Promise.resolve(simulateThrow(seed, dice, direction, velocity));
   }
-  const request: ThrowRequest = { id: next++, seed, direction, velocity, dice: dice.map((d) => ({ type: d.shape.type, scale: d.scale, weight: d.weight, inertia: d.inertia })) };
+  const request: ThrowRequest = {
+    id: next++,
+    seed,
+    direction,
+    velocity,
+    dice: dice.map((d) => ({ type: d.shape.type, scale: d.scale, weight: d.weight, inertia: d.inertia })),
+  };
   return new Promise((resolve) => {
     const here = () => {
       ranIn.last = 'page';

@@ -37,27 +37,31 @@ export const DEFAULT_MANIFEST = {
 
 export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
   const now = new Date();
-  await q.bulkInsert('users', [
-    { uuid: SYSTEM_USER_UUID, username: 'system', name: 'Built-in', is_registered: true, created_at: now, updated_at: now },
-  ], { transaction });
+  await q.bulkInsert('users', [{ uuid: SYSTEM_USER_UUID, username: 'system', name: 'Built-in', is_registered: true, created_at: now, updated_at: now }], {
+    transaction,
+  });
   const [rows] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { transaction, replacements: { uuid: SYSTEM_USER_UUID } });
   const userId = (rows as { id: number }[])[0]!.id;
-  await q.bulkInsert('themes', [
-    {
-      slug: THEME_ID,
-      version: '1.0.0',
-      user_id: userId,
-      name: 'Standard',
-      description: 'The built-in dice: d2, d4, d6, d8, d10, d10x (tens), d12, d16 and d20 with plain numbers. Every user can roll with it.',
-      api_version: '1.0',
-      // a string: JSON on PostgreSQL parses it, TEXT on SQLite keeps it (the model parses it on read)
-      manifest: JSON.stringify(DEFAULT_MANIFEST),
-      frag_shader: null,
-      vert_shader: null,
-      created_at: now,
-      updated_at: now,
-    },
-  ], { transaction });
+  await q.bulkInsert(
+    'themes',
+    [
+      {
+        slug: THEME_ID,
+        version: '1.0.0',
+        user_id: userId,
+        name: 'Standard',
+        description: 'The built-in dice: d2, d4, d6, d8, d10, d10x (tens), d12, d16 and d20 with plain numbers. Every user can roll with it.',
+        api_version: '1.0',
+        // a string: JSON on PostgreSQL parses it, TEXT on SQLite keeps it (the model parses it on read)
+        manifest: JSON.stringify(DEFAULT_MANIFEST),
+        frag_shader: null,
+        vert_shader: null,
+        created_at: now,
+        updated_at: now,
+      },
+    ],
+    { transaction },
+  );
 }
 
 export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {

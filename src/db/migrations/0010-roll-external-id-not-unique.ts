@@ -20,19 +20,23 @@ export async function up({ context: { queryInterface: q, transaction } }: { cont
   await q.addIndex('rolls', ['user_id', 'external_id'], { name: OLD_INDEX, transaction });
   await q.addIndex('rolls', ['room_id', 'external_id'], { name: ROOM_INDEX, transaction });
 
-  await q.createTable('idempotency_keys', {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
-    user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
-    key: { type: DataTypes.STRING(255), allowNull: false },
-    // sha256 (hex) of the method, path and body of the first request with this key
-    fingerprint: { type: DataTypes.STRING(64), allowNull: false },
-    // once the first request succeeded: its status and JSON body (while it is in flight, status is null
-    // and body holds the random token of the request that holds the key)
-    status: { type: DataTypes.INTEGER, allowNull: true },
-    body: { type: DataTypes.TEXT, allowNull: true },
-    created_at: { type: DataTypes.DATE, allowNull: false },
-    expires_at: { type: DataTypes.DATE, allowNull: false },
-  }, { transaction });
+  await q.createTable(
+    'idempotency_keys',
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
+      user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+      key: { type: DataTypes.STRING(255), allowNull: false },
+      // sha256 (hex) of the method, path and body of the first request with this key
+      fingerprint: { type: DataTypes.STRING(64), allowNull: false },
+      // once the first request succeeded: its status and JSON body (while it is in flight, status is null
+      // and body holds the random token of the request that holds the key)
+      status: { type: DataTypes.INTEGER, allowNull: true },
+      body: { type: DataTypes.TEXT, allowNull: true },
+      created_at: { type: DataTypes.DATE, allowNull: false },
+      expires_at: { type: DataTypes.DATE, allowNull: false },
+    },
+    { transaction },
+  );
   await q.addIndex('idempotency_keys', ['user_id', 'key'], { unique: true, name: 'idempotency_keys_user_id_key', transaction });
   await q.addIndex('idempotency_keys', ['expires_at'], { name: 'idempotency_keys_expires_at', transaction });
 }

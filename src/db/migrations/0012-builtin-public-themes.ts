@@ -66,10 +66,14 @@ export const BUILT_IN_PUBLIC_THEMES = [
 ];
 
 export async function up({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
-  await q.createTable('public_themes', {
-    theme_slug: { type: DataTypes.STRING(100), primaryKey: true, allowNull: false },
-    created_at: { type: DataTypes.DATE, allowNull: false },
-  }, { transaction });
+  await q.createTable(
+    'public_themes',
+    {
+      theme_slug: { type: DataTypes.STRING(100), primaryKey: true, allowNull: false },
+      created_at: { type: DataTypes.DATE, allowNull: false },
+    },
+    { transaction },
+  );
   const now = new Date();
   const [users] = await q.sequelize.query('SELECT id FROM users WHERE uuid = :uuid', { transaction, replacements: { uuid: SYSTEM_USER_UUID } });
   const systemId = (users as { id: number }[])[0]?.id;
@@ -77,25 +81,33 @@ export async function up({ context: { queryInterface: q, transaction } }: { cont
   for (const theme of BUILT_IN_PUBLIC_THEMES) {
     const [taken] = await q.sequelize.query('SELECT id FROM themes WHERE slug = :slug', { transaction, replacements: { slug: theme.slug } });
     if ((taken as unknown[]).length || systemId === undefined) continue;
-    await q.bulkInsert('themes', [
-      {
-        slug: theme.slug,
-        version: '1.0.0',
-        user_id: systemId,
-        name: theme.name,
-        description: theme.description,
-        api_version: '1.0',
-        // a string: JSON on PostgreSQL parses it, TEXT on SQLite keeps it (the model parses it on read)
-        manifest: JSON.stringify(theme.manifest),
-        frag_shader: null,
-        vert_shader: null,
-        created_at: now,
-        updated_at: now,
-      },
-    ], { transaction });
+    await q.bulkInsert(
+      'themes',
+      [
+        {
+          slug: theme.slug,
+          version: '1.0.0',
+          user_id: systemId,
+          name: theme.name,
+          description: theme.description,
+          api_version: '1.0',
+          // a string: JSON on PostgreSQL parses it, TEXT on SQLite keeps it (the model parses it on read)
+          manifest: JSON.stringify(theme.manifest),
+          frag_shader: null,
+          vert_shader: null,
+          created_at: now,
+          updated_at: now,
+        },
+      ],
+      { transaction },
+    );
     publicSlugs.push(theme.slug);
   }
-  await q.bulkInsert('public_themes', publicSlugs.map((slug) => ({ theme_slug: slug, created_at: now })), { transaction });
+  await q.bulkInsert(
+    'public_themes',
+    publicSlugs.map((slug) => ({ theme_slug: slug, created_at: now })),
+    { transaction },
+  );
 }
 
 export async function down({ context: { queryInterface: q, transaction } }: { context: MigrationContext }) {
@@ -104,7 +116,10 @@ export async function down({ context: { queryInterface: q, transaction } }: { co
   if (systemId !== undefined) {
     for (const theme of BUILT_IN_PUBLIC_THEMES) {
       const replacements = { slug: theme.slug, systemId };
-      await q.sequelize.query('DELETE FROM dice_box_items WHERE theme_id IN (SELECT id FROM themes WHERE slug = :slug AND user_id = :systemId)', { replacements, transaction });
+      await q.sequelize.query('DELETE FROM dice_box_items WHERE theme_id IN (SELECT id FROM themes WHERE slug = :slug AND user_id = :systemId)', {
+        replacements,
+        transaction,
+      });
       await q.sequelize.query('DELETE FROM share_requests WHERE theme_slug = :slug', { replacements, transaction });
       await q.bulkDelete('themes', { slug: theme.slug, user_id: systemId }, { transaction });
     }

@@ -16,18 +16,26 @@ import type { MigrationContext } from '../migrate';
 export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
   await q.addColumn('users', 'password_hash', { type: DataTypes.STRING(255), allowNull: true }, { transaction });
   await q.addColumn('api_keys', 'last_used_at', { type: DataTypes.DATE, allowNull: true }, { transaction });
-  await q.createTable('sessions', {
-    id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
-    token_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
-    user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
-    created_ms: { type: DataTypes.BIGINT, allowNull: false },
-    expires_ms: { type: DataTypes.BIGINT, allowNull: false },
-  }, { transaction });
+  await q.createTable(
+    'sessions',
+    {
+      id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
+      token_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      user_id: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+      created_ms: { type: DataTypes.BIGINT, allowNull: false },
+      expires_ms: { type: DataTypes.BIGINT, allowNull: false },
+    },
+    { transaction },
+  );
   await q.addIndex('sessions', ['user_id'], { name: 'sessions_user_id', transaction });
-  await q.createTable('server_secrets', {
-    name: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
-    value: { type: DataTypes.STRING(128), allowNull: false },
-  }, { transaction });
+  await q.createTable(
+    'server_secrets',
+    {
+      name: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
+      value: { type: DataTypes.STRING(128), allowNull: false },
+    },
+    { transaction },
+  );
   await q.bulkInsert('server_secrets', [{ name: 'csrf', value: randomBytes(32).toString('hex') }], { transaction });
 }
 

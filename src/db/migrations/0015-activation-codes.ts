@@ -14,18 +14,22 @@ import type { MigrationContext } from '../migrate';
  * Times are epoch ms (BIGINT), compared as numbers by both dialects, as the sessions' are.
  */
 export async function up({ context: { queryInterface: q, dialect, transaction } }: { context: MigrationContext }) {
-  await q.createTable('activation_codes', {
-    id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
-    code: { type: DataTypes.STRING(16), allowNull: false, unique: true },
-    secret_hash: { type: DataTypes.STRING(64), allowNull: false },
-    integration: { type: DataTypes.STRING(64), allowNull: true },
-    created_ms: { type: DataTypes.BIGINT, allowNull: false },
-    expires_ms: { type: DataTypes.BIGINT, allowNull: false },
-    approved_user_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
-    approved_ms: { type: DataTypes.BIGINT, allowNull: true },
-    spent_ms: { type: DataTypes.BIGINT, allowNull: true },
-    api_key_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'api_keys', key: 'id' }, onDelete: 'SET NULL' },
-  }, { transaction });
+  await q.createTable(
+    'activation_codes',
+    {
+      id: { type: dialect === 'postgres' ? DataTypes.BIGINT : DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
+      code: { type: DataTypes.STRING(16), allowNull: false, unique: true },
+      secret_hash: { type: DataTypes.STRING(64), allowNull: false },
+      integration: { type: DataTypes.STRING(64), allowNull: true },
+      created_ms: { type: DataTypes.BIGINT, allowNull: false },
+      expires_ms: { type: DataTypes.BIGINT, allowNull: false },
+      approved_user_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+      approved_ms: { type: DataTypes.BIGINT, allowNull: true },
+      spent_ms: { type: DataTypes.BIGINT, allowNull: true },
+      api_key_id: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'api_keys', key: 'id' }, onDelete: 'SET NULL' },
+    },
+    { transaction },
+  );
   await q.addIndex('activation_codes', ['expires_ms'], { name: 'activation_codes_expires_ms', transaction });
 }
 

@@ -75,8 +75,19 @@ export async function ensureLedger(scope: string, roomId: number | null, userId:
 }
 
 export async function findLedger(scope: string, query: Query = db().sql.query): Promise<LedgerRecord | null> {
-  const [row] = await query<Record<string, unknown>>('SELECT id, uuid, scope, room_id AS "roomId", user_id AS "userId" FROM fairness_ledgers WHERE scope = $1', [scope]);
-  return row ? { id: num(row.id), uuid: String(row.uuid), scope: String(row.scope), roomId: row.roomId == null ? null : num(row.roomId), userId: row.userId == null ? null : num(row.userId) } : null;
+  const [row] = await query<Record<string, unknown>>(
+    'SELECT id, uuid, scope, room_id AS "roomId", user_id AS "userId" FROM fairness_ledgers WHERE scope = $1',
+    [scope],
+  );
+  return row
+    ? {
+        id: num(row.id),
+        uuid: String(row.uuid),
+        scope: String(row.scope),
+        roomId: row.roomId == null ? null : num(row.roomId),
+        userId: row.userId == null ? null : num(row.userId),
+      }
+    : null;
 }
 
 export interface LedgerState {
@@ -90,7 +101,9 @@ export interface LedgerState {
  */
 export async function lockLedger(tx: Query, ledgerId: number): Promise<LedgerState> {
   const lock = db().dialect === 'postgres' ? ' FOR UPDATE' : '';
-  const [row] = await tx<{ nextDraw: unknown; batches: unknown }>(`SELECT next_draw AS "nextDraw", batches FROM fairness_ledgers WHERE id = $1${lock}`, [ledgerId]);
+  const [row] = await tx<{ nextDraw: unknown; batches: unknown }>(`SELECT next_draw AS "nextDraw", batches FROM fairness_ledgers WHERE id = $1${lock}`, [
+    ledgerId,
+  ]);
   if (!row) throw new Error(`fairness ledger ${ledgerId} is gone`);
   return { nextDraw: num(row.nextDraw), batches: num(row.batches) };
 }
@@ -101,7 +114,9 @@ export async function advanceLedger(tx: Query, ledgerId: number, nextDraw: numbe
 
 /** The ledger's position, read without a lock: the optimistic draw of draws.ts checks it when it writes. */
 export async function readLedgerState(ledgerId: number): Promise<LedgerState> {
-  const [row] = await db().sql.query<{ nextDraw: unknown; batches: unknown }>('SELECT next_draw AS "nextDraw", batches FROM fairness_ledgers WHERE id = $1', [ledgerId]);
+  const [row] = await db().sql.query<{ nextDraw: unknown; batches: unknown }>('SELECT next_draw AS "nextDraw", batches FROM fairness_ledgers WHERE id = $1', [
+    ledgerId,
+  ]);
   if (!row) throw new Error(`fairness ledger ${ledgerId} is gone`);
   return { nextDraw: num(row.nextDraw), batches: num(row.batches) };
 }
@@ -132,7 +147,13 @@ export async function topUp(ledgerId: number, ahead: number): Promise<void> {
       const secrets = newSecrets();
       const tree = new BatchTree(secrets);
       const createdAt = new Date();
-      await tx('INSERT INTO fairness_batches (ledger_id, number, root, secrets, created_at) VALUES ($1, $2, $3, $4, $5)', [ledgerId, n, tree.root, secrets, createdAt]);
+      await tx('INSERT INTO fairness_batches (ledger_id, number, root, secrets, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        ledgerId,
+        n,
+        tree.root,
+        secrets,
+        createdAt,
+      ]);
       remember({ ledgerId, number: n, secrets, root: tree.root, createdAt, tree });
     }
     if (want > state.batches) await tx('UPDATE fairness_ledgers SET batches = $1, updated_at = $2 WHERE id = $3', [want, new Date(), ledgerId]);
@@ -164,7 +185,13 @@ export async function loadBatches(ledgerId: number, numbers: readonly number[], 
       [ledgerId, ...missing],
     );
     for (const row of rows) {
-      const batch: BatchRecord = { ledgerId, number: num(row.number), secrets: asBuffer(row.secrets), root: asBuffer(row.root), createdAt: asDate(row.createdAt) };
+      const batch: BatchRecord = {
+        ledgerId,
+        number: num(row.number),
+        secrets: asBuffer(row.secrets),
+        root: asBuffer(row.root),
+        createdAt: asDate(row.createdAt),
+      };
       remember(batch);
       out.set(batch.number, batch);
     }
@@ -175,9 +202,11 @@ export async function loadBatches(ledgerId: number, numbers: readonly number[], 
 /** Batches of several ledgers at once: `wanted` maps ledger id to batch numbers. */
 export async function loadBatchesOf(wanted: Map<number, Set<number>>): Promise<Map<string, BatchRecord>> {
   const out = new Map<string, BatchRecord>();
-  await Promise.all([...wanted].map(async ([ledgerId, numbers]) => {
-    for (const [n, b] of await loadBatches(ledgerId, [...numbers])) out.set(`${ledgerId}:${n}`, b);
-  }));
+  await Promise.all(
+    [...wanted].map(async ([ledgerId, numbers]) => {
+      for (const [n, b] of await loadBatches(ledgerId, [...numbers])) out.set(`${ledgerId}:${n}`, b);
+    }),
+  );
   return out;
 }
 
@@ -196,7 +225,10 @@ export async function ledgerUuids(ids: readonly number[]): Promise<Map<number, s
   const { uuidsById } = caches();
   const missing = [...new Set(ids)].filter((id) => !uuidsById.has(id));
   if (missing.length) {
-    const rows = await db().sql.query<{ id: unknown; uuid: unknown }>(`SELECT id, uuid FROM fairness_ledgers WHERE id IN (${placeholders(missing.length)})`, missing);
+    const rows = await db().sql.query<{ id: unknown; uuid: unknown }>(
+      `SELECT id, uuid FROM fairness_ledgers WHERE id IN (${placeholders(missing.length)})`,
+      missing,
+    );
     if (uuidsById.size >= LEDGER_CACHE) uuidsById.clear();
     for (const r of rows) uuidsById.set(num(r.id), String(r.uuid));
   }

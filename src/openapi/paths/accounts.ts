@@ -37,18 +37,30 @@ const form = (id: string, summary: string, description: string, success: Array<{
 export const accountsPaths: Record<string, Record<string, unknown>> = {
   '/signup': {
     get: page('signUpPage', 'The sign-up page (off with ALLOW_SIGNUP=false)'),
-    post: form('signUp', 'Make an account and sign this browser in', 'Fields `username`, `password`, optional `next`. Limited per address (GUESTS_PER_HOUR).', [{ status: '303', description: 'Signed in: to `next` or /account' }]),
+    post: form('signUp', 'Make an account and sign this browser in', 'Fields `username`, `password`, optional `next`. Limited per address (GUESTS_PER_HOUR).', [
+      { status: '303', description: 'Signed in: to `next` or /account' },
+    ]),
   },
   '/signin': {
     get: page('signInPage', 'The sign-in page'),
-    post: form('signIn', 'Sign this browser in', 'Fields `username`, `password`, optional `next`. Wrong passwords: one 401 sentence whether or not the user exists; limited per account and per address (429).', [{ status: '303', description: 'Signed in: to `next` or /account' }]),
+    post: form(
+      'signIn',
+      'Sign this browser in',
+      'Fields `username`, `password`, optional `next`. Wrong passwords: one 401 sentence whether or not the user exists; limited per account and per address (429).',
+      [{ status: '303', description: 'Signed in: to `next` or /account' }],
+    ),
   },
   '/signout': {
     post: form('signOut', 'Sign this browser out (its session ends)', 'No fields but `_csrf`.', [{ status: '303', description: 'To /signin' }]),
   },
   '/claim': {
     get: page('claimPage', "A guest keeps its account: the page sends the board's kept guest key"),
-    post: form('claimGuest', 'A guest becomes registered, keeping its rooms, rolls and dice box', 'Fields `key` (the guest\'s API key), `username`, `password`, optional `next`. Limited per address (GUESTS_PER_HOUR).', [{ status: '303', description: 'Signed in: to `next` or /account' }]),
+    post: form(
+      'claimGuest',
+      'A guest becomes registered, keeping its rooms, rolls and dice box',
+      "Fields `key` (the guest's API key), `username`, `password`, optional `next`. Limited per address (GUESTS_PER_HOUR).",
+      [{ status: '303', description: 'Signed in: to `next` or /account' }],
+    ),
   },
   '/account': {
     get: operation('accountPage', {
@@ -62,13 +74,28 @@ export const accountsPaths: Record<string, Record<string, unknown>> = {
     }),
   },
   '/account/keys': {
-    post: form('createKeyFromSettings', 'Create an API key (shown once, on the page answered)', 'Field `label` (1 to 64 characters). At most MAX_LIVE_KEYS live keys (409).', [{ status: '201', description: 'The page with the new key' }]),
+    post: form(
+      'createKeyFromSettings',
+      'Create an API key (shown once, on the page answered)',
+      'Field `label` (1 to 64 characters). At most MAX_LIVE_KEYS live keys (409).',
+      [{ status: '201', description: 'The page with the new key' }],
+    ),
   },
   '/account/keys/revoke': {
-    post: form('revokeKeyFromSettings', 'Revoke one of your API keys (its open sockets close)', 'Field `prefix` (as the page lists it). The last key may be revoked here.', [{ status: '303', description: 'To /account' }]),
+    post: form(
+      'revokeKeyFromSettings',
+      'Revoke one of your API keys (its open sockets close)',
+      'Field `prefix` (as the page lists it). The last key may be revoked here.',
+      [{ status: '303', description: 'To /account' }],
+    ),
   },
   '/account/password': {
-    post: form('changePassword', 'Change your password: every session of the account ends', 'Fields `current`, `password` (8 to 256 characters). A wrong current password counts as a failed sign-in.', [{ status: '303', description: 'To /signin' }]),
+    post: form(
+      'changePassword',
+      'Change your password: every session of the account ends',
+      'Fields `current`, `password` (8 to 256 characters). A wrong current password counts as a failed sign-in.',
+      [{ status: '303', description: 'To /signin' }],
+    ),
   },
   '/account/page-key': {
     post: operation('pageKey', {
@@ -81,7 +108,13 @@ export const accountsPaths: Record<string, Record<string, unknown>> = {
       validated: false,
       params: [headerParam('X-CSRF-Token', "The session's CSRF token (the page's `data-csrf`)")],
       errors: ['unauthorized', 'forbidden'],
-      success: [{ status: '201', description: 'A new page key, answered once', schema: strict({ key: { type: 'string', pattern: '^dk_' }, expires_at: { type: 'string', format: 'date-time' } }) }],
+      success: [
+        {
+          status: '201',
+          description: 'A new page key, answered once',
+          schema: strict({ key: { type: 'string', pattern: '^dk_' }, expires_at: { type: 'string', format: 'date-time' } }),
+        },
+      ],
     }),
   },
   '/accounts/assets/{file}': {
@@ -90,7 +123,9 @@ export const accountsPaths: Record<string, Record<string, unknown>> = {
       summary: "The account pages' script and style sheet (bundled on first use, no CDN)",
       auth: false,
       params: [pathParam('file', 'Asset name', { enum: ['accounts.js', 'accounts.css'] })],
-      success: [{ status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }],
+      success: [
+        { status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+      ],
       errors: ['not_found'],
       validated: false,
     }),

@@ -9,7 +9,8 @@ import { envelope, strict, TIMESTAMP_PATTERN, type Schema } from '../schemas';
 
 const code: Schema = { type: 'string', pattern: '^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{6}$', description: '6 characters without look-alikes (no 0, O, 1, I or L)' };
 const expiresAt: Schema = { type: 'string', pattern: TIMESTAMP_PATTERN, description: '10 minutes after the code was made' };
-const ruleOfPage = 'Signed out: 303 to /signin with `next` back here. A code that matches none counts against ACTIVATION_FAILURES_PER_HOUR (per account) and ACTIVATION_ADDRESS_FAILURES_PER_HOUR (per address): past either, 429 even for a right code.';
+const ruleOfPage =
+  'Signed out: 303 to /signin with `next` back here. A code that matches none counts against ACTIVATION_FAILURES_PER_HOUR (per account) and ACTIVATION_ADDRESS_FAILURES_PER_HOUR (per address): past either, 429 even for a right code.';
 
 export const activationPaths: Record<string, Record<string, unknown>> = {
   '/api/1.0/activate': {
@@ -20,13 +21,20 @@ export const activationPaths: Record<string, Record<string, unknown>> = {
         'Answers a `code` the person types at `/activate` on this server and a `secret` only this caller holds (shown once; the server keeps its hash). The `X-Extension` header names the integration to the person and labels the key it gets. Then poll `GET /api/1.0/activate/{code}` with `Authorization: Secret <secret>`. Limited per client address (`ACTIVATIONS_PER_HOUR`).',
       auth: false,
       limited: true,
-      params: [headerParam('X-Extension', 'The integration\'s name (printable, at most 64 characters kept)', { type: 'string' })],
+      params: [headerParam('X-Extension', "The integration's name (printable, at most 64 characters kept)", { type: 'string' })],
       validated: false,
       success: [
         {
           status: '201',
           description: 'The code and its secret',
-          schema: envelope('activate', strict({ code, secret: { type: 'string', pattern: '^[\\w-]{43}$', description: 'Send it as `Authorization: Secret <secret>` when polling' }, expires_at: expiresAt })),
+          schema: envelope(
+            'activate',
+            strict({
+              code,
+              secret: { type: 'string', pattern: '^[\\w-]{43}$', description: 'Send it as `Authorization: Secret <secret>` when polling' },
+              expires_at: expiresAt,
+            }),
+          ),
           headers: rateHeaders,
         },
       ],
@@ -46,7 +54,17 @@ export const activationPaths: Record<string, Record<string, unknown>> = {
         {
           status: '200',
           description: 'Waiting (`token` null) or approved (`token` the new API key)',
-          schema: envelope('activate', strict({ code, expires_at: expiresAt, token: { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^dk_[\\w-]{43}$' }], description: 'The new API key, in this one answer; null until approved' } })),
+          schema: envelope(
+            'activate',
+            strict({
+              code,
+              expires_at: expiresAt,
+              token: {
+                anyOf: [{ type: 'null' }, { type: 'string', pattern: '^dk_[\\w-]{43}$' }],
+                description: 'The new API key, in this one answer; null until approved',
+              },
+            }),
+          ),
           headers: rateHeaders,
         },
       ],
@@ -71,7 +89,7 @@ export const activationPaths: Record<string, Record<string, unknown>> = {
     }),
     post: operation('approveActivationCode', {
       tag: 'Accounts',
-      summary: 'Approve an activation code: its integration\'s next poll gets a new API key of this account',
+      summary: "Approve an activation code: its integration's next poll gets a new API key of this account",
       description: `Form fields (application/x-www-form-urlencoded) \`code\` and \`_csrf\`, the token of the page the form came from: without it, 403. 409 when the account holds 20 live keys or the code was approved meanwhile. ${ruleOfPage}`,
       auth: false,
       limited: true,
@@ -90,7 +108,9 @@ export const activationPaths: Record<string, Record<string, unknown>> = {
       summary: "The activation page's script and style sheet (bundled on first use, no CDN)",
       auth: false,
       params: [pathParam('file', 'Asset name', { enum: ['activate.js', 'activate.css'] })],
-      success: [{ status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }],
+      success: [
+        { status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+      ],
       errors: ['not_found'],
       validated: false,
     }),

@@ -46,7 +46,7 @@ export const fairnessPaths: Record<string, Record<string, unknown>> = {
   '/api/1.0/user/fairness/batch/{batch}': {
     get: operation('readUserLedgerBatch', {
       tag: 'Fairness',
-      summary: 'A batch of your own ledger: each leaf\'s commitment and the roll value that drew it',
+      summary: "A batch of your own ledger: each leaf's commitment and the roll value that drew it",
       params: [batch],
       success: [{ status: '200', description: 'The batch', schema: batchBody }],
       errors: ['not_found'],

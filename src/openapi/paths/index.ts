@@ -24,7 +24,6 @@ function metricsOperation(spec: Parameters<typeof operation>[1]) {
   return op;
 }
 
-
 const previewShare = queryParam('share', 'The code of a share link of this theme', { type: 'string', maxLength: 64 });
 const previewPageRule =
   'Shown without a key for the built-in theme, or with `?share=` the code of a live share link of this theme (the share page links here); otherwise a 404 page, the same as for an unknown id, and a 410 page for a link that stopped working. `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, scripts from this server only.';
@@ -37,9 +36,14 @@ const pagePaths: Record<string, Record<string, unknown>> = {
     get: operation('homePage', {
       tag: 'Documentation',
       summary: 'The home page for people: create a room, my rooms, join a room with an invite; the developer links below (HTML)',
-      description: 'Rendered by its script (Preact) from `data-*` attributes; rooms come from the API with the page key (`POST /account/page-key` when signed in, else the guest key the browser keeps). Not framed, `Cache-Control: no-store`.',
+      description:
+        'Rendered by its script (Preact) from `data-*` attributes; rooms come from the API with the page key (`POST /account/page-key` when signed in, else the guest key the browser keeps). Not framed, `Cache-Control: no-store`.',
       auth: false,
-      params: [queryParam('room', 'A room slug, or a room address whose slug is taken (a passcode in it is not): redirects to its board, `/room/{slug}`', { type: 'string' })],
+      params: [
+        queryParam('room', 'A room slug, or a room address whose slug is taken (a passcode in it is not): redirects to its board, `/room/{slug}`', {
+          type: 'string',
+        }),
+      ],
       validated: false,
       success: [
         { status: '200', description: 'The page', content: html('HTML page') },
@@ -104,7 +108,8 @@ const pagePaths: Record<string, Record<string, unknown>> = {
     get: operation('boardPage', {
       tag: 'Board',
       summary: 'The browser dice board of a room',
-      description: 'An HTML page that asks for an API key (or creates a guest), joins the room and shows it live. `?overlay=1` gives a transparent background for streaming software.',
+      description:
+        'An HTML page that asks for an API key (or creates a guest), joins the room and shows it live. `?overlay=1` gives a transparent background for streaming software.',
       auth: false,
       params: [
         slug,
@@ -123,7 +128,11 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       description:
         'The same board as `/board/{slug}`. Opened with `?passcode=` (an invite link), it joins the room at once: signed in as the account, else with the guest key the browser keeps, else as a new guest. Without a passcode, a browser that already has a key is asked before it joins. The page moves the passcode out of the address bar; logs never keep it.',
       auth: false,
-      params: [slug, queryParam('passcode', "The room's passcode (an invite link of a private room)", { type: 'string', maxLength: 64 }), queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] })],
+      params: [
+        slug,
+        queryParam('passcode', "The room's passcode (an invite link of a private room)", { type: 'string', maxLength: 64 }),
+        queryParam('overlay', 'Transparent background, no forms (for streamers)', { enum: ['1', 'true'] }),
+      ],
       success: [{ status: '200', description: 'The board', content: html('HTML page') }],
       errors: ['not_found'],
       validated: false,
@@ -135,7 +144,9 @@ const pagePaths: Record<string, Record<string, unknown>> = {
       summary: "The home page's script and style sheet (bundled on first use, no CDN)",
       auth: false,
       params: [pathParam('file', 'Asset name', { enum: ['home.js', 'home.css'] })],
-      success: [{ status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }],
+      success: [
+        { status: '200', description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+      ],
       errors: ['not_found'],
       validated: false,
     }),
@@ -199,7 +210,8 @@ const pagePaths: Record<string, Record<string, unknown>> = {
     get: operation('sharePage', {
       tag: 'Share requests',
       summary: 'The page a share link opens in a browser (no key needed to see it): accept it into your dice box',
-      description: "What the link offers, and **Add to my dice box**, which accepts it with the browser's key (signing in, or as a guest, first): docs/pages.md.",
+      description:
+        "What the link offers, and **Add to my dice box**, which accepts it with the browser's key (signing in, or as a guest, first): docs/pages.md.",
       auth: false,
       limited: true,
       params: [shareCode],
@@ -215,6 +227,19 @@ const pagePaths: Record<string, Record<string, unknown>> = {
  * Every route the server answers, under its full path. Path parameters are named as the Express
  * routes name them; test/openapi/coverage.test.ts compares this list with the app's router.
  */
-export const paths: Record<string, Record<string, unknown>> = { ...pagePaths, ...usersPaths, ...roomsPaths, ...rollsPaths, ...statsPaths, ...themesPaths, ...broadcastingPaths, ...accountsPaths, ...activationPaths, ...roomPagesPaths, ...webhooksPaths, ...fairnessPaths };
+export const paths: Record<string, Record<string, unknown>> = {
+  ...pagePaths,
+  ...usersPaths,
+  ...roomsPaths,
+  ...rollsPaths,
+  ...statsPaths,
+  ...themesPaths,
+  ...broadcastingPaths,
+  ...accountsPaths,
+  ...activationPaths,
+  ...roomPagesPaths,
+  ...webhooksPaths,
+  ...fairnessPaths,
+};
 
 export const extraSchemas: Record<string, Schema> = { ...userSchemas, ...rollSchemas, ...statsSchemas, ...webhookSchemas };

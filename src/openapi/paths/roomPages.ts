@@ -3,7 +3,11 @@ import { html, slug, themeId } from '../params';
 
 /** The success of a page asset: a bundled script or a style sheet. */
 const scriptOrStyle = [
-  { status: '200' as const, description: 'The asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+  {
+    status: '200' as const,
+    description: 'The asset',
+    content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+  },
 ];
 
 /**
@@ -100,7 +104,7 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
       tag: 'Themes',
       summary: 'The upload page: a new dice theme from a form or a manifest file, its files dropped in (HTML)',
       description:
-        "The page publishes through `POST /api/1.0/theme` with the browser's key and shows the API's `details` beside the field or file each names (docs/pages.md, \"Making dice\"). Without a session: 303 to /signin, which comes back. Never framed, `Cache-Control: no-store`.",
+        'The page publishes through `POST /api/1.0/theme` with the browser\'s key and shows the API\'s `details` beside the field or file each names (docs/pages.md, "Making dice"). Without a session: 303 to /signin, which comes back. Never framed, `Cache-Control: no-store`.',
       auth: false,
       success: [
         { status: '200', description: 'The page', content: html('HTML page') },
@@ -115,7 +119,7 @@ export const roomPagesPaths: Record<string, Record<string, unknown>> = {
       tag: 'Themes',
       summary: "The dice editor: a theme's uniforms, label colours, faces, sizes, sounds and shaders with a live 3D preview; Save version (HTML)",
       description:
-        "The page reads the theme and publishes new versions through /api/1.0 with the browser's key (docs/pages.md, \"Making dice\"). Without a session: 303 to /signin, which comes back. An id that cannot be a theme's is a 404. Never framed, `Cache-Control: no-store`.",
+        'The page reads the theme and publishes new versions through /api/1.0 with the browser\'s key (docs/pages.md, "Making dice"). Without a session: 303 to /signin, which comes back. An id that cannot be a theme\'s is a 404. Never framed, `Cache-Control: no-store`.',
       auth: false,
       params: [themeId],
       success: [

@@ -102,7 +102,8 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
       params: [slug, participant],
       body: withNotes(fromJoi(rooms.participantBody), {
         username: {
-          description: 'Stored normalized (NFKC, single spaces); no invisible, control or text-direction characters; not the name of another participant of the room (409 name_taken)',
+          description:
+            'Stored normalized (NFKC, single spaces); no invisible, control or text-direction characters; not the name of another participant of the room (409 name_taken)',
         },
         passcode: { description: 'Accepted and ignored (some clients send it): who you are decides here' },
         dice_tray: {
@@ -110,7 +111,17 @@ export const roomsPaths: Record<string, Record<string, unknown>> = {
             'Replaces the saved rows of dice (`[]` empties them): at most 8 rows of 1 to 12 dice, 1,024 bytes of JSON; each die a die id and a theme id. Whether the theme has the die is checked when the row is rolled',
         },
       }),
-      example: { username: 'Alice', color: '#4363d8', dice_tray: [[{ dieType: 'd20', theme: 'dddice-bees' }], [{ dieType: 'd6', theme: 'standard' }, { dieType: 'd6', theme: 'standard' }]] },
+      example: {
+        username: 'Alice',
+        color: '#4363d8',
+        dice_tray: [
+          [{ dieType: 'd20', theme: 'dddice-bees' }],
+          [
+            { dieType: 'd6', theme: 'standard' },
+            { dieType: 'd6', theme: 'standard' },
+          ],
+        ],
+      },
       success: [{ status: '200', description: 'The room', schema: room }],
       errors: ['forbidden', 'not_found', 'name_taken'],
     }),

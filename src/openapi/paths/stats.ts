@@ -23,13 +23,26 @@ export const statsSchemas: Record<string, Schema> = {
     counts: {
       type: 'array',
       description: 'Every face in the die’s face order, zeros included',
-      items: strict({ face, value: { type: 'number', description: 'The face’s number as roll values give it (`value`)' }, count: { type: 'integer', minimum: 0 } }),
+      items: strict({
+        face,
+        value: { type: 'number', description: 'The face’s number as roll values give it (`value`)' },
+        count: { type: 'integer', minimum: 0 },
+      }),
     },
     mean: nullable({ type: 'number', description: 'Mean of the faces drawn; null when a face is not a number or nothing was drawn' }),
     expected_mean: nullable({ type: 'number', description: 'A fair die’s mean; null when a face is not a number' }),
-    chi_square: nullable({ type: 'number', minimum: 0, description: 'Pearson’s statistic against a fair die (each face 1/faces); null when nothing was drawn' }),
+    chi_square: nullable({
+      type: 'number',
+      minimum: 0,
+      description: 'Pearson’s statistic against a fair die (each face 1/faces); null when nothing was drawn',
+    }),
     degrees_of_freedom: { type: 'integer', minimum: 0, description: 'faces - 1' },
-    p_value: nullable({ type: 'number', minimum: 0, maximum: 1, description: 'The chance that a fair die gives a statistic at least this large; null when nothing was drawn or the die has one face' }),
+    p_value: nullable({
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: 'The chance that a fair die gives a statistic at least this large; null when nothing was drawn or the die has one face',
+    }),
     user_values: { type: 'integer', minimum: 0, description: 'Values a client supplied (`is_user_value`): never in the figures above' },
   }),
 };

@@ -9,7 +9,19 @@ const assetAnswers: Success[] = [
   {
     status: '200',
     description: 'The file, with its sniffed type (FBX meshes: application/octet-stream; glTF: model/gltf-binary, model/gltf+json)',
-    content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/ktx2', 'audio/wav', 'audio/mpeg', 'model/gltf-binary', 'model/gltf+json', 'application/octet-stream'].map((type) => [type, { schema: { type: 'string' } }])),
+    content: Object.fromEntries(
+      [
+        'image/png',
+        'image/jpeg',
+        'image/webp',
+        'image/ktx2',
+        'audio/wav',
+        'audio/mpeg',
+        'model/gltf-binary',
+        'model/gltf+json',
+        'application/octet-stream',
+      ].map((type) => [type, { schema: { type: 'string' } }]),
+    ),
     headers: { ETag: { type: 'string' } },
   },
   { status: '304', description: 'Not modified (If-None-Match)' },
@@ -38,7 +50,11 @@ export const themesPaths: Record<string, Record<string, unknown>> = {
           manifest: { type: 'string', contentMediaType: 'application/json', description: 'The JSON theme manifest (docs/spec.md §4.4)' },
           frag_shader: { type: 'string' },
           vert_shader: { type: 'string' },
-          assets: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'Files named as the manifest references them' },
+          assets: {
+            type: 'array',
+            items: { type: 'string', contentMediaType: 'application/octet-stream' },
+            description: 'Files named as the manifest references them',
+          },
         },
       },
       success: [{ status: '201', description: 'The theme version', schema: theme }],

@@ -13,7 +13,14 @@ export const usersPaths: Record<string, Record<string, unknown>> = {
       description: 'Answers the new API key. Limited per client address (`GUESTS_PER_HOUR`); refused with 403 when the server disallows guests.',
       auth: false,
       limited: true,
-      success: [{ status: '201', description: 'The API key of the new guest', schema: envelope('string', { type: 'string', pattern: '^dk_[\\w-]{43}$' }), headers: rateHeaders }],
+      success: [
+        {
+          status: '201',
+          description: 'The API key of the new guest',
+          schema: envelope('string', { type: 'string', pattern: '^dk_[\\w-]{43}$' }),
+          headers: rateHeaders,
+        },
+      ],
       errors: ['forbidden'],
     }),
     get: operation('getUser', {
@@ -24,7 +31,8 @@ export const usersPaths: Record<string, Record<string, unknown>> = {
     patch: operation('updateUser', {
       tag: 'Users',
       summary: 'Change your own name or username',
-      description: 'Usernames are unique regardless of case (409 `username_taken`), and the `guest-` prefix belongs to guests. A field left out is left as it is.',
+      description:
+        'Usernames are unique regardless of case (409 `username_taken`), and the `guest-` prefix belongs to guests. A field left out is left as it is.',
       body: withNotes(fromJoi(users.updateUserBody), {
         name: { description: 'Not blank, no control characters' },
         username: { description: '1 to 64 letters, digits, dots, dashes or underscores' },
@@ -63,7 +71,7 @@ export const usersPaths: Record<string, Record<string, unknown>> = {
 };
 
 const apiKeyFields = {
-  prefix: { type: 'string', pattern: '^dk_[\\w-]{8}$', description: 'The first characters of the key: they name it here and in the operators\' CLI' },
+  prefix: { type: 'string', pattern: '^dk_[\\w-]{8}$', description: "The first characters of the key: they name it here and in the operators' CLI" },
   name: { type: 'string' },
   is_current: { type: 'boolean', description: 'The key this request was made with' },
   created_at: { type: 'string', pattern: TIMESTAMP_PATTERN },
@@ -71,5 +79,8 @@ const apiKeyFields = {
 
 export const userSchemas: Record<string, Schema> = {
   ApiKey: strict(apiKeyFields, { description: 'One of your API keys, without its secret' }),
-  NewApiKey: strict({ ...apiKeyFields, key: { type: 'string', pattern: '^dk_[\\w-]{43}$', description: 'The whole key: shown once, never again' } }, { description: 'A key just created' }),
+  NewApiKey: strict(
+    { ...apiKeyFields, key: { type: 'string', pattern: '^dk_[\\w-]{43}$', description: 'The whole key: shown once, never again' } },
+    { description: 'A key just created' },
+  ),
 };

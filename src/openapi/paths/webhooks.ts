@@ -27,8 +27,14 @@ export const webhooksPaths: Record<string, Record<string, unknown>> = {
         url: { description: 'Where events are POSTed' },
         events: { description: 'Event types, or `["*"]` for all' },
         room: { description: 'A room slug; omitted or null: your own rolls wherever they are made' },
-        format: { description: '`discord`: the body is a Discord execute-webhook message per new roll (set by itself for a Discord webhook URL)', default: 'standard' },
-        visibility: { description: '`owner`: what you may see; `public`: what a bystander sees (hidden dice null, no whispers). Forced to `public` for Discord', default: 'owner' },
+        format: {
+          description: '`discord`: the body is a Discord execute-webhook message per new roll (set by itself for a Discord webhook URL)',
+          default: 'standard',
+        },
+        visibility: {
+          description: '`owner`: what you may see; `public`: what a bystander sees (hidden dice null, no whispers). Forced to `public` for Discord',
+          default: 'owner',
+        },
       }),
       example: { url: 'https://example.com/dice-hook', events: ['roll.created'], room: 'r0ll1ng' },
       success: [{ status: '201', description: 'The webhook, with `secret`', schema: envelope('webhook', ref('NewWebhook')) }],
@@ -84,7 +90,13 @@ export const webhooksPaths: Record<string, Record<string, unknown>> = {
       tag: 'Webhooks',
       summary: 'The delivery log: each event, its attempts and the last answer (at most 1 KiB of it)',
       params: [webhookId, ...pageParams],
-      success: [{ status: '200', description: 'A page of deliveries, newest first (kept 7 days after they finish)', schema: pageOf('webhook_delivery', ref('WebhookDelivery')) }],
+      success: [
+        {
+          status: '200',
+          description: 'A page of deliveries, newest first (kept 7 days after they finish)',
+          schema: pageOf('webhook_delivery', ref('WebhookDelivery')),
+        },
+      ],
       errors: ['not_found'],
     }),
   },
@@ -105,7 +117,10 @@ const webhookFields: Record<string, Schema> = {
 
 export const webhookSchemas: Record<string, Schema> = {
   Webhook: strict(webhookFields, { description: 'A webhook, without its secret' }),
-  NewWebhook: strict({ ...webhookFields, secret: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{32}$', description: 'Standard Webhooks secret: shown once, never again' } }, { description: 'A webhook just created, or its secret just rotated' }),
+  NewWebhook: strict(
+    { ...webhookFields, secret: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{32}$', description: 'Standard Webhooks secret: shown once, never again' } },
+    { description: 'A webhook just created, or its secret just rotated' },
+  ),
   WebhookDelivery: strict(
     {
       id: { type: 'string', description: 'The event id: the `webhook-id` header, the same on every attempt' },

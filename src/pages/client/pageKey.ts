@@ -48,7 +48,11 @@ let asking: Promise<string | null> | null = null;
 
 /** A new page key for this session, or null when the server says the session is over. */
 async function askForPageKey(session: { tag: string; csrf: string }): Promise<string | null> {
-  const res = await fetch('/account/page-key', { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': session.csrf, Accept: 'application/json' } });
+  const res = await fetch('/account/page-key', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'X-CSRF-Token': session.csrf, Accept: 'application/json' },
+  });
   if (res.status === 401 || res.status === 403) return null;
   if (!res.ok) throw new Error(`This page could not get its key (HTTP ${res.status}): reload the page to try again.`);
   const { key } = (await res.json()) as { key: string };

@@ -56,9 +56,16 @@ function Histogram({ die }: { die: DieStats }) {
   return h('figure', { class: 'stats-chart' }, [
     h(
       'svg',
-      { viewBox: `0 0 ${n * 10} 100`, preserveAspectRatio: 'none', role: 'img', 'aria-label': `Throws per face of the ${die.type}: ${described}. A fair die would give ${round(expected)} each.` },
+      {
+        viewBox: `0 0 ${n * 10} 100`,
+        preserveAspectRatio: 'none',
+        role: 'img',
+        'aria-label': `Throws per face of the ${die.type}: ${described}. A fair die would give ${round(expected)} each.`,
+      },
       [
-        ...die.counts.map((c, i) => h('rect', { class: 'bar', x: i * 10 + (n > 60 ? 0 : 1.5), width: n > 60 ? 10 : 7, y: y(c.count), height: 100 - y(c.count) })),
+        ...die.counts.map((c, i) =>
+          h('rect', { class: 'bar', x: i * 10 + (n > 60 ? 0 : 1.5), width: n > 60 ? 10 : 7, y: y(c.count), height: 100 - y(c.count) }),
+        ),
         die.count > 0 ? h('line', { class: 'expected', x1: 0, x2: n * 10, y1: y(expected), y2: y(expected), 'vector-effect': 'non-scaling-stroke' }) : null,
       ],
     ),
@@ -76,7 +83,13 @@ function CountsTable({ die }: { die: DieStats }) {
     h('summary', null, 'Counts as a table'),
     h('table', null, [
       h('thead', null, h('tr', null, [h('th', { scope: 'col' }, 'Face'), h('th', { scope: 'col' }, 'Throws'), h('th', { scope: 'col' }, 'Fair die')])),
-      h('tbody', null, die.counts.map((c, i) => h('tr', { key: i }, [h('th', { scope: 'row' }, faceLabel(c.face, c.value)), h('td', null, String(c.count)), h('td', null, round(expected))]))),
+      h(
+        'tbody',
+        null,
+        die.counts.map((c, i) =>
+          h('tr', { key: i }, [h('th', { scope: 'row' }, faceLabel(c.face, c.value)), h('td', null, String(c.count)), h('td', null, round(expected))]),
+        ),
+      ),
     ]),
   ]);
 }

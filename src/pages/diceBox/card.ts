@@ -16,22 +16,29 @@ export function themeHref(id: string) {
 
 /** The theme's label: its name in its label colours (set through the DOM: the CSP allows no inline style). */
 export function Label(props: { theme: Pick<Theme, 'name' | 'label'>; tag?: 'span' | 'h2' | 'p'; id?: string }) {
-  return h(props.tag ?? 'span', {
-    id: props.id,
-    class: 'theme-label',
-    ref: (el: HTMLElement | null) => {
-      if (!el) return;
-      el.style.color = props.theme.label?.color ?? '';
-      el.style.backgroundColor = props.theme.label?.background_color ?? '';
+  return h(
+    props.tag ?? 'span',
+    {
+      id: props.id,
+      class: 'theme-label',
+      ref: (el: HTMLElement | null) => {
+        if (!el) return;
+        el.style.color = props.theme.label?.color ?? '';
+        el.style.backgroundColor = props.theme.label?.background_color ?? '';
+      },
     },
-  }, props.theme.name);
+    props.theme.name,
+  );
 }
 
 function Picture(props: { theme: Theme }) {
   const [src, setSrc] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    previewPicture(props.theme).then((url) => live && setSrc(url), () => live && setSrc(null));
+    previewPicture(props.theme).then(
+      (url) => live && setSrc(url),
+      () => live && setSrc(null),
+    );
     return () => {
       live = false;
     };
@@ -41,7 +48,13 @@ function Picture(props: { theme: Theme }) {
   return h('div', { class: 'preview empty', role: 'img', 'aria-label': alt }, src === null ? 'No picture: this browser has no WebGL.' : 'Drawing\u2026');
 }
 
-export function ThemeCard(props: { theme: Theme; latest: string | undefined; client: RestClient; onUpgraded: (theme: Theme) => void; onRemoved: (id: string) => void }) {
+export function ThemeCard(props: {
+  theme: Theme;
+  latest: string | undefined;
+  client: RestClient;
+  onUpgraded: (theme: Theme) => void;
+  onRemoved: (id: string) => void;
+}) {
   const { theme, client } = props;
   const upgrade = useAction();
   const remove = useAction();
@@ -56,30 +69,44 @@ export function ThemeCard(props: { theme: Theme; latest: string | undefined; cli
     newer ? h('p', { class: 'warning' }, `Version ${newer} is out.`) : null,
     h('div', { class: 'row' }, [
       newer
-        ? h('button', {
-            type: 'button',
-            disabled: upgrade.busy,
-            'aria-label': `Upgrade to latest: ${theme.name} ${newer}`,
-            'aria-describedby': `${base}-upgrade`,
-            onClick: () => void upgrade.run(async () => props.onUpgraded(await client.upgradeDiceBoxTheme(theme.id))),
-          }, 'Upgrade to latest')
+        ? h(
+            'button',
+            {
+              type: 'button',
+              disabled: upgrade.busy,
+              'aria-label': `Upgrade to latest: ${theme.name} ${newer}`,
+              'aria-describedby': `${base}-upgrade`,
+              onClick: () => void upgrade.run(async () => props.onUpgraded(await client.upgradeDiceBoxTheme(theme.id))),
+            },
+            'Upgrade to latest',
+          )
         : null,
-      h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove ${theme.name}`, 'aria-describedby': `${base}-remove`, onClick: () => setConfirming(true) }, 'Remove'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', 'aria-label': `Remove ${theme.name}`, 'aria-describedby': `${base}-remove`, onClick: () => setConfirming(true) },
+        'Remove',
+      ),
     ]),
     confirming
-      ? h(Confirm, {
-          id: `${base}-confirm`,
-          question: `Remove "${theme.name}" from your dice box?`,
-          confirm: 'Remove',
-          danger: true,
-          busy: remove.busy,
-          onCancel: () => setConfirming(false),
-          onConfirm: () =>
-            void remove.run(async () => {
-              await client.removeDiceBoxTheme(theme.id);
-              props.onRemoved(theme.id);
-            }).then(() => setConfirming(false)),
-        }, h('p', { class: 'hint' }, 'You will no longer roll with it. The theme itself stays; a share link or a new version brings it back.'))
+      ? h(
+          Confirm,
+          {
+            id: `${base}-confirm`,
+            question: `Remove "${theme.name}" from your dice box?`,
+            confirm: 'Remove',
+            danger: true,
+            busy: remove.busy,
+            onCancel: () => setConfirming(false),
+            onConfirm: () =>
+              void remove
+                .run(async () => {
+                  await client.removeDiceBoxTheme(theme.id);
+                  props.onRemoved(theme.id);
+                })
+                .then(() => setConfirming(false)),
+          },
+          h('p', { class: 'hint' }, 'You will no longer roll with it. The theme itself stays; a share link or a new version brings it back.'),
+        )
       : null,
     h(Feedback, { id: `${base}-upgrade`, action: upgrade }),
     h(Feedback, { id: `${base}-remove`, action: remove }),

@@ -12,7 +12,11 @@ export function Layout(props: { title: string; children?: ComponentChildren; wid
   return h('div', { class: 'layout' }, [
     h('header', { class: 'top' }, [
       h('a', { class: 'brand', href: '/' }, 'Dice'),
-      h('nav', { 'aria-label': 'Dice' }, [h('a', { href: '/dice-box' }, 'My dice box'), h('a', { href: '/dice/new' }, 'Upload a theme'), h('a', { href: '/' }, 'My rooms')]),
+      h('nav', { 'aria-label': 'Dice' }, [
+        h('a', { href: '/dice-box' }, 'My dice box'),
+        h('a', { href: '/dice/new' }, 'Upload a theme'),
+        h('a', { href: '/' }, 'My rooms'),
+      ]),
       session
         ? h('form', { method: 'post', action: '/signout', class: 'signout' }, [
             h('input', { type: 'hidden', name: '_csrf', value: session.csrf }),

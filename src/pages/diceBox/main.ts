@@ -52,22 +52,28 @@ function Box(props: { client: RestClient }) {
 
   // The latest versions are read with the first list, after a reconnection and with each arrival, not per filter.
   const knowsLatest = useRef(false);
-  const load = useCallback(async (text: string, again = false) => {
-    try {
-      const fresh = again || !knowsLatest.current;
-      const [page, versions] = await Promise.all([client.listDiceBox({ filter: text.trim() || undefined, per_page: PER_PAGE }), fresh ? latestVersions(client) : null]);
-      if (versions) {
-        knowsLatest.current = true;
-        setLatest(versions);
+  const load = useCallback(
+    async (text: string, again = false) => {
+      try {
+        const fresh = again || !knowsLatest.current;
+        const [page, versions] = await Promise.all([
+          client.listDiceBox({ filter: text.trim() || undefined, per_page: PER_PAGE }),
+          fresh ? latestVersions(client) : null,
+        ]);
+        if (versions) {
+          knowsLatest.current = true;
+          setLatest(versions);
+        }
+        if (text !== filterNow.current) return;
+        setThemes(page.data);
+        setTotal(page.meta.total);
+        setError('');
+      } catch (err) {
+        setError(refusalOf(err));
       }
-      if (text !== filterNow.current) return;
-      setThemes(page.data);
-      setTotal(page.meta.total);
-      setError('');
-    } catch (err) {
-      setError(refusalOf(err));
-    }
-  }, [client]);
+    },
+    [client],
+  );
 
   useEffect(() => {
     const timer = setTimeout(() => void load(filter), filter ? FILTER_WAIT_MS : 0);
@@ -108,22 +114,52 @@ function Box(props: { client: RestClient }) {
   };
 
   return h('div', null, [
-    h('p', { class: 'hint' }, 'The dice themes you can roll with: your own, the ones shared with you, and the public ones. Each stays at its version until you upgrade it.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'The dice themes you can roll with: your own, the ones shared with you, and the public ones. Each stays at its version until you upgrade it.',
+    ),
     h('div', { class: 'field filter' }, [
       h('label', { for: 'filter' }, 'Filter themes'),
-      h('input', { id: 'filter', type: 'search', value: filter, maxLength: 100, autocomplete: 'off', 'aria-describedby': 'filter-hint', onInput: (e: Event) => setFilter((e.target as HTMLInputElement).value) }),
+      h('input', {
+        id: 'filter',
+        type: 'search',
+        value: filter,
+        maxLength: 100,
+        autocomplete: 'off',
+        'aria-describedby': 'filter-hint',
+        onInput: (e: Event) => setFilter((e.target as HTMLInputElement).value),
+      }),
       h('p', { id: 'filter-hint', class: 'hint' }, 'Part of a theme\u2019s name or id.'),
     ]),
     h('p', { class: 'done', role: 'status' }, news),
     error ? h('p', { class: 'message error', role: 'alert' }, error) : null,
-    problems.length ? h('ul', { class: 'problems', 'aria-label': 'Themes drawn in the built-in look' }, problems.map((p) => h('li', { key: p, class: 'warning' }, p))) : null,
+    problems.length
+      ? h(
+          'ul',
+          { class: 'problems', 'aria-label': 'Themes drawn in the built-in look' },
+          problems.map((p) => h('li', { key: p, class: 'warning' }, p)),
+        )
+      : null,
     themes === null
       ? h('p', { role: 'status' }, 'Loading your dice box\u2026')
       : themes.length === 0
         ? h('p', { id: 'empty' }, filter ? `No theme in your dice box matches "${filter}".` : 'Your dice box is empty.')
         : [
-            h('p', { class: 'hint', id: 'count' }, total > themes.length ? `The first ${themes.length} of ${total} themes: filter to find the others.` : `${themes.length} theme${themes.length === 1 ? '' : 's'}`),
-            h('ul', { class: 'themes', id: 'themes' }, themes.map((theme) => h(ThemeCard, { key: `${theme.id}@${theme.version}`, theme, latest: latest.get(theme.id), client, onUpgraded: replace, onRemoved: removed }))),
+            h(
+              'p',
+              { class: 'hint', id: 'count' },
+              total > themes.length
+                ? `The first ${themes.length} of ${total} themes: filter to find the others.`
+                : `${themes.length} theme${themes.length === 1 ? '' : 's'}`,
+            ),
+            h(
+              'ul',
+              { class: 'themes', id: 'themes' },
+              themes.map((theme) =>
+                h(ThemeCard, { key: `${theme.id}@${theme.version}`, theme, latest: latest.get(theme.id), client, onUpgraded: replace, onRemoved: removed }),
+              ),
+            ),
           ],
   ]);
 }

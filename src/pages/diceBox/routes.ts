@@ -42,16 +42,19 @@ async function assetUrls(script: DicePageScript) {
 /** A page with nothing to load: a heading and a sentence, in the pages' style (404 and 410 pages). */
 async function sendRefusal(req: Request, res: Response, status: number, title: string, message: string) {
   const [urls, session] = await Promise.all([assetUrls('theme.js'), pageSession(req, res)]);
-  res.status(status).set(PRIVATE_PAGE_HEADERS).send(
-    renderShell({
-      title: `${title} · Dice`,
-      styles: urls.styles,
-      // The theme page's script shows the refusal it finds in data-refusal-* (every value as text).
-      scripts: urls.scripts,
-      body: { ...session, 'refusal-title': title, 'refusal-message': message },
-      markup: '<noscript><p>This page needs JavaScript.</p></noscript>',
-    }),
-  );
+  res
+    .status(status)
+    .set(PRIVATE_PAGE_HEADERS)
+    .send(
+      renderShell({
+        title: `${title} · Dice`,
+        styles: urls.styles,
+        // The theme page's script shows the refusal it finds in data-refusal-* (every value as text).
+        scripts: urls.scripts,
+        body: { ...session, 'refusal-title': title, 'refusal-message': message },
+        markup: '<noscript><p>This page needs JavaScript.</p></noscript>',
+      }),
+    );
 }
 
 export function dicePageRoutes(deps: AppDeps, facts: DicePageFacts): Router {
@@ -75,7 +78,9 @@ export function dicePageRoutes(deps: AppDeps, facts: DicePageFacts): Router {
 
   router.get('/dice-box', async (req, res) => {
     const [urls, session] = await Promise.all([assetUrls('diceBox.js'), pageSession(req, res)]);
-    res.set(PRIVATE_PAGE_HEADERS).send(renderShell({ title: 'My dice box · Dice', ...urls, body: { ...session, 'guests-allowed': String(deps.config.allowGuests) } }));
+    res
+      .set(PRIVATE_PAGE_HEADERS)
+      .send(renderShell({ title: 'My dice box · Dice', ...urls, body: { ...session, 'guests-allowed': String(deps.config.allowGuests) } }));
   });
 
   router.get('/dice/:id', async (req, res, next) => {

@@ -37,9 +37,21 @@ export const THEME_ID = /^[a-z0-9](?:[a-z0-9_-]{0,98}[a-z0-9])?$/;
 
 export function emptyDraft(): Draft {
   return {
-    id: '', name: '', description: '', version: '1.0.0', label: { color: '#ffffff', background_color: '#3451c7' },
-    available_dice: [...STANDARD_DICE], uniforms: {}, values: {}, sizes: {}, sounds: [], meshes: {}, textures: [], physics: {},
-    frag_shader: '', vert_shader: '',
+    id: '',
+    name: '',
+    description: '',
+    version: '1.0.0',
+    label: { color: '#ffffff', background_color: '#3451c7' },
+    available_dice: [...STANDARD_DICE],
+    uniforms: {},
+    values: {},
+    sizes: {},
+    sounds: [],
+    meshes: {},
+    textures: [],
+    physics: {},
+    frag_shader: '',
+    vert_shader: '',
   };
 }
 
@@ -62,7 +74,9 @@ function mapFiles<T extends Pick<Draft, 'values' | 'sounds' | 'meshes' | 'textur
   return {
     ...d,
     meshes: Object.fromEntries(Object.entries(d.meshes ?? {}).map(([die, name]) => [die, map(name)])),
-    values: Object.fromEntries(Object.entries(d.values ?? {}).map(([die, faces]) => [die, faces.map((f) => (isObject(f) && typeof f.src === 'string' ? { ...f, src: map(f.src) } : f))])),
+    values: Object.fromEntries(
+      Object.entries(d.values ?? {}).map(([die, faces]) => [die, faces.map((f) => (isObject(f) && typeof f.src === 'string' ? { ...f, src: map(f.src) } : f))]),
+    ),
     textures: (d.textures ?? []).map((t) => ({ ...t, src: mapSrc(t.src, map) })),
     sounds: (d.sounds ?? []).map((s) => ({ ...s, src: mapSrc(s.src, map) })),
   };
@@ -74,7 +88,10 @@ export function draftOf(theme: Theme): { draft: Draft; urls: Map<string, string>
   const names = new Map([...urls].map(([name, url]) => [url, name]));
   const draft: Draft = mapFiles(
     {
-      id: theme.id, name: theme.name, description: theme.description ?? '', version: theme.version,
+      id: theme.id,
+      name: theme.name,
+      description: theme.description ?? '',
+      version: theme.version,
       label: { color: theme.label?.color ?? '', background_color: theme.label?.background_color ?? '' },
       available_dice: theme.available_dice?.length ? theme.available_dice : [...STANDARD_DICE],
       uniforms: structuredClone(theme.uniforms ?? {}) as Record<string, Uniform>,
@@ -97,10 +114,19 @@ const nonEmpty = <T extends object>(o: T | undefined): T | undefined => (o && (A
 /** The manifest to publish (`POST /theme`'s `manifest` field); `extend` names the base when there is one. */
 export function manifestOf(d: Draft, extend?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    api_version: '1.0', id: d.id, name: d.name, description: d.description, version: d.version, label: d.label,
+    api_version: '1.0',
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    version: d.version,
+    label: d.label,
     available_dice: d.available_dice,
-    meshes: nonEmpty(d.meshes), sizes: nonEmpty(d.sizes), sounds: nonEmpty(d.sounds), uniforms: nonEmpty(d.uniforms),
-    values: nonEmpty(d.values), textures: nonEmpty(d.textures),
+    meshes: nonEmpty(d.meshes),
+    sizes: nonEmpty(d.sizes),
+    sounds: nonEmpty(d.sounds),
+    uniforms: nonEmpty(d.uniforms),
+    values: nonEmpty(d.values),
+    textures: nonEmpty(d.textures),
     physics: d.physics && (nonEmpty(d.physics.inertia) || nonEmpty(d.physics.weight)) ? d.physics : undefined,
   };
   if (extend) out.extend = extend;
@@ -117,21 +143,28 @@ export function fileNames(d: Draft): string[] {
 /** The draft as the board's renderer takes a theme: files by name (the editor's preview keeps decoded files by name). */
 export function previewTheme(d: Draft, owner: Theme['user'] = null): Theme {
   return {
-    ...d, api_version: '1.0', frag_shader: d.frag_shader.trim() ? d.frag_shader : null, vert_shader: d.vert_shader.trim() ? d.vert_shader : null,
-    user: owner, created_at: '', updated_at: '',
+    ...d,
+    api_version: '1.0',
+    frag_shader: d.frag_shader.trim() ? d.frag_shader : null,
+    vert_shader: d.vert_shader.trim() ? d.vert_shader : null,
+    user: owner,
+    created_at: '',
+    updated_at: '',
   } as unknown as Theme;
 }
 
 /** The editor's controls of a uniform (docs/spec.md 2.3.3): a colour picker, a slider, or none. */
 export function uniformControl(u: Uniform): 'color' | 'slider' | null {
   if (u.type === 'color') return 'color';
-  if (u.type === 'f' && typeof u.min === 'number' && typeof u.max === 'number' && Number.isFinite(u.min) && Number.isFinite(u.max) && u.max > u.min) return 'slider';
+  if (u.type === 'f' && typeof u.min === 'number' && typeof u.max === 'number' && Number.isFinite(u.min) && Number.isFinite(u.max) && u.max > u.min)
+    return 'slider';
   return null;
 }
 
 /** The slider's value: the uniform's `value`, kept within min and max (its middle when it has none). */
 export function sliderValue(u: Uniform): number {
-  const min = u.min as number, max = u.max as number;
+  const min = u.min as number,
+    max = u.max as number;
   const v = typeof u.value === 'number' && Number.isFinite(u.value) ? u.value : (min + max) / 2;
   return Math.min(max, Math.max(min, v));
 }
@@ -191,10 +224,16 @@ export function draftFromManifest(text: string): Draft {
   const label = obj<Record<string, unknown>>(json.label, {});
   return {
     ...d,
-    id: str(json.id, ''), name: str(json.name, ''), description: str(json.description, ''), version: str(json.version, d.version),
+    id: str(json.id, ''),
+    name: str(json.name, ''),
+    description: str(json.description, ''),
+    version: str(json.version, d.version),
     label: { color: str(label.color, d.label.color), background_color: str(label.background_color, d.label.background_color) },
     available_dice: Array.isArray(json.available_dice) ? (json.available_dice as Draft['available_dice']) : d.available_dice,
-    uniforms: obj(json.uniforms, {}), values: obj(json.values, {}), sizes: obj(json.sizes, {}), meshes: obj(json.meshes, {}),
+    uniforms: obj(json.uniforms, {}),
+    values: obj(json.values, {}),
+    sizes: obj(json.sizes, {}),
+    meshes: obj(json.meshes, {}),
     physics: obj(json.physics, {}),
     sounds: Array.isArray(json.sounds) ? (json.sounds as Draft['sounds']) : [],
     textures: Array.isArray(json.textures) ? (json.textures as Draft['textures']) : [],

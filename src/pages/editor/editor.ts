@@ -45,7 +45,11 @@ export function EditorPage(props: { themeId: string }) {
 
 /** A new id for one's own copy of someone else's theme. */
 function copyId(id: string, user: User): string {
-  const who = (user.username ?? user.name ?? 'mine').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'mine';
+  const who =
+    (user.username ?? user.name ?? 'mine')
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'mine';
   return `${id}-${who}`.slice(0, 100).replace(/[-_]+$/, '');
 }
 
@@ -99,11 +103,22 @@ function Editor(props: Loaded) {
     return name;
   };
 
-  const fields = ['id', 'name', 'description', 'version', 'label.color', 'label.background_color', 'frag_shader', 'vert_shader',
-    ...Object.keys(draft.uniforms).map((n) => `uniforms.${n}`), ...draft.available_dice.flatMap((e) => {
+  const fields = [
+    'id',
+    'name',
+    'description',
+    'version',
+    'label.color',
+    'label.background_color',
+    'frag_shader',
+    'vert_shader',
+    ...Object.keys(draft.uniforms).map((n) => `uniforms.${n}`),
+    ...draft.available_dice.flatMap((e) => {
       const id = typeof e === 'string' ? e : e.id;
       return [`values.${id}`, `sizes.${id}`];
-    }), ...draft.sounds.map((_, i) => `sounds[${i}]`)];
+    }),
+    ...draft.sounds.map((_, i) => `sounds[${i}]`),
+  ];
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -117,7 +132,9 @@ function Editor(props: Loaded) {
     setProgress({ sent: 0, total: 1 });
     try {
       const assets = await Promise.all(names.map(async (name) => ({ name, data: picked.get(name)?.file ?? (await fileOf(urls.get(name) ?? name, name)) })));
-      const theme = await publishTheme(props.apiKey, { manifest, frag_shader: draft.frag_shader, vert_shader: draft.vert_shader, assets }, (sent, total) => setProgress({ sent, total }));
+      const theme = await publishTheme(props.apiKey, { manifest, frag_shader: draft.frag_shader, vert_shader: draft.vert_shader, assets }, (sent, total) =>
+        setProgress({ sent, total }),
+      );
       const next = draftOf(theme);
       setUrls(next.urls);
       setDraft((d) => ({ ...d, id: theme.id, version: theme.version }));
@@ -137,7 +154,7 @@ function Editor(props: Loaded) {
         return m && uploaded[Number(m[1])] ? { path: '', message: `${uploaded[Number(m[1])]}: ${d.message}` } : d;
       });
       setProblems(groupDetails(details, fields));
-      setFailure(details.length ? 'The version was not published: see what to change beside each field.' : e.message ?? String(err));
+      setFailure(details.length ? 'The version was not published: see what to change beside each field.' : (e.message ?? String(err)));
       requestAnimationFrame(() => (document.querySelector('[aria-invalid="true"]') as HTMLElement | null)?.focus());
     } finally {
       setProgress(null);
@@ -150,9 +167,17 @@ function Editor(props: Loaded) {
   return h('div', { class: 'editor' }, [
     h('div', { class: 'editor-head' }, [
       h('h1', null, title),
-      h('p', { class: 'lead' }, owned
-        ? ['Theme ', h('code', null, draft.id), `, version ${draft.version}. `, h('a', { href: `/dice/${encodeURIComponent(draft.id)}` }, 'Theme page')]
-        : [`${props.theme.user?.name ?? 'Someone'}'s theme `, h('code', null, base), ': saving makes a theme of your own based on it (its files come from it).']),
+      h(
+        'p',
+        { class: 'lead' },
+        owned
+          ? ['Theme ', h('code', null, draft.id), `, version ${draft.version}. `, h('a', { href: `/dice/${encodeURIComponent(draft.id)}` }, 'Theme page')]
+          : [
+              `${props.theme.user?.name ?? 'Someone'}'s theme `,
+              h('code', null, base),
+              ': saving makes a theme of your own based on it (its files come from it).',
+            ],
+      ),
     ]),
     h('div', { class: 'editor-grid' }, [
       h('section', { class: 'card preview', 'aria-labelledby': 'preview-title' }, [
@@ -169,8 +194,24 @@ function Editor(props: Loaded) {
         h(ShaderControls, { ...controls, diagnostics: preview?.diagnostics ?? [] }),
         h(Section, { id: 'save', title: 'Save' }, [
           h('form', { class: 'stack', onSubmit: save, noValidate: true }, [
-            owned ? null : h(Field, { id: 'theme-id', label: 'Theme id of your copy', value: newId, onInput: setNewId, problems: p('id'), attrs: { autocomplete: 'off', spellcheck: false } }),
-            h(Field, { id: 'theme-version', label: 'Version', hint: 'The next patch version unless you change it (SemVer).', value: version, onInput: setVersion, problems: p('version') }),
+            owned
+              ? null
+              : h(Field, {
+                  id: 'theme-id',
+                  label: 'Theme id of your copy',
+                  value: newId,
+                  onInput: setNewId,
+                  problems: p('id'),
+                  attrs: { autocomplete: 'off', spellcheck: false },
+                }),
+            h(Field, {
+              id: 'theme-version',
+              label: 'Version',
+              hint: 'The next patch version unless you change it (SemVer).',
+              value: version,
+              onInput: setVersion,
+              problems: p('version'),
+            }),
             failure ? h(OtherProblems, { message: failure, messages: p('') }) : null,
             progress ? h(Progress, progress) : null,
             saved ? h('p', { class: 'message ok', role: 'status' }, saved) : null,

@@ -34,7 +34,10 @@ export class LivePreview {
   private note = '';
   private drawn = 0;
 
-  private constructor(private readonly shelf: DiceShelf, private readonly onState: (state: PreviewState) => void) {}
+  private constructor(
+    private readonly shelf: DiceShelf,
+    private readonly onState: (state: PreviewState) => void,
+  ) {}
 
   /** A preview on `canvas`, or null without WebGL. `urls`: file name -> URL of the theme's files so far. */
   static create(canvas: HTMLCanvasElement, onState: (state: PreviewState) => void): LivePreview | null {
@@ -83,15 +86,19 @@ export class LivePreview {
     const next: ThemeAssets = { ...this.base, theme, failed: this.base.failed };
     this.note = this.base.failed ? this.note : '';
     try {
-      await this.shelf.show(next, draft.available_dice.map((d) => dieOf(d).id));
+      await this.shelf.show(
+        next,
+        draft.available_dice.map((d) => dieOf(d).id),
+      );
     } catch (err) {
       this.note = `The preview could not be drawn: ${err instanceof Error ? err.message : String(err)}`;
     }
     if (this.current) disposeKinds(this.current);
     this.current = next;
-    const diagnostics = theme.frag_shader || theme.vert_shader
-      ? this.shelf.diagnose({ frag_shader: theme.frag_shader, vert_shader: theme.vert_shader, uniforms: theme.uniforms })
-      : [];
+    const diagnostics =
+      theme.frag_shader || theme.vert_shader
+        ? this.shelf.diagnose({ frag_shader: theme.frag_shader, vert_shader: theme.vert_shader, uniforms: theme.uniforms })
+        : [];
     this.drawn++;
     this.onState({ note: this.note, diagnostics, drawn: this.drawn });
   }

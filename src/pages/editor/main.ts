@@ -16,7 +16,11 @@ function Page() {
     h(Header, null),
     h('main', { class: 'content' }, [
       h('h1', null, 'New dice theme'),
-      h('p', { class: 'lead' }, 'Fill in the manifest (or load a manifest file), add the files it names, and upload. You can change everything later in the editor.'),
+      h(
+        'p',
+        { class: 'lead' },
+        'Fill in the manifest (or load a manifest file), add the files it names, and upload. You can change everything later in the editor.',
+      ),
       h(UploadPage, null),
     ]),
   ];

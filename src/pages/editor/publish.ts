@@ -51,7 +51,10 @@ export function publishTheme(key: string, input: PublishInput, progress: (sent: 
       if (xhr.status === 201 && body?.type === 'theme') return resolve(body.data as unknown as Theme);
       const data = (body?.data ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
       const details = Array.isArray(data.details)
-        ? data.details.filter((d: unknown): d is { path: string; message: string } => Boolean(d) && typeof (d as { path?: unknown }).path === 'string' && typeof (d as { message?: unknown }).message === 'string')
+        ? data.details.filter(
+            (d: unknown): d is { path: string; message: string } =>
+              Boolean(d) && typeof (d as { path?: unknown }).path === 'string' && typeof (d as { message?: unknown }).message === 'string',
+          )
         : [];
       const message = typeof data.message === 'string' ? data.message : `The server refused the upload (HTTP ${xhr.status}).`;
       reject(new ApiError(xhr.status, typeof data.code === 'string' ? data.code : 'error', message, details));

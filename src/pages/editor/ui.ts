@@ -20,7 +20,11 @@ export function Header() {
 /** The problems the server named for one field, said beside it (`id` for aria-describedby). */
 export function Problems(props: { id: string; messages?: string[] }) {
   if (!props.messages?.length) return null;
-  return h('ul', { class: 'problems', id: props.id }, props.messages.map((m) => h('li', null, m)));
+  return h(
+    'ul',
+    { class: 'problems', id: props.id },
+    props.messages.map((m) => h('li', null, m)),
+  );
 }
 
 /** The aria attributes of a control with problems. */
@@ -42,7 +46,7 @@ export function Field(props: {
 }) {
   const control = h(props.multiline ? 'textarea' : 'input', {
     id: props.id,
-    type: props.multiline ? undefined : props.type ?? 'text',
+    type: props.multiline ? undefined : (props.type ?? 'text'),
     value: props.value,
     onInput: (e: Event) => props.onInput((e.target as HTMLInputElement).value),
     ...invalid(props.id, props.problems),
@@ -57,12 +61,24 @@ export function Field(props: {
 }
 
 export function Section(props: { id: string; title: string; children?: ComponentChildren; class?: string }) {
-  return h('section', { class: `card ${props.class ?? ''}`, 'aria-labelledby': `${props.id}-title` }, [h('h2', { id: `${props.id}-title` }, props.title), props.children]);
+  return h('section', { class: `card ${props.class ?? ''}`, 'aria-labelledby': `${props.id}-title` }, [
+    h('h2', { id: `${props.id}-title` }, props.title),
+    props.children,
+  ]);
 }
 
 /** The problems of a refused publish that no field owns, as sentences (never the raw body). */
 export function OtherProblems(props: { message: string; messages?: string[] }) {
-  return h('div', { class: 'message error', role: 'alert' }, [h('p', null, props.message), props.messages?.length ? h('ul', null, props.messages.map((m) => h('li', null, m))) : null]);
+  return h('div', { class: 'message error', role: 'alert' }, [
+    h('p', null, props.message),
+    props.messages?.length
+      ? h(
+          'ul',
+          null,
+          props.messages.map((m) => h('li', null, m)),
+        )
+      : null,
+  ]);
 }
 
 /** How much of the upload has gone. */

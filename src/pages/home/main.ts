@@ -33,7 +33,10 @@ function Header(props: { me: User | null }) {
       ? h('div', { class: 'who' }, [
           h('span', null, ['Signed in as ', h('strong', null, session.user)]),
           h('a', { href: '/account' }, 'Account'),
-          h('form', { method: 'post', action: '/signout', class: 'signout' }, [h('input', { type: 'hidden', name: '_csrf', value: session.csrf }), h('button', { type: 'submit', class: 'secondary' }, 'Sign out')]),
+          h('form', { method: 'post', action: '/signout', class: 'signout' }, [
+            h('input', { type: 'hidden', name: '_csrf', value: session.csrf }),
+            h('button', { type: 'submit', class: 'secondary' }, 'Sign out'),
+          ]),
         ])
       : h('nav', { class: 'who', 'aria-label': 'Account' }, [
           props.me ? h('span', null, ['Playing as ', h('strong', null, props.me.name), ' (guest)']) : null,
@@ -74,22 +77,40 @@ function CreateRoom() {
     }
   };
 
-  if (cannot) return h(Section, { id: 'create', title: 'Create a room' }, h('p', null, ['This server makes rooms for accounts only: ', h('a', { href: '/signin?next=/' }, 'sign in'), data.signupAllowed ? [' or ', h('a', { href: '/signup?next=/' }, 'sign up')] : null, '.']));
+  if (cannot)
+    return h(
+      Section,
+      { id: 'create', title: 'Create a room' },
+      h('p', null, [
+        'This server makes rooms for accounts only: ',
+        h('a', { href: '/signin?next=/' }, 'sign in'),
+        data.signupAllowed ? [' or ', h('a', { href: '/signup?next=/' }, 'sign up')] : null,
+        '.',
+      ]),
+    );
   return h(Section, { id: 'create', title: 'Create a room' }, [
     h('form', { class: 'stack', onSubmit: submit }, [
       h('div', { class: 'field' }, [
         h('label', { for: 'room-name' }, 'Room name'),
-        h('input', { id: 'room-name', name: 'name', maxLength: 255, placeholder: 'Friday night table', autocomplete: 'off', value: name, onInput: (e: Event) => setName((e.target as HTMLInputElement).value) }),
+        h('input', {
+          id: 'room-name',
+          name: 'name',
+          maxLength: 255,
+          placeholder: 'Friday night table',
+          autocomplete: 'off',
+          value: name,
+          onInput: (e: Event) => setName((e.target as HTMLInputElement).value),
+        }),
       ]),
       h('fieldset', { class: 'choice' }, [
         h('legend', null, 'Who can join'),
         h('label', null, [
           h('input', { type: 'radio', name: 'visibility', value: 'private', checked: visibility === 'private', onChange: () => setVisibility('private') }),
-          h('span', null, [h('strong', null, 'Private'), ': with the invite link or the passcode'] ),
+          h('span', null, [h('strong', null, 'Private'), ': with the invite link or the passcode']),
         ]),
         h('label', null, [
           h('input', { type: 'radio', name: 'visibility', value: 'public', checked: visibility === 'public', onChange: () => setVisibility('public') }),
-          h('span', null, [h('strong', null, 'Public'), ': anyone with the room\'s address']),
+          h('span', null, [h('strong', null, 'Public'), ": anyone with the room's address"]),
         ]),
       ]),
       h('p', { class: 'hint' }, 'The room opens at once, with its invite link (and, for a private room, its passcode) ready to copy.'),
@@ -139,7 +160,11 @@ function MyRooms(props: { client: DiceClient | null; me: User | null; loading: b
   else {
     const { current_page: current, last_page: last } = result.meta;
     body = [
-      h('ul', { class: 'rooms' }, result.data.map((room) => h(RoomItem, { key: room.slug, room, me: props.me }))),
+      h(
+        'ul',
+        { class: 'rooms' },
+        result.data.map((room) => h(RoomItem, { key: room.slug, room, me: props.me })),
+      ),
       last > 1
         ? h('nav', { class: 'pager', 'aria-label': 'My rooms pages' }, [
             h('button', { type: 'button', class: 'secondary', disabled: current <= 1, onClick: () => setPage(current - 1) }, 'Previous page'),
@@ -167,7 +192,17 @@ function JoinRoom() {
     h('form', { class: 'stack', onSubmit: submit }, [
       h('div', { class: 'field' }, [
         h('label', { for: 'invite' }, 'Invite link or room slug'),
-        h('input', { id: 'invite', name: 'invite', autocomplete: 'off', spellcheck: false, autocapitalize: 'none', maxLength: 2048, value: text, 'aria-describedby': error ? 'invite-error' : undefined, onInput: (e: Event) => setText((e.target as HTMLInputElement).value) }),
+        h('input', {
+          id: 'invite',
+          name: 'invite',
+          autocomplete: 'off',
+          spellcheck: false,
+          autocapitalize: 'none',
+          maxLength: 2048,
+          value: text,
+          'aria-describedby': error ? 'invite-error' : undefined,
+          onInput: (e: Event) => setText((e.target as HTMLInputElement).value),
+        }),
       ]),
       h('button', { type: 'submit' }, 'Join a room'),
       error ? h('p', { id: 'invite-error', class: 'message error', role: 'alert' }, error) : null,
@@ -178,13 +213,17 @@ function JoinRoom() {
 function Developers() {
   return h('section', { class: 'developers', 'aria-labelledby': 'dev-title' }, [
     h('h2', { id: 'dev-title' }, 'For developers'),
-    h('p', null, 'A self-hostable 3D dice rolling service: a JSON API for dice themes, dice boxes, rolls, rooms and share links, and live rooms over Socket.IO, so virtual tabletops, integrations and browser boards see every roll as it happens.'),
+    h(
+      'p',
+      null,
+      'A self-hostable 3D dice rolling service: a JSON API for dice themes, dice boxes, rolls, rooms and share links, and live rooms over Socket.IO, so virtual tabletops, integrations and browser boards see every roll as it happens.',
+    ),
     h('ul', null, [
       h('li', null, [h('a', { href: '/docs' }, '/docs'), ': the API reference, every endpoint with its fields and errors']),
       h('li', null, [h('a', { href: '/api/1.0/openapi.json' }, '/api/1.0/openapi.json'), ': the same as an OpenAPI 3.1 document']),
       h('li', null, [h('a', { href: '/account' }, 'Developer settings'), ': your API keys (signed in)']),
       h('li', null, ['A guest key without an account: ', h('code', null, 'POST /api/1.0/user')]),
-      h('li', null, ['A room\'s board: ', h('code', null, '/room/{slug}'), ' (add ', h('code', null, '?overlay=1'), ' for streaming software)']),
+      h('li', null, ["A room's board: ", h('code', null, '/room/{slug}'), ' (add ', h('code', null, '?overlay=1'), ' for streaming software)']),
       h('li', null, [h('a', { href: '/healthz' }, '/healthz'), ' and ', h('a', { href: '/readyz' }, '/readyz'), ': health']),
     ]),
   ]);

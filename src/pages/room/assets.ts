@@ -25,7 +25,11 @@ let assets: Promise<RoomPageAssets> | null = null;
 
 export function roomPageAssets(): Promise<RoomPageAssets> {
   // The page's style sheet, then the statistics' die cards (shared with the board).
-  assets ??= Promise.all([bundleScript(ENTRY), Promise.all([readFile(STYLE, 'utf8'), readFile(STATS_STYLE, 'utf8')]).then((sheets) => sheets.join('\n')), bundleScript(STREAM, 'iife')])
+  assets ??= Promise.all([
+    bundleScript(ENTRY),
+    Promise.all([readFile(STYLE, 'utf8'), readFile(STATS_STYLE, 'utf8')]).then((sheets) => sheets.join('\n')),
+    bundleScript(STREAM, 'iife'),
+  ])
     .then(([js, css, stream]) => ({
       files: { 'room.js': js, 'room.css': css, 'stream.js': stream },
       version: { 'room.js': hash(js), 'room.css': hash(css), 'stream.js': hash(stream) },

@@ -27,10 +27,21 @@ export function Invite(props: { room: Room; passcodeGiven: string | null }) {
   };
   return h('section', { class: 'card', 'aria-labelledby': 'invite-title' }, [
     h('h2', { id: 'invite-title' }, 'Invite'),
-    h('p', { class: 'hint', id: 'invite-hint' }, props.room.is_public ? 'Anyone who opens this link joins the room.' : 'This link carries the passcode: whoever opens it joins the room at once.'),
+    h(
+      'p',
+      { class: 'hint', id: 'invite-hint' },
+      props.room.is_public ? 'Anyone who opens this link joins the room.' : 'This link carries the passcode: whoever opens it joins the room at once.',
+    ),
     h('div', { class: 'field' }, [
       h('label', { for: 'invite-link' }, 'Invite link'),
-      h('input', { id: 'invite-link', type: 'text', readOnly: true, value: link, 'aria-describedby': 'invite-hint', onFocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+      h('input', {
+        id: 'invite-link',
+        type: 'text',
+        readOnly: true,
+        value: link,
+        'aria-describedby': 'invite-hint',
+        onFocus: (e: Event) => (e.target as HTMLInputElement).select(),
+      }),
     ]),
     h('div', { class: 'row' }, [h('button', { type: 'button', onClick: copy }, 'Copy invite link'), h('span', { class: 'done', role: 'status' }, said)]),
   ]);

@@ -50,7 +50,8 @@ function Layout(props: { title: string; children?: ComponentChildren }) {
 }
 
 function refusal(err: unknown): string {
-  if (err instanceof ApiError && err.status === 401) return 'The key this browser keeps no longer works: sign in again, or open the room\u2019s board to play as a new guest.';
+  if (err instanceof ApiError && err.status === 401)
+    return 'The key this browser keeps no longer works: sign in again, or open the room\u2019s board to play as a new guest.';
   if (err instanceof ApiError && err.status === 404) return 'There is no such room (or it was deleted).';
   return messageOf(err);
 }
@@ -112,14 +113,26 @@ function App() {
     case 'nokey':
       return h(Layout, { title: 'Room settings' }, [
         h('p', null, 'This browser does not play in any room yet.'),
-        h('p', { class: 'links' }, [h('a', { href: boardPath }, 'Open the room\u2019s board to join it'), h('a', { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, 'Sign in')]),
+        h('p', { class: 'links' }, [
+          h('a', { href: boardPath }, 'Open the room\u2019s board to join it'),
+          h('a', { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, 'Sign in'),
+        ]),
       ]);
     case 'refused':
-      return h(Layout, { title: 'Room settings' }, [h('p', { class: 'message error', role: 'alert' }, phase.message), h('p', null, h('a', { href: boardPath }, 'Open the room\u2019s board'))]);
+      return h(Layout, { title: 'Room settings' }, [
+        h('p', { class: 'message error', role: 'alert' }, phase.message),
+        h('p', null, h('a', { href: boardPath }, 'Open the room\u2019s board')),
+      ]);
     case 'left':
-      return h(Layout, { title: 'You left the room' }, [h('p', null, `You are no longer a player of "${phase.name}".`), h('p', null, h('a', { href: '/' }, 'Your rooms'))]);
+      return h(Layout, { title: 'You left the room' }, [
+        h('p', null, `You are no longer a player of "${phase.name}".`),
+        h('p', null, h('a', { href: '/' }, 'Your rooms')),
+      ]);
     case 'deleted':
-      return h(Layout, { title: 'The room is deleted' }, [h('p', null, `"${phase.name}" is gone, with its rolls.`), h('p', null, h('a', { href: '/' }, 'Your rooms'))]);
+      return h(Layout, { title: 'The room is deleted' }, [
+        h('p', null, `"${phase.name}" is gone, with its rolls.`),
+        h('p', null, h('a', { href: '/' }, 'Your rooms')),
+      ]);
     case 'ready': {
       const { room, me, client } = phase;
       const setRoom = (next: Room) => setPhase({ ...phase, room: next });

@@ -34,21 +34,31 @@ function Player(props: RoomProps & { player: Participant; owner: boolean }) {
       h('span', { class: 'swatch', 'aria-hidden': 'true', style: HEX.test(player.color) ? { background: player.color } : undefined }),
       h('span', { class: 'player-name' }, player.username),
       tags.length ? h('span', { class: 'tag' }, `(${tags.join(', ')})`) : null,
-      props.owner && !isMe && !asking ? h('button', { type: 'button', class: 'secondary small', 'aria-label': `Remove ${player.username}`, onClick: () => setAsking(true) }, 'Remove') : null,
+      props.owner && !isMe && !asking
+        ? h('button', { type: 'button', class: 'secondary small', 'aria-label': `Remove ${player.username}`, onClick: () => setAsking(true) }, 'Remove')
+        : null,
     ]),
     asking
-      ? h(Confirm, {
-          id,
-          question: `Remove ${player.username} from the room?`,
-          confirm: 'Remove',
-          danger: true,
-          busy: action.busy,
-          onConfirm: () => void remove(),
-          onCancel: () => {
-            setAsking(false);
-            action.reset();
+      ? h(
+          Confirm,
+          {
+            id,
+            question: `Remove ${player.username} from the room?`,
+            confirm: 'Remove',
+            danger: true,
+            busy: action.busy,
+            onConfirm: () => void remove(),
+            onCancel: () => {
+              setAsking(false);
+              action.reset();
+            },
           },
-        }, h('p', { class: 'hint' }, room.is_public ? 'They may join again with the invite link.' : 'They may join again only with the passcode: change it to keep them out.'))
+          h(
+            'p',
+            { class: 'hint' },
+            room.is_public ? 'They may join again with the invite link.' : 'They may join again only with the passcode: change it to keep them out.',
+          ),
+        )
       : null,
     h(Feedback, { id: `${id}-error`, action }),
   ]);
@@ -59,7 +69,11 @@ export function Players(props: RoomProps) {
   return h('section', { class: 'card', 'aria-labelledby': 'players-title' }, [
     h('h2', { id: 'players-title' }, `Players (${props.room.participants.length})`),
     props.room.participants.length
-      ? h('ul', { class: 'players' }, props.room.participants.map((p) => h(Player, { ...props, key: p.id, player: p, owner })))
+      ? h(
+          'ul',
+          { class: 'players' },
+          props.room.participants.map((p) => h(Player, { ...props, key: p.id, player: p, owner })),
+        )
       : h('p', null, 'Nobody has joined yet.'),
   ]);
 }
@@ -77,50 +91,78 @@ export function MySeat(props: RoomProps & { seat: Participant; onLeft: () => voi
 
   return h('section', { class: 'card', 'aria-labelledby': 'seat-title' }, [
     h('h2', { id: 'seat-title' }, 'You in this room'),
-    h('form', {
-      class: 'inline',
-      onSubmit: (e: Event) => {
-        e.preventDefault();
-        void naming.run(async () => {
-          const updated = await client.updateParticipant(room.slug, seat.id, { username: name });
-          props.setRoom(updated);
-          setName(updated.participants.find((p) => p.id === seat.id)?.username ?? name);
-          return 'Name changed.';
-        });
+    h(
+      'form',
+      {
+        class: 'inline',
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          void naming.run(async () => {
+            const updated = await client.updateParticipant(room.slug, seat.id, { username: name });
+            props.setRoom(updated);
+            setName(updated.participants.find((p) => p.id === seat.id)?.username ?? name);
+            return 'Name changed.';
+          });
+        },
       },
-    }, [
-      h(Field, { id: 'seat-name', label: 'Your name', value: name, onInput: setName, maxLength: 64, describedBy: 'seat-name-error', autocomplete: 'nickname' }),
-      h('button', { type: 'submit', disabled: naming.busy }, 'Change name'),
-    ]),
+      [
+        h(Field, {
+          id: 'seat-name',
+          label: 'Your name',
+          value: name,
+          onInput: setName,
+          maxLength: 64,
+          describedBy: 'seat-name-error',
+          autocomplete: 'nickname',
+        }),
+        h('button', { type: 'submit', disabled: naming.busy }, 'Change name'),
+      ],
+    ),
     h(Feedback, { id: 'seat-name-error', action: naming }),
-    h('form', {
-      class: 'inline',
-      onSubmit: (e: Event) => {
-        e.preventDefault();
-        void colouring.run(async () => {
-          props.setRoom(await client.updateParticipant(room.slug, seat.id, { color }));
-          return 'Colour changed.';
-        });
+    h(
+      'form',
+      {
+        class: 'inline',
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          void colouring.run(async () => {
+            props.setRoom(await client.updateParticipant(room.slug, seat.id, { color }));
+            return 'Colour changed.';
+          });
+        },
       },
-    }, [
-      h(Field, { id: 'seat-color', label: 'Your colour', type: 'color', value: color, onInput: setColor, describedBy: 'seat-color-error' }),
-      h('button', { type: 'submit', disabled: colouring.busy }, 'Change colour'),
-    ]),
+      [
+        h(Field, { id: 'seat-color', label: 'Your colour', type: 'color', value: color, onInput: setColor, describedBy: 'seat-color-error' }),
+        h('button', { type: 'submit', disabled: colouring.busy }, 'Change colour'),
+      ],
+    ),
     h(Feedback, { id: 'seat-color-error', action: colouring }),
     leaving
-      ? h(Confirm, {
-          id: 'leave',
-          question: `Leave "${room.name}"?`,
-          confirm: 'Leave the room',
-          danger: true,
-          busy: leave.busy,
-          onConfirm: () =>
-            void leave.run(async () => {
-              await client.removeParticipant(room.slug, seat.id);
-              props.onLeft();
-            }),
-          onCancel: () => setLeaving(false),
-        }, h('p', { class: 'hint' }, owner ? 'You stay its owner and may come back at any time.' : room.is_public ? 'You may come back with the invite link.' : 'To come back you need the invite link (or the passcode).'))
+      ? h(
+          Confirm,
+          {
+            id: 'leave',
+            question: `Leave "${room.name}"?`,
+            confirm: 'Leave the room',
+            danger: true,
+            busy: leave.busy,
+            onConfirm: () =>
+              void leave.run(async () => {
+                await client.removeParticipant(room.slug, seat.id);
+                props.onLeft();
+              }),
+            onCancel: () => setLeaving(false),
+          },
+          h(
+            'p',
+            { class: 'hint' },
+            owner
+              ? 'You stay its owner and may come back at any time.'
+              : room.is_public
+                ? 'You may come back with the invite link.'
+                : 'To come back you need the invite link (or the passcode).',
+          ),
+        )
       : h('div', { class: 'row' }, [h('button', { type: 'button', class: 'secondary', onClick: () => setLeaving(true) }, 'Leave the room')]),
     h(Feedback, { id: 'leave-error', action: leave }),
   ]);

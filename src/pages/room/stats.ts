@@ -33,9 +33,19 @@ export function RoomStatistics(props: RoomProps) {
       { class: 'facts' },
       `Each die is tested against a fair one (every face equally likely). "Unusual" means a fair die would fall this unevenly less than ${UNUSUAL_BELOW * 100}% of the time; the dashed line is what a fair die would give. Dice you may not see and values sent by a client are not counted.`,
     ),
-    h('div', null, h('button', { type: 'button', class: stats ? 'secondary' : '', disabled: busy, onClick: () => void load() }, stats ? 'Refresh statistics' : 'Show statistics')),
+    h(
+      'div',
+      null,
+      h(
+        'button',
+        { type: 'button', class: stats ? 'secondary' : '', disabled: busy, onClick: () => void load() },
+        stats ? 'Refresh statistics' : 'Show statistics',
+      ),
+    ),
     error ? h('p', { class: 'message error', role: 'alert' }, error) : null,
-    stats ? h('p', { class: 'facts', role: 'status' }, stats.dice.length ? `${stats.rolls} ${stats.rolls === 1 ? 'roll' : 'rolls'}` : 'No dice thrown yet.') : null,
+    stats
+      ? h('p', { class: 'facts', role: 'status' }, stats.dice.length ? `${stats.rolls} ${stats.rolls === 1 ? 'roll' : 'rolls'}` : 'No dice thrown yet.')
+      : null,
     ...(stats?.dice ?? []).map((die) => h(DieCard, { key: `${die.type}|${die.faces}|${die.themes.join(',')}`, die })),
   ]);
 }

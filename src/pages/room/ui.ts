@@ -63,7 +63,17 @@ export function Feedback(props: { id: string; action: Action }) {
   ]);
 }
 
-export function Field(props: { id: string; label: string; value: string; onInput: (value: string) => void; type?: string; maxLength?: number; hint?: string; describedBy?: string; autocomplete?: string }) {
+export function Field(props: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  type?: string;
+  maxLength?: number;
+  hint?: string;
+  describedBy?: string;
+  autocomplete?: string;
+}) {
   const described = [props.hint ? `${props.id}-hint` : '', props.describedBy ?? ''].filter(Boolean).join(' ') || undefined;
   return h('div', { class: props.type === 'color' ? 'field narrow' : 'field' }, [
     h('label', { for: props.id }, props.label),
@@ -86,7 +96,16 @@ export function Field(props: { id: string; label: string; value: string; onInput
  * question, its consequences, anything to fill in, and the confirming button (named as the action) or
  * Cancel. It takes the focus when it opens, so a keyboard user lands on it.
  */
-export function Confirm(props: { id: string; question: string; children?: ComponentChildren; confirm: string; danger?: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function Confirm(props: {
+  id: string;
+  question: string;
+  children?: ComponentChildren;
+  confirm: string;
+  danger?: boolean;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.querySelector<HTMLElement>('input, button')?.focus(), []);
   return h(

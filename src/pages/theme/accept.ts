@@ -27,7 +27,8 @@ const sharer = data.sharerUsername ? `${data.sharerName ?? ''} (@${data.sharerUs
 const guestsAllowed = data.guestsAllowed === 'true';
 const previewHref = `/theme/${encodeURIComponent(offer.id)}/preview?share=${encodeURIComponent(code)}`;
 
-type Phase = { kind: 'offer'; hasKey: boolean | null } | { kind: 'busy' } | { kind: 'added'; theme: Theme; already: boolean } | { kind: 'refused'; message: string };
+type Phase =
+  { kind: 'offer'; hasKey: boolean | null } | { kind: 'busy' } | { kind: 'added'; theme: Theme; already: boolean } | { kind: 'refused'; message: string };
 
 /** The link's theme in 3D, from the keyless preview the link's code opens. */
 function Dice() {
@@ -37,7 +38,10 @@ function Dice() {
     const shelf = livePreview(canvas.current!);
     if (!shelf) return setNote('No WebGL in this browser: the dice do not show here.');
     const client = new RestClient({ baseUrl: '' });
-    client.getThemePreview(offer.id, { share: code }).then((theme) => shelf.show(theme), (err) => setNote(refusalOf(err)));
+    client.getThemePreview(offer.id, { share: code }).then(
+      (theme) => shelf.show(theme),
+      (err) => setNote(refusalOf(err)),
+    );
   }, []);
   return h('div', null, [
     h('canvas', { ref: canvas, class: 'stage', role: 'img', 'aria-label': `The dice of ${offer.name}` }),
@@ -48,7 +52,10 @@ function Dice() {
 function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'offer', hasKey: null });
   useEffect(() => {
-    pageKey().then((key) => setPhase({ kind: 'offer', hasKey: Boolean(key) }), () => setPhase({ kind: 'offer', hasKey: false }));
+    pageKey().then(
+      (key) => setPhase({ kind: 'offer', hasKey: Boolean(key) }),
+      () => setPhase({ kind: 'offer', hasKey: false }),
+    );
   }, []);
 
   const accept = async (makeGuest: boolean) => {
@@ -61,7 +68,8 @@ function App() {
         setPhase({ kind: 'added', theme: await client.acceptShareRequest(code), already: false });
       } catch (err) {
         // Already there (one's own theme, or accepted before): it is in the box, which is what was asked.
-        if (err instanceof ApiError && err.code === 'already_in_dice_box') return setPhase({ kind: 'added', theme: await client.getDiceBoxTheme(offer.id), already: true });
+        if (err instanceof ApiError && err.code === 'already_in_dice_box')
+          return setPhase({ kind: 'added', theme: await client.getDiceBoxTheme(offer.id), already: true });
         throw err;
       }
     } catch (err) {
@@ -81,24 +89,31 @@ function App() {
   let action;
   switch (phase.kind) {
     case 'offer':
-      action = phase.hasKey === null
-        ? h('p', { role: 'status' }, 'Loading\u2026')
-        : phase.hasKey
-          ? h('button', { type: 'button', onClick: () => void accept(false) }, 'Add to my dice box')
-          : h('div', { class: 'stack' }, [
-              h('p', null, 'Sign in to add it to your dice box; you come back here.'),
-              h('div', { class: 'row' }, [
-                h('a', { class: 'button-link', href: signInHref() }, 'Sign in'),
-                guestsAllowed && !session ? h('button', { type: 'button', class: 'secondary', onClick: () => void accept(true) }, 'Add it as a guest') : null,
-              ]),
-            ]);
+      action =
+        phase.hasKey === null
+          ? h('p', { role: 'status' }, 'Loading\u2026')
+          : phase.hasKey
+            ? h('button', { type: 'button', onClick: () => void accept(false) }, 'Add to my dice box')
+            : h('div', { class: 'stack' }, [
+                h('p', null, 'Sign in to add it to your dice box; you come back here.'),
+                h('div', { class: 'row' }, [
+                  h('a', { class: 'button-link', href: signInHref() }, 'Sign in'),
+                  guestsAllowed && !session ? h('button', { type: 'button', class: 'secondary', onClick: () => void accept(true) }, 'Add it as a guest') : null,
+                ]),
+              ]);
       break;
     case 'busy':
       action = h('p', { role: 'status' }, 'Adding it to your dice box\u2026');
       break;
     case 'added':
       action = h('div', { class: 'message done', role: 'status', id: 'added' }, [
-        h('p', null, phase.already ? `"${phase.theme.name}" is already in your dice box (version ${phase.theme.version}).` : `"${phase.theme.name}" (version ${phase.theme.version}) is now in your dice box.`),
+        h(
+          'p',
+          null,
+          phase.already
+            ? `"${phase.theme.name}" is already in your dice box (version ${phase.theme.version}).`
+            : `"${phase.theme.name}" (version ${phase.theme.version}) is now in your dice box.`,
+        ),
         h('p', { class: 'row' }, [h('a', { href: '/dice-box' }, 'Open my dice box'), h('a', { href: themeHref(phase.theme.id) }, 'The theme\u2019s page')]),
       ]);
       break;
@@ -106,7 +121,10 @@ function App() {
       action = h('p', { class: 'message error', role: 'alert' }, phase.message);
       break;
   }
-  return h(Layout, { title }, [h('section', { class: 'card', 'aria-label': 'The theme' }, about), h('section', { class: 'card', 'aria-label': 'Add it' }, action)]);
+  return h(Layout, { title }, [
+    h('section', { class: 'card', 'aria-label': 'The theme' }, about),
+    h('section', { class: 'card', 'aria-label': 'Add it' }, action),
+  ]);
 }
 
 const root = document.getElementById('app')!;

@@ -44,13 +44,25 @@ function Stage(props: { theme: Theme }) {
     if (!shelf) return setState('nogl');
     setState('drawing');
     let live = true;
-    shelf.show(props.theme).then(() => live && setState('ready'), () => live && setState('ready'));
+    shelf.show(props.theme).then(
+      () => live && setState('ready'),
+      () => live && setState('ready'),
+    );
     return () => {
       live = false;
     };
   }, [props.theme]);
   return h('div', null, [
-    h('canvas', { ref: canvas, class: 'stage', id: 'stage', 'data-state': state, 'data-version': props.theme.version, role: 'img', 'aria-label': `The dice of ${props.theme.name}, version ${props.theme.version}, resting face up`, hidden: state === 'nogl' }),
+    h('canvas', {
+      ref: canvas,
+      class: 'stage',
+      id: 'stage',
+      'data-state': state,
+      'data-version': props.theme.version,
+      role: 'img',
+      'aria-label': `The dice of ${props.theme.name}, version ${props.theme.version}, resting face up`,
+      hidden: state === 'nogl',
+    }),
     state === 'nogl' ? h('p', { class: 'hint' }, 'No WebGL in this browser: the dice are described below.') : null,
   ]);
 }
@@ -58,12 +70,19 @@ function Stage(props: { theme: Theme }) {
 function Versions(props: { versions: Theme[]; shown: Theme; more: boolean; onShow: (theme: Theme) => void }) {
   return h('section', { class: 'card', 'aria-labelledby': 'versions-title' }, [
     h('h2', { id: 'versions-title' }, props.versions.length === 1 ? 'Its one version' : `Its ${props.versions.length} versions, newest first`),
-    h('ul', { class: 'versions', id: 'versions' }, props.versions.map((v) =>
-      h('li', { key: v.version, 'aria-current': v.version === props.shown.version ? 'true' : undefined, 'data-version': v.version }, [
-        `${v.version}`,
-        h('span', { class: 'hint' }, new Date(v.created_at).toLocaleDateString()),
-        v.version === props.shown.version ? h('span', { class: 'hint' }, '(shown)') : h('button', { type: 'button', class: 'secondary small', onClick: () => props.onShow(v) }, `Show version ${v.version}`),
-      ]))),
+    h(
+      'ul',
+      { class: 'versions', id: 'versions' },
+      props.versions.map((v) =>
+        h('li', { key: v.version, 'aria-current': v.version === props.shown.version ? 'true' : undefined, 'data-version': v.version }, [
+          `${v.version}`,
+          h('span', { class: 'hint' }, new Date(v.created_at).toLocaleDateString()),
+          v.version === props.shown.version
+            ? h('span', { class: 'hint' }, '(shown)')
+            : h('button', { type: 'button', class: 'secondary small', onClick: () => props.onShow(v) }, `Show version ${v.version}`),
+        ]),
+      ),
+    ),
     props.more ? h('p', { class: 'hint' }, 'Older versions are in the API (GET /api/1.0/theme/{id}/version).') : null,
   ]);
 }
@@ -78,19 +97,23 @@ function OwnerActions(props: { theme: Theme; client: RestClient; onDeleted: () =
       h('button', { type: 'button', class: 'secondary', onClick: () => setConfirming(true) }, 'Delete theme'),
     ]),
     confirming
-      ? h(Confirm, {
-          id: 'delete-confirm',
-          question: `Delete "${props.theme.name}" and all its versions?`,
-          confirm: 'Delete theme',
-          danger: true,
-          busy: del.busy,
-          onCancel: () => setConfirming(false),
-          onConfirm: () =>
-            void del.run(async () => {
-              await props.client.deleteTheme(props.theme.id);
-              props.onDeleted();
-            }),
-        }, h('p', { class: 'hint' }, 'It leaves every dice box and its share links stop working. This cannot be undone.'))
+      ? h(
+          Confirm,
+          {
+            id: 'delete-confirm',
+            question: `Delete "${props.theme.name}" and all its versions?`,
+            confirm: 'Delete theme',
+            danger: true,
+            busy: del.busy,
+            onCancel: () => setConfirming(false),
+            onConfirm: () =>
+              void del.run(async () => {
+                await props.client.deleteTheme(props.theme.id);
+                props.onDeleted();
+              }),
+          },
+          h('p', { class: 'hint' }, 'It leaves every dice box and its share links stop working. This cannot be undone.'),
+        )
       : null,
     h(Feedback, { id: 'delete-feedback', action: del }),
   ]);
@@ -104,7 +127,10 @@ function ThemeView(props: { phase: Extract<Phase, { kind: 'ready' }>; onDeleted:
   const latest = versions[0]!;
   const owner = Boolean(me && latest.user && latest.user.uuid === me.uuid);
   return h(Layout, { title: latest.name, wide: true }, [
-    h('p', { class: 'row' }, [h(Label, { theme: latest }), h('span', { class: 'hint' }, [`A dice theme by ${latest.user ? latest.user.username : 'the server'}. Latest version ${latest.version}.`])]),
+    h('p', { class: 'row' }, [
+      h(Label, { theme: latest }),
+      h('span', { class: 'hint' }, [`A dice theme by ${latest.user ? latest.user.username : 'the server'}. Latest version ${latest.version}.`]),
+    ]),
     problems.map((p) => h('p', { key: p, class: 'warning', role: 'status' }, p)),
     h('section', { class: 'card', 'aria-labelledby': 'shown-title' }, [
       h('h2', { id: 'shown-title' }, `Version ${shown.version}`),
@@ -114,7 +140,9 @@ function ThemeView(props: { phase: Extract<Phase, { kind: 'ready' }>; onDeleted:
     h(Versions, { versions, shown, more, onShow: setShown }),
     owner && client ? h(OwnerActions, { theme: latest, client, onDeleted: () => props.onDeleted(latest.name) }) : null,
     owner && client ? h(ShareLinks, { theme: latest, client }) : null,
-    !client ? h('p', { class: 'hint' }, ['Only the latest version shows without signing in. ', h('a', { href: signInHref() }, 'Sign in'), ' to see every version.']) : null,
+    !client
+      ? h('p', { class: 'hint' }, ['Only the latest version shows without signing in. ', h('a', { href: signInHref() }, 'Sign in'), ' to see every version.'])
+      : null,
   ]);
 }
 
@@ -141,7 +169,14 @@ function App() {
       const key = await pageKey();
       if (!key) {
         const theme = await keylessTheme();
-        return setPhase(theme ? { kind: 'ready', versions: [theme], client: null, me: null, more: false } : { kind: 'hidden', message: 'Only public themes show without signing in. Sign in to see this one, or open it from the share link its owner gave you.' });
+        return setPhase(
+          theme
+            ? { kind: 'ready', versions: [theme], client: null, me: null, more: false }
+            : {
+                kind: 'hidden',
+                message: 'Only public themes show without signing in. Sign in to see this one, or open it from the share link its owner gave you.',
+              },
+        );
       }
       const client = new RestClient({ baseUrl: '', apiKey: key });
       const [me, versions] = await Promise.all([client.me(), client.listThemeVersions(themeId, { per_page: 100 })]);
@@ -161,11 +196,17 @@ function App() {
     case 'loading':
       return h(Layout, { title: themeId }, h('p', { role: 'status' }, 'Loading the theme\u2026'));
     case 'hidden':
-      return h(Layout, { title: themeId }, [h('p', { class: 'message note', role: 'status' }, phase.message), h('p', null, h('a', { href: signInHref() }, 'Sign in'))]);
+      return h(Layout, { title: themeId }, [
+        h('p', { class: 'message note', role: 'status' }, phase.message),
+        h('p', null, h('a', { href: signInHref() }, 'Sign in')),
+      ]);
     case 'refused':
       return h(Layout, { title: themeId }, h('p', { class: 'message error', role: 'alert' }, phase.message));
     case 'deleted':
-      return h(Layout, { title: 'Theme deleted' }, [h('p', { role: 'status' }, `"${phase.name}" is deleted, with all its versions.`), h('p', null, h('a', { href: '/dice-box' }, 'Your dice box'))]);
+      return h(Layout, { title: 'Theme deleted' }, [
+        h('p', { role: 'status' }, `"${phase.name}" is deleted, with all its versions.`),
+        h('p', null, h('a', { href: '/dice-box' }, 'Your dice box')),
+      ]);
     case 'ready':
       return h(ThemeView, { phase, onDeleted: (name) => setPhase({ kind: 'deleted', name }) });
   }
@@ -175,7 +216,13 @@ const root = document.getElementById('app')!;
 root.textContent = '';
 if (data.refusalTitle) {
   document.body.dataset.state = 'error';
-  render(h(Layout, { title: data.refusalTitle }, [h('p', { class: 'message', role: 'alert' }, data.refusalMessage ?? ''), h('p', null, h('a', { href: '/dice-box' }, 'Your dice box'))]), root);
+  render(
+    h(Layout, { title: data.refusalTitle }, [
+      h('p', { class: 'message', role: 'alert' }, data.refusalMessage ?? ''),
+      h('p', null, h('a', { href: '/dice-box' }, 'Your dice box')),
+    ]),
+    root,
+  );
 } else {
   render(h(App, null), root);
 }

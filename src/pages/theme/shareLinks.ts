@@ -45,26 +45,34 @@ function LinkItem(props: { link: ShareRequest; client: RestClient; onRevoked: (i
   const base = `link-${link.code}`;
   const uses = `${link.uses ?? 0} use${link.uses === 1 ? '' : 's'}${link.max_uses ? ` of ${link.max_uses}` : ''}`;
   return h('li', { 'data-code': link.code }, [
-    h('label', { for: `${base}-url` }, `Share link (${STATUS[link.status]}, ${uses}${link.expires_at ? `, until ${new Date(link.expires_at).toLocaleString()}` : ''})`),
+    h(
+      'label',
+      { for: `${base}-url` },
+      `Share link (${STATUS[link.status]}, ${uses}${link.expires_at ? `, until ${new Date(link.expires_at).toLocaleString()}` : ''})`,
+    ),
     h('input', { id: `${base}-url`, readOnly: true, value: link.url, ref: setField, onFocus: (e: Event) => (e.target as HTMLInputElement).select() }),
     h('div', { class: 'row' }, [
       h('button', { type: 'button', 'aria-describedby': `${base}-copy`, onClick: () => void copied.run(() => copy(link.url, field)) }, 'Copy link'),
       h('button', { type: 'button', class: 'secondary', onClick: () => setConfirming(true) }, 'Revoke'),
     ]),
     confirming
-      ? h(Confirm, {
-          id: `${base}-confirm`,
-          question: 'Revoke this link?',
-          confirm: 'Revoke link',
-          danger: true,
-          busy: revoke.busy,
-          onCancel: () => setConfirming(false),
-          onConfirm: () =>
-            void revoke.run(async () => {
-              await props.client.deleteShareRequest(link.id!);
-              props.onRevoked(link.id!);
-            }),
-        }, h('p', { class: 'hint' }, 'It stops working at once. Whoever already accepted it keeps the theme.'))
+      ? h(
+          Confirm,
+          {
+            id: `${base}-confirm`,
+            question: 'Revoke this link?',
+            confirm: 'Revoke link',
+            danger: true,
+            busy: revoke.busy,
+            onCancel: () => setConfirming(false),
+            onConfirm: () =>
+              void revoke.run(async () => {
+                await props.client.deleteShareRequest(link.id!);
+                props.onRevoked(link.id!);
+              }),
+          },
+          h('p', { class: 'hint' }, 'It stops working at once. Whoever already accepted it keeps the theme.'),
+        )
       : null,
     h(Feedback, { id: `${base}-copy`, action: copied }),
     h(Feedback, { id: `${base}-revoke`, action: revoke }),
@@ -110,6 +118,12 @@ export function ShareLinks(props: { theme: Theme; client: RestClient }) {
       ? h('p', { role: 'status' }, 'Loading the links\u2026')
       : links.length === 0
         ? h('p', { class: 'hint' }, 'No link shares this theme.')
-        : h('ul', { class: 'links-list', id: 'share-links' }, links.map((link) => h(LinkItem, { key: link.code, link, client, onRevoked: (id) => setLinks((shown) => shown?.filter((l) => l.id !== id) ?? shown) }))),
+        : h(
+            'ul',
+            { class: 'links-list', id: 'share-links' },
+            links.map((link) =>
+              h(LinkItem, { key: link.code, link, client, onRevoked: (id) => setLinks((shown) => shown?.filter((l) => l.id !== id) ?? shown) }),
+            ),
+          ),
   ]);
 }

@@ -29,4 +29,3 @@ export function sendEncoded(socket: Socket, encoded: EncodedEvent): boolean {
   writePreEncoded(socket, encoded);
   return true;
 }
-

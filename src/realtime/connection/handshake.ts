@@ -71,7 +71,11 @@ async function checkRate(socket: Socket, limit: HandshakeLimit | undefined, logg
   let count: number;
   let resetMs: number;
   try {
-    ({ count, resetMs } = await limit.store.hit(`socket:${clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], limit.trust)}`, 60_000, limit.perMinute));
+    ({ count, resetMs } = await limit.store.hit(
+      `socket:${clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], limit.trust)}`,
+      60_000,
+      limit.perMinute,
+    ));
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'handshake rate limit store unavailable; handshake allowed');
     return;

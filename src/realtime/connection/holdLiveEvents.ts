@@ -77,7 +77,19 @@ export function holdLiveEvents(socket: Socket, lateMs = LATE_SKIP_MS): WelcomeHo
   const client = connectionWriter<{ [HOLD]?: ClientHold }>(socket);
   let hold = client[HOLD];
   if (!hold) {
-    const created: ClientHold = { client, original: client.writeToEngine, hooked: false, notifiers: new Map(), timer: null, holds: 0, passing: 0, last: undefined, queue: [], skips: new Map(), late: new Map() };
+    const created: ClientHold = {
+      client,
+      original: client.writeToEngine,
+      hooked: false,
+      notifiers: new Map(),
+      timer: null,
+      holds: 0,
+      passing: 0,
+      last: undefined,
+      queue: [],
+      skips: new Map(),
+      late: new Map(),
+    };
     client[HOLD] = hold = created;
     // A closed connection writes nothing more: no timer keeps it in memory for its late window.
     socket.client.conn.once('close', () => {

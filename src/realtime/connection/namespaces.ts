@@ -36,7 +36,7 @@ function scheduleCleanup(io: Server, parent: Namespace, nsp: Namespace, logger: 
     if (!forgetChildNamespace(io, parent, nsp)) return;
     nsp.removeAllListeners();
     // A Redis adapter unsubscribes here; with Redis down that fails, and the namespace is gone all the same.
-    Promise.resolve(nsp.adapter.close()).catch((err: unknown) => logger.warn(errorFields(err), 'closing a room namespace\'s adapter failed'));
+    Promise.resolve(nsp.adapter.close()).catch((err: unknown) => logger.warn(errorFields(err), "closing a room namespace's adapter failed"));
   });
 }
 
@@ -86,11 +86,14 @@ function guardedConnection(ctx: RealtimeContext, listener: (socket: Socket) => v
 
 function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
   return guardedConnection(ctx, (socket: Socket) => {
-    const { user, room: { slug } } = socketData(socket) as Required<SocketData>;
+    const {
+      user,
+      room: { slug },
+    } = socketData(socket) as Required<SocketData>;
     const log = ctx.logger.child({ socket: socket.id, user: user.id, room: slug });
     const ready = welcome(ctx, socket).catch((err: unknown) => {
-        log.warn(errorFields(err), 'socket welcome failed');
-      });
+      log.warn(errorFields(err), 'socket welcome failed');
+    });
     attachMoveRelay(socket, log, ctx.moveLimits);
     const onDisconnect = async () => {
       scheduleCleanup(ctx.io, parent, socket.nsp, ctx.logger);
@@ -103,7 +106,10 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
         log.warn(errorFields(err), 'presence leave failed');
       }
     };
-    socket.on('disconnect', guarded(onDisconnect, (err) => log.error(errorFields(err), 'socket disconnect handling failed')));
+    socket.on(
+      'disconnect',
+      guarded(onDisconnect, (err) => log.error(errorFields(err), 'socket disconnect handling failed')),
+    );
   });
 }
 

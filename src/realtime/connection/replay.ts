@@ -31,7 +31,10 @@ export async function replayMissedRolls(
   const sinceId = await visibleRollIdInRoom(since, room.id, user.id);
   if (sinceId === null) return null;
   const newestFirst = await visibleRollIdsInRoom(room.id, user.id, null, REPLAY_LIMIT);
-  const missed = newestFirst.filter((id) => id > sinceId && !skip?.has(id)).slice(0, REPLAY_LIMIT).reverse();
+  const missed = newestFirst
+    .filter((id) => id > sinceId && !skip?.has(id))
+    .slice(0, REPLAY_LIMIT)
+    .reverse();
   if (!missed.length) return sent;
   const rolls = await loadRolls(missed);
   for (const roll of rolls) {

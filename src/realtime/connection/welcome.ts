@@ -80,7 +80,10 @@ interface Position {
  */
 async function welcomeInOrder(ctx: WelcomeContext, socket: Socket, hold: WelcomeHold, told: Set<number>, position: Position): Promise<void> {
   const data = socketData(socket);
-  const { user, room: { slug } } = data as Required<SocketData>;
+  const {
+    user,
+    room: { slug },
+  } = data as Required<SocketData>;
   await socket.join([userChannel(user.id), MEMBERS_CHANNEL]);
   // Counted from here (the store remembers it even when Redis is away, and restores it later).
   data.present = true;

@@ -19,7 +19,13 @@ export interface RollFeed {
    * `loaded`: rolls this instance's commands already assembled (roll.created), by id: not read again.
    * `onSeq`: told each roll's seq once its block has one.
    */
-  emitRolls(event: 'RollCreateEvent' | 'RollUpdateEvent', rollIds: number[], slug: string, loaded?: ReadonlyMap<number, Roll>, onSeq?: (rollId: number, seq: number) => void): Promise<void>;
+  emitRolls(
+    event: 'RollCreateEvent' | 'RollUpdateEvent',
+    rollIds: number[],
+    slug: string,
+    loaded?: ReadonlyMap<number, Roll>,
+    onSeq?: (rollId: number, seq: number) => void,
+  ): Promise<void>;
 }
 
 export interface FanoutDeps {
@@ -66,9 +72,13 @@ export function emitPerViewer(
     if (!group) classes.set(key, (group = { data: present(viewer), channels: [] }));
     group.channels.push(userChannel(viewer));
   }
-  broadcaster.atomically(() => {
-    for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
-  }, replay, onSeq);
+  broadcaster.atomically(
+    () => {
+      for (const { data, channels } of classes.values()) broadcaster.emit({ namespace, to: channels }, event, { data });
+    },
+    replay,
+    onSeq,
+  );
 }
 
 /**
@@ -157,7 +167,16 @@ export class Fanout {
         if (!room) return;
         const namespace = roomNamespace(event.slug);
         const name = event.type === 'room.updated' ? RoomEvents.RoomUpdate : RoomEvents.RoomDelete;
-        emitPerViewer(broadcaster, namespace, name, roomMembers(room), roomViewerClass(room), (viewer) => presentRoom(room, viewer), undefined, ids && ((seq) => sequenced(ids, seq)));
+        emitPerViewer(
+          broadcaster,
+          namespace,
+          name,
+          roomMembers(room),
+          roomViewerClass(room),
+          (viewer) => presentRoom(room, viewer),
+          undefined,
+          ids && ((seq) => sequenced(ids, seq)),
+        );
         if (event.type === 'room.deleted') broadcaster.disconnect({ namespace });
         return;
       }
@@ -181,7 +200,10 @@ export class Fanout {
           if (ids.length) {
             const released: Promise<void> = broadcaster
               .whenSent(roomNamespace(event.slug))
-              .then((sent) => void (sent && releaseOutbox(ids, this.deps.logger)), () => undefined)
+              .then(
+                (sent) => void (sent && releaseOutbox(ids, this.deps.logger)),
+                () => undefined,
+              )
               .finally(() => this.releases.delete(released));
             this.releases.add(released);
           }
@@ -207,12 +229,16 @@ export class Fanout {
       case 'roll.deleted': {
         // The rolls are gone: only their uuids travel, each to whoever could see it (a whisper's audience).
         const namespace = roomNamespace(event.slug);
-        broadcaster.atomically(() => {
-          for (const { uuid, audience } of event.rolls) {
-            broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
-          }
-          // `at`: the room's sockets hear it now; a participant who joins later was not told (toldOfClear).
-        }, { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })), at: Date.now() }, event.key && sequencedHeard() ? (seq) => sequenced(eventIdsOf(event), seq) : undefined);
+        broadcaster.atomically(
+          () => {
+            for (const { uuid, audience } of event.rolls) {
+              broadcaster.emit(audience ? { namespace, to: audience.map(userChannel) } : { namespace }, RoomEvents.RollDelete, { data: { uuid } });
+            }
+            // `at`: the room's sockets hear it now; a participant who joins later was not told (toldOfClear).
+          },
+          { event: RoomEvents.RollDelete, rolls: event.rolls.map(({ uuid, audience }) => ({ uuid, audience: audience ?? null })), at: Date.now() },
+          event.key && sequencedHeard() ? (seq) => sequenced(eventIdsOf(event), seq) : undefined,
+        );
         return;
       }
       default:
@@ -235,7 +261,10 @@ function coalesce(events: DomainEvent[]): Handled[] {
       continue;
     }
     const last = out[out.length - 1];
-    const batch = last?.type === 'rolls.created' ? last : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>(), outboxIds: [] as number[] };
+    const batch =
+      last?.type === 'rolls.created'
+        ? last
+        : { type: 'rolls.created' as const, rollIds: [], slug: event.slug, loaded: new Map<number, Roll>(), outboxIds: [] as number[] };
     if (batch !== last) out.push(batch);
     batch.rollIds.push(event.rollId);
     if (event.outboxId) batch.outboxIds.push(event.outboxId);

@@ -25,7 +25,16 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
           continue;
         }
         const viewers = new Set([...roomMembers(roll.room), roll.userId]);
-        emitPerViewer(broadcaster, roomNamespace(slug), event, viewers, rollViewerClass(roll), (viewer) => presentRoll(roll, viewer), { event, rollId: roll.id }, told);
+        emitPerViewer(
+          broadcaster,
+          roomNamespace(slug),
+          event,
+          viewers,
+          rollViewerClass(roll),
+          (viewer) => presentRoll(roll, viewer),
+          { event, rollId: roll.id },
+          told,
+        );
       }
     },
   };
@@ -39,7 +48,13 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
  * size of the room, each naming one or two channels: addressing every member's channel put a
  * thousand names into each Redis message of a room of 1,000.
  */
-function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCreateEvent' | 'RollUpdateEvent', roll: Roll, onSeq?: (seq: number) => void): void {
+function emitToRoom(
+  broadcaster: Broadcaster,
+  namespace: string,
+  event: 'RollCreateEvent' | 'RollUpdateEvent',
+  roll: Roll,
+  onSeq?: (seq: number) => void,
+): void {
   const classOf = rollViewerClass(roll);
   const special = [...new Set([roll.userId, roll.room!.userId])];
   let other: number | undefined;
@@ -49,12 +64,17 @@ function emitToRoom(broadcaster: Broadcaster, namespace: string, event: 'RollCre
       break;
     }
   }
-  broadcaster.atomically(() => {
-    for (const viewer of special) {
-      if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
-    }
-    if (other !== undefined) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
-  }, { event, rollId: roll.id }, onSeq);
+  broadcaster.atomically(
+    () => {
+      for (const viewer of special) {
+        if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
+      }
+      if (other !== undefined)
+        broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
+    },
+    { event, rollId: roll.id },
+    onSeq,
+  );
 }
 
 /**

@@ -53,9 +53,16 @@ export class ClientEventRelay {
 
   /** One `client-*` message on `sub` (null: not subscribed to that channel). */
   handle(sub: Subscription | null, event: string, data: Record<string, unknown>): void {
-    if (!sub || sub.channel.kind !== 'presence-room') return this.send(errorFrame(ErrorCode.Generic, "Client events go on the room's presence channel (presence-room.{slug}) this connection is subscribed to, and nowhere else."));
+    if (!sub || sub.channel.kind !== 'presence-room')
+      return this.send(
+        errorFrame(
+          ErrorCode.Generic,
+          "Client events go on the room's presence channel (presence-room.{slug}) this connection is subscribed to, and nowhere else.",
+        ),
+      );
     if (!this.bucket.take()) return this.send(errorFrame(ErrorCode.ClientEventRateLimit, 'Too many client events: at most so many a second per connection.'));
-    if (!MOVE_CLIENT_EVENTS.has(event)) return this.send(errorFrame(ErrorCode.Generic, `A room's presence channel relays only ${[...MOVE_CLIENT_EVENTS].join(', ')}.`));
+    if (!MOVE_CLIENT_EVENTS.has(event))
+      return this.send(errorFrame(ErrorCode.Generic, `A room's presence channel relays only ${[...MOVE_CLIENT_EVENTS].join(', ')}.`));
     const { error, value } = movePayload.validate(data, { stripUnknown: true, convert: false }) as { error?: Joi.ValidationError; value: { dice: MoveDie[] } };
     if (error) return this.send(errorFrame(ErrorCode.Generic, `Not relayed: ${error.message}.`));
     // One connection's events are relayed in the order it sent them.
@@ -65,7 +72,10 @@ export class ClientEventRelay {
   private audienceOf(uuid: string, roomId: number, userId: number, fresh: boolean): Promise<MoveAudience | null> {
     let found = fresh ? undefined : this.audiences.get(uuid);
     if (!found) {
-      found = findDraggedDie(uuid).then((d) => ownMoveAudience(d, roomId, userId), () => null);
+      found = findDraggedDie(uuid).then(
+        (d) => ownMoveAudience(d, roomId, userId),
+        () => null,
+      );
       this.audiences.delete(uuid);
       this.audiences.set(uuid, found);
       if (this.audiences.size > 32) this.audiences.delete(this.audiences.keys().next().value!);
@@ -75,7 +85,9 @@ export class ClientEventRelay {
 
   private async relayMove(sub: Subscription, event: string, dice: MoveDie[]): Promise<void> {
     const fresh = event === 'client-RollValueMoveStartEvent';
-    const known = (await Promise.all(dice.map(async (d) => ({ die: d, audience: await this.audienceOf(d.uuid, sub.room!.id, sub.user.id, fresh) })))).filter((x) => x.audience);
+    const known = (await Promise.all(dice.map(async (d) => ({ die: d, audience: await this.audienceOf(d.uuid, sub.room!.id, sub.user.id, fresh) })))).filter(
+      (x) => x.audience,
+    );
     if (sub.ended || !known.length) return;
     const slug = sub.room!.slug;
     // Who is named anywhere (rollers, whisper recipients) gets a copy of their own; everyone else one shared copy.
@@ -91,7 +103,10 @@ export class ClientEventRelay {
         if (rollVisibleTo !== 'all' && (viewer === null || !rollVisibleTo.includes(viewer))) continue;
         // A die at rest shows its value through its rotation: only those who may see the value get it.
         const seesValue = valueVisibleTo === 'all' || (viewer !== null && valueVisibleTo.includes(viewer));
-        const meta = { ...(die.meta?.position ? { position: die.meta.position } : {}), ...(seesValue && die.meta?.rotation ? { rotation: die.meta.rotation } : {}) };
+        const meta = {
+          ...(die.meta?.position ? { position: die.meta.position } : {}),
+          ...(seesValue && die.meta?.rotation ? { rotation: die.meta.rotation } : {}),
+        };
         out.push(Object.keys(meta).length ? { uuid: die.uuid, meta } : { uuid: die.uuid });
       }
       return out;

@@ -57,7 +57,10 @@ export class PusherGateway {
   attach(server: http.Server): void {
     server.on('upgrade', this.onUpgrade);
     const activityMs = this.options.pusher.activityTimeoutS * 1000;
-    const tick = guarded(() => this.checkLiveness(activityMs), (err) => this.rt.logger.error(errorFields(err), 'pusher liveness check failed'));
+    const tick = guarded(
+      () => this.checkLiveness(activityMs),
+      (err) => this.rt.logger.error(errorFields(err), 'pusher liveness check failed'),
+    );
     this.timer = setInterval(tick, Math.min(5000, Math.max(250, activityMs / 4)));
     this.timer.unref();
   }
@@ -108,9 +111,15 @@ export class PusherGateway {
     if (ws.readyState !== ws.OPEN) return;
     const { bytes, maxBufferedBytes } = this.options;
     const onSlowReader = (buffered: number) => this.rt.logger.warn({ buffered, maxBufferedBytes }, 'Pusher connection does not read what it is sent: closed');
-    const conn = new PusherConnection(ws, this.rt.broadcaster, { clientEventsPerSecond: this.options.pusher.clientEventsPerSecond, bytes, maxBufferedBytes, onSlowReader });
+    const conn = new PusherConnection(ws, this.rt.broadcaster, {
+      clientEventsPerSecond: this.options.pusher.clientEventsPerSecond,
+      bytes,
+      maxBufferedBytes,
+      onSlowReader,
+    });
     this.connections.add(conn);
-    const log = (err: unknown, what: string) => this.rt.logger.error({ ...errorFields(err), socketId: conn.socketId, channels: [...conn.subscriptions.keys()] }, what);
+    const log = (err: unknown, what: string) =>
+      this.rt.logger.error({ ...errorFields(err), socketId: conn.socketId, channels: [...conn.subscriptions.keys()] }, what);
     ws.on(
       'message',
       guarded(
@@ -122,7 +131,13 @@ export class PusherGateway {
         },
       ),
     );
-    ws.on('close', guarded(() => this.onClose(conn), (err) => log(err, 'pusher connection cleanup failed')));
+    ws.on(
+      'close',
+      guarded(
+        () => this.onClose(conn),
+        (err) => log(err, 'pusher connection cleanup failed'),
+      ),
+    );
     conn.welcome(this.options.pusher.activityTimeoutS);
   }
 
@@ -204,7 +219,9 @@ export class PusherGateway {
   }
 
   private end(conn: PusherConnection, sub: Subscription, evicted: { status: number; error: string }): void {
-    endSubscription(this.ctx, conn, sub, evicted).catch((err: unknown) => this.rt.logger.warn({ ...errorFields(err), channel: sub.channel.name }, 'ending a Pusher subscription failed'));
+    endSubscription(this.ctx, conn, sub, evicted).catch((err: unknown) =>
+      this.rt.logger.warn({ ...errorFields(err), channel: sub.channel.name }, 'ending a Pusher subscription failed'),
+    );
   }
 
   /** End the subscriptions authorised with these keys, now (a revocation announced). */

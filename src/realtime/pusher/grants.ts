@@ -41,7 +41,8 @@ export async function grantChannel(user: Grantee, channelName: string): Promise<
   try {
     room = await authorizeRoomConnection(channel.slug, user.id);
   } catch (err) {
-    if (err instanceof NotFoundError || err instanceof ForbiddenError) throw refused(`Join the room first (POST /api/1.0/room/${channel.slug}/participant), then subscribe.`);
+    if (err instanceof NotFoundError || err instanceof ForbiddenError)
+      throw refused(`Join the room first (POST /api/1.0/room/${channel.slug}/participant), then subscribe.`);
     throw err;
   }
   if (channel.kind === 'private-room') return { channel, room };

@@ -11,7 +11,10 @@ import { authString } from './signature';
 
 export const broadcastingAuthSchema = {
   body: Joi.object({
-    socket_id: Joi.string().pattern(SOCKET_ID).required().messages({ 'string.pattern.base': 'socket_id must be the socket id the gateway sent in pusher:connection_established (digits.digits)' }),
+    socket_id: Joi.string()
+      .pattern(SOCKET_ID)
+      .required()
+      .messages({ 'string.pattern.base': 'socket_id must be the socket id the gateway sent in pusher:connection_established (digits.digits)' }),
     channel_name: Joi.string().max(200).required(),
   }),
 };

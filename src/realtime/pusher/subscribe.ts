@@ -57,10 +57,15 @@ export async function subscribe(ctx: SubscribeContext, conn: SubscriberConnectio
     const grant = await grantChannel(user, name);
     if (conn.closed) return;
     const nsp = grant.room ? roomNamespaceFor(ctx.rt, grant.room.slug) : ctx.rt.io.of(USER_NAMESPACE);
-    const onError = (err: unknown, event: string) => ctx.rt.logger.warn({ ...errorFields(err), channel: name, event }, 'a Pusher subscription could not pass an event on; dropped');
-    const sub = new Subscription(conn, { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId, room: grant.room, participant: grant.participant, onError }, (s) => {
-      endSubscription(ctx, conn, s, { status: 403, error: 'Access to this channel was withdrawn.' }).catch((err: unknown) => onError(err, 'evict'));
-    });
+    const onError = (err: unknown, event: string) =>
+      ctx.rt.logger.warn({ ...errorFields(err), channel: name, event }, 'a Pusher subscription could not pass an event on; dropped');
+    const sub = new Subscription(
+      conn,
+      { channel, nsp, user: { id: user.id, uuid: user.uuid }, keyId, room: grant.room, participant: grant.participant, onError },
+      (s) => {
+        endSubscription(ctx, conn, s, { status: 403, error: 'Access to this channel was withdrawn.' }).catch((err: unknown) => onError(err, 'evict'));
+      },
+    );
     subscription = sub;
     conn.subscriptions.set(name, sub);
     // A member from here: what the namespace hears from now on waits in the subscription, in order.
@@ -108,7 +113,12 @@ async function joinPresence(rt: RealtimeContext, sub: Subscription): Promise<Map
  * user out and announce them gone when it was their last connection, and, for an eviction, tell the
  * client with a `pusher:subscription_error` (pusher-js hands it to the channel's error callback).
  */
-export async function endSubscription(ctx: SubscribeContext, conn: SubscriberConnection, sub: Subscription, evicted?: { status: number; error: string }): Promise<void> {
+export async function endSubscription(
+  ctx: SubscribeContext,
+  conn: SubscriberConnection,
+  sub: Subscription,
+  evicted?: { status: number; error: string },
+): Promise<void> {
   if (sub.ended) return;
   sub.end();
   if (conn.subscriptions.get(sub.channel.name) === sub) conn.subscriptions.delete(sub.channel.name);

@@ -31,7 +31,11 @@ export function relayInvalidations(pub: Redis, sub: Redis, channel: string, log:
       published.catch(() => undefined);
       await Promise.race([published, late]).finally(() => clearTimeout(timer));
     } catch (err) {
-      if (!lost) log.warn({ err: (err as Error).message }, 'could not publish a cache invalidation: other instances keep what they cached until CACHE_TTL_MS, or until Redis is back');
+      if (!lost)
+        log.warn(
+          { err: (err as Error).message },
+          'could not publish a cache invalidation: other instances keep what they cached until CACHE_TTL_MS, or until Redis is back',
+        );
       lost = true;
     }
   };

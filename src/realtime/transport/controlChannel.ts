@@ -76,12 +76,15 @@ export async function publishControlOnce(target: RedisTarget | string, redisPref
   const client =
     'url' in where
       ? new Redis(where.url, { ...once, retryStrategy: () => null })
-      : new Cluster(where.clusterNodes.map((n) => ({ host: n.host, port: n.port })), {
-          lazyConnect: true,
-          enableOfflineQueue: false,
-          clusterRetryStrategy: () => null,
-          redisOptions: { maxRetriesPerRequest: 0, connectTimeout: 3000 },
-        });
+      : new Cluster(
+          where.clusterNodes.map((n) => ({ host: n.host, port: n.port })),
+          {
+            lazyConnect: true,
+            enableOfflineQueue: false,
+            clusterRetryStrategy: () => null,
+            redisOptions: { maxRetriesPerRequest: 0, connectTimeout: 3000 },
+          },
+        );
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -57,4 +57,3 @@ export class LocalBroadcaster implements Broadcaster {
     if (onSeq && seq !== undefined) onSeq(seq);
   }
 }
-

@@ -11,7 +11,14 @@ import { isPreSerialized, payloadJson } from './preSerialized';
 class Encoder extends defaultParser.Encoder {
   override encode(packet: defaultParser.Packet): unknown[] {
     const data = packet.data as unknown[] | undefined;
-    if (packet.type === defaultParser.PacketType.EVENT && packet.id == null && Array.isArray(data) && data.length === 2 && typeof data[0] === 'string' && isPreSerialized(data[1])) {
+    if (
+      packet.type === defaultParser.PacketType.EVENT &&
+      packet.id == null &&
+      Array.isArray(data) &&
+      data.length === 2 &&
+      typeof data[0] === 'string' &&
+      isPreSerialized(data[1])
+    ) {
       const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
       return [`${defaultParser.PacketType.EVENT}${nsp}[${JSON.stringify(data[0])},${payloadJson(data[1])}]`];
     }

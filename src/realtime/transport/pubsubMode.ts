@@ -51,7 +51,10 @@ export function choosePubSub(setting: PubSubSetting, version: string | null): Pu
   const canShard = major !== null && major >= SHARDED_SINCE_MAJOR;
   const seen = version === null ? 'a Redis whose version could not be read (INFO server)' : `Redis ${version}`;
   if (setting === 'sharded') {
-    if (!canShard) throw new Error(`REDIS_PUBSUB=sharded needs Redis 7 or newer (sharded pub/sub), but REDIS_URL points to ${seen}. Upgrade Redis, or set REDIS_PUBSUB=auto or classic.`);
+    if (!canShard)
+      throw new Error(
+        `REDIS_PUBSUB=sharded needs Redis 7 or newer (sharded pub/sub), but REDIS_URL points to ${seen}. Upgrade Redis, or set REDIS_PUBSUB=auto or classic.`,
+      );
     return { mode: 'sharded', warning: null };
   }
   if (setting === 'classic') return { mode: 'classic', warning: `REDIS_PUBSUB=classic: ${CLASSIC_CEILING}` };
@@ -95,7 +98,10 @@ export async function detectPubSub(client: Redis, setting: PubSubSetting, logger
   const peers = await peersOnOtherFabric(client, choice.mode, key, (majorOf(version) ?? 0) >= SHARDED_SINCE_MAJOR).catch(() => 0);
   if (peers > 0) {
     const other = choice.mode === 'sharded' ? 'classic' : 'sharded';
-    logger.warn({ pubsub: choice.mode, peers }, `${peers} instance(s) of this deployment run on ${other} pub/sub: they and this one (${choice.mode}) do not hear each other's room events. Run every instance with the same REDIS_PUBSUB (docs/realtime.md, The pub/sub fabric).`);
+    logger.warn(
+      { pubsub: choice.mode, peers },
+      `${peers} instance(s) of this deployment run on ${other} pub/sub: they and this one (${choice.mode}) do not hear each other's room events. Run every instance with the same REDIS_PUBSUB (docs/realtime.md, The pub/sub fabric).`,
+    );
   }
   return choice.mode;
 }

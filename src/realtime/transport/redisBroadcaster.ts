@@ -81,7 +81,12 @@ export class RedisBroadcaster implements Broadcaster {
   private readonly instance = randomUUID();
   private blockNumber = 0;
   /** While a block is being made: its messages by namespace, its replay entry, its fallbacks. */
-  private making: { byNamespace: Map<string, Array<[string, Buffer | string]>>; replay?: ReplayEntry; fallbacks: Array<() => void>; onSeq?: (seq: number) => void } | null = null;
+  private making: {
+    byNamespace: Map<string, Array<[string, Buffer | string]>>;
+    replay?: ReplayEntry;
+    fallbacks: Array<() => void>;
+    onSeq?: (seq: number) => void;
+  } | null = null;
   /** Each room's blocks not yet acknowledged, in the order made: the first is in flight, or kept after a failure. */
   private rooms = new Map<string, RoomQueue>();
   /** Blocks in kept rooms (those whose first block failed). */
@@ -132,7 +137,14 @@ export class RedisBroadcaster implements Broadcaster {
     }
     let first = true;
     for (const [namespace, entries] of making.byNamespace) {
-      this.send({ id: { instance: this.instance, n: ++this.blockNumber }, namespace, entries, replay: first ? making.replay : undefined, fallbacks: first ? making.fallbacks : [], onSeq: first ? making.onSeq : undefined });
+      this.send({
+        id: { instance: this.instance, n: ++this.blockNumber },
+        namespace,
+        entries,
+        replay: first ? making.replay : undefined,
+        fallbacks: first ? making.fallbacks : [],
+        onSeq: first ? making.onSeq : undefined,
+      });
       first = false;
     }
   }
@@ -226,7 +238,11 @@ export class RedisBroadcaster implements Broadcaster {
       return true;
     } catch (err) {
       this.options.observer?.published((performance.now() - start) / 1000, false);
-      if (!this.failing) this.logger.warn({ err: (err as Error).message, namespace: block.namespace }, 'realtime publish failed: Redis unreachable; keeping the events to send again');
+      if (!this.failing)
+        this.logger.warn(
+          { err: (err as Error).message, namespace: block.namespace },
+          'realtime publish failed: Redis unreachable; keeping the events to send again',
+        );
       this.failing = true;
       this.lastFailureAt = Date.now();
       return false;

@@ -1,5 +1,14 @@
 import { publishBlock, type PublishCommand, type RedisClient as Redis } from '../../lib/redis';
-import { parseEntry, REPLAY_LIMIT, rollIdsOf, SEQUENCE_TTL_SECONDS, type LogRead, type LoggedEntry, type ReplayEntry, type SequenceReader } from './sequenceLog';
+import {
+  parseEntry,
+  REPLAY_LIMIT,
+  rollIdsOf,
+  SEQUENCE_TTL_SECONDS,
+  type LogRead,
+  type LoggedEntry,
+  type ReplayEntry,
+  type SequenceReader,
+} from './sequenceLog';
 
 /**
  * The Redis shape of sequenceLog.ts: a room's counter (with, per instance, its last block sent) and log
@@ -229,10 +238,12 @@ export class RedisSequence implements SequenceReader {
 
   async loggedRollIds(namespace: string, after: number): Promise<Set<number>> {
     const members = await this.redis.zrangebyscore(sequenceKeys(this.key, namespace).log, `(${after}`, '+inf');
-    return rollIdsOf(members.flatMap((member) => {
-      const entry = parseEntry(member.slice(member.indexOf(' ') + 1));
-      return entry ? [{ seq: 0, entry }] : [];
-    }));
+    return rollIdsOf(
+      members.flatMap((member) => {
+        const entry = parseEntry(member.slice(member.indexOf(' ') + 1));
+        return entry ? [{ seq: 0, entry }] : [];
+      }),
+    );
   }
 }
 

@@ -43,7 +43,11 @@ export function classicWire(key: string): WireFormat {
     if (!out) throw new Error('@socket.io/redis-emitter published nothing');
     return out;
   };
-  const operator = (target: Target) => emitter.of(target.namespace).to(target.to ?? []).except(target.except ?? []);
+  const operator = (target: Target) =>
+    emitter
+      .of(target.namespace)
+      .to(target.to ?? [])
+      .except(target.except ?? []);
   return {
     command: 'publish',
     encodeFor: (target, event, payload) => encode(() => operator(target).emit(event, payload)),

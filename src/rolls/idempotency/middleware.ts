@@ -36,7 +36,9 @@ export class IdempotencyKeyReusedError extends AppError {
 /** 409: the first request with this key has not answered yet. */
 export class IdempotencyKeyInFlightError extends AppError {
   constructor() {
-    super(409, 'idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed: retry in a moment.', undefined, { 'Retry-After': '1' });
+    super(409, 'idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed: retry in a moment.', undefined, {
+      'Retry-After': '1',
+    });
   }
 }
 
@@ -55,7 +57,15 @@ export function idempotent(logger: Logger): RequestHandler {
       // Housekeeping, never in the request's way: a failed sweep is retried a minute later.
       sweepExpiredKeys(now, SWEEP_BATCH).catch(() => undefined);
     }
-    const held = await reserveKey(userId, key, fingerprint, holder, now, new Date(now.getTime() + KEY_LIFETIME_MS), new Date(now.getTime() - IN_FLIGHT_TIMEOUT_MS));
+    const held = await reserveKey(
+      userId,
+      key,
+      fingerprint,
+      holder,
+      now,
+      new Date(now.getTime() + KEY_LIFETIME_MS),
+      new Date(now.getTime() - IN_FLIGHT_TIMEOUT_MS),
+    );
     if (!held) return replay(res, await findKey(userId, key), fingerprint, now);
     keepAnswer(res, userId, key, holder, logger);
     next();
@@ -67,7 +77,9 @@ function parseKey(raw: string): string {
   const quoted = /^"(.*)"$/.exec(raw.trim());
   const key = quoted ? quoted[1]! : raw.trim();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ValidationError([{ path: 'Idempotency-Key', message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters (a UUID is a good key).` }]);
+    throw new ValidationError([
+      { path: 'Idempotency-Key', message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters (a UUID is a good key).` },
+    ]);
   }
   return key;
 }
@@ -80,7 +92,9 @@ function fingerprintOf(method: string, path: string, body: unknown): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -28,7 +28,15 @@ export interface StoredKey {
  * or one in flight since before `abandonedBefore`, which is taken over); false when another row holds
  * it (read it with findKey).
  */
-export async function reserveKey(userId: number, key: string, fingerprint: string, holder: string, now: Date, expiresAt: Date, abandonedBefore: Date): Promise<boolean> {
+export async function reserveKey(
+  userId: number,
+  key: string,
+  fingerprint: string,
+  holder: string,
+  now: Date,
+  expiresAt: Date,
+  abandonedBefore: Date,
+): Promise<boolean> {
   return write(async (query) => {
     const inserted = await query(
       `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at, expires_at)
@@ -64,9 +72,15 @@ export async function findKey(userId: number, key: string): Promise<StoredKey | 
 
 /** Keep the answer of the request that holds the key (only while it still holds it). */
 export async function completeKey(userId: number, key: string, holder: string, status: number, body: string): Promise<void> {
-  await write((query) => query('UPDATE idempotency_keys SET status = $4, body = $5 WHERE user_id = $1 AND key = $2 AND body = $3 AND status IS NULL', [
-    userId, key, holder, status, body,
-  ]));
+  await write((query) =>
+    query('UPDATE idempotency_keys SET status = $4, body = $5 WHERE user_id = $1 AND key = $2 AND body = $3 AND status IS NULL', [
+      userId,
+      key,
+      holder,
+      status,
+      body,
+    ]),
+  );
 }
 
 /** Give the key back: the request it was held for failed and changed nothing, so a retry may run. */
@@ -76,9 +90,11 @@ export async function releaseKey(userId: number, key: string, holder: string): P
 
 /** Delete up to `limit` expired keys; answers how many went. */
 export async function sweepExpiredKeys(now: Date, limit: number): Promise<number> {
-  const rows = await write((query) => query(
-    'DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) RETURNING id',
-    [now, limit],
-  ));
+  const rows = await write((query) =>
+    query('DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) RETURNING id', [
+      now,
+      limit,
+    ]),
+  );
   return rows.length;
 }

@@ -4,7 +4,18 @@ import { readRollRooms } from '../../rooms/store/forRolls';
 import { cachedLiveRoom, cachedRoom, forRoll } from '../../rooms/rollRoomCache';
 import { toUser, userColumns } from '../../users/store';
 import { attachFairness } from '../../fairness/proofs';
-import { rollColumns, rollValueColumns, rollValuesJson, toRoll, toRollValue, toRollValuesFromJson, type RollRecord, type RollValueRecord, type RoomRecord, type WhisperRecord } from './records';
+import {
+  rollColumns,
+  rollValueColumns,
+  rollValuesJson,
+  toRoll,
+  toRollValue,
+  toRollValuesFromJson,
+  type RollRecord,
+  type RollValueRecord,
+  type RoomRecord,
+  type WhisperRecord,
+} from './records';
 
 /**
  * Loading rolls the way presentRoll() and canSeeRoll() need them: user, room (deleted rooms too) with its
@@ -51,7 +62,10 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
   }
   const { sql, dialect } = db();
   const query = sql.query;
-  const rows = await query(`SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')}, ${rollValuesJson(dialect, 'r')} AS "valuesJson" FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`, key);
+  const rows = await query(
+    `SELECT ${rollColumns('r')}, ${userColumns('u', 'u_')}, ${rollValuesJson(dialect, 'r')} AS "valuesJson" FROM rolls r JOIN users u ON u.id = r.user_id WHERE r.uuid = $1`,
+    key,
+  );
   const row = rows[0];
   if (!row) return null;
   const roll: RollRecord = Object.assign(toRoll(row), { user: toUser(row, 'u_') });
@@ -61,7 +75,14 @@ export async function loadRollByUuid(uuid: string, options: LoadOptions = {}): P
     roll.isWhispered ? readWhispers([roll.id], query) : Promise.resolve([]),
     attachFairness([roll]),
   ]);
-  roll.room = room ? await forRoll(query, room, roll.userId, whispers.map((w) => w.participantId)) : null;
+  roll.room = room
+    ? await forRoll(
+        query,
+        room,
+        roll.userId,
+        whispers.map((w) => w.participantId),
+      )
+    : null;
   const seats = new Map((roll.room?.participants ?? []).map((p) => [p.id, p]));
   roll.whispers = whispers.map((w) => ({ ...w, participant: seats.get(w.participantId) ?? null }));
   return roll;
@@ -128,7 +149,10 @@ async function attachRelations(rolls: RollRecord[], query: Query, inTransaction:
 
 async function readValues(rollIds: number[], query: Query): Promise<RollValueRecord[]> {
   if (!rollIds.length) return [];
-  const rows = await query(`SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id IN (${placeholders(rollIds.length)}) ORDER BY v.roll_id, v.position`, rollIds);
+  const rows = await query(
+    `SELECT ${rollValueColumns('v')} FROM roll_values v WHERE v.roll_id IN (${placeholders(rollIds.length)}) ORDER BY v.roll_id, v.position`,
+    rollIds,
+  );
   return rows.map(toRollValue);
 }
 

@@ -77,11 +77,52 @@ export interface RollRecord {
   whispers?: WhisperRecord[];
 }
 
-const ROLL = ['id', 'uuid', 'userId', 'roomId', 'direction', 'velocity', 'equation', 'totalValue', 'operator', 'label', 'externalId', 'isWhispered', 'ledgerId', 'clientSeed', 'createdAt', 'updatedAt'];
+const ROLL = [
+  'id',
+  'uuid',
+  'userId',
+  'roomId',
+  'direction',
+  'velocity',
+  'equation',
+  'totalValue',
+  'operator',
+  'label',
+  'externalId',
+  'isWhispered',
+  'ledgerId',
+  'clientSeed',
+  'createdAt',
+  'updatedAt',
+];
 const VALUE = [
-  'id', 'uuid', 'rollId', 'position', 'dieIndex', 'type', 'theme', 'value', 'valueToDisplay', 'numericValue', 'origin', 'label', 'meta',
-  'isHidden', 'isUserValue', 'isVisible', 'isCleared', 'isDropped', 'isSuccess', 'isFailure', 'isCompounded', 'isPenetrated',
-  'ledgerId', 'draw', 'drawFaces', 'createdAt', 'updatedAt',
+  'id',
+  'uuid',
+  'rollId',
+  'position',
+  'dieIndex',
+  'type',
+  'theme',
+  'value',
+  'valueToDisplay',
+  'numericValue',
+  'origin',
+  'label',
+  'meta',
+  'isHidden',
+  'isUserValue',
+  'isVisible',
+  'isCleared',
+  'isDropped',
+  'isSuccess',
+  'isFailure',
+  'isCompounded',
+  'isPenetrated',
+  'ledgerId',
+  'draw',
+  'drawFaces',
+  'createdAt',
+  'updatedAt',
 ];
 
 export const rollColumns = (alias: string, prefix = '') => columns(alias, prefix, ROLL);

@@ -39,7 +39,13 @@ function viewerParam(viewerId: number): number {
  * full even when whispers for others are skipped.
  * Answers up to `limit + 1` ids: the extra one says there is a next page.
  */
-export async function visibleRollIdsInRoom(roomId: number, viewerId: number, beforeId: number | null, limit: number, externalId: string | null = null): Promise<number[]> {
+export async function visibleRollIdsInRoom(
+  roomId: number,
+  viewerId: number,
+  beforeId: number | null,
+  limit: number,
+  externalId: string | null = null,
+): Promise<number[]> {
   const params: unknown[] = [roomId, limit + 1, viewerParam(viewerId)];
   const before = beforeId !== null ? ` AND r.id < $${params.push(beforeId)}` : '';
   const labelled = externalId !== null ? ` AND r.external_id = $${params.push(externalId)}` : '';

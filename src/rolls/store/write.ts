@@ -32,7 +32,13 @@ export async function insertRoll(roll: RollRecord, values: RollValueRecord[], wh
  * insertRoll() in the caller's transaction (the fairness ledger's, src/fairness/draws.ts): on
  * PostgreSQL still one statement; answers the outbox row's id when announced.
  */
-export async function insertRollInTransaction(query: Query, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], announce?: RollAnnouncement): Promise<RollWritten> {
+export async function insertRollInTransaction(
+  query: Query,
+  roll: RollRecord,
+  values: RollValueRecord[],
+  whispers: WhisperRecord[],
+  announce?: RollAnnouncement,
+): Promise<RollWritten> {
   if (db().dialect === 'postgres' && values.length) return (await insertRollsAtOnce(query, [{ roll, values, whispers, announce }]))[0]!;
   const recorded = await insertRollIn(query, roll, values, whispers);
   const outboxId = announce ? await insertOutboxIn(query, ROLL_CREATED, { rollId: roll.id, roomId: roll.roomId, slug: announce.slug }) : null;
@@ -75,27 +81,95 @@ const ROLL_INSERT = `INSERT INTO rolls (uuid, user_id, room_id, direction, veloc
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`;
 /** ROLL_INSERT made from the guard's row (`g`, insertRollsAtOnce): no row without it. */
 const ROLL_INSERT_FROM_GUARD = ROLL_INSERT.replace(/VALUES \((\$[^)]*)\) RETURNING id$/, 'SELECT $1 FROM g RETURNING id');
-const VALUE_COLUMNS = ['uuid', 'roll_id', 'position', 'die_index', 'type', 'theme', 'value', 'value_to_display', 'numeric_value', 'origin', 'label', 'meta', 'is_hidden', 'is_user_value', 'is_visible', 'is_cleared', 'is_dropped', 'is_success', 'is_failure', 'is_compounded', 'is_penetrated', 'ledger_id', 'draw', 'draw_faces', 'created_at', 'updated_at'];
+const VALUE_COLUMNS = [
+  'uuid',
+  'roll_id',
+  'position',
+  'die_index',
+  'type',
+  'theme',
+  'value',
+  'value_to_display',
+  'numeric_value',
+  'origin',
+  'label',
+  'meta',
+  'is_hidden',
+  'is_user_value',
+  'is_visible',
+  'is_cleared',
+  'is_dropped',
+  'is_success',
+  'is_failure',
+  'is_compounded',
+  'is_penetrated',
+  'ledger_id',
+  'draw',
+  'draw_faces',
+  'created_at',
+  'updated_at',
+];
 
 /** The parameters of ROLL_INSERT. */
 function rollParams(roll: RollRecord): unknown[] {
   return [
-    roll.uuid, roll.userId, roll.roomId, roll.direction, roll.velocity, roll.equation, roll.totalValue, toJson(roll.operator),
-    roll.label, roll.externalId, roll.isWhispered, roll.ledgerId ?? null, roll.clientSeed ?? null, roll.createdAt, roll.updatedAt,
+    roll.uuid,
+    roll.userId,
+    roll.roomId,
+    roll.direction,
+    roll.velocity,
+    roll.equation,
+    roll.totalValue,
+    toJson(roll.operator),
+    roll.label,
+    roll.externalId,
+    roll.isWhispered,
+    roll.ledgerId ?? null,
+    roll.clientSeed ?? null,
+    roll.createdAt,
+    roll.updatedAt,
   ];
 }
 
 /** A value's parameters in VALUE_COLUMNS order, but for roll_id (the second column), which the caller places. */
 function valueParams(v: RollValueRecord): unknown[] {
   return [
-    v.uuid, v.position, v.dieIndex, v.type, v.theme, v.value, toJson(v.valueToDisplay), v.numericValue, v.origin, v.label,
-    toJson(v.meta), v.isHidden, v.isUserValue, v.isVisible, v.isCleared, v.isDropped,
-    v.isSuccess, v.isFailure, v.isCompounded, v.isPenetrated, v.ledgerId ?? null, v.draw ?? null, v.drawFaces ?? null, v.createdAt, v.updatedAt,
+    v.uuid,
+    v.position,
+    v.dieIndex,
+    v.type,
+    v.theme,
+    v.value,
+    toJson(v.valueToDisplay),
+    v.numericValue,
+    v.origin,
+    v.label,
+    toJson(v.meta),
+    v.isHidden,
+    v.isUserValue,
+    v.isVisible,
+    v.isCleared,
+    v.isDropped,
+    v.isSuccess,
+    v.isFailure,
+    v.isCompounded,
+    v.isPenetrated,
+    v.ledgerId ?? null,
+    v.draw ?? null,
+    v.drawFaces ?? null,
+    v.createdAt,
+    v.updatedAt,
   ];
 }
 
 /** Set the new rows' ids on the records: the roll's, and each value's by its position. */
-function assignIds(rollId: number, roll: RollRecord, values: RollValueRecord[], whispers: WhisperRecord[], valueRows: { id: unknown; position: unknown }[]): void {
+function assignIds(
+  rollId: number,
+  roll: RollRecord,
+  values: RollValueRecord[],
+  whispers: WhisperRecord[],
+  valueRows: { id: unknown; position: unknown }[],
+): void {
   roll.id = rollId;
   const byPosition = new Map(valueRows.map((r) => [Number(r.position), Number(r.id)]));
   for (const v of values) {
@@ -122,7 +196,10 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
   }
   if (whispers.length) {
     const params = whispers.flatMap((w) => [rollId, w.participantId, w.userId]);
-    await query(`INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`, params);
+    await query(
+      `INSERT INTO roll_whispers (roll_id, participant_id, user_id) VALUES ${whispers.map((_, i) => `(${placeholders(3, i * 3 + 1)})`).join(', ')}`,
+      params,
+    );
   }
   assignIds(rollId, roll, values, whispers, valueRows);
   return recorder ? recorder.write(query, roll) : 0;
@@ -190,7 +267,9 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
     if (announce) {
       const at = params.length + 1;
       params.push(ROLL_CREATED, Date.now(), roll.roomId, announce.slug);
-      ctes.push(`o${k} AS (${outboxCte(`$${at}`, `$${at + 1}::bigint`, `json_build_object('rollId', r${k}.id, 'roomId', $${at + 2}::bigint, 'slug', $${at + 3}::text)`, `r${k}`)})`);
+      ctes.push(
+        `o${k} AS (${outboxCte(`$${at}`, `$${at + 1}::bigint`, `json_build_object('rollId', r${k}.id, 'roomId', $${at + 2}::bigint, 'slug', $${at + 3}::text)`, `r${k}`)})`,
+      );
       outboxes.push(`(SELECT id FROM o${k}) AS o${k}`);
     }
     for (const v of values) {
@@ -250,7 +329,13 @@ export async function lockRolls(tx: RollsTransaction, uuids: readonly string[]):
  * Append values to a roll in the caller's transaction (dice added to it by PATCH /roll/{uuid}), and set
  * its new total and equation; sets the new rows' ids on the records.
  */
-export async function appendRollValues(tx: RollsTransaction, rollId: number, values: RollValueRecord[], totals: { totalValue: number; equation: string }, now: Date): Promise<void> {
+export async function appendRollValues(
+  tx: RollsTransaction,
+  rollId: number,
+  values: RollValueRecord[],
+  totals: { totalValue: number; equation: string },
+  now: Date,
+): Promise<void> {
   if (!values.length) return;
   const params: unknown[] = [];
   const tuples = values.map((v) => {
@@ -259,7 +344,10 @@ export async function appendRollValues(tx: RollsTransaction, rollId: number, val
     params.push(uuid, rollId, ...rest);
     return `(${placeholders(VALUE_COLUMNS.length, first)})`;
   });
-  const rows = await tx<{ id: unknown; position: unknown }>(`INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`, params);
+  const rows = await tx<{ id: unknown; position: unknown }>(
+    `INSERT INTO roll_values (${VALUE_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} RETURNING id, position`,
+    params,
+  );
   const byPosition = new Map(rows.map((r) => [Number(r.position), Number(r.id)]));
   for (const v of values) v.id = byPosition.get(v.position) ?? 0;
   await tx('UPDATE rolls SET total_value = $1, equation = $2, updated_at = $3 WHERE id = $4', [totals.totalValue, totals.equation, now, rollId]);
@@ -295,11 +383,17 @@ export async function setDieFlags(tx: RollsTransaction, changes: { flags: DieFla
     const differs = `(${columns.map((k, i) => `${FLAG_COLUMN_NAMES[k]} <> $${i + 1}`).join(' OR ')})`;
     const statements: { where: string; params: unknown[] }[] = [];
     if ('valueIds' in dice) {
-      for (const ids of chunks(dice.valueIds)) statements.push({ where: `id IN (${placeholders(ids.length, params.length + 1)})`, params: [...params, ...ids] });
+      for (const ids of chunks(dice.valueIds))
+        statements.push({ where: `id IN (${placeholders(ids.length, params.length + 1)})`, params: [...params, ...ids] });
     } else {
       const first = params.length + 1;
-      if (dice.userId === undefined) statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first})`, params: [...params, dice.roomId] });
-      else statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`, params: [...params, dice.roomId, dice.userId] });
+      if (dice.userId === undefined)
+        statements.push({ where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first})`, params: [...params, dice.roomId] });
+      else
+        statements.push({
+          where: `roll_id IN (SELECT id FROM rolls WHERE room_id = $${first} AND user_id = $${first + 1})`,
+          params: [...params, dice.roomId, dice.userId],
+        });
     }
     for (const { where, params: statementParams } of statements) {
       const rows = await tx<{ rollId: unknown }>(`UPDATE roll_values SET ${set} WHERE ${where} AND ${differs} RETURNING roll_id AS "rollId"`, statementParams);

@@ -79,7 +79,11 @@ export async function listRoomsOf(userId: number, page: number, perPage: number)
   const mine = 'r.deleted_at IS NULL AND (r.user_id = $1 OR r.id IN (SELECT room_id FROM participants WHERE user_id = $1))';
   const [[count], idRows] = await Promise.all([
     query<{ total: unknown }>(`SELECT COUNT(*) AS "total" FROM rooms r WHERE ${mine}`, [userId]),
-    query<{ id: unknown }>(`SELECT r.id FROM rooms r WHERE ${mine} ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`, [userId, perPage, (page - 1) * perPage]),
+    query<{ id: unknown }>(`SELECT r.id FROM rooms r WHERE ${mine} ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`, [
+      userId,
+      perPage,
+      (page - 1) * perPage,
+    ]),
   ]);
   const total = Number(count?.total ?? 0);
   const ids = idRows.map((r) => Number(r.id));
@@ -129,4 +133,3 @@ export async function liveSeats(pairs: ReadonlyArray<{ roomId: number; userId: n
   }
   return seats;
 }
-

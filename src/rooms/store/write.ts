@@ -27,7 +27,18 @@ export type Seat = Pick<ParticipantRecord, 'userId' | 'position' | 'color' | 'us
 
 const plainRoom = (room: Room): RoomRow => {
   const { id, slug, name, isPublic, passcode, bgFilePath, userId, createdAt, updatedAt, deletedAt } = room.get({ plain: true });
-  return { id, slug, name, isPublic: Boolean(isPublic), passcode: passcode ?? null, bgFilePath: bgFilePath ?? null, userId, createdAt, updatedAt, deletedAt: deletedAt ?? null };
+  return {
+    id,
+    slug,
+    name,
+    isPublic: Boolean(isPublic),
+    passcode: passcode ?? null,
+    bgFilePath: bgFilePath ?? null,
+    userId,
+    createdAt,
+    updatedAt,
+    deletedAt: deletedAt ?? null,
+  };
 };
 
 const plainParticipant = (p: Participant): ParticipantRecord => {
@@ -65,7 +76,10 @@ export async function insertRoom(tx: RoomTransaction, room: Pick<RoomRow, 'slug'
 
 /** A new participant (position and colour chosen by the use case). */
 /** Answers the new seat's id. */
-export async function insertParticipant(tx: RoomTransaction, seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>): Promise<number> {
+export async function insertParticipant(
+  tx: RoomTransaction,
+  seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>,
+): Promise<number> {
   return (await uniquely(Participant.create(seat, { transaction: tx }))).id;
 }
 
@@ -97,7 +111,11 @@ export async function removeAllButOwner(tx: RoomTransaction, room: Pick<RoomRow,
 }
 
 /** The room's background image, stored or replaced. */
-export async function saveBackground(tx: RoomTransaction, roomId: number, image: { contentType: string; size: number; sha256: string; data: Buffer }): Promise<void> {
+export async function saveBackground(
+  tx: RoomTransaction,
+  roomId: number,
+  image: { contentType: string; size: number; sha256: string; data: Buffer },
+): Promise<void> {
   const existing = await RoomBackground.findOne({ where: { roomId }, transaction: tx });
   if (existing) await existing.update(image, { transaction: tx });
   else await RoomBackground.create({ roomId, ...image }, { transaction: tx });
@@ -127,7 +145,8 @@ export async function changeParticipant(tx: RoomTransaction, current: Participan
   const differing: Partial<{ username: string; color: string; diceTray: string }> = {};
   if (change.username !== undefined && change.username !== current.username) differing.username = change.username;
   if (change.color !== undefined && change.color !== current.color) differing.color = change.color;
-  if (change.diceTray !== undefined && JSON.stringify(change.diceTray) !== JSON.stringify(current.diceTray)) differing.diceTray = JSON.stringify(change.diceTray);
+  if (change.diceTray !== undefined && JSON.stringify(change.diceTray) !== JSON.stringify(current.diceTray))
+    differing.diceTray = JSON.stringify(change.diceTray);
   if (!Object.keys(differing).length) return false;
   await uniquely(Participant.update(differing, { where: { id: current.id }, transaction: tx }));
   return true;

@@ -84,10 +84,19 @@ export async function countFaces(scope: StatsScope, filter: StatsFilter): Promis
         GROUP BY v.type, v.theme, v.value, v.is_user_value LIMIT ${MAX_FACE_ROWS + 1}`,
       params,
     ),
-    query<{ rolls: unknown }>(`SELECT COUNT(*) AS "rolls" FROM rolls r WHERE ${onRolls} AND EXISTS (SELECT 1 FROM roll_values v WHERE v.roll_id = r.id AND ${onValues})`, params),
+    query<{ rolls: unknown }>(
+      `SELECT COUNT(*) AS "rolls" FROM rolls r WHERE ${onRolls} AND EXISTS (SELECT 1 FROM roll_values v WHERE v.roll_id = r.id AND ${onValues})`,
+      params,
+    ),
   ]);
   return {
-    faces: rows.map((r) => ({ type: String(r.type), theme: String(r.theme), position: num(r.position), isUserValue: asBool(r.isUserValue), count: num(r.count) })),
+    faces: rows.map((r) => ({
+      type: String(r.type),
+      theme: String(r.theme),
+      position: num(r.position),
+      isUserValue: asBool(r.isUserValue),
+      count: num(r.count),
+    })),
     rolls: num(rolls?.rolls ?? 0),
   };
 }

@@ -47,7 +47,8 @@ class Tally {
 
   data(bytes: number) {
     this.dataBytes += bytes;
-    if (this.dataBytes > ASSET_LIMITS.modelDataBytes) throw new Refused(`its arrays decode to over ${bytesText(ASSET_LIMITS.modelDataBytes)}, the most a model may have`);
+    if (this.dataBytes > ASSET_LIMITS.modelDataBytes)
+      throw new Refused(`its arrays decode to over ${bytesText(ASSET_LIMITS.modelDataBytes)}, the most a model may have`);
   }
 
   /** A geometry's PolygonVertexIndex: polygons end at a negative index. */
@@ -58,7 +59,8 @@ class Tally {
     for (let i = 0; i < values.length; i++) {
       corners++;
       if (values[i]! < 0) {
-        if (corners > ASSET_LIMITS.fbxPolygonCorners) throw new Refused(`a polygon has ${corners} corners, over the ${ASSET_LIMITS.fbxPolygonCorners} the board triangulates`);
+        if (corners > ASSET_LIMITS.fbxPolygonCorners)
+          throw new Refused(`a polygon has ${corners} corners, over the ${ASSET_LIMITS.fbxPolygonCorners} the board triangulates`);
         triangleCorners += Math.max(0, corners - 2) * 3;
         corners = 0;
       }
@@ -71,7 +73,8 @@ class Tally {
     let vertices = 0;
     for (const [child, parent] of this.links) if (this.models.has(parent)) vertices += this.geometries.get(child) ?? 0;
     vertices += this.shapes * Math.max(0, ...this.geometries.values());
-    if (vertices > ASSET_LIMITS.modelVertices) throw new Refused(`it draws ${vertices.toLocaleString('en')} vertices, over the ${ASSET_LIMITS.modelVertices.toLocaleString('en')} a model may have`);
+    if (vertices > ASSET_LIMITS.modelVertices)
+      throw new Refused(`it draws ${vertices.toLocaleString('en')} vertices, over the ${ASSET_LIMITS.modelVertices.toLocaleString('en')} a model may have`);
     return { vertices, dataBytes: this.dataBytes };
   }
 }
@@ -86,17 +89,35 @@ class Reader {
   need(bytes: number) {
     if (this.offset + bytes > this.data.length) throw new Refused('it is cut short (a record runs past the end of the file)');
   }
-  u8() { this.need(1); return this.data[this.offset++]!; }
-  u32() { this.need(4); const v = this.view.getUint32(this.offset, true); this.offset += 4; return v; }
+  u8() {
+    this.need(1);
+    return this.data[this.offset++]!;
+  }
+  u32() {
+    this.need(4);
+    const v = this.view.getUint32(this.offset, true);
+    this.offset += 4;
+    return v;
+  }
   /** A 64-bit size as a safe number (sizes here are below the file's length anyway). */
   u64() {
     const low = this.u32();
     const high = this.u32();
     return high * 2 ** 32 + low;
   }
-  bytes(n: number) { this.need(n); const out = this.data.subarray(this.offset, this.offset + n); this.offset += n; return out; }
-  string(n: number) { return new TextDecoder().decode(this.bytes(n)); }
-  skip(n: number) { this.need(n); this.offset += n; }
+  bytes(n: number) {
+    this.need(n);
+    const out = this.data.subarray(this.offset, this.offset + n);
+    this.offset += n;
+    return out;
+  }
+  string(n: number) {
+    return new TextDecoder().decode(this.bytes(n));
+  }
+  skip(n: number) {
+    this.need(n);
+    this.offset += n;
+  }
 }
 
 function int32s(bytes: Uint8Array): Int32Array {
@@ -163,12 +184,20 @@ function binaryFbx(data: Uint8Array, tally: Tally) {
 
 /** Numbers of an ASCII array: the `a:` line and the lines that continue it. */
 function asciiNumbers(text: string): number[] {
-  return text.split(',').map((s) => Number(s.trim())).filter((n) => !Number.isNaN(n));
+  return text
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => !Number.isNaN(n));
 }
 
 /** Values of an ASCII property line: `1000, "Geometry::x", "Mesh"`. */
 function asciiProps(rest: string): unknown[] {
-  return rest.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1').replace(/\s*\{$/, ''));
+  return rest.split(',').map((s) =>
+    s
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .replace(/\s*\{$/, ''),
+  );
 }
 
 function asciiFbx(text: string, tally: Tally) {

@@ -76,7 +76,20 @@ export interface GltfCost {
 export function gltfCost(doc: GltfDocument): GltfCost | string {
   const { json } = doc;
   const L = ASSET_LIMITS;
-  for (const key of ['accessors', 'bufferViews', 'buffers', 'nodes', 'meshes', 'materials', 'textures', 'animations', 'skins', 'scenes', 'cameras', 'samplers']) {
+  for (const key of [
+    'accessors',
+    'bufferViews',
+    'buffers',
+    'nodes',
+    'meshes',
+    'materials',
+    'textures',
+    'animations',
+    'skins',
+    'scenes',
+    'cameras',
+    'samplers',
+  ]) {
     if (list(json, key).length > L.gltfObjects) return `it has ${list(json, key).length} ${key}, over the ${L.gltfObjects} a model may have`;
   }
   // Buffers: the bytes each really has (the binary chunk, or its data: URI).
@@ -109,13 +122,15 @@ export function gltfCost(doc: GltfDocument): GltfCost | string {
     const element = componentBytes * components;
     dataBytes += n * element;
     // Past the budget, stop before doing any arithmetic on further counts (a count may be near 2^53).
-    if (dataBytes > L.modelDataBytes) return `its accessors decode to ${bytesText(dataBytes)} or more (accessors[${i}] alone: ${n.toLocaleString('en')} elements), over the ${bytesText(L.modelDataBytes)} a model may have`;
+    if (dataBytes > L.modelDataBytes)
+      return `its accessors decode to ${bytesText(dataBytes)} or more (accessors[${i}] alone: ${n.toLocaleString('en')} elements), over the ${bytesText(L.modelDataBytes)} a model may have`;
     if (a.bufferView !== undefined) {
       const view = typeof a.bufferView === 'number' ? views[a.bufferView] : undefined;
       const offset = count(a.byteOffset ?? 0);
       if (!view || offset === null) return `accessors[${i}] points at no buffer view`;
       const needed = n === 0 ? 0 : offset + (view.stride || element) * (n - 1) + element;
-      if (needed > view.bytes.length) return `accessors[${i}] declares ${n.toLocaleString('en')} elements (${bytesText(needed)}) in a buffer view of ${bytesText(view.bytes.length)}`;
+      if (needed > view.bytes.length)
+        return `accessors[${i}] declares ${n.toLocaleString('en')} elements (${bytesText(needed)}) in a buffer view of ${bytesText(view.bytes.length)}`;
     }
     if (isObject(a.sparse)) {
       // A sparse accessor is decoded into a full copy of its elements.
@@ -143,12 +158,14 @@ export function gltfCost(doc: GltfDocument): GltfCost | string {
   let vertices = 0;
   for (const node of list(json, 'nodes')) {
     if (!isObject(node) || typeof node.mesh !== 'number') continue;
-    const instancing = isObject(node.extensions) && isObject(node.extensions.EXT_mesh_gpu_instancing) ? node.extensions.EXT_mesh_gpu_instancing.attributes : null;
+    const instancing =
+      isObject(node.extensions) && isObject(node.extensions.EXT_mesh_gpu_instancing) ? node.extensions.EXT_mesh_gpu_instancing.attributes : null;
     const instanceAccessor = isObject(instancing) ? Object.values(instancing).find((v) => typeof v === 'number') : undefined;
-    const instances = typeof instanceAccessor === 'number' ? accessorCounts[instanceAccessor] ?? 1 : 1;
+    const instances = typeof instanceAccessor === 'number' ? (accessorCounts[instanceAccessor] ?? 1) : 1;
     vertices += (meshVertices[node.mesh] ?? 0) * instances;
   }
-  if (vertices > L.modelVertices) return `it draws ${vertices.toLocaleString('en')} vertices, over the ${L.modelVertices.toLocaleString('en')} a model may have`;
+  if (vertices > L.modelVertices)
+    return `it draws ${vertices.toLocaleString('en')} vertices, over the ${L.modelVertices.toLocaleString('en')} a model may have`;
 
   // Images: by their headers, before any decoder sees them.
   const images = list(json, 'images');

@@ -27,7 +27,14 @@ export interface DiceBoxQuery {
 /** `"a, b,,c"` -> `["a", "b", "c"]`. */
 export function parseIds(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function matches(entry: { slug: string; name: string }, query: DiceBoxQuery): boolean {

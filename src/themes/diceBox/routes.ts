@@ -22,13 +22,15 @@ export function diceBoxRoutes(deps: AppDeps): Router {
     const ids = parseIds(q.ids || undefined);
     if (ids && ids.length > MAX_IDS) throw new ValidationError([{ path: 'query.ids', message: `query.ids may name at most ${MAX_IDS} themes` }]);
     const { items, total } = await listDiceBox(req.user!, { filter: q.filter || undefined, ids, page: q.page, perPage: q.per_page });
-    res.json(page('theme', await presentThemes(items, { baseUrl: baseUrl(req, deps.config) }), {
-      path: listPath(req, deps.config),
-      page: q.page,
-      perPage: q.per_page,
-      total,
-      query: { filter: q.filter, ids: q.ids, per_page: String(q.per_page) },
-    }));
+    res.json(
+      page('theme', await presentThemes(items, { baseUrl: baseUrl(req, deps.config) }), {
+        path: listPath(req, deps.config),
+        page: q.page,
+        perPage: q.per_page,
+        total,
+        query: { filter: q.filter, ids: q.ids, per_page: String(q.per_page) },
+      }),
+    );
   };
 
   const get: RequestHandler = async (req, res) => {

@@ -33,7 +33,11 @@ export function crossCheck(m: StoredManifest, ctx: CrossCheckContext): ErrorDeta
     const die = normalizeDie(entry);
     if (!die) return;
     const key = die.id.toLowerCase();
-    if (dice.has(key)) add(typeof entry === 'string' ? `available_dice[${i}]` : `available_dice[${i}].id`, `the die id "${die.id}" appears more than once in available_dice (ids are case-insensitive)${note('available_dice')}`);
+    if (dice.has(key))
+      add(
+        typeof entry === 'string' ? `available_dice[${i}]` : `available_dice[${i}].id`,
+        `the die id "${die.id}" appears more than once in available_dice (ids are case-insensitive)${note('available_dice')}`,
+      );
     else dice.set(key, die);
   });
   const exact = new Set([...dice.values()].map((d) => d.id));
@@ -64,7 +68,10 @@ function checkDice(m: StoredManifest, dice: Map<string, DieEntry>, exact: Set<st
     checkDie(id, `values.${id}`, 'values');
     const die = exact.has(id) ? dice.get(id.toLowerCase()) : undefined;
     if (die && isPhysicalType(die.type) && faces.length !== PLAIN_FACES[die.type].length) {
-      add(`values.${id}`, `the die "${id}" is a ${die.type}, so values.${id} needs ${PLAIN_FACES[die.type].length} faces, not ${faces.length}${note('values')}`);
+      add(
+        `values.${id}`,
+        `the die "${id}" is a ${die.type}, so values.${id} needs ${PLAIN_FACES[die.type].length} faces, not ${faces.length}${note('values')}`,
+      );
     }
   }
 }
@@ -72,7 +79,8 @@ function checkDice(m: StoredManifest, dice: Map<string, DieEntry>, exact: Set<st
 function checkUniforms(m: StoredManifest, add: Add, note: Note) {
   for (const [name, u] of Object.entries(m.uniforms)) {
     if (u.type !== 'f') continue;
-    if (typeof u.min === 'number' && typeof u.max === 'number' && u.min > u.max) add(`uniforms.${name}.min`, `uniforms.${name}.min must not be greater than max${note('uniforms')}`);
+    if (typeof u.min === 'number' && typeof u.max === 'number' && u.min > u.max)
+      add(`uniforms.${name}.min`, `uniforms.${name}.min must not be greater than max${note('uniforms')}`);
     else if (typeof u.value === 'number' && ((typeof u.min === 'number' && u.value < u.min) || (typeof u.max === 'number' && u.value > u.max))) {
       add(`uniforms.${name}.value`, `uniforms.${name}.value must lie between min and max${note('uniforms')}`);
     }

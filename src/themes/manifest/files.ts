@@ -13,7 +13,8 @@ export interface FileReference {
 
 function refsOfSrc(src: unknown, use: AssetUse, path: string, key: InheritableKey, out: FileReference[]) {
   if (typeof src === 'string') out.push({ name: src, use, path, key });
-  else if (src && typeof src === 'object') for (const [die, name] of Object.entries(src)) if (typeof name === 'string') out.push({ name, use, path: `${path}.${die}`, key });
+  else if (src && typeof src === 'object')
+    for (const [die, name] of Object.entries(src)) if (typeof name === 'string') out.push({ name, use, path: `${path}.${die}`, key });
 }
 
 /** Every file name a manifest references. */

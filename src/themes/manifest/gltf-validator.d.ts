@@ -10,7 +10,10 @@ declare module 'gltf-validator' {
   export interface ValidationReport {
     issues: { numErrors: number; numWarnings: number; messages: ValidationMessage[] };
   }
-  export function validateBytes(data: Uint8Array, options?: { format?: 'glb' | 'gltf'; maxIssues?: number; externalResourceFunction?: (uri: string) => Promise<Uint8Array> }): Promise<ValidationReport>;
+  export function validateBytes(
+    data: Uint8Array,
+    options?: { format?: 'glb' | 'gltf'; maxIssues?: number; externalResourceFunction?: (uri: string) => Promise<Uint8Array> },
+  ): Promise<ValidationReport>;
   const validator: { validateBytes: typeof validateBytes };
   export default validator;
 }

@@ -17,11 +17,15 @@ export function isGlb(data: Uint8Array): boolean {
 
 /** The JSON of a `.gltf` file, or null when the content is not a glTF JSON document (an object with `asset`). */
 export function gltfJson(data: Uint8Array): Record<string, unknown> | null {
-  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   if (!text.trimStart().startsWith('{')) return null;
   try {
     const json = JSON.parse(text) as unknown;
-    return json && typeof json === 'object' && !Array.isArray(json) && typeof (json as { asset?: unknown }).asset === 'object' ? (json as Record<string, unknown>) : null;
+    return json && typeof json === 'object' && !Array.isArray(json) && typeof (json as { asset?: unknown }).asset === 'object'
+      ? (json as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -51,14 +55,16 @@ function uris(json: Record<string, unknown>): { path: string; uri: unknown }[] {
 
 /** Why a glTF model (kind `glb` or `gltf`) cannot be used, or null when it can. */
 export function gltfProblem(kind: 'glb' | 'gltf', data: Uint8Array): string | null {
-  const json = kind === 'glb' ? glbJson(data) : gltfJson(data) ?? 'it is not a glTF JSON document';
+  const json = kind === 'glb' ? glbJson(data) : (gltfJson(data) ?? 'it is not a glTF JSON document');
   if (typeof json === 'string') return json;
   const version = (json.asset as { version?: unknown }).version;
   if (typeof version !== 'string' || !version.startsWith('2.')) return 'it is not glTF 2.0 (asset.version)';
   for (const { path, uri } of uris(json)) {
-    if (typeof uri !== 'string' || !uri.startsWith('data:')) return `${path} references another file (${JSON.stringify(String(uri).slice(0, 60))}): a model must be self-contained (a .glb, or data: URIs)`;
+    if (typeof uri !== 'string' || !uri.startsWith('data:'))
+      return `${path} references another file (${JSON.stringify(String(uri).slice(0, 60))}): a model must be self-contained (a .glb, or data: URIs)`;
   }
-  if (kind === 'gltf' && Array.isArray(json.buffers) && json.buffers.some((b) => !b || typeof b !== 'object' || !('uri' in b))) return 'a buffer has no uri (only a .glb has a binary chunk)';
+  if (kind === 'gltf' && Array.isArray(json.buffers) && json.buffers.some((b) => !b || typeof b !== 'object' || !('uri' in b)))
+    return 'a buffer has no uri (only a .glb has a binary chunk)';
   const required: unknown[] = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
   const missing = required.find((ext) => UNSUPPORTED.includes(String(ext)));
   if (missing) return `it requires ${String(missing)}, which the board cannot decode`;

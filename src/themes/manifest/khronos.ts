@@ -17,13 +17,20 @@ export async function validateModels(files: ReturnType<typeof checkAssets>): Pro
       continue;
     }
     const report = await validator.validateBytes(new Uint8Array(asset.data), { format: asset.kind, maxIssues: 64 }).catch((err: Error) => err);
-    const errors = report instanceof Error ? [{ code: 'UNREADABLE', message: report.message, pointer: '' }] : report.issues.messages.filter((m) => m.severity === 0);
+    const errors =
+      report instanceof Error ? [{ code: 'UNREADABLE', message: report.message, pointer: '' }] : report.issues.messages.filter((m) => m.severity === 0);
     if (!errors.length) {
       kept.push(asset);
       continue;
     }
-    const shown = errors.slice(0, SHOWN_ERRORS).map((e) => `${e.code}${e.pointer ? ` at ${e.pointer}` : ''}: ${e.message}`).join('; ');
-    files.details.push({ path: `assets[${asset.index}]`, message: `the model ${JSON.stringify(asset.name)} does not pass the glTF validator (${errors.length} error${errors.length > 1 ? 's' : ''}): ${shown}` });
+    const shown = errors
+      .slice(0, SHOWN_ERRORS)
+      .map((e) => `${e.code}${e.pointer ? ` at ${e.pointer}` : ''}: ${e.message}`)
+      .join('; ');
+    files.details.push({
+      path: `assets[${asset.index}]`,
+      message: `the model ${JSON.stringify(asset.name)} does not pass the glTF validator (${errors.length} error${errors.length > 1 ? 's' : ''}): ${shown}`,
+    });
     files.refused.push(asset.name);
   }
   files.assets = kept;

@@ -41,7 +41,16 @@ export function parseHex(hex: string): [number, number, number] {
 }
 
 export function toHex([r, g, b]: [number, number, number]): string {
-  return '#' + [r, g, b].map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    [r, g, b]
+      .map((c) =>
+        Math.round(Math.min(255, Math.max(0, c)))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 /** h in degrees, s and l in 0..1. */

@@ -26,7 +26,10 @@ export const FILE_NAME_RULE = 'a plain file name (letters, digits, spaces and "_
 const DIE_ID = /^[A-Za-z0-9][\w-]{0,63}$/;
 const GLSL_IDENTIFIER = /^[A-Za-z_]\w{0,63}$/;
 
-const fileName = Joi.string().max(200).pattern(FILE_NAME).messages({ 'string.pattern.base': `{{#label}} must be ${FILE_NAME_RULE}` });
+const fileName = Joi.string()
+  .max(200)
+  .pattern(FILE_NAME)
+  .messages({ 'string.pattern.base': `{{#label}} must be ${FILE_NAME_RULE}` });
 /** A file name, or an object of die id to file name. */
 const fileRef = Joi.alternatives().conditional(Joi.string(), {
   then: fileName,
@@ -34,9 +37,11 @@ const fileRef = Joi.alternatives().conditional(Joi.string(), {
 });
 const dieNumbers = Joi.object().pattern(Joi.string(), Joi.number().min(0).max(1_000_000));
 const numbers = (n: number) => Joi.array().items(Joi.number().required()).length(n);
-const hexColor = Joi.string().pattern(/^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i).messages({
-  'string.pattern.base': '{{#label}} must be a hex colour such as "#1e90ff"',
-});
+const hexColor = Joi.string()
+  .pattern(/^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i)
+  .messages({
+    'string.pattern.base': '{{#label}} must be a hex colour such as "#1e90ff"',
+  });
 const labelColor = Joi.alternatives().conditional(Joi.string().valid(''), { then: Joi.string().allow(''), otherwise: hexColor });
 
 const colorValue = Joi.alternatives().conditional(Joi.string(), {
@@ -58,7 +63,9 @@ const vectorValue = (n: 3 | 4) =>
   });
 
 const uniform = Joi.object({
-  type: Joi.string().valid(...UNIFORM_TYPES).required(),
+  type: Joi.string()
+    .valid(...UNIFORM_TYPES)
+    .required(),
   value: Joi.when('type', {
     switch: [
       { is: 'f', then: Joi.number().required() },
@@ -76,19 +83,27 @@ const face = Joi.alternatives().conditional(Joi.object(), {
   then: Joi.object({ src: fileName.required() })
     .unknown(true)
     .custom((value: object, helpers) =>
-      Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_FACE_JSON_BYTES ? helpers.message({ custom: `{{#label}} must be at most ${MAX_FACE_JSON_BYTES} bytes of JSON` }) : value,
+      Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_FACE_JSON_BYTES
+        ? helpers.message({ custom: `{{#label}} must be at most ${MAX_FACE_JSON_BYTES} bytes of JSON` })
+        : value,
     ),
-  otherwise: Joi.alternatives().try(Joi.number(), Joi.string().max(64)).messages({ 'alternatives.types': '{{#label}} must be a number, a string or an object with "src"' }),
+  otherwise: Joi.alternatives()
+    .try(Joi.number(), Joi.string().max(64))
+    .messages({ 'alternatives.types': '{{#label}} must be a number, a string or an object with "src"' }),
 });
 
 const sound = Joi.object({
   src: fileRef.required(),
-  on: Joi.string().valid(...SOUND_EVENTS).required(),
+  on: Joi.string()
+    .valid(...SOUND_EVENTS)
+    .required(),
   value: Joi.when('on', {
     switch: [
       {
         is: 'die.value',
-        then: Joi.alternatives().try(Joi.number(), Joi.string().max(64)).messages({ 'alternatives.types': '{{#label}} must be the rolled value: a number or a string' }),
+        then: Joi.alternatives()
+          .try(Joi.number(), Joi.string().max(64))
+          .messages({ 'alternatives.types': '{{#label}} must be the rolled value: a number or a string' }),
       },
       {
         is: 'roll.loading',
@@ -103,19 +118,29 @@ const sound = Joi.object({
 }).unknown(true);
 
 const dieEntry = Joi.alternatives().conditional(Joi.string(), {
-  then: Joi.string().valid(...PHYSICAL_TYPES).messages({
-    'any.only': `{{#label}} must be a physical die type (${PHYSICAL_TYPES.join(', ')}) or an object with id, type and notation`,
-  }),
+  then: Joi.string()
+    .valid(...PHYSICAL_TYPES)
+    .messages({
+      'any.only': `{{#label}} must be a physical die type (${PHYSICAL_TYPES.join(', ')}) or an object with id, type and notation`,
+    }),
   otherwise: Joi.object({
     id: Joi.string().pattern(DIE_ID).required().messages({ 'string.pattern.base': '{{#label}} must be letters, digits, "_" or "-" (at most 64)' }),
-    type: Joi.string().valid(...PHYSICAL_TYPES).required(),
+    type: Joi.string()
+      .valid(...PHYSICAL_TYPES)
+      .required(),
     notation: Joi.string().min(1).max(32),
   }).unknown(true),
 });
 
 export const manifestSchema = Joi.object({
-  api_version: Joi.any().valid(API_VERSION).required().messages({ 'any.only': `{{#label}} must be the string "${API_VERSION}"` }),
-  id: Joi.string().pattern(THEME_ID).required().messages({ 'string.pattern.base': `{{#label}} must be ${THEME_ID_RULE}` }),
+  api_version: Joi.any()
+    .valid(API_VERSION)
+    .required()
+    .messages({ 'any.only': `{{#label}} must be the string "${API_VERSION}"` }),
+  id: Joi.string()
+    .pattern(THEME_ID)
+    .required()
+    .messages({ 'string.pattern.base': `{{#label}} must be ${THEME_ID_RULE}` }),
   name: Joi.string().min(1).max(255).pattern(/\S/).required().messages({ 'string.pattern.base': '{{#label}} must not be blank' }),
   description: Joi.string().allow('').max(10_000).required(),
   version: Joi.string()
@@ -124,7 +149,9 @@ export const manifestSchema = Joi.object({
     .required()
     .messages({ 'any.semver': '{{#label}} must be a SemVer 2.0.0 version such as "1.0.0" or "2.1.0-beta.1"' }),
   label: Joi.object({ color: labelColor, background_color: labelColor }).unknown(true).required(),
-  extend: Joi.string().pattern(THEME_ID).messages({ 'string.pattern.base': `{{#label}} must be a theme id: ${THEME_ID_RULE}` }),
+  extend: Joi.string()
+    .pattern(THEME_ID)
+    .messages({ 'string.pattern.base': `{{#label}} must be a theme id: ${THEME_ID_RULE}` }),
   available_dice: Joi.array().items(dieEntry).min(1).max(64),
   meshes: Joi.object().pattern(Joi.string(), fileName),
   sizes: Joi.object().pattern(Joi.string(), Joi.number().greater(0).max(100)),
@@ -147,9 +174,24 @@ export const manifestSchema = Joi.object({
   .messages({ 'object.base': 'The manifest must be a JSON object' });
 
 export type Face = number | string | { src: string; [k: string]: unknown };
-export interface Sound { src: string | Record<string, string>; on: (typeof SOUND_EVENTS)[number]; value?: number | string; [k: string]: unknown }
-export interface Texture { binding: string; src: string | Record<string, string>; [k: string]: unknown }
-export interface Uniform { type: (typeof UNIFORM_TYPES)[number]; value: unknown; min?: number; max?: number; [k: string]: unknown }
+export interface Sound {
+  src: string | Record<string, string>;
+  on: (typeof SOUND_EVENTS)[number];
+  value?: number | string;
+  [k: string]: unknown;
+}
+export interface Texture {
+  binding: string;
+  src: string | Record<string, string>;
+  [k: string]: unknown;
+}
+export interface Uniform {
+  type: (typeof UNIFORM_TYPES)[number];
+  value: unknown;
+  min?: number;
+  max?: number;
+  [k: string]: unknown;
+}
 
 /** The keys a manifest may leave out, inherited from the base theme when it names one (`extend`). */
 export const INHERITABLE_KEYS = ['available_dice', 'meshes', 'sizes', 'physics', 'sounds', 'textures', 'uniforms', 'values'] as const;
@@ -200,7 +242,11 @@ export interface ParsedManifest {
 /** Parse the multipart `manifest` field and check its shape; details are prefixed `manifest.` */
 export function parseManifest(text: string | undefined): ParsedManifest {
   if (text === undefined || text.trim() === '') {
-    return { manifest: null, partial: null, details: [{ path: 'manifest', message: 'manifest is required: send the theme manifest as a JSON string in the "manifest" field' }] };
+    return {
+      manifest: null,
+      partial: null,
+      details: [{ path: 'manifest', message: 'manifest is required: send the theme manifest as a JSON string in the "manifest" field' }],
+    };
   }
   let raw: unknown;
   try {
@@ -208,7 +254,11 @@ export function parseManifest(text: string | undefined): ParsedManifest {
   } catch (err) {
     // The parser's own message quotes the input and varies between Node versions: say where, not what it said.
     const at = /position (\d+)/.exec((err as Error).message);
-    return { manifest: null, partial: null, details: [{ path: 'manifest', message: `manifest is not valid JSON${at ? ` (near character ${Number(at[1]) + 1})` : ''}` }] };
+    return {
+      manifest: null,
+      partial: null,
+      details: [{ path: 'manifest', message: `manifest is not valid JSON${at ? ` (near character ${Number(at[1]) + 1})` : ''}` }],
+    };
   }
   // Before joi, structuredClone and the database, which all recurse.
   const shape = jsonShapeProblem(raw, 'manifest');

@@ -52,7 +52,9 @@ export function kindFromName(name: string): AssetKind | null {
 
 /** Extensions accepted for a use, for messages: ".png, .jpg, ..." */
 export function extensionsFor(use: AssetUse): string[] {
-  return Object.entries(EXTENSIONS).filter(([, kind]) => KINDS_FOR_USE[use].includes(kind)).map(([ext]) => `.${ext}`);
+  return Object.entries(EXTENSIONS)
+    .filter(([, kind]) => KINDS_FOR_USE[use].includes(kind))
+    .map(([ext]) => `.${ext}`);
 }
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -92,7 +94,9 @@ export function sniff(data: Uint8Array): AssetKind | null {
   }
   if (ascii(data, 0, FBX_BINARY.length) === FBX_BINARY) return 'fbx';
   // ASCII FBX files open with a comment line "; FBX 7.4.0 project file" (after an optional BOM).
-  const head = ascii(data, 0, 64).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  const head = ascii(data, 0, 64)
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart();
   if (head.startsWith('; FBX ')) return 'fbx';
   if (isGlb(data)) return 'glb';
   if (gltfJson(data)) return 'gltf';

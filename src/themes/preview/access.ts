@@ -24,7 +24,8 @@ export async function getPreviewTheme(request: PreviewRequest): Promise<ThemeRec
   // A code that does not work is a 404 or 410 about the link (share page's words), whatever theme it named.
   const link = request.share !== undefined ? await liveRequestByCode(request.share) : null;
   if (!canPreviewWithoutKey({ isPublic: await isPublic(request.slug), sharedByLink: link?.themeSlug === request.slug })) throw hidden();
-  const theme = request.version === undefined ? await findLatestTheme(request.slug, { withUser: false }) : await findThemeVersion(request.slug, request.version);
+  const theme =
+    request.version === undefined ? await findLatestTheme(request.slug, { withUser: false }) : await findThemeVersion(request.slug, request.version);
   if (!theme) throw request.version === undefined ? hidden() : new NotFoundError(`The theme "${request.slug}" has no version ${request.version}.`);
   return { ...theme, user: null };
 }

@@ -33,7 +33,10 @@ export function themePreviewPageRoutes(deps: AppDeps, options: PreviewPageOption
   const router = Router();
   const send = (res: Response, status: number, html: string) =>
     // The share code in the URL is a capability: no Referer, no caches.
-    res.status(status).set({ ...options.headers, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).send(html);
+    res
+      .status(status)
+      .set({ ...options.headers, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+      .send(html);
 
   const show: RequestHandler = async (req, res) => {
     const request = previewRequestOf(req.params, req.query as Record<string, unknown>);

@@ -24,7 +24,9 @@ export function shareRequestRoutes(deps: AppDeps): Router {
   const list: RequestHandler = async (req, res) => {
     const { page: n, per_page: perPage } = req.query as unknown as PageQuery;
     const { items, total } = await listShareRequests(req.user!, n, perPage);
-    res.json(page('share_request', items.map(present(req)), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }));
+    res.json(
+      page('share_request', items.map(present(req)), { path: listPath(req, deps.config), page: n, perPage, total, query: { per_page: String(perPage) } }),
+    );
   };
 
   const create: RequestHandler = async (req, res) => {
@@ -39,7 +41,9 @@ export function shareRequestRoutes(deps: AppDeps): Router {
 
   const update: RequestHandler = async (req, res) => {
     const { expires_at, max_uses } = req.body as { expires_at?: string | null; max_uses?: number | null };
-    res.json(one('share_request', present(req)(await updateShareRequest(req.user!, req.params.id as string, { expiresAt: date(expires_at), maxUses: max_uses }))));
+    res.json(
+      one('share_request', present(req)(await updateShareRequest(req.user!, req.params.id as string, { expiresAt: date(expires_at), maxUses: max_uses }))),
+    );
   };
 
   const revoke: RequestHandler = async (req, res) => {

@@ -10,7 +10,12 @@ import { authorizeShareRequestOwner, authorizeThemeShare } from './policy';
 import { assertCanShare } from '../../users/quotas';
 import type { Paged } from '../read';
 import {
-  deleteShareRequest, findShareRequest, insertShareRequest, listShareRequestsOf, recordRevocations, updateShareRequestLimits,
+  deleteShareRequest,
+  findShareRequest,
+  insertShareRequest,
+  listShareRequestsOf,
+  recordRevocations,
+  updateShareRequestLimits,
 } from '../store/shareRequests';
 import { findLatestTheme, inTransaction, latestThemesOf } from '../store/themes';
 import type { ShareRequestRecord, ThemeRecord, ThemesTransaction } from '../store/records';

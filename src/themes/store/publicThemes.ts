@@ -21,7 +21,10 @@ export async function isPublicTheme(slug: string, transaction?: ThemesTransactio
 /** Make a theme id public; false when it already was. */
 export async function markPublic(slug: string, transaction: ThemesTransaction): Promise<boolean> {
   if (await isPublicTheme(slug, transaction)) return false;
-  await db().sequelize.query('INSERT INTO public_themes (theme_slug, created_at) VALUES (:slug, :now)', { replacements: { slug, now: new Date() }, transaction });
+  await db().sequelize.query('INSERT INTO public_themes (theme_slug, created_at) VALUES (:slug, :now)', {
+    replacements: { slug, now: new Date() },
+    transaction,
+  });
   return true;
 }
 

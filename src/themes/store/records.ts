@@ -80,4 +80,3 @@ export type RevocationReason = 'revoked' | 'theme_deleted';
 export function plain<R>(row: { get(options: { plain: true }): unknown } | null): R | null {
   return row ? (row.get({ plain: true }) as R) : null;
 }
-

@@ -20,7 +20,10 @@ export async function listShareRequestsOf(userId: number, page: number, perPage:
   const { rows, count } = await ShareRequest.findAndCountAll({
     where: { userId },
     include: withUser,
-    order: [['createdAt', 'DESC'], ['id', 'ASC']],
+    order: [
+      ['createdAt', 'DESC'],
+      ['id', 'ASC'],
+    ],
     limit: perPage,
     offset: (page - 1) * perPage,
   });
@@ -38,7 +41,10 @@ export async function findShareRequestByCode(code: string, transaction?: ThemesT
 }
 
 /** Change a share request's limits; answers it as stored now (null when it is gone). */
-export async function updateShareRequestLimits(id: string, values: Partial<Pick<ShareRequestRecord, 'expiresAt' | 'maxUses'>>): Promise<ShareRequestRecord | null> {
+export async function updateShareRequestLimits(
+  id: string,
+  values: Partial<Pick<ShareRequestRecord, 'expiresAt' | 'maxUses'>>,
+): Promise<ShareRequestRecord | null> {
   const row = await ShareRequest.findByPk(id, { include: withUser });
   if (!row) return null;
   await row.update(values);

@@ -84,7 +84,13 @@ export async function latestThemesOf(slugs: string[]): Promise<Map<string, Theme
   if (!slugs.length) return out;
   const rows = await Theme.findAll({ where: { slug: [...new Set(slugs)] }, attributes: ['id', 'slug', 'version'] });
   const ids: number[] = [];
-  for (const slug of new Set(rows.map((r) => r.slug))) ids.push(latestOf(rows.filter((r) => r.slug === slug), (r) => r.version)!.id);
+  for (const slug of new Set(rows.map((r) => r.slug)))
+    ids.push(
+      latestOf(
+        rows.filter((r) => r.slug === slug),
+        (r) => r.version,
+      )!.id,
+    );
   for (const theme of await Theme.findAll({ where: { id: ids } })) out.set(theme.slug, plain<ThemeRecord>(theme)!);
   return out;
 }
@@ -171,7 +177,10 @@ export async function rollableCandidates(userId: number, slugs: string[]): Promi
 /** The stored manifests (as text or object, parsed by manifestOf) of versions by row id. */
 export async function manifestsOf(ids: number[]): Promise<{ id: number; manifest: unknown }[]> {
   if (!ids.length) return [];
-  const rows = await db().sql.query<{ id: unknown; manifest: unknown }>(`SELECT t.id AS id, t.manifest AS manifest FROM themes t WHERE t.id IN (${placeholders(ids.length)})`, ids);
+  const rows = await db().sql.query<{ id: unknown; manifest: unknown }>(
+    `SELECT t.id AS id, t.manifest AS manifest FROM themes t WHERE t.id IN (${placeholders(ids.length)})`,
+    ids,
+  );
   return rows.map((r) => ({ id: Number(r.id), manifest: r.manifest }));
 }
 

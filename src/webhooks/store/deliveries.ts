@@ -137,7 +137,13 @@ export function enqueueEvent(event: NewEvent, nowMs = Date.now(), dueMs = nowMs)
  * each roll's audience (its room's webhooks, its roller's own) read by the statement itself.
  * `dueMs(inRoom)`: when a roll's event may first be sent. Answers the event ids recorded.
  */
-export async function enqueueRollUpdatesIn(query: Query, idPrefix: string, rollIds: readonly number[], nowMs: number, dueMs: (inRoom: boolean) => number): Promise<Set<string>> {
+export async function enqueueRollUpdatesIn(
+  query: Query,
+  idPrefix: string,
+  rollIds: readonly number[],
+  nowMs: number,
+  dueMs: (inRoom: boolean) => number,
+): Promise<Set<string>> {
   const recorded = new Set<string>();
   for (const ids of chunks([...rollIds])) {
     const params: unknown[] = [idPrefix, '%"roll.updated"%', dueMs(false), dueMs(true), nowMs, true, ...ids];
@@ -159,7 +165,14 @@ export async function enqueueRollUpdatesIn(query: Query, idPrefix: string, rollI
  * Several events of one type for one room's webhooks (a cleared table: one per roll), in one statement
  * per 200. Answers the event ids recorded.
  */
-export async function enqueueRoomEventsIn(query: Query, type: string, roomId: number, items: readonly { eventId: string; payload: Record<string, unknown> }[], nowMs: number, dueMs: number): Promise<Set<string>> {
+export async function enqueueRoomEventsIn(
+  query: Query,
+  type: string,
+  roomId: number,
+  items: readonly { eventId: string; payload: Record<string, unknown> }[],
+  nowMs: number,
+  dueMs: number,
+): Promise<Set<string>> {
   const recorded = new Set<string>();
   for (let at = 0; at < items.length; at += 200) {
     const part = items.slice(at, at + 200);
@@ -224,12 +237,12 @@ export function rollCreatedDeliveriesCte(params: unknown[], rollAlias: string, r
 export async function claimDeliveries(limit: number, leaseMs: number, nowMs = Date.now()): Promise<DeliveryRecord[]> {
   const skipLocked = db().dialect === 'postgres' ? ' FOR UPDATE OF d SKIP LOCKED' : '';
   const rows = await write(
-      `UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id IN (
+    `UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id IN (
          SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
          WHERE d.status = 'pending' AND d.next_attempt_ms <= $2 AND (d.claimed_until_ms IS NULL OR d.claimed_until_ms < $2) AND w.is_active = $4
          ORDER BY d.id LIMIT $3${skipLocked}
        ) RETURNING *`,
-      [nowMs + leaseMs, nowMs, limit, true],
+    [nowMs + leaseMs, nowMs, limit, true],
   );
   return rows.map(toDelivery).sort((x, y) => x.id - y.id);
 }
@@ -253,22 +266,22 @@ export interface AttemptResult {
 export async function finishAttempt(delivery: DeliveryRecord, result: AttemptResult, nowMs = Date.now()): Promise<boolean> {
   const done = result.status !== 'pending';
   const rows = await write(
-      `UPDATE webhook_deliveries SET status = $1, attempts = attempts + $2, next_attempt_ms = $3, claimed_until_ms = NULL,
+    `UPDATE webhook_deliveries SET status = $1, attempts = attempts + $2, next_attempt_ms = $3, claimed_until_ms = NULL,
          last_status_code = $4, last_error = $5, last_response = $6, duration_ms = $7, body = COALESCE(body, $8), finished_ms = $9
        WHERE id = $10 AND claimed_until_ms = $11 RETURNING id`,
-      [
-        result.status,
-        result.attempted ? 1 : 0,
-        result.nextAttemptMs,
-        result.statusCode,
-        result.error?.slice(0, 255) ?? null,
-        result.response,
-        result.durationMs,
-        result.body,
-        done ? nowMs : null,
-        delivery.id,
-        delivery.claimedUntilMs,
-      ],
+    [
+      result.status,
+      result.attempted ? 1 : 0,
+      result.nextAttemptMs,
+      result.statusCode,
+      result.error?.slice(0, 255) ?? null,
+      result.response,
+      result.durationMs,
+      result.body,
+      done ? nowMs : null,
+      delivery.id,
+      delivery.claimedUntilMs,
+    ],
   );
   return rows.length > 0;
 }
@@ -285,7 +298,9 @@ export async function listDeliveries(webhookId: number, offset: number, limit: n
 
 /** Pending deliveries and the age of the oldest (metrics, operators). */
 export async function queueDepth(nowMs = Date.now()): Promise<{ pending: number; oldestAgeMs: number }> {
-  const [row] = await db().sql.query<{ n: unknown; oldest: unknown }>(`SELECT COUNT(*) AS n, MIN(created_ms) AS oldest FROM webhook_deliveries WHERE status = 'pending'`);
+  const [row] = await db().sql.query<{ n: unknown; oldest: unknown }>(
+    `SELECT COUNT(*) AS n, MIN(created_ms) AS oldest FROM webhook_deliveries WHERE status = 'pending'`,
+  );
   const oldest = numOrNull(row?.oldest);
   return { pending: num(row?.n ?? 0), oldestAgeMs: oldest === null ? 0 : Math.max(0, nowMs - oldest) };
 }
@@ -294,7 +309,10 @@ export async function queueDepth(nowMs = Date.now()): Promise<{ pending: number;
  * Delivery log rows finished before `beforeMs` are forgotten (the log is bounded in time), a batch at a time.
  */
 export async function pruneDeliveries(beforeMs: number, limit = 1000): Promise<number> {
-  const rows = await write(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_ms < $1 ORDER BY id LIMIT $2) RETURNING id`, [beforeMs, limit]);
+  const rows = await write(
+    `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_ms < $1 ORDER BY id LIMIT $2) RETURNING id`,
+    [beforeMs, limit],
+  );
   return rows.length;
 }
 
@@ -310,7 +328,11 @@ export async function findDelivery(webhookId: number, eventId: string): Promise<
  */
 export async function extendLease(delivery: DeliveryRecord, leaseMs: number, nowMs = Date.now()): Promise<DeliveryRecord | null> {
   const until = nowMs + leaseMs;
-  const rows = await write(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [until, delivery.id, delivery.claimedUntilMs]);
+  const rows = await write(`UPDATE webhook_deliveries SET claimed_until_ms = $1 WHERE id = $2 AND claimed_until_ms = $3 AND status = 'pending' RETURNING id`, [
+    until,
+    delivery.id,
+    delivery.claimedUntilMs,
+  ]);
   return rows.length ? { ...delivery, claimedUntilMs: until } : null;
 }
 

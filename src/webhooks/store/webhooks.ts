@@ -171,7 +171,9 @@ export async function recordOutcome(id: number, delivered: boolean, disableAfter
 
 /** Disable webhook `id` at once (a 410 from its receiver). */
 export async function disableWebhook(id: number, reason: string, nowMs = Date.now()): Promise<void> {
-  await db().sql.transaction((query) => query('UPDATE webhooks SET is_active = $2, disabled_reason = $3, updated_ms = $4 WHERE id = $1', [id, false, reason, nowMs]));
+  await db().sql.transaction((query) =>
+    query('UPDATE webhooks SET is_active = $2, disabled_reason = $3, updated_ms = $4 WHERE id = $1', [id, false, reason, nowMs]),
+  );
 }
 
 /** The webhooks `ids` (one query for a batch of deliveries), by id. */
