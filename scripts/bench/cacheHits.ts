@@ -7,7 +7,7 @@
  * Why it matters: delete + set leaves a hole in the Map's table, and every few hits V8 rehashes the
  * table into a new one, allocated in the old generation when the table already is there. That garbage
  * is only reclaimed by a major collection, whose pause is what the bench:http tail at half rate is
- * made of (docs/performance.md, "Cache hits that write nothing").
+ * made of (docs/api.md, "Caches and bounded staleness").
  *
  *   npm run bench:cache-hits     env: CACHE_HITS (200,000 per size)
  */

@@ -1,7 +1,7 @@
 /**
  * bench:gc: how much of each request reaches V8's old generation, which is what sets how often the
  * major collections come; on a pinned core their marking takes turns with the event loop, and the
- * requests that arrive meanwhile wait (docs/performance.md, "Requests born with their prototypes").
+ * requests that arrive meanwhile wait (docs/architecture.md, "A request").
  *
  *   npm run bench:gc      env: GC_RATE (500 req/s), GC_SECONDS (10), BENCH_DATABASE_URL, BENCH_REDIS_URL
  *

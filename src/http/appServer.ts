@@ -10,7 +10,7 @@ import type { Express } from 'express';
  * old generation, which the next major collection has to mark and sweep: measured with
  * `npm run bench:gc` (a one-route Express app, old-generation growth per request), and it is what
  * made the service's major collections come every ~9 s at half its maximum rate, each stalling the
- * requests of the next ~100 ms (docs/performance.md, "Requests born with their prototypes").
+ * requests of the next ~100 ms (docs/architecture.md, "A request").
  *
  * Node builds a server's requests and responses from the classes it is given. Subclasses of Node's
  * own, whose prototypes sit in front of Express's, are installed as the app's `request` and

@@ -10,7 +10,7 @@
  *   (delete + set, exact LRU) made V8 rehash the Map's table every few hits, and a long-lived Map's
  *   new table is allocated in the old generation: about 54 bytes of old-generation garbage per hit,
  *   which, three caches per request, was most of what `GET /roll/{uuid}` still left there and what set
- *   off its major collections (docs/performance.md, "Cache hits that write nothing").
+ *   off its major collections (docs/api.md, "Caches and bounded staleness").
  * - Fills are guarded against invalidations that happen while the database is being read: take a
  *   `ticket()` before the read and give it to `set()`; if any invalidation touched the cache in
  *   between, the value (possibly read before the change committed) is not kept. Without this, a

@@ -35,7 +35,7 @@ export interface Fanout {
    * Blocks alternate, so each side's servers sit idle through the other's block (13 s or more), and
    * V8 shrinks an idle process's young generation: the first half second of a block after that ran
    * a scavenge every 30-50 ms of 5-25 ms each on the service's instances, where its slowest rolls
-   * were (docs/performance.md, "The young generation is kept at 16 MiB"). The measured p99 is a steady state's, as in one long phase.
+   * were (docs/scaling.md, "Node flags"). The measured p99 is a steady state's, as in one long phase.
    */
   warmup: number;
   maxSettleMs: number;

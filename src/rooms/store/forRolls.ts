@@ -95,7 +95,7 @@ const SEAT_LIST = `(SELECT string_agg(CAST(m.id AS TEXT) || ':' || CAST(m.user_i
  *
  * Reading every participant with its user on each reload was most of the cost: for a room of 1,000 it
  * took 5-17 ms of the event loop on each instance every CACHE_TTL_MS, and made bench:fanout's slowest
- * deliveries (docs/performance.md, "Room reloads"). The seats are what decides who may roll in the room
+ * deliveries (docs/api.md, "Caches and bounded staleness"). The seats are what decides who may roll in the room
  * and who sees its rolls, so they are read whole with the room, on every reload.
  */
 export async function readRollRoomSeats(query: Query, where: string, params: readonly unknown[]): Promise<RollRoomSeats | null> {
