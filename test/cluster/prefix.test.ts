@@ -39,5 +39,5 @@ test('presence keys and adapter channels carry the deployment prefix; instances 
   // A change made through the other instance of deployment A reaches the socket on this one.
   await tenantA.current.instances[0]!.api.as(a.owner.key).patch(`/room/${a.slug}`, { name: 'Through A0' });
   await a.socket.waitFor('RoomUpdateEvent', (p) => p.data.name === 'Through A0');
-  t.pass();
+  t.is(a.socket.of('RoomUpdateEvent').filter((p) => p.data.name === 'Through A0').length, 1, 'the change made through A0 arrived, once');
 });

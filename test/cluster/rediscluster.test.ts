@@ -7,6 +7,7 @@ import { runCli } from '../helpers/cli';
 import { runMainExpectingExit } from '../helpers/process';
 import { freePort, killRedis, startRedis } from '../helpers/redisServer';
 import { TEST_REDIS_CLUSTER_NODES } from '../helpers/env';
+import { withDeadline } from '../helpers/deadline';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 
 // The service on a real Redis Cluster of 3 masters (scripts/redis-cluster.sh, started by
@@ -37,7 +38,7 @@ let crossSlotBefore: number[] = [];
 test.before(async () => {
   if (!onCluster) return;
   redis = new RedisCluster(clusterNodesOf(TEST_REDIS_CLUSTER_NODES!), { redisOptions: { maxRetriesPerRequest: 1 } });
-  await new Promise((resolve) => redis.once('ready', resolve));
+  await withDeadline(new Promise((resolve) => redis.once('ready', resolve)), 15_000, 'the Redis Cluster client to be ready');
   crossSlotBefore = await crossSlotErrors();
 });
 test.after.always(() => redis?.disconnect());
@@ -86,7 +87,7 @@ maybe('rolls cross instances on the cluster, in one order, and presence is count
   // A third instance that stops gracefully takes its contribution back (the per-room reap).
   const C = await cluster!.current.add();
   const onC = await connectWelcomed(C.url, slug, { token: player.key }, clients);
-  await redisEventually(async () => (await redisKeys(redis, `${room}:instance:*`)).length === 3);
+  await redisEventually(async () => (await redisKeys(redis, `${room}:instance:*`)).length === 3, `three ${room}:instance:* keys`);
   const leaving = onC.waitForDisconnect();
   await C.stop();
   await leaving;
@@ -101,10 +102,10 @@ maybe('rolls cross instances on the cluster, in one order, and presence is count
   t.deepEqual(await redis.smembers(`{${prefix}presence:instances}`).then((ids) => ids.length), 2, 'the stopped instance is forgotten');
 });
 
-async function redisEventually(check: () => Promise<boolean>, timeoutMs = 5000) {
+async function redisEventually(check: () => Promise<boolean>, what: string, timeoutMs = 5000) {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -8,6 +8,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { Client as pgClient } from 'pg';
 import { connectRoom, lastSeq, type RoomSocket } from '../../src/client/realtime';
+import { withDeadline } from '../helpers/deadline';
 import { createTestDatabase } from '../helpers/env';
 import { spawnServer, TEST_PUSHER_SECRET, type ClusterInstance } from '../helpers/cluster';
 import { sleep, teardownSteps } from './support';
@@ -355,23 +356,27 @@ test.serial('an instance killed (SIGKILL) right after answering a roll 201: the 
   const loop = rollLoop(owner, slug, () => B);
   await sleep(500);
   // Several at once through A, killed as soon as the first is answered: those answered must arrive.
-  const victims = await new Promise<Answered[]>((resolve) => {
-    const answered: Answered[] = [];
-    for (let i = 0; i < 4; i++) {
-      void A.api
-        .as(owner)
-        .post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], room: slug })
-        .then(
-          (res) => {
-            if (res.status !== 201) return;
-            answered.push({ uuid: res.body.data.uuid, at: Date.now() });
-            A.child.kill('SIGKILL');
-            resolve(answered);
-          },
-          () => undefined,
-        );
-    }
-  });
+  const victims = await withDeadline(
+    new Promise<Answered[]>((resolve) => {
+      const answered: Answered[] = [];
+      for (let i = 0; i < 4; i++) {
+        void A.api
+          .as(owner)
+          .post('/roll', { dice: [{ type: 'd20', theme: 'standard' }], room: slug })
+          .then(
+            (res) => {
+              if (res.status !== 201) return;
+              answered.push({ uuid: res.body.data.uuid, at: Date.now() });
+              A.child.kill('SIGKILL');
+              resolve(answered);
+            },
+            () => undefined,
+          );
+      }
+    }),
+    15_000,
+    'one of the rolls posted through A to be answered 201',
+  );
   const faultAt = Date.now();
   await A.exited;
   // A's sockets go to B (a load balancer would), with what they last saw.

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Cluster as RedisCluster, Redis } from 'ioredis';
 import { masterOf } from '../../src/lib/redis';
 import { Api, newGuest } from './http';
+import { withDeadline } from './deadline';
 import { createTestDatabase, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL, type TestDatabase } from './env';
 import { spawnInstance } from './process';
 import { freePort, startRedis } from './redisServer';
@@ -136,7 +137,7 @@ export function clusterNodesOf(list: string): Array<{ host: string; port: number
 /** The masters of a cluster client (once it is connected), or the client itself. */
 async function nodesOf(client: Redis | RedisCluster): Promise<Redis[]> {
   if (!(client instanceof RedisCluster)) return [client];
-  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  if (client.status !== 'ready') await withDeadline(new Promise((resolve) => client.once('ready', resolve)), 15_000, 'the Redis Cluster client to be ready');
   return client.nodes('master');
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
+import { withDeadline } from '../helpers/deadline';
 import { Api } from '../helpers/http';
 import { spawnInstance, type Instance } from '../helpers/process';
 
@@ -83,7 +84,7 @@ test('a flood of big socket packets and big keyless bodies from one guest leaves
   const started = new Promise<void>((resolve) => flood.stdout!.on('data', (c: Buffer) => ((out += c.toString()), out.includes('flooding') && resolve())));
   const exited = new Promise<number | null>((resolve) => flood.once('exit', (code) => ((running = false), resolve(code))));
   t.teardown(() => flood.kill('SIGKILL'));
-  await started;
+  await withDeadline(started, 30_000, 'the flood process to print "flooding"');
   // Let the flood reach full speed before measuring.
   await new Promise((r) => setTimeout(r, 500));
   const underFlood = await sample(instance.url, () => running);

@@ -2,6 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { io } from 'socket.io-client';
+import { withDeadline } from '../helpers/deadline';
 import { SDK_KEY } from '../helpers/pusher';
 import { useServer } from '../helpers/server';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
@@ -410,10 +411,14 @@ test('raw Engine.IO and Socket.IO packets on a connected room socket: malformed 
       const ws = new WebSocket(`${ctx.server.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
       const received: string[] = [];
       const arrived = () =>
-        new Promise((resolve, reject) => {
-          ws.once('message', (m) => resolve(received.push(String(m))));
-          ws.once('error', reject);
-        });
+        withDeadline(
+          new Promise((resolve, reject) => {
+            ws.once('message', (m) => resolve(received.push(String(m))));
+            ws.once('error', reject);
+          }),
+          10_000,
+          `a frame from the server (received: ${JSON.stringify(received)})`,
+        );
       await arrived();
       // Connected to the room's namespace first: the packets reach a socket that has handlers.
       ws.send(`40${nsp},${JSON.stringify({ token: owner.key })}`);

@@ -111,11 +111,13 @@ test('after some traffic the counters moved, and no label carries a slug, a uuid
 
   // Gauges are read at scrape time: the sockets and the room go with the clients.
   closeAll(roller, bystander);
+  let now = before;
   await until(async () => {
-    const now = await scrape(metricsUrl(), TOKEN);
+    now = await scrape(metricsUrl(), TOKEN);
     return valueOf(now, 'dice_realtime_sockets', { namespace: 'room' }) === 0 && valueOf(now, 'dice_realtime_rooms') === 0;
   }, 'the sockets and the room leave the gauges');
-  t.pass();
+  t.is(valueOf(now, 'dice_realtime_sockets', { namespace: 'room' }), 0, 'no room socket is counted');
+  t.is(valueOf(now, 'dice_realtime_rooms'), 0, 'no room is counted');
 });
 
 test('GET /metrics on the main port needs METRICS_TOKEN: 401 with the JSON error body without it or with another', async (t) => {

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { io } from 'socket.io-client';
 import { useServer } from '../helpers/server';
+import { withDeadline } from '../helpers/deadline';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { rollOk, table } from '../api/rolls.support';
 
@@ -74,7 +75,11 @@ test('a long-polling client that batches many moves in one request stays under t
   // Long-polling only: the client sends what queued up in one POST, split at the server's maxPayload.
   const poller = io(`${ctx.server.url}/room/${slug}`, { auth: { token: key }, transports: ['polling'], forceNew: true, reconnection: false });
   t.teardown(() => poller.disconnect());
-  await new Promise<void>((resolve, reject) => (poller.once('connect', () => resolve()), poller.once('connect_error', reject)));
+  await withDeadline(
+    new Promise<void>((resolve, reject) => (poller.once('connect', () => resolve()), poller.once('connect_error', reject))),
+    15_000,
+    'the long-polling client to connect',
+  );
   // 100 events of about 260 bytes at once (26 KB: more than one 16 KiB packet would hold, within the
   // event bucket's burst of 120), then the end of the drag. Moves are volatile (a busy receiver skips
   // some); starts and ends are relayed reliably, so those are what is counted.

@@ -4,6 +4,7 @@ import test from 'ava';
 import { Server, type Socket } from 'socket.io';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
 import { holdLiveEvents } from '../../src/realtime/connection/holdLiveEvents';
+import { withDeadline } from '../helpers/deadline';
 
 /**
  * The welcome hold's hooks on a connection (src/realtime/connection/holdLiveEvents.ts), on a real Socket.IO server
@@ -35,8 +36,8 @@ async function connect(served: Served): Promise<{ client: ClientSocket; socket: 
   const client = connectClient(served.url, { transports: ['websocket'], forceNew: true });
   const heard: number[] = [];
   client.on('n', (n: number) => heard.push(n));
-  await new Promise<void>((resolve) => client.once('connect', () => resolve()));
-  return { client, socket: await socket, heard };
+  await withDeadline(new Promise<void>((resolve) => client.once('connect', () => resolve())), 10_000, 'the client to connect');
+  return { client, socket: await withDeadline(socket, 10_000, 'the server to see the connection'), heard };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,7 +107,7 @@ test('a connection with two welcomes on is given back only after both are releas
   const otherClient = client.io.socket('/other');
   const otherHeard: number[] = [];
   otherClient.on('n', (n: number) => otherHeard.push(n));
-  const otherSocket = await other;
+  const otherSocket = await withDeadline(other, 10_000, 'the server to see the /other namespace connect');
   t.is(otherSocket.client, socket.client, 'one connection');
 
   t.teardown(() => otherClient.close());

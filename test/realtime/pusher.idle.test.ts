@@ -1,5 +1,6 @@
 import test from 'ava';
 import WebSocket from 'ws';
+import { withDeadline } from '../helpers/deadline';
 import { useServer, type TestServer } from '../helpers/server';
 import { SDK_KEY } from '../helpers/pusher';
 
@@ -10,13 +11,23 @@ const ctx = useServer(test, { PUSHER_ACTIVITY_TIMEOUT: '1' });
 function open(base = ctx.server.url): Promise<{ ws: WebSocket; frames: any[]; closed: Promise<{ code: number; at: number }>; openedAt: number }> {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7`, { autoPong: true });
   const frames: any[] = [];
-  const closed = new Promise<{ code: number; at: number }>((resolve) => ws.on('close', (code) => resolve({ code, at: Date.now() })));
-  return new Promise((resolve) => {
-    ws.on('message', (m) => {
-      frames.push(JSON.parse(String(m)));
-      if (frames.length === 1) resolve({ ws, frames, closed, openedAt: Date.now() });
-    });
-  });
+  // The activity timeout here is 1 s: a connection still open 10 s on is a failure, not a wait.
+  const closed = withDeadline(
+    new Promise<{ code: number; at: number }>((resolve) => ws.on('close', (code) => resolve({ code, at: Date.now() }))),
+    10_000,
+    'the server to close the connection',
+  );
+  closed.catch(() => undefined); // awaited by the tests that expect a close; the others close it themselves
+  return withDeadline(
+    new Promise((resolve) => {
+      ws.on('message', (m) => {
+        frames.push(JSON.parse(String(m)));
+        if (frames.length === 1) resolve({ ws, frames, closed, openedAt: Date.now() });
+      });
+    }),
+    10_000,
+    'pusher:connection_established',
+  );
 }
 
 test('a connection that never subscribes is closed with 4202 after its activity timeout', async (t) => {
@@ -45,7 +56,7 @@ async function subscribed(base: TestServer = ctx.server) {
 }
 
 const next = (ws: WebSocket, event: string) =>
-  new Promise<any>((resolve) => ws.on('message', (m) => JSON.parse(String(m)).event === event && resolve(JSON.parse(String(m)))));
+  withDeadline(new Promise<any>((resolve) => ws.on('message', (m) => JSON.parse(String(m)).event === event && resolve(JSON.parse(String(m))))), 10_000, event);
 
 test('a silent subscribed connection is pinged, and closed with 4201 when it does not answer', async (t) => {
   const { ws, closed } = await subscribed();

@@ -1,5 +1,6 @@
 import test from 'ava';
 import WebSocket from 'ws';
+import { withDeadline } from '../helpers/deadline';
 import { useServer, type TestServer } from '../helpers/server';
 import { closeAllPusher, connectPusher, SDK_KEY, type PusherClient } from '../helpers/pusher';
 import { connectRoom } from '../helpers/sockets';
@@ -37,16 +38,19 @@ async function inRoom(server: TestServer, user: User, slug: string, all = true):
 const ROLL = 'App\\Events\\RollCreateEvent';
 const d = (type: string, extra: Record<string, unknown> = {}) => ({ type, theme: 'standard', ...extra });
 const settle = () => new Promise((r) => setTimeout(r, 300));
+/** The next frame `ws` receives, decoded; rejects naming `what` when none comes within 10 s. */
+const nextFrame = (ws: WebSocket, what: string) =>
+  withDeadline(new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m))))), 10_000, what);
 
 test('connects: connection_established with a Pusher socket id and an activity timeout; a ping is answered', async (t) => {
   const ws = new WebSocket(`${ctx.server.url.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7&client=js&version=8.4.0&flash=false`);
-  const first = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+  const first = await nextFrame(ws, 'pusher:connection_established');
   t.is(first.event, 'pusher:connection_established');
   const data = JSON.parse(first.data);
   t.regex(data.socket_id, /^\d+\.\d+$/);
   t.is(data.activity_timeout, 30);
   ws.send(JSON.stringify({ event: 'pusher:ping', data: {} }));
-  const pong = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+  const pong = await nextFrame(ws, 'the answer to pusher:ping');
   t.is(pong.event, 'pusher:pong');
   ws.close();
 });
@@ -54,15 +58,20 @@ test('connects: connection_established with a Pusher socket id and an activity t
 test('a configured app key is accepted; an unknown one is closed with 4001 (pusher-js then stops for good); no protocol is 4008', async (t) => {
   const base = ctx.server.url.replace('http', 'ws');
   const configured = await connectPusher(ctx.server.url, { appKey: 'self-hosted-key' });
+  t.is(configured.pusher.connection.state, 'connected', 'the configured key is accepted');
+  t.truthy(configured.pusher.connection.socket_id, 'and given a socket id');
   configured.close();
-  t.pass();
   const closeOf = (url: string) =>
-    new Promise<{ code: number; error: any }>((resolve) => {
-      const ws = new WebSocket(url);
-      let error: any = null;
-      ws.on('message', (m) => (error = JSON.parse(String(m))));
-      ws.on('close', (code) => resolve({ code, error }));
-    });
+    withDeadline(
+      new Promise<{ code: number; error: any }>((resolve) => {
+        const ws = new WebSocket(url);
+        let error: any = null;
+        ws.on('message', (m) => (error = JSON.parse(String(m))));
+        ws.on('close', (code) => resolve({ code, error }));
+      }),
+      10_000,
+      `the server to close ${url}`,
+    );
   const unknown = await closeOf(`${base}/app/not-a-key?protocol=7`);
   t.is(unknown.code, 4001);
   t.is(unknown.error.event, 'pusher:error');
@@ -213,9 +222,9 @@ test("refusals: a non-participant, other users' private channels, unknown channe
   const bClient = await connectPusher(ctx.server.url, { key: b.key });
   const grant = (await (await auth(b.key, { socket_id: '123.456', channel_name: `presence-room.${slug}` })).json()) as any;
   const ws = new WebSocket(`${ctx.server.url.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7`);
-  await new Promise((resolve) => ws.once('message', resolve));
+  await nextFrame(ws, 'pusher:connection_established');
   ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel: `presence-room.${slug}`, auth: grant.auth, channel_data: grant.channel_data } }));
-  const answer = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+  const answer = await nextFrame(ws, 'the answer to pusher:subscribe');
   t.is(answer.event, 'pusher:subscription_error');
   t.is(JSON.parse(answer.data).status, 401);
   // The right socket, with channel_data changed after signing: refused too.
@@ -226,9 +235,10 @@ test("refusals: a non-participant, other users' private channels, unknown channe
 test("pusher-js's own form-encoded authoriser works as well as the SDK's JSON one", async (t) => {
   const { b, slug } = await table(ctx.server);
   const client = await connectPusher(ctx.server.url, { key: b.key, formAuth: true });
-  await client.subscribe(`presence-room.${slug}`);
-  await client.subscribe(`private-user.${b.user.uuid}`);
-  t.pass();
+  const presence = await client.subscribe(`presence-room.${slug}`);
+  const personal = await client.subscribe(`private-user.${b.user.uuid}`);
+  t.true(presence.subscribed, 'the presence channel is granted');
+  t.true(personal.subscribed, 'the private channel is granted');
   client.close();
 });
 
@@ -299,7 +309,7 @@ test('client events: relayed to the other subscribers, never echoed, filtered pe
 test('a grant is bound to its channel_data: changed after signing, the subscription is refused (401)', async (t) => {
   const { b, slug } = await table(ctx.server);
   const ws = new WebSocket(`${ctx.server.url.replace('http', 'ws')}/app/${SDK_KEY}?protocol=7`);
-  const hello = await new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(String(m)))));
+  const hello = await nextFrame(ws, 'pusher:connection_established');
   const socketId = JSON.parse(hello.data).socket_id;
   const grant = (await (
     await fetch(`${ctx.server.url}/broadcasting/auth`, {
@@ -309,11 +319,11 @@ test('a grant is bound to its channel_data: changed after signing, the subscript
     })
   ).json()) as any;
   const forged = JSON.stringify({ ...JSON.parse(grant.channel_data), user_id: '00000000-0000-4000-8000-000000000000' });
-  const answer = (data: unknown) =>
-    new Promise<any>((resolve) => {
-      ws.once('message', (m) => resolve(JSON.parse(String(m))));
-      ws.send(JSON.stringify({ event: 'pusher:subscribe', data }));
-    });
+  const answer = (data: unknown) => {
+    const answered = nextFrame(ws, 'the answer to pusher:subscribe');
+    ws.send(JSON.stringify({ event: 'pusher:subscribe', data }));
+    return answered;
+  };
   const refused = await answer({ channel: `presence-room.${slug}`, auth: grant.auth, channel_data: forged });
   t.is(refused.event, 'pusher:subscription_error');
   t.is(JSON.parse(refused.data).status, 401);

@@ -195,8 +195,14 @@ test('a socket reconnecting with since while rolls keep coming hears every roll 
   })();
   const again = await connect(s.slug, { token: s.bystander.key, since: first.uuid });
   const marker = live.length + 3;
-  while (live.length < marker) await new Promise((r) => setTimeout(r, 20));
+  // Bounded: a roll loop that stopped (a failed roll ends it) must fail the test, not hold it.
+  const deadline = Date.now() + 15_000;
+  while (live.length < marker && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   stop = true;
+  if (live.length < marker) {
+    await loop;
+    throw new Error(`timed out after 15000 ms waiting for ${marker} rolls during the reconnection; ${live.length} made`);
+  }
   await loop;
   const last = live[live.length - 1]!;
   await again.waitFor('RollCreateEvent', (p) => p.data.uuid === last.uuid);

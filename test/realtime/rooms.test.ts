@@ -184,19 +184,23 @@ test('a room namespace goes away with its last socket, and refused handshakes le
   for (const name of junk) await refusal(ctx.server.url, name, { token: owner.key });
   // Refused in the handshake, and with the wrong key: neither leaves a namespace behind.
   await refusal(ctx.server.url, junk[0]!, { token: 'dk_bad' });
-  await waitUntil(() => junk.every((name) => !ctx.server.io._nsps.has(name)));
+  await waitUntil(() => junk.every((name) => !ctx.server.io._nsps.has(name)), 'the refused namespaces to go');
   const c = await connectRoom(ctx.server.url, room.slug, { token: owner.key });
   await c.waitFor('RoomUpdateEvent');
   t.true(ctx.server.io._nsps.has(`/room/${room.slug}`));
   c.close();
-  await waitUntil(() => !ctx.server.io._nsps.has(`/room/${room.slug}`));
-  t.pass();
+  await waitUntil(() => !ctx.server.io._nsps.has(`/room/${room.slug}`), "the room's namespace to go");
+  t.false(ctx.server.io._nsps.has(`/room/${room.slug}`), 'the namespace went with its last socket');
+  t.true(
+    junk.every((name) => !ctx.server.io._nsps.has(name)),
+    'no refused handshake left a namespace',
+  );
 });
 
-async function waitUntil(check: () => boolean, timeoutMs = 5000) {
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 5000) {
   const start = Date.now();
   while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not reached');
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
