@@ -150,13 +150,6 @@ export function spawnTs(
 /** BENCH_SERVER_NODE_ARGS: node flags for the servers under test, the service and its baseline alike (e.g. V8 GC flags). */
 export const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-/** RSS of a process in bytes, from /proc (Linux). */
-export function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-  return kb ? Number(kb) * 1024 : Number.NaN;
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** "load 1.23 0.98 0.50": the machine's load averages, printed with every result (a busy machine skews them). */
