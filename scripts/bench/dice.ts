@@ -29,6 +29,7 @@ import {
   type DieRequest,
 } from '../../src/dice/index';
 import { ADVERSARIES, equations, rollRequests } from '../../test/dice/adversaries';
+import { ownCpuMicros } from './lib/processes';
 
 const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 0.5);
 const limitsOnly = process.argv.includes('--limits');
@@ -54,19 +55,18 @@ let sink = 0; // keeps results alive so nothing is optimised away
 
 /**
  * Calls fn in batches for about `seconds` of this process's CPU time; returns calls per CPU-second.
- * CPU time (user + system, from process.cpuUsage) rather than wall time, so that other processes on a
+ * CPU time (user + system, ownCpuMicros) rather than wall time, so that other processes on a
  * shared machine do not count against either library; GC threads' time does count, against both.
  */
 function measure(fn: () => number): number {
   const budget = seconds * 1e6;
   let calls = 0;
-  const start = process.cpuUsage();
+  const start = ownCpuMicros();
   let used = 0;
   while (used < budget) {
     for (let i = 0; i < 2000; i++) sink += fn();
     calls += 2000;
-    const u = process.cpuUsage(start);
-    used = u.user + u.system;
+    used = ownCpuMicros(start);
   }
   return calls / (used / 1e6);
 }
@@ -138,7 +138,7 @@ interface LimitRow {
 /** CPU milliseconds of one call, how it ended and the work it counted. */
 function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: string; used: number } {
   const budget = new WorkBudget();
-  const start = process.cpuUsage();
+  const start = ownCpuMicros();
   let outcome = 'rolled';
   try {
     run(budget);
@@ -146,8 +146,7 @@ function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: st
     if (!(e instanceof DiceError)) throw e;
     outcome = /more work/.test(e.message) ? 'work budget' : e.code;
   }
-  const u = process.cpuUsage(start);
-  return { ms: (u.user + u.system) / 1e3, outcome, used: budget.used };
+  return { ms: ownCpuMicros(start) / 1e3, outcome, used: budget.used };
 }
 
 /** Median and max over repeated runs (after a warm-up), the work of the costliest run. */

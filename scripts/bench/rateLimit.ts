@@ -22,6 +22,7 @@ import { Redis } from 'ioredis';
 import { createRedis, isCluster, type RedisClient, type RedisTarget } from '../../src/lib/redis';
 import { RedisRateLimitStore } from '../../src/http/rateLimit';
 import { createLogger } from '../../src/logger';
+import { ownCpuMicros } from './lib/processes';
 
 const HITS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 50;
@@ -125,16 +126,16 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, store] of stores) {
         const before = await redisStats(redis);
-        const cpu = process.cpuUsage();
+        const cpu = ownCpuMicros();
         const { rate, admitted } = await run(store, load, `l${l}r${round}`);
-        const used = process.cpuUsage(cpu);
+        const used = ownCpuMicros(cpu);
         const after = await redisStats(redis);
         const row = results.get(name)!;
         row.rates.push(rate);
         row.trips.push((after.scripts - before.scripts) / load.hits);
         row.commands.push((after.calls - before.calls) / load.hits);
         row.redisMicros.push((after.micros - before.micros) / load.hits);
-        row.cpuMicros.push((used.user + used.system) / load.hits);
+        row.cpuMicros.push(used / load.hits);
         row.admitted.push(admitted);
       }
     }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processStat } from './lib/processes';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.ROUNDS || 7);
@@ -24,13 +25,11 @@ interface Sample {
   rssAfterMb: number;
 }
 
-/** CPU (user + system) and resident set of a process, from /proc (Linux). */
+/** CPU (user + system) and resident set of a process. */
 function procStats(pid: number): { cpuMs: number; rssMb: number } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const rssPages = Number(fields[21]);
-  return { cpuMs: (ticks * 1000) / 100, rssMb: (rssPages * 4096) / 2 ** 20 };
+  const stat = processStat(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return { cpuMs: stat.cpuSeconds * 1000, rssMb: stat.rssBytes / 2 ** 20 };
 }
 
 async function once(args: string[]): Promise<Sample> {

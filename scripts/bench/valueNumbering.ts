@@ -1,7 +1,8 @@
 /**
  * What dddice's numbering of values (src/dice/numbering.ts: a d10x's tens digit, a fate die's -1/0/1)
  * costs the one roll presenter: presentRollValue over 100 stored values (standard dice, d10x, df) against
- * wireValue alone over the same values, interleaved in one process, CPU time, median of rounds.
+ * wireValue alone over the same values, interleaved in one process, CPU time, median of rounds (each
+ * round a tinybench run of both, lib/micro.ts).
  *
  *   npx tsx scripts/bench/valueNumbering.ts [CPU-seconds per round, default 0.3]
  *   VALUE_KINDS=d20 npx tsx scripts/bench/valueNumbering.ts    (only those dice of the mix)
@@ -9,6 +10,8 @@
 import { wireValue } from '../../src/dice';
 import { presentRollValue } from '../../src/rolls/present';
 import type { RollValueRecord } from '../../src/rolls/store/records';
+import { runMicro } from './lib/micro';
+import { summarize } from './lib/stats';
 
 const seconds = Number(process.argv[2] ?? 0.3);
 const ROUNDS = 5;
@@ -54,17 +57,6 @@ const values: RollValueRecord[] = Array.from({ length: 100 }, (_, i) => {
 });
 const roll = { userId: 1 };
 
-function rate(fn: () => void): number {
-  const start = process.cpuUsage();
-  let n = 0;
-  for (;;) {
-    for (let i = 0; i < 200; i++) fn();
-    n += 200;
-    const used = process.cpuUsage(start);
-    if ((used.user + used.system) / 1e6 >= seconds) return n / ((used.user + used.system) / 1e6);
-  }
-}
-
 let sink = 0;
 const present = () => {
   for (const v of values) sink += presentRollValue(roll, v, 1).value ?? 0;
@@ -72,16 +64,21 @@ const present = () => {
 const numbering = () => {
   for (const v of values) sink += wireValue(v.type, v.value!, v.valueToDisplay as number);
 };
-const presentRates: number[] = [];
-const numberingRates: number[] = [];
+/** tinybench calls each task for `seconds` of this process's CPU time; a call is a batch of 200 passes. */
+const BATCH = 200;
+const batchOf = (fn: () => void) => () => {
+  for (let i = 0; i < BATCH; i++) fn();
+};
+const presentMs: number[] = [];
+const numberingMs: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  presentRates.push(rate(present));
-  numberingRates.push(rate(numbering));
+  const round = await runMicro({ present: batchOf(present), numbering: batchOf(numbering) }, { time: seconds * 1000, cpuTime: true });
+  presentMs.push(round.present!.mean);
+  numberingMs.push(round.numbering!.mean);
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const perValue = (perSecond: number) => 1e9 / (perSecond * values.length);
-const p = perValue(median(presentRates));
-const w = perValue(median(numberingRates));
+const perValue = (batchMs: number) => (batchMs * 1e6) / (BATCH * values.length);
+const p = perValue(summarize(presentMs).p50);
+const w = perValue(summarize(numberingMs).p50);
 console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s, median; 100 values (${kinds.map((k) => k[0]).join(', ')})`);
 console.log(`presentRollValue: ${p.toFixed(0)} ns a value; wireValue: ${w.toFixed(0)} ns a value (${((w / p) * 100).toFixed(1)}% of presenting it)`);
 if (sink === 0.5) console.log('');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { TICKS_PER_SECOND } from './processes';
+import { processStat, TICKS_PER_SECOND } from './processes';
 
 /**
  * What else ran on the machine while a block was measured. A benchmark's tail moves with any process
@@ -40,15 +40,8 @@ export function readProcesses(): Reading {
   const procs = new Map<number, Proc>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      procs.set(Number(entry), { comm, ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND });
-    } catch {
-      // gone between readdir and read
-    }
+    const stat = processStat(Number(entry)); // null: gone between readdir and read
+    if (stat) procs.set(Number(entry), { comm: stat.comm, ppid: stat.ppid, cpu: stat.cpuSeconds });
   }
   return { at: Date.now(), procs, steal: stolen() };
 }

@@ -150,13 +150,6 @@ export function spawnTs(
 /** BENCH_SERVER_NODE_ARGS: node flags for the servers under test, the service and its baseline alike (e.g. V8 GC flags). */
 export const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-/** RSS of a process in bytes, from /proc (Linux). */
-export function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-  return kb ? Number(kb) * 1024 : Number.NaN;
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** "load 1.23 0.98 0.50": the machine's load averages, printed with every result (a busy machine skews them). */
@@ -182,16 +175,45 @@ export function tolerateSocketResets(): void {
 }
 
 export const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+const PAGE_BYTES = 4096;
+
+/** What the benches read of a process's /proc/<pid>/stat (Linux): its name, parent, CPU and resident set. */
+export interface ProcessStat {
+  comm: string;
+  ppid: number;
+  /** user + system, seconds */
+  cpuSeconds: number;
+  rssBytes: number;
+}
+
+/** /proc/<pid>/stat parsed, the one place the benches read another process's CPU; null when it is gone. */
+export function processStat(pid: number): ProcessStat | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The name is in parentheses and may hold spaces: the fields are counted from the last ')'.
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: Number(fields[1]),
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, // utime, stime (fields 14, 15)
+    rssBytes: Number(fields[21]) * PAGE_BYTES, // rss (field 24), pages
+  };
+}
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 when it is gone. */
 export function cpuSecondsOf(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime (fields 14, 15)
-  } catch {
-    return 0;
-  }
+  return processStat(pid)?.cpuSeconds ?? 0;
+}
+
+/** CPU microseconds (user + system) this process has used since `since` (an earlier reading), or in all. */
+export function ownCpuMicros(since = 0): number {
+  const u = process.cpuUsage();
+  return u.user + u.system - since;
 }
 
 /** CPU seconds used so far by every process named `name` (e.g. all PostgreSQL backends), by pid. */
@@ -199,12 +221,8 @@ export function cpuByName(name: string): Map<number, number> {
   const out = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
-    } catch {
-      continue;
-    }
-    out.set(Number(entry), cpuSecondsOf(Number(entry)));
+    const stat = processStat(Number(entry));
+    if (stat?.comm === name) out.set(Number(entry), stat.cpuSeconds);
   }
   return out;
 }
