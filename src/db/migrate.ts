@@ -32,20 +32,23 @@ export async function migrate(database: Database, logger?: Logger, migrations: R
     const rows = await database.sequelize.query<{ name: string }>(`SELECT name FROM ${TABLE}`, { type: QueryTypes.SELECT });
     const done = new Set(rows.map((row) => row.name));
     const applied: string[] = [];
-    for (const [name, step] of migrations) {
-      if (done.has(name)) continue;
-      try {
-        await database.transaction(async (transaction) => {
-          await step.up({ context: { queryInterface, dialect: database.dialect, transaction } });
-          await queryInterface.bulkInsert(TABLE, [{ name }], { transaction });
-        });
-      } catch (err) {
-        if (applied.length) logger?.info({ migrations: applied }, 'migrations applied');
-        throw new Error(`Migration ${name} (up) failed: ${(err as Error).message}`, { cause: err });
+    try {
+      for (const [name, step] of migrations) {
+        if (done.has(name)) continue;
+        await database
+          .transaction(async (transaction) => {
+            await step.up({ context: { queryInterface, dialect: database.dialect, transaction } });
+            await queryInterface.bulkInsert(TABLE, [{ name }], { transaction });
+          })
+          .catch((err: unknown) => {
+            throw new Error(`Migration ${name} (up) failed: ${(err as Error).message}`, { cause: err });
+          });
+        applied.push(name);
       }
-      applied.push(name);
+    } finally {
+      // Also when one failed: those before it are applied and recorded.
+      if (applied.length) logger?.info({ migrations: applied }, 'migrations applied');
     }
-    if (applied.length) logger?.info({ migrations: applied }, 'migrations applied');
     return applied;
   } finally {
     await lock?.end();

@@ -44,5 +44,10 @@ const SEQUENCED: ReadonlySet<string> = new Set(Object.values(RoomEvents).filter(
 
 /** Whether an emit of `event` to `namespace` carries the block's `seq` in its payload: room events of room namespaces. */
 export function carriesSeq(namespace: string, event: string, payload: unknown): payload is Record<string, unknown> {
-  return SEQUENCED.has(event) && ROOM_NAMESPACE.test(namespace) && typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+  return SEQUENCED.has(event) && ROOM_NAMESPACE.test(namespace) && isObjectPayload(payload);
+}
+
+/** A payload that is an object (not an array): the kind that can carry a `seq` beside its fields. */
+export function isObjectPayload(payload: unknown): payload is Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload);
 }

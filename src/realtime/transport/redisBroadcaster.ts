@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { RedisClient as Redis } from '../../lib/redis';
 import type { Logger } from '../../logger';
 import type { PublishObserver } from '../../metrics/realtime';
-import { carriesSeq, type Broadcaster, type Target } from './broadcaster';
+import { carriesSeq, isObjectPayload, type Broadcaster, type Target } from './broadcaster';
 import type { LocalBroadcaster } from './inProcessBroadcaster';
 import type { ReplayEntry } from './sequenceLog';
 import { forgetLog, RedisSequence, sendBlock, SEQ_PLACEHOLDER, type BlockId } from './sequenceLogRedis';
 import type { Publication, WireFormat } from './wireFormat';
 import { preSerialize } from './preSerialized';
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a RedisBroadcaster could not publish while Redis was away: the namespaces, and when it last failed. */
 export interface LostEmits {
@@ -162,7 +160,7 @@ export class RedisBroadcaster implements Broadcaster {
 
   emit(target: Target, event: string, payload: unknown) {
     // Objects cross Redis as their JSON text (preSerialized.ts), the seq placeholder beside it.
-    const sent = isObject(payload) ? preSerialize(payload, carriesSeq(target.namespace, event, payload) ? SEQ_PLACEHOLDER : undefined) : payload;
+    const sent = isObjectPayload(payload) ? preSerialize(payload, carriesSeq(target.namespace, event, payload) ? SEQ_PLACEHOLDER : undefined) : payload;
     this.within(target.namespace, () => this.format.encodeFor(target, event, sent));
   }
 
