@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { copySqliteTemplate, postgresTemplate } from './templateDatabase';
 
 /**
  * Which database a test process uses: TEST_DB=postgres (with TEST_DATABASE_URL naming an admin
@@ -24,17 +25,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A database of its own for a test, migrated unless `migrated` is false (the tests of the migrations
+ * themselves): a copy of one migrated template (./templateDatabase.ts).
+ */
+export async function createTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-test-'));
   if (TEST_DB === 'sqlite') {
+    if (migrated) copySqliteTemplate(dataDir);
     return { databaseUrl: null, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (an admin database to create test databases from).');
   const name = `dice_t_${randomBytes(6).toString('hex')}`;
+  const template = migrated ? await postgresTemplate(adminUrl) : null;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

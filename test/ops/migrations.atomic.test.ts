@@ -33,7 +33,7 @@ let testDb: TestDatabase;
 let database: Database;
 
 test.before(async () => {
-  testDb = await createTestDatabase();
+  testDb = await createTestDatabase({ migrated: false });
   database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
 });
 
