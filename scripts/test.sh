@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The whole suite: type check, import rules, lint, then every test on SQLite (the embedded shape), then the database
-# tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production shape),
-# then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
+# The whole suite: type check, import rules, lint and format; every test on SQLite (the embedded shape); the
+# database tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production
+# shape), then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
 # and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
 # missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
@@ -19,17 +19,26 @@ as_built() {
   sed -E 's#^(!?)test/#\1.test-build/test/#; s#\.test\.ts$#.test.mjs#; s#^(--node-arguments=--import=)\./test/(.*)\.ts$#\1./.test-build/test/\2.mjs#' <<<"$1"
 }
 
+# A pass writes its own log ($LOG.<label>.txt, its exit code in .rc) as it runs; `tally` counts it once
+# it has ended. The passes run one after the other: run at once on a 2-core machine they took longer
+# in all and the load they made failed tests that wait on the database (docs/performance.md, "CI time").
 run_ava() { # label, env..., -- patterns...
   local label=$1; shift
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
-  echo ""
-  echo "=== $label ==="
   local built=()
   for pattern in "$@"; do built+=("$(as_built "$pattern")"); done
+  local started=$SECONDS
+  echo ""
+  echo "=== $label ==="
   env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1 | tee "$LOG.$label.txt"
-  local rc=${PIPESTATUS[0]}
-  local p f
+  echo "${PIPESTATUS[0]}" >"$LOG.$label.rc"
+  echo "($label pass: $((SECONDS - started)) s)" | tee -a "$LOG.$label.txt"
+}
+
+tally() { # label
+  local label=$1 rc p f
+  rc=$(cat "$LOG.$label.rc" 2>/dev/null || echo 1)
   # ava prints "N tests passed" only when nothing failed: count the ticks instead.
   p=$(grep -Ec '^ *✔' "$LOG.$label.txt")
   f=$(grep -Eo '^ *[0-9]+ (tests? failed|uncaught exceptions?|unhandled rejections?|known failures?)' "$LOG.$label.txt" | awk '{s+=$1} END {print s+0}')
@@ -37,27 +46,40 @@ run_ava() { # label, env..., -- patterns...
   if [ "$rc" -ne 0 ]; then status=1; [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
 }
 
-echo "=== type check ==="
-if ! npx tsc --noEmit; then status=1; failed=$((failed + 1)); echo "type check failed"; fi
+# A static check (type check, import rules, lint, format): the four run at once (each is about one
+# core), each into a log printed when all have ended; one count each, passed or failed.
+run_check() { # label, command...
+  local label=$1; shift
+  "$@" >"$LOG.check-$label.txt" 2>&1
+  echo $? >"$LOG.check-$label.rc"
+}
 
-# The import rules of docs/architecture.md (.dependency-cruiser.cjs): one count, passed or failed.
-echo ""
-echo "=== import rules ==="
-if npm run --silent lint:deps; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "import rules broken"; fi
-
-# ESLint (eslint.config.js) and Prettier's check (.prettierrc.json): one count each, as the import rules.
-echo ""
-echo "=== lint ==="
-if npm run --silent lint; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "lint failed"; fi
-echo ""
-echo "=== format ==="
-if npm run --silent format:check; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "files not formatted: bash scripts/format-all.sh"; fi
+tally_check() { # label, what to say when it fails
+  local label=$1 rc
+  rc=$(cat "$LOG.check-$label.rc" 2>/dev/null || echo 1)
+  echo ""
+  echo "=== $label ==="
+  cat "$LOG.check-$label.txt"
+  if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); echo "$2"; fi
+}
 
 # The servers and CLIs the tests start as processes of their own run the build production runs
 # (test/helpers/entry.ts); a failed build fails the suite here rather than in every such test.
 echo "=== build ==="
 if node scripts/build.mjs; then export TEST_BUILD_DIR=dist; else status=1; failed=$((failed + 1)); echo "build failed"; fi
 if ! node scripts/build-tests.mjs; then status=1; failed=$((failed + 1)); echo "test build failed"; fi
+
+# The type check; the import rules of docs/architecture.md (.dependency-cruiser.cjs); ESLint
+# (eslint.config.js); Prettier's check (.prettierrc.json).
+run_check "type check" npx tsc --noEmit &
+run_check "import rules" npm run --silent lint:deps &
+run_check lint npm run --silent lint &
+run_check format npm run --silent format:check &
+wait
+tally_check "type check" "type check failed"
+tally_check "import rules" "import rules broken"
+tally_check lint "lint failed"
+tally_check format "files not formatted: bash scripts/format-all.sh"
 
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
@@ -72,6 +94,7 @@ fi
 # OpenAPI document afterwards (test/openapi/record.ts).
 OPENAPI_DIR="$LOG.openapi"
 run_ava sqlite TEST_DB=sqlite OPENAPI_RECORD_DIR="$OPENAPI_DIR" -- --node-arguments=--import=./test/openapi/record.ts "${sqlite_patterns[@]}"
+tally sqlite
 echo ""
 echo "=== every recorded response against the OpenAPI document ==="
 if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
@@ -79,13 +102,14 @@ if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed +
 # test/openapi/contract and fromJoi check the document alone, without a server or a database: the
 # SQLite pass runs them, and once is enough.
 db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
+run_postgres=false
 if [ "$pg_state" = ok ]; then
+  run_postgres=true
   if [ "$redis_state" = ok ]; then
     db_patterns+=('test/cluster/**/*.test.ts')
   else
     skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
   fi
-  run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
 else
   skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
   skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
@@ -96,26 +120,36 @@ fi
 # redis-outage, metrics.outage, sequence.outage, sharded.outage, webhooks): they would only run again on a
 # standalone Redis.
 cluster_patterns=('test/cluster/**/*.test.ts' '!test/cluster/access.test.ts' '!test/cluster/redis-outage.test.ts' '!test/cluster/metrics.outage.test.ts' '!test/cluster/sharded.outage.test.ts' '!test/cluster/sequence.outage.test.ts' '!test/cluster/caches.test.ts' '!test/cluster/webhooks.test.ts')
+run_cluster=false
 if [ "$pg_state" != ok ]; then
   skipped_suites+=("Redis Cluster pass (needs PostgreSQL)")
 elif ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   skipped_suites+=("Redis Cluster pass (redis-server or redis-cli not found; apt-get install redis-server)")
 else
-  CLUSTER_DIR=$(mktemp -d)/redis-cluster
-  trap 'scripts/redis-cluster.sh stop "$CLUSTER_DIR"' EXIT
-  echo ""
-  echo "=== starting a Redis Cluster of 3 masters ==="
-  if nodes=$(scripts/redis-cluster.sh start "$CLUSTER_DIR"); then
-    echo "nodes: $nodes"
-    cluster_start=$SECONDS
+  run_cluster=true
+fi
+
+cluster_pass() { # runs in a subshell of its own: the cluster is stopped when it ends
+  local dir nodes
+  dir=$(mktemp -d)/redis-cluster
+  trap 'scripts/redis-cluster.sh stop "$dir" >/dev/null 2>&1' EXIT
+  if nodes=$(scripts/redis-cluster.sh start "$dir" 2>"$LOG.rediscluster.start.txt"); then
+    echo ""
+    echo "Redis Cluster of 3 masters started: $nodes"
     run_ava rediscluster TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL= TEST_REDIS_CLUSTER_NODES="$nodes" -- "${cluster_patterns[@]}"
-    echo "Redis Cluster pass: $((SECONDS - cluster_start)) s"
   else
-    echo "could not start a Redis Cluster"
-    status=1; failed=$((failed + 1))
+    { echo "could not start a Redis Cluster of 3 masters:"; cat "$LOG.rediscluster.start.txt"; } | tee "$LOG.rediscluster.txt"
+    echo 1 >"$LOG.rediscluster.rc"
   fi
-  scripts/redis-cluster.sh stop "$CLUSTER_DIR"
-  trap - EXIT
+}
+
+if $run_postgres; then
+  run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
+  tally postgres
+fi
+if $run_cluster; then
+  (cluster_pass)
+  tally rediscluster
 fi
 
 echo ""

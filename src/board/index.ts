@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
 import { NotFoundError } from '../errors';
 import type { AppDeps } from '../http/deps';
+import { bundleScript } from '../lib/scriptBundles';
 import { sourceFile } from '../lib/sourceFiles';
 import { PAGE_HEADERS } from '../pages/shell';
 import { renderBoardPage } from './page';
@@ -14,7 +15,8 @@ import { renderFairnessPage } from './fairnessPage';
  *
  * The script is bundled from src/board/main.ts (three.js, socket.io-client and the typed client
  * included: nothing comes from a CDN, so the board works offline) with esbuild, once per process, on
- * the first request, and kept in memory. `npm start` on a fresh clone serves it with no build step.
+ * the first request, and kept in memory (and on disk: src/lib/scriptBundles.ts). `npm start` on a fresh
+ * clone serves it with no build step.
  */
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
@@ -63,22 +65,7 @@ export function previewAssets(): Promise<PreviewAssets> {
   return previewBundle;
 }
 
-export async function bundleScript(entry: string, format: 'esm' | 'iife' = 'esm'): Promise<string> {
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format,
-    platform: 'browser',
-    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
-  return result.outputFiles[0]!.text;
-}
+export { bundleScript } from '../lib/scriptBundles';
 
 async function bundle(): Promise<BoardAssets> {
   const [js, physics, css] = await Promise.all([
