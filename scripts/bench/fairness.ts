@@ -35,11 +35,7 @@ const tree = new BatchTree(secrets);
 const seed = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 let sink = 0;
 let leaf = 0;
-/**
- * Each task is timed over CALLS calls a round; a call draws (or proves) a batch of values, since
- * CryptoRng.int takes less than the clock's own cost: VALUES values a task, a quarter as many proofs,
- * CALLS batches created.
- */
+/** CALLS calls a task and round, each a batch (CryptoRng.int takes less than the clock's own cost): VALUES draws, a quarter as many proofs. */
 const CALLS = 200;
 const PER_CALL = { base: Math.ceil(VALUES / CALLS), draw: Math.ceil(VALUES / CALLS), proof: Math.ceil(VALUES / CALLS / 4) };
 const ms = await medianOfRounds(
