@@ -3,9 +3,10 @@
  *
  *   npx tsx scripts/bench/dice.ts [CPU-seconds per round, default 0.5] [--limits]
  *
- * Then the work limits: the slowest input of a hand-built adversarial list (test/dice/adversaries.ts) and of
- * a fast-check search over generated operator objects and equations, beside 1d20+5 (CPU time per roll,
- * median of repeated runs, and the ratio). `--limits` runs only that part; DICE_SEARCH=n sets how many
+ * Each library's rolls are tinybench tasks (lib/micro.ts) timed in this process's CPU time, 200 rolls a
+ * call, one run of the four columns a round. Then the work limits: the slowest input of a hand-built
+ * adversarial list (test/dice/adversaries.ts) and of a fast-check search over generated operator objects
+ * and equations, beside 1d20+5 (CPU time per roll, median of 30 calls, and the ratio). `--limits` runs only that part; DICE_SEARCH=n sets how many
  * generated inputs are searched (default 3,000).
  *
  * "ours (equation)" is what POST /roll does with {"equation": ...}: rollEquation, which parses an equation
@@ -29,7 +30,9 @@ import {
   type DieRequest,
 } from '../../src/dice/index';
 import { ADVERSARIES, equations, rollRequests } from '../../test/dice/adversaries';
+import { batched, runMicro } from './lib/micro';
 import { ownCpuMicros } from './lib/processes';
+import { median } from './lib/stats';
 
 const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 0.5);
 const limitsOnly = process.argv.includes('--limits');
@@ -53,25 +56,20 @@ const resolve = (_theme: string, type: string): DieDefinition | null => builtinD
 
 let sink = 0; // keeps results alive so nothing is optimised away
 
+/** Rolls per tinybench call: one roll takes about a microsecond, near the clock's own cost. */
+const PER_CALL = 200;
+
 /**
- * Calls fn in batches for about `seconds` of this process's CPU time; returns calls per CPU-second.
- * CPU time (user + system, ownCpuMicros) rather than wall time, so that other processes on a
- * shared machine do not count against either library; GC threads' time does count, against both.
+ * Rolls per CPU-second of each task, one tinybench run of them all (lib/micro.ts), each task called for
+ * `seconds` of this process's CPU time: other processes on a shared machine count against neither
+ * library; GC threads' time does count, against both.
  */
-function measure(fn: () => number): number {
-  const budget = seconds * 1e6;
-  let calls = 0;
-  const start = ownCpuMicros();
-  let used = 0;
-  while (used < budget) {
-    for (let i = 0; i < 2000; i++) sink += fn();
-    calls += 2000;
-    used = ownCpuMicros(start);
-  }
-  return calls / (used / 1e6);
+async function rollsPerSecond(tasks: Record<string, () => number>): Promise<Record<string, number>> {
+  const micro = Object.fromEntries(Object.entries(tasks).map(([name, fn]) => [name, batched(() => (sink += fn()), PER_CALL)]));
+  const measured = await runMicro(micro, { cpuTime: true, time: seconds * 1000 });
+  return Object.fromEntries(Object.entries(measured).map(([name, r]) => [name, (PER_CALL * 1000) / r.mean]));
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStart(11);
 
 if (!limitsOnly) {
@@ -88,29 +86,20 @@ if (!limitsOnly) {
       return rollDice(d, p.operator, resolve).total;
     };
     const theirFn = (): number => new DiceRoll(c.theirs).total as number;
-    for (let i = 0; i < 20_000; i++) sink += eqFn() + parseFn() + diceFn() + theirFn(); // warm-up
-    const eq: number[] = [];
-    const parse: number[] = [];
-    const pre: number[] = [];
-    const theirs: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      eq.push(measure(eqFn));
-      parse.push(measure(parseFn));
-      pre.push(measure(diceFn));
-      theirs.push(measure(theirFn));
-    }
-    const [e, pa, p, th] = [median(eq), median(parse), median(pre), median(theirs)];
+    const rounds: Record<string, number>[] = [];
+    for (let r = 0; r < ROUNDS; r++) rounds.push(await rollsPerSecond({ eq: eqFn, parse: parseFn, dice: diceFn, theirs: theirFn }));
+    const [e, pa, p, th] = ['eq', 'parse', 'dice', 'theirs'].map((task) => median(rounds.map((r) => r[task]!)));
     const ratio = (x: number): string => `${(x / th).toFixed(1)}x`;
     console.log(
-      `${c.ours.padEnd(17)}    ${fmt(e)}/s ${fmt(pa)}/s ${fmt(p)}/s ${fmt(th)}/s ${ratio(e).padStart(17)} ${ratio(pa).padStart(6)} ${ratio(p).padStart(5)}`,
+      `${c.ours.padEnd(17)}    ${fmt(e!)}/s ${fmt(pa!)}/s ${fmt(p!)}/s ${fmt(th!)}/s ${ratio(e!).padStart(17)} ${ratio(pa!).padStart(6)} ${ratio(p!).padStart(5)}`,
     );
   }
 }
 
 // The work limits: how long the costliest rolls take, next to 1d20+5 in the same process.
-const baseline = 1e3 / measure(() => rollEquation('1d20+5', 't', resolve).total); // ms per roll
+const baseline = 1e3 / (await rollsPerSecond({ base: () => rollEquation('1d20+5', 't', resolve).total })).base!; // ms per roll
 console.log(`\nwork limits (budget ${WORK_BUDGET.toLocaleString('en-US')} units), CPU time per roll, 1d20+5: ${(baseline * 1e3).toFixed(2)} µs`);
-const limits = worstInputs();
+const limits = await worstInputs();
 console.log(`${'input'.padEnd(66)} ${'outcome'.padEnd(15)} ${'units'.padStart(9)}   median      max   ratio (median / 1d20+5)`);
 for (const r of limits) {
   console.log(
@@ -135,10 +124,9 @@ interface LimitRow {
   max: number;
 }
 
-/** CPU milliseconds of one call, how it ended and the work it counted. */
-function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: string; used: number } {
+/** How one call ended and the work it counted. */
+function attempt(run: (budget: WorkBudget) => unknown): { outcome: string; used: number } {
   const budget = new WorkBudget();
-  const start = ownCpuMicros();
   let outcome = 'rolled';
   try {
     run(budget);
@@ -146,43 +134,57 @@ function cpuRun(run: (budget: WorkBudget) => unknown): { ms: number; outcome: st
     if (!(e instanceof DiceError)) throw e;
     outcome = /more work/.test(e.message) ? 'work budget' : e.code;
   }
-  return { ms: ownCpuMicros(start) / 1e3, outcome, used: budget.used };
+  return { outcome, used: budget.used };
 }
 
-/** Median and max over repeated runs (after a warm-up), the work of the costliest run. */
-function profile(name: string, run: (budget: WorkBudget) => unknown, repeats: number): LimitRow {
-  for (let i = 0; i < 3; i++) cpuRun(run);
-  const runs = Array.from({ length: repeats }, () => cpuRun(run));
-  const ms = runs.map((r) => r.ms);
-  const costliest = runs.reduce((a, b) => (b.used > a.used ? b : a));
-  return { name, outcome: costliest.outcome, used: costliest.used, median: median(ms), max: Math.max(...ms) };
+/** CPU milliseconds of one call: the search's screen, before the slowest are profiled. */
+function screen(run: (budget: WorkBudget) => unknown): number {
+  const start = ownCpuMicros();
+  attempt(run);
+  return ownCpuMicros(start) / 1e3;
+}
+
+/** Per input, p50 and max CPU time over `repeats` calls after 3 of warm-up (one tinybench run), the work of the costliest call. */
+async function profile(inputs: { name: string; run: (budget: WorkBudget) => unknown }[], repeats: number): Promise<LimitRow[]> {
+  const costliest = new Map<string, { outcome: string; used: number }>();
+  const tasks = Object.fromEntries(
+    inputs.map(({ name, run }) => [
+      name,
+      () => {
+        const a = attempt(run);
+        if (a.used >= (costliest.get(name)?.used ?? -1)) costliest.set(name, a);
+      },
+    ]),
+  );
+  const measured = await runMicro(tasks, { cpuTime: true, time: 0, iterations: repeats, warmupIterations: 3 });
+  return inputs.map(({ name }) => ({ name, ...costliest.get(name)!, median: measured[name]!.p50, max: measured[name]!.max }));
 }
 
 /**
  * Every hand-built adversary, and the slowest few of a fast-check search (each generated input timed once,
  * the ten slowest timed again properly); sorted by median time, slowest first, top 12 shown.
  */
-function worstInputs(): LimitRow[] {
+async function worstInputs(): Promise<LimitRow[]> {
   const std = (_t: string, type: string): DieDefinition | null => builtinDefinition(type);
-  const rows = ADVERSARIES.map((a) =>
-    profile(
-      a.name,
-      (b) => (a.equation !== undefined ? rollEquation(a.equation, 'standard', std, undefined, b) : rollDice(a.dice!, a.operator, std, undefined, b)),
-      30,
-    ),
-  );
+  const handBuilt = ADVERSARIES.map((a) => ({
+    name: a.name,
+    run: (b: WorkBudget) =>
+      a.equation !== undefined ? rollEquation(a.equation, 'standard', std, undefined, b) : rollDice(a.dice!, a.operator, std, undefined, b),
+  }));
   const searched = Number(process.env.DICE_SEARCH ?? 3000);
   const found: { name: string; run: (b: WorkBudget) => unknown; ms: number }[] = [];
   for (const r of fc.sample(rollRequests(), searched)) {
     const run = (b: WorkBudget): unknown => rollDice(r.dice, r.operator, std, undefined, b);
-    found.push({ name: `search: ${r.dice.length} x ${r.dice[0]!.type}.. ${JSON.stringify(r.operator)}`, run, ms: cpuRun(run).ms });
+    found.push({ name: `search: ${r.dice.length} x ${r.dice[0]!.type}.. ${JSON.stringify(r.operator)}`, run, ms: screen(run) });
   }
   for (const eq of fc.sample(equations(), searched)) {
     const run = (b: WorkBudget): unknown => rollEquation(eq, 'standard', std, undefined, b);
-    found.push({ name: `search: ${eq}`, run, ms: cpuRun(run).ms });
+    found.push({ name: `search: ${eq}`, run, ms: screen(run) });
   }
   found.sort((a, b) => b.ms - a.ms);
-  for (const f of found.slice(0, 10)) rows.push(profile(f.name, f.run, 30));
+  // Names are task names: a generated input that repeats a name is timed once.
+  const slowest = found.filter((f, i) => found.findIndex((g) => g.name === f.name) === i).slice(0, 10);
+  const rows = await profile([...handBuilt, ...slowest], 30);
   console.log(`${ADVERSARIES.length} hand-built inputs, ${2 * searched} generated (fast-check), the 10 slowest of those timed again`);
   return rows.sort((a, b) => b.median - a.median).slice(0, 12);
 }

@@ -2,19 +2,19 @@
  * bench:fairness: what the fairness ledger (docs/fairness.md) costs per drawn value, beside the engine's
  * former random source measured in the same run, and what it stores per value on PostgreSQL.
  *
- *   npm run bench:fairness            env: BENCH_FAIRNESS_VALUES (200000: CPU loop), BENCH_FAIRNESS_ROLLS (400)
+ *   npm run bench:fairness            env: BENCH_FAIRNESS_VALUES (200000 per task and round), BENCH_FAIRNESS_ROLLS (400)
  *
- * CPU, in process: a value's draw (HMAC-SHA256 of the leaf, rejection sampling) against CryptoRng.int
+ * CPU time, in process, tinybench tasks (lib/micro.ts), median of 3 rounds: a value's draw (HMAC-SHA256 of the leaf, rejection sampling) against CryptoRng.int
  * (the engine's default source, what every value cost before); its proof (path and hex, as every answer
  * presents it); a batch's creation (256 secrets, 511 hashes) shared by its 256 leaves. Storage: rolls
  * of 10 d6 into one room through a real server, then the sizes PostgreSQL reports.
  */
-import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { CryptoRng } from '../../src/dice/random';
 import { BatchTree, drawFace, LEAVES, newSecrets, secretOf } from '../../src/fairness/crypto';
 import { createBenchDatabase } from './lib/database';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
+import { batched, medianOfRounds } from './lib/micro';
 import { spawnTs } from './lib/processes';
 import { fmt, printTable } from './lib/table';
 
@@ -22,14 +22,11 @@ const VALUES = Number(process.env.BENCH_FAIRNESS_VALUES || 200_000);
 const ROLLS = Number(process.env.BENCH_FAIRNESS_ROLLS || 400);
 const DICE_PER_ROLL = 10;
 
-function timePer(n: number, fn: (i: number) => unknown): number {
-  for (let i = 0; i < Math.min(n, 10_000); i++) fn(i); // warm-up
-  const start = performance.now();
-  for (let i = 0; i < n; i++) fn(i);
-  return ((performance.now() - start) * 1e6) / n; // ns per call
-}
+const ROUNDS = 3;
 
-console.log(`bench:fairness — node ${process.version}, ${VALUES} values per CPU loop, ${ROLLS} rolls of ${DICE_PER_ROLL} d6 for storage`);
+console.log(
+  `bench:fairness — node ${process.version}, ${VALUES} values per task and round (${ROUNDS} rounds, CPU time, median), ${ROLLS} rolls of ${DICE_PER_ROLL} d6 for storage`,
+);
 
 // --- CPU per value ------------------------------------------------------------------------------
 const rng = new CryptoRng();
@@ -37,19 +34,34 @@ const secrets = newSecrets();
 const tree = new BatchTree(secrets);
 const seed = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 let sink = 0;
-const base = timePer(VALUES, () => (sink += rng.int(20)));
-const draw = timePer(VALUES, (i) => (sink += drawFace(secretOf(secrets, i % LEAVES), seed, 20)));
-const proof = timePer(VALUES / 4, (i) => {
-  const leaf = i % LEAVES;
-  sink +=
-    tree
-      .path(leaf)
-      .map((h) => h.toString('hex'))
-      .join('').length +
-    tree.commitment(leaf).toString('hex').length +
-    Buffer.from(secretOf(secrets, leaf)).toString('hex').length;
-});
-const batch = timePer(200, () => (sink += new BatchTree(newSecrets()).root[0]!)) / LEAVES;
+let leaf = 0;
+/** CALLS calls a task and round, each a batch (CryptoRng.int takes less than the clock's own cost): VALUES draws, a quarter as many proofs. */
+const CALLS = 200;
+const PER_CALL = { base: Math.ceil(VALUES / CALLS), draw: Math.ceil(VALUES / CALLS), proof: Math.ceil(VALUES / CALLS / 4) };
+const ms = await medianOfRounds(
+  {
+    base: batched(() => (sink += rng.int(20)), PER_CALL.base),
+    draw: batched(() => (sink += drawFace(secretOf(secrets, leaf++ % LEAVES), seed, 20)), PER_CALL.draw),
+    proof: batched(() => {
+      const at = leaf++ % LEAVES;
+      sink +=
+        tree
+          .path(at)
+          .map((h) => h.toString('hex'))
+          .join('').length +
+        tree.commitment(at).toString('hex').length +
+        Buffer.from(secretOf(secrets, at)).toString('hex').length;
+    }, PER_CALL.proof),
+    batch: () => (sink += new BatchTree(newSecrets()).root[0]!),
+  },
+  ROUNDS,
+  { cpuTime: true, time: 0, iterations: CALLS, warmupIterations: 10 },
+);
+const nsPerValue = (task: 'base' | 'draw' | 'proof') => (ms[task]! * 1e6) / PER_CALL[task];
+const base = nsPerValue('base');
+const draw = nsPerValue('draw');
+const proof = nsPerValue('proof');
+const batch = (ms.batch! * 1e6) / LEAVES;
 const ledger = draw + proof + batch;
 printTable(
   'CPU per drawn value (ns), in process',

@@ -4,6 +4,8 @@
  * recorded use is over a minute old, one UPDATE. Against, in the same run, the lookup as it was (the
  * same SELECT without the column).
  *
+ * Each a tinybench task (lib/micro.ts), wall time, one call after another; median of 3 rounds.
+ *
  *   npx tsx scripts/bench/keyLookup.ts     env: KEYS (5,000), LOOKUPS (3,000 per round), DATABASE_URL (else SQLite in a
  *   temp dir; give PostgreSQL an empty database of its own)
  */
@@ -15,6 +17,7 @@ import { db, openDatabase } from '../../src/db';
 import { migrate } from '../../src/db/migrate';
 import { ApiKey, User } from '../../src/db/models';
 import { findKeyByHash, touchKeyLastUsed, userColumns } from '../../src/users/store';
+import { medianOfRounds, runMicro } from './lib/micro';
 
 const KEYS = Number(process.env.KEYS || 5_000);
 const LOOKUPS = Number(process.env.LOOKUPS || 3_000);
@@ -42,27 +45,20 @@ const keyIds = (await ApiKey.findAll({ attributes: ['id'] })).map((k) => k.id);
 const BEFORE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
 
-async function perOp(run: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 100; i++) await run(i);
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < LOOKUPS; i++) await run(i);
-  return Number(process.hrtime.bigint() - start) / 1000 / LOOKUPS;
-}
+/** LOOKUPS calls a task after 100 of warm-up; its key moves on each call. */
+const LIMITS = { time: 0, iterations: LOOKUPS, warmupIterations: 100 };
+let next = 0;
+const nextHash = () => hashes[next++ % hashes.length]!;
 
-// Alternated rounds, so that neither side gets the warm caches (pages, prepared statements) alone.
-let baseline = 0;
-let lookup = 0;
-for (let round = 0; round < 3; round++) {
-  baseline += (await perOp((i) => db().sql.query(BEFORE, [hashes[i % hashes.length]]))) / 3;
-  lookup += (await perOp((i) => findKeyByHash(hashes[i % hashes.length]!))) / 3;
-}
+// Rounds alternate the two, so that neither gets the warm caches (pages, prepared statements) alone.
+const perLookup = await medianOfRounds({ baseline: () => db().sql.query(BEFORE, [nextHash()]), lookup: () => findKeyByHash(nextHash()) }, 3, LIMITS);
 // Every key's first use in a minute: the lookup and the write (a fresh `now` each time, so each writes).
 let t = Date.now();
-const firstUse = await perOp(async (i) => {
-  await findKeyByHash(hashes[i % hashes.length]!);
-  t += 61_000;
-  await touchKeyLastUsed(keyIds[i % keyIds.length]!, new Date(t));
-});
+const { firstUse: firstUseRun } = await runMicro(
+  { firstUse: () => findKeyByHash(nextHash()).then(() => touchKeyLastUsed(keyIds[(next - 1) % keyIds.length]!, new Date((t += 61_000)))) },
+  LIMITS,
+);
+const [baseline, lookup, firstUse] = [perLookup.baseline!, perLookup.lookup!, firstUseRun!.mean].map((ms) => ms * 1000); // µs
 console.log(`${database.dialect}, ${KEYS} keys, ${LOOKUPS} lookups each, one after another`);
 console.log(`lookup without last_used_at (baseline): ${baseline.toFixed(0)} µs`);
 console.log(`lookup with last_used_at:               ${lookup.toFixed(0)} µs (${(lookup / baseline).toFixed(2)}x)`);

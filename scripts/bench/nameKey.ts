@@ -8,7 +8,7 @@
  */
 import { nameKey, normalizeDisplayName } from '../../src/lib/displayName';
 import { runMicro } from './lib/micro';
-import { summarize } from './lib/stats';
+import { median } from './lib/stats';
 
 const rounds = Number(process.argv[2] ?? 5);
 const nfkcKey = (name: string) => normalizeDisplayName(name).toUpperCase().toLowerCase().normalize('NFKC');
@@ -42,7 +42,6 @@ for (let r = 0; r < rounds; r++) {
   base.push(measured.base);
   skel.push(measured.skel);
 }
-const median = (xs: number[]) => summarize(xs).p50;
 console.log(`NFKC key (baseline): ${median(base).toFixed(2)} µs per name`);
 console.log(`skeleton key:        ${median(skel).toFixed(2)} µs per name (${(median(skel) / median(base)).toFixed(2)}x the baseline)`);
 console.log(`a join in a room of 1,000: ${((median(skel) * 1000) / 1000).toFixed(2)} ms of keys (baseline ${((median(base) * 1000) / 1000).toFixed(2)} ms)`);

@@ -23,6 +23,7 @@ import { createRedis, isCluster, type RedisClient, type RedisTarget } from '../.
 import { RedisRateLimitStore } from '../../src/http/rateLimit';
 import { createLogger } from '../../src/logger';
 import { ownCpuMicros } from './lib/processes';
+import { median } from './lib/stats';
 
 const HITS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 50;
@@ -116,7 +117,6 @@ async function main() {
     ['per hit (lease max 1)', new RedisRateLimitStore(redis, `${prefix}b:`, logger, 1)],
     ['leases (lease max 64)', new RedisRateLimitStore(redis, `${prefix}c:`, logger, 64)],
   ];
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   console.log(`${'url' in target ? 'one Redis' : 'Redis Cluster'}: ${IN_FLIGHT} in flight, median of ${ROUNDS} rounds`);
   for (const [l, load] of LOADS.entries()) {
     type Row = { rates: number[]; trips: number[]; commands: number[]; redisMicros: number[]; cpuMicros: number[]; admitted: number[] };

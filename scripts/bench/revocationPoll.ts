@@ -3,6 +3,8 @@
  * `keysRevokedSince` over the index of api_keys.revoked_at, against `SELECT 1` on the same connection
  * (the floor of any query) in the same run, with many keys issued and some revoked long ago.
  *
+ * Both tinybench tasks (lib/micro.ts), wall time, one call after another.
+ *
  *   npx tsx scripts/bench/revocationPoll.ts     env: KEYS (20,000), POLLS (2,000), DATABASE_URL (else SQLite in a
  *   temp dir; give PostgreSQL an empty database of its own: the bench migrates it and fills it with keys)
  */
@@ -14,6 +16,7 @@ import { openDatabase } from '../../src/db';
 import { migrate } from '../../src/db/migrate';
 import { ApiKey, User } from '../../src/db/models';
 import { keysRevokedSince } from '../../src/users/store';
+import { runMicro } from './lib/micro';
 
 const KEYS = Number(process.env.KEYS || 20_000);
 const POLLS = Number(process.env.POLLS || 2_000);
@@ -40,15 +43,11 @@ for (let i = 0; i < KEYS; i += 1000) {
 // As autovacuum would have by then: the planner needs the statistics to choose the index.
 if (database.dialect === 'postgres') await database.sequelize.query('ANALYZE api_keys');
 
-async function perPoll(run: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 100; i++) await run();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < POLLS; i++) await run();
-  return Number(process.hrtime.bigint() - start) / 1000 / POLLS;
-}
-
-const floor = await perPoll(() => database.sequelize.query('SELECT 1'));
-const poll = await perPoll(() => keysRevokedSince(new Date(Date.now() - 10_000)));
+const perPoll = await runMicro(
+  { floor: () => database.sequelize.query('SELECT 1'), poll: () => keysRevokedSince(new Date(Date.now() - 10_000)) },
+  { time: 0, iterations: POLLS, warmupIterations: 100 },
+);
+const [floor, poll] = [perPoll.floor!.mean, perPoll.poll!.mean].map((ms) => ms * 1000); // µs
 console.log(`${database.dialect}, ${KEYS} keys (${KEYS / 10} revoked an hour ago), ${POLLS} polls each`);
 console.log(`SELECT 1 (baseline): ${floor.toFixed(0)} µs per query`);
 console.log(`one poll:            ${poll.toFixed(0)} µs (${(poll / floor).toFixed(2)}x the baseline), wall time, one after another`);

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processStat } from './lib/processes';
+import { median } from './lib/stats';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.ROUNDS || 7);
@@ -59,7 +60,6 @@ async function once(args: string[]): Promise<Sample> {
   return { readyMs, cpuMs: atReady.cpuMs, rssMb: atReady.rssMb, rssAfterMb: after.rssMb };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const shapes = {
   built: ['--min-semi-space-size=16', '--enable-source-maps', 'dist/main.mjs'],
   tsx: ['--min-semi-space-size=16', '--import=tsx', 'src/main.ts'],

@@ -11,7 +11,8 @@
  * The room is filled through POST /roll, 100 dice per roll, as a real table's would be, by two players:
  * a tenth of the rolls whispered to the roller alone, one die in ten hidden; the statistics are asked
  * by the other player, so the privacy filter is part of what is measured. Rounds alternate the two
- * requests so that neither gets warm caches alone; requests are one after another (time per request).
+ * requests so that neither gets warm caches alone; requests are one after another (time per request),
+ * each request a call of a tinybench task (lib/micro.ts); the median over rounds.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +24,7 @@ import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/server';
 import { ADMIN_URL, createBenchDatabase, type BenchDatabase } from './lib/database';
 import { benchEnv, newGuest, roomWith } from './lib/fixtures';
+import { medianOfRounds } from './lib/micro';
 import { ratio } from './lib/stats';
 
 const VALUES = Number(process.env.STATS_VALUES || 100_000);
@@ -79,34 +81,25 @@ try {
   await Promise.all([fill(), fill(), fill(), fill()]);
   const fillSeconds = (Date.now() - started) / 1000;
 
-  const time = async (url: string): Promise<number> => {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < REQUESTS; i++) {
-      const res = await viewer.api.get(url);
-      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.text}`);
-    }
-    return Number(process.hrtime.bigint() - start) / 1e6 / REQUESTS;
+  const get = (url: string) => async () => {
+    const res = await viewer.api.get(url);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.text}`);
   };
   const stats = `/room/${slug}/stats`;
-  const history = `/room/${slug}/roll?limit=20`;
-  const oneType = `/room/${slug}/stats?type=d20`;
   const sample = (await viewer.api.get(stats)).body.data as { rolls: number; dice: { type: string; count: number }[] };
-  // Warm-up, then alternating rounds.
-  await time(history);
-  await time(stats);
-  const sums = { history: 0, stats: 0, oneType: 0 };
-  for (let r = 0; r < ROUNDS; r++) {
-    sums.history += (await time(history)) / ROUNDS;
-    sums.stats += (await time(stats)) / ROUNDS;
-    sums.oneType += (await time(oneType)) / ROUNDS;
-  }
+  const perRequest = await medianOfRounds(
+    { history: get(`/room/${slug}/roll?limit=20`), stats: get(stats), oneType: get(`/room/${slug}/stats?type=d20`) },
+    ROUNDS,
+    { time: 0, iterations: REQUESTS, warmupIterations: REQUESTS },
+  );
+  const ms = { history: perRequest.history!, stats: perRequest.stats!, oneType: perRequest.oneType! };
   const counted = sample.dice.reduce((s, d) => s + d.count, 0);
   console.log(
     `${config.databaseUrl ? 'postgres' : 'sqlite'}: ${rolls} rolls of ${PER_ROLL} dice (${rolls * PER_ROLL} values) filled in ${fillSeconds.toFixed(0)} s; the viewer may see ${counted} of them in ${sample.rolls} rolls`,
   );
-  console.log(`  GET /room/{slug}/roll?limit=20 (baseline): ${sums.history.toFixed(1)} ms`);
-  console.log(`  GET /room/{slug}/stats:                    ${sums.stats.toFixed(1)} ms (${ratio(sums.stats, sums.history)})`);
-  console.log(`  GET /room/{slug}/stats?type=d20:           ${sums.oneType.toFixed(1)} ms (${ratio(sums.oneType, sums.history)})`);
+  console.log(`  GET /room/{slug}/roll?limit=20 (baseline): ${ms.history.toFixed(1)} ms`);
+  console.log(`  GET /room/{slug}/stats:                    ${ms.stats.toFixed(1)} ms (${ratio(ms.stats, ms.history)})`);
+  console.log(`  GET /room/{slug}/stats?type=d20:           ${ms.oneType.toFixed(1)} ms (${ratio(ms.oneType, ms.history)})`);
 } finally {
   await server.close();
   await database?.drop();

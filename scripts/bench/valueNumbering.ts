@@ -10,8 +10,7 @@
 import { wireValue } from '../../src/dice';
 import { presentRollValue } from '../../src/rolls/present';
 import type { RollValueRecord } from '../../src/rolls/store/records';
-import { runMicro } from './lib/micro';
-import { summarize } from './lib/stats';
+import { batched, medianOfRounds } from './lib/micro';
 
 const seconds = Number(process.argv[2] ?? 0.3);
 const ROUNDS = 5;
@@ -66,19 +65,13 @@ const numbering = () => {
 };
 /** tinybench calls each task for `seconds` of this process's CPU time; a call is a batch of 200 passes. */
 const BATCH = 200;
-const batchOf = (fn: () => void) => () => {
-  for (let i = 0; i < BATCH; i++) fn();
-};
-const presentMs: number[] = [];
-const numberingMs: number[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  const round = await runMicro({ present: batchOf(present), numbering: batchOf(numbering) }, { time: seconds * 1000, cpuTime: true });
-  presentMs.push(round.present!.mean);
-  numberingMs.push(round.numbering!.mean);
-}
-const perValue = (batchMs: number) => (batchMs * 1e6) / (BATCH * values.length);
-const p = perValue(summarize(presentMs).p50);
-const w = perValue(summarize(numberingMs).p50);
+const batchMs = await medianOfRounds({ present: batched(present, BATCH), numbering: batched(numbering, BATCH) }, ROUNDS, {
+  time: seconds * 1000,
+  cpuTime: true,
+});
+const perValue = (ms: number) => (ms * 1e6) / (BATCH * values.length);
+const p = perValue(batchMs.present!);
+const w = perValue(batchMs.numbering!);
 console.log(`node ${process.version}, ${ROUNDS} interleaved rounds of ${seconds} CPU-s, median; 100 values (${kinds.map((k) => k[0]).join(', ')})`);
 console.log(`presentRollValue: ${p.toFixed(0)} ns a value; wireValue: ${w.toFixed(0)} ns a value (${((w / p) * 100).toFixed(1)}% of presenting it)`);
 if (sink === 0.5) console.log('');

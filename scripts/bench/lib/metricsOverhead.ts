@@ -18,6 +18,7 @@ import { countRequests } from '../../../src/metrics/http';
 import { benchEnv, newGuest, roomWith } from './fixtures';
 import { maxRate, type LoadResult } from './load';
 import { cpuSecondsOf, spawnTs, type ChildHandle } from './processes';
+import { median } from './stats';
 import { connectRoom, type Listener } from './sockets';
 import { fmt, printTable } from './table';
 
@@ -157,11 +158,6 @@ function instrumentCostMicroseconds(): number {
 const TARGETS = ['GET /user', 'POST /roll'] as const;
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function stopSides(sides: Side[]) {
   for (const side of sides) for (const l of side.listeners) l.socket.close();

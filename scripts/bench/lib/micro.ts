@@ -4,6 +4,7 @@
  */
 import { Bench, type Fn } from 'tinybench';
 import { ownCpuMicros } from './processes';
+import { median } from './stats';
 
 export interface MicroOptions {
   /** Time budget per task, ms of the clock below (tinybench's default: 1000). */
@@ -21,6 +22,7 @@ export interface MicroResult {
   mean: number;
   p50: number;
   p99: number;
+  max: number;
   calls: number;
 }
 
@@ -34,7 +36,30 @@ export async function runMicro(tasks: Record<string, Fn>, options: MicroOptions 
   for (const task of bench.tasks) {
     const r = task.result;
     if (r.state !== 'completed') throw new Error(`micro-benchmark ${task.name}: ${r.state}`);
-    out[task.name] = { mean: r.latency.mean, p50: r.latency.p50, p99: r.latency.p99, calls: task.runs };
+    out[task.name] = { mean: r.latency.mean, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, calls: task.runs };
   }
   return out;
+}
+
+/**
+ * A task whose one call runs `fn` `times` times: a call under a microsecond would be mostly the clock's
+ * own cost, timed on its own. Divide what it measures by `times`.
+ */
+export function batched(fn: () => unknown, times: number): Fn {
+  return () => {
+    for (let i = 0; i < times; i++) fn();
+  };
+}
+
+/**
+ * `rounds` runs of the same tasks, so that the machine's drift falls on each task alike (within a run,
+ * tinybench times one task to its end before the next); per task, the median over rounds of its mean ms
+ * per call.
+ */
+export async function medianOfRounds(tasks: Record<string, Fn>, rounds: number, options: MicroOptions = {}): Promise<Record<string, number>> {
+  const means: Record<string, number[]> = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, result] of Object.entries(await runMicro(tasks, options))) (means[name] ??= []).push(result.mean);
+  }
+  return Object.fromEntries(Object.entries(means).map(([name, ms]) => [name, median(ms)]));
 }
