@@ -6,9 +6,9 @@ import pg from 'pg';
 import { copySqliteTemplate, postgresTemplate } from './templateDatabase';
 
 /**
- * Which database a test process uses: TEST_DB=postgres (with TEST_DATABASE_URL naming an admin
+ * Which database a test file uses: TEST_DB=postgres (with TEST_DATABASE_URL naming an admin
  * database, e.g. postgres://postgres@127.0.0.1:5432/test) or SQLite in a temporary directory.
- * Each test file gets a database of its own, dropped when the process ends.
+ * Each test file gets a database of its own, dropped when its tests end.
  */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null;

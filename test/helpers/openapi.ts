@@ -199,7 +199,7 @@ export const shapeOf = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
 // Recording responses
 
 // Recording lives in test/openapi/recorder.ts, which imports nothing heavy: it is preloaded into every
-// test process of the SQLite pass (test/openapi/record.ts), where this module's imports (the whole
+// test file of the SQLite pass (test/openapi/record.ts), where this module's imports (the whole
 // OpenAPI document and every feature's schemas) cost each test file about half a second of CPU.
 export { recordResponses, recordResponsesToDir, type ResponseRecord } from '../openapi/recorder';
 
@@ -311,7 +311,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   );
   const problems = checkRecords(records);
   const unique = [...new Set(problems)];
-  console.log(`${records.length} responses from ${files.length} test processes checked against the OpenAPI document: ${unique.length} problems`);
+  console.log(`${records.length} responses from ${files.length} test files checked against the OpenAPI document: ${unique.length} problems`);
   for (const p of unique.slice(0, 200)) console.log(`  ${p}`);
   process.exit(records.length === 0 || unique.length > 0 ? 1 : 0);
 }

@@ -16,7 +16,7 @@ export interface TestServer extends RunningServer {
 
 /**
  * Start the real server (HTTP + Socket.IO) on an ephemeral port with a database of its own.
- * One per test file: the database layer is a per-process singleton.
+ * One per test file: the database layer is one per module instance (a test file's thread or process).
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = await createTestDatabase();

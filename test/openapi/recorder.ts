@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 export interface ResponseRecord {
   method: string;
@@ -64,9 +65,12 @@ export function recordResponses(server: http.Server, onRecord?: (r: ResponseReco
   return { records, stop: () => void server.off('request', listener) };
 }
 
-/** Suite-wide recording: every response appended to `<dir>/<pid>.jsonl`. */
+/**
+ * Suite-wide recording: every response appended to `<dir>/<pid>-<thread>.jsonl` (a file of its own per
+ * test file, which runs in a worker thread of ava's process).
+ */
 export function recordResponsesToDir(server: http.Server, dir: string, source?: string) {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${process.pid}.jsonl`);
+  const file = path.join(dir, `${process.pid}-${threadId}.jsonl`);
   return recordResponses(server, (r) => fs.appendFileSync(file, JSON.stringify(source ? { ...r, source } : r) + '\n'));
 }
