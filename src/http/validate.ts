@@ -7,6 +7,11 @@ export interface RequestSchema {
   params?: Joi.Schema;
   query?: Joi.Schema;
   body?: Joi.Schema;
+  /**
+   * A cheaper check of the body, tried first: the value joi would answer for a body it can prove valid,
+   * or undefined to let joi decide (so every error answer stays joi's).
+   */
+  bodyFastPath?: (body: unknown) => unknown;
 }
 
 /** `dice[0].type` from joi's path array. */
@@ -49,6 +54,11 @@ export function validate(schema: RequestSchema, bodyOptions: Partial<Joi.Validat
       if (part === 'body') {
         const problem = jsonShapeProblem(req.body);
         if (problem) return next(new ValidationError([problem]));
+        const fast = schema.bodyFastPath?.(req.body);
+        if (fast !== undefined) {
+          req.body = fast;
+          continue;
+        }
       }
       const { error, value } = s.validate(req[part] ?? {}, { ...options[part], ...(part === 'body' ? bodyOptions : {}) }) as {
         error?: Joi.ValidationError;

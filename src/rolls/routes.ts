@@ -10,6 +10,7 @@ import { idempotent } from './idempotency/middleware';
 import { readRoomHistory } from './history';
 import { cursorPage, presentRoll } from './present';
 import { readRoll } from './read';
+import { createBodyFastPath } from './createBodyFastPath';
 import * as s from './schema';
 import { updateRolls, updateRoomRolls, type DieChange, type DieFlags, type DiePosition } from './update';
 
@@ -32,7 +33,7 @@ export function rollRoutes(deps: AppDeps): Router {
     res.json(cursorPage('roll', data, { path: listPath(req, deps.config), limit, nextBefore: page.nextBefore, filter }));
   };
 
-  router.post('/roll', validate({ body: s.createBody }), idempotent(deps.logger), create);
+  router.post('/roll', validate({ body: s.createBody, bodyFastPath: createBodyFastPath }), idempotent(deps.logger), create);
   router.patch('/roll', validate({ body: s.bulkBody }), updateMany);
   router.delete('/roll', validate({ query: s.clearQuery }), clear);
   router.get('/roll/:uuid', validate({ params: s.uuidParams }), read);
