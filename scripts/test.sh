@@ -132,7 +132,9 @@ fi
 cluster_pass() { # runs in a subshell of its own: the cluster is stopped when it ends
   local dir nodes
   dir=$(mktemp -d)/redis-cluster
-  trap 'scripts/redis-cluster.sh stop "$dir" >/dev/null 2>&1' EXIT
+  # Expanded now: the trap runs when the subshell exits, after this function's locals are gone.
+  # shellcheck disable=SC2064
+  trap "scripts/redis-cluster.sh stop '$dir' >/dev/null 2>&1" EXIT
   if nodes=$(scripts/redis-cluster.sh start "$dir" 2>"$LOG.rediscluster.start.txt"); then
     echo ""
     echo "Redis Cluster of 3 masters started: $nodes"
