@@ -65,8 +65,6 @@ export function previewAssets(): Promise<PreviewAssets> {
   return previewBundle;
 }
 
-export { bundleScript } from '../lib/scriptBundles';
-
 async function bundle(): Promise<BoardAssets> {
   const [js, physics, css] = await Promise.all([
     bundleScript(ENTRY),

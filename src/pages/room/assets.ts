@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { bundleScript } from '../../board';
+import { bundleScript } from '../../lib/scriptBundles';
 import { sourceFile } from '../../lib/sourceFiles';
 
 /**
