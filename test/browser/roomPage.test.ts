@@ -208,6 +208,8 @@ test('the owner manages the room on its page; a player changes name and colour a
   await other.page.getByRole('button', { name: 'Leave the room' }).focus();
   await other.page.keyboard.press('Enter');
   await other.page.getByText(/To come back you need the invite link/).waitFor();
+  // The focus moves once the question has been drawn, a frame after its text shows.
+  await other.page.waitForFunction(() => document.activeElement?.textContent === 'Leave the room', null, { timeout: 5000 }).catch(() => undefined);
   t.is(await other.page.evaluate(() => document.activeElement?.textContent), 'Leave the room', 'the question has the focus');
   await other.page.keyboard.press('Enter');
   await other.page.getByRole('heading', { name: 'You left the room' }).waitFor();
