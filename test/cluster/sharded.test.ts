@@ -1,5 +1,7 @@
 import test from 'ava';
-import { redisClient, shardSubscribers, subscribedChannels, useCluster } from '../helpers/cluster';
+import { Cluster as RedisCluster, Redis } from 'ioredis';
+import { clusterNodesOf, redisClient, shardSubscribers, subscribedChannels, useCluster } from '../helpers/cluster';
+import { TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL } from '../helpers/env';
 import { closeAll, connectWelcomed, type Client } from '../helpers/sockets';
 import { shardChannel, shardedWire } from '../../src/realtime/transport/shardedWire';
 import { MEMBERS_CHANNEL, roomNamespace } from '../../src/realtime/names';
@@ -82,6 +84,42 @@ test('a roll through A reaches a socket on B through the shard channel of its ro
   t.is(roll.status, 201);
   await onB.waitFor('RollCreateEvent', (p) => p.data.uuid === roll.body.data.uuid);
   t.is(await shardSubscribers(redis, shardChannel(KEY, roomNamespace(slug))), 2);
+});
+
+test("a roll every member sees alike crosses Redis as one message; a hidden die's roll as two, its roller's apart", async (t) => {
+  const { owner, slug, onA, onB } = await roomOnBoth();
+  const channel = shardChannel(KEY, roomNamespace(slug));
+  // Every message published to the room's shard channel, heard by a subscriber of this test's own.
+  const listener = TEST_REDIS_CLUSTER_NODES
+    ? new RedisCluster(clusterNodesOf(TEST_REDIS_CLUSTER_NODES), { shardedSubscribers: true })
+    : new Redis(TEST_REDIS_URL!);
+  t.teardown(() => listener.disconnect());
+  const published: Buffer[] = [];
+  listener.on('smessageBuffer', (from: Buffer, message: Buffer) => {
+    if (from.toString() === channel) published.push(message);
+  });
+  await listener.ssubscribe(channel);
+  const rollAndCount = async (dice: object[]) => {
+    const before = published.length;
+    const res = await owner.api.post('/roll', { dice, room: slug });
+    t.is(res.status, 201);
+    const uuid = res.body.data.uuid as string;
+    const seen = await Promise.all([onA, onB].map((c) => c.waitFor('RollCreateEvent', (p) => p.data.uuid === uuid)));
+    // The instances heard the roll's message(s) before their sockets did; this subscriber at about the same time.
+    await new Promise((r) => setTimeout(r, 100));
+    for (const c of [onA, onB]) t.is(c.of('RollCreateEvent').filter((p) => p.data.uuid === uuid).length, 1, 'each socket hears the roll once');
+    return { count: published.length - before, owner: seen[0]!, player: seen[1]! };
+  };
+
+  const open = await rollAndCount([{ type: 'd6', theme: 'standard' }]);
+  t.is(open.count, 1, 'the owner rolling dice everyone sees: one message for the whole room');
+  t.deepEqual(open.owner, open.player);
+
+  const hidden = await rollAndCount([{ type: 'd6', theme: 'standard', is_hidden: true }]);
+  t.is(hidden.count, 2, "a hidden die: the roller's copy and the room's");
+  t.is(typeof hidden.owner.data.values[0].value, 'number');
+  t.is(hidden.player.data.values[0].value, null);
+  t.is(hidden.player.data.values[0].proof.secret, null);
 });
 
 test("a room's namespace and shard subscriptions go from an instance when its last socket there goes", async (t) => {

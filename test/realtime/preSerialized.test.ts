@@ -1,7 +1,7 @@
 import test from 'ava';
 import * as socketIoParser from 'socket.io-parser';
 import { decode, encode } from 'notepack.io';
-import { livePayload, preSerialize } from '../../src/realtime/transport/preSerialized';
+import { livePayload, preSerialize, textOf } from '../../src/realtime/transport/preSerialized';
 import { preSerializedParser } from '../../src/realtime/transport/preSerializedParser';
 import { placeholderOffset, SEQ_PLACEHOLDER } from '../../src/realtime/transport/sequenceLogRedis';
 
@@ -46,4 +46,13 @@ test('the seq the sending script writes over the placeholder reaches the payload
   t.deepEqual(live, { ...roll, seq: 1234 });
   t.is(livePayload(payload), live, 'parsed once per message');
   t.is(livePayload(roll), roll, 'an object payload is itself');
+});
+
+test('a payload pre-serialized once keeps its text when the broadcaster numbers it', (t) => {
+  const payload = { data: { uuid: 'r', values: [{ value: 3, proof: { secret: null } }] } };
+  const once = preSerialize(payload);
+  t.is(textOf(once), JSON.stringify(payload));
+  const numbered = preSerialize(once, 42);
+  t.is(textOf(numbered), JSON.stringify(payload));
+  t.deepEqual(livePayload(numbered), { ...payload, seq: 42 });
 });

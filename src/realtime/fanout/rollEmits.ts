@@ -4,6 +4,7 @@ import { memberUserIds } from '../../rooms/policy';
 import { presentRoll, rollViewerClass } from '../../rolls/present';
 import type { Broadcaster } from '../transport/broadcaster';
 import { MEMBERS_CHANNEL, roomNamespace, userChannel } from '../names';
+import { preSerialize, textOf, type PreSerialized } from '../transport/preSerialized';
 import { emitPerViewer, type RollFeed } from './eventsToEmits';
 import { roomMembers } from '../../rooms/present';
 
@@ -41,12 +42,14 @@ export function createRollFeed(broadcaster: Broadcaster): RollFeed {
 }
 
 /**
- * A roll for the whole room: its roller and the room's owner each get their presentation on their own
- * channel, and every other socket of the room one shared presentation through the members channel
- * (presentRoll() depends on the viewer only through rollViewerClass(), and everyone else in the
- * namespace is a participant: the handshake admits no one else). Two or three emits whatever the
- * size of the room, each naming one or two channels: addressing every member's channel put a
- * thousand names into each Redis message of a room of 1,000.
+ * A roll for the whole room: every other socket of the room gets one shared presentation through the
+ * members channel (presentRoll() depends on the viewer only through rollViewerClass(), and everyone
+ * else in the namespace is a participant: the handshake admits no one else); its roller and the
+ * room's owner get theirs on their own channels, unless it is byte for byte the shared one (no hidden
+ * die, the owner's view of the room the same as a participant's): then they take it from the members
+ * channel too. One to three emits whatever the size of the room, each naming one or two channels:
+ * addressing every member's channel put a thousand names into each Redis message of a room of 1,000,
+ * and a roller's copy identical to the room's doubled what each roll sends through Redis.
  */
 function emitToRoom(
   broadcaster: Broadcaster,
@@ -64,13 +67,21 @@ function emitToRoom(
       break;
     }
   }
+  // Serialised once each (the broadcaster keeps the text): comparing the texts is what decides who
+  // may share, so no viewer can receive bytes meant for another class.
+  const shared = other === undefined ? undefined : preSerialize({ data: presentRoll(roll, other) });
+  const own: Array<{ viewer: number; payload: PreSerialized }> = [];
+  for (const viewer of special) {
+    if (classOf(viewer) === undefined) continue;
+    const payload = preSerialize({ data: presentRoll(roll, viewer) });
+    if (shared && textOf(payload) === textOf(shared)) continue;
+    own.push({ viewer, payload });
+  }
+  const sharing = new Set(special.filter((viewer) => classOf(viewer) !== undefined && !own.some((o) => o.viewer === viewer)));
   broadcaster.atomically(
     () => {
-      for (const viewer of special) {
-        if (classOf(viewer) !== undefined) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, { data: presentRoll(roll, viewer) });
-      }
-      if (other !== undefined)
-        broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.map(userChannel) }, event, { data: presentRoll(roll, other) });
+      for (const { viewer, payload } of own) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, payload);
+      if (shared) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.filter((v) => !sharing.has(v)).map(userChannel) }, event, shared);
     },
     { event, rollId: roll.id },
     onSeq,

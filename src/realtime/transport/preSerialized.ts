@@ -23,10 +23,18 @@ export interface PreSerialized {
   seq?: number;
 }
 
-/** `payload` (a plain object) as it travels: its JSON text, and `seq` beside it when it is numbered. */
+/**
+ * `payload` (a plain object, or one already pre-serialized: its text is kept) as it travels: its JSON
+ * text, and `seq` beside it when it is numbered.
+ */
 export function preSerialize(payload: object, seq?: number): PreSerialized {
-  const text = JSON.stringify(payload);
+  const text = isPreSerialized(payload) ? payload[JSON_TEXT] : JSON.stringify(payload);
   return seq === undefined ? { [JSON_TEXT]: text } : { [JSON_TEXT]: text, seq };
+}
+
+/** The JSON text a pre-serialized payload carries (without its `seq`). */
+export function textOf(value: PreSerialized): string {
+  return value[JSON_TEXT];
 }
 
 export function isPreSerialized(value: unknown): value is PreSerialized {
