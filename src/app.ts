@@ -62,31 +62,7 @@ export function createApp(deps: AppDeps): Express {
   // Every path and query value, before any route reads one (http/urlShape.ts).
   app.use(refuseMalformedUrls());
   app.use(healthRoutes(deps));
-  app.use(docsRoutes());
-  // The home page for people (/): rooms to create, join and go back to.
-  app.use(homeRoutes(deps));
-  // Making dice: /dice/new (upload) and /dice/{themeId}/edit (the editor), before any /dice/{themeId} page.
-  app.use(editorRoutes(deps));
-  // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
-  app.use(boardRoutes(deps, { pageData: pageSession }));
-  // The theme preview page (no key), whose script the board's bundler builds.
-  app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
-  // The dice box, a theme's page (/dice/{id}) and a share link's page (/share/{code}), told of themes by the themes feature.
-  app.use(dicePageRoutes(deps, themePageFacts));
-  // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
-  app.use(accountRoutes(deps));
-  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
-  app.use(roomPageRoutes(deps));
-  // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
-  app.use(pageKeyRoutes(deps));
-  // /activate, where a signed-in person approves an integration's activation code (its own form body).
-  app.use(activationPageRoutes(deps));
-  // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
-  app.use(broadcastingRoutes(deps));
-  // Small bodies now; larger ones only once the key is known good (after auth and its rate limit).
   const body = jsonBody(deps.config.jsonBodyLimit);
-  app.use(body.beforeAuth);
-
   const api = Router();
   api.use(openApiRoutes());
   api.use('/user', guestRoutes(deps));
@@ -114,7 +90,33 @@ export function createApp(deps: AppDeps): Express {
   api.use('/share-request', shareRequestRoutes(deps));
   api.use('/webhook', webhookRoutes(deps));
   api.use(notFoundRoute);
-  app.use('/api/1.0', api);
+  // The API before the pages: its requests, almost all of the traffic, do not walk the pages' routes
+  // (none of which is under /api/1.0). Small bodies now; larger ones only once the key is known good
+  // (after auth and its rate limit).
+  app.use('/api/1.0', body.beforeAuth, api);
+  app.use(docsRoutes());
+  // The home page for people (/): rooms to create, join and go back to.
+  app.use(homeRoutes(deps));
+  // Making dice: /dice/new (upload) and /dice/{themeId}/edit (the editor), before any /dice/{themeId} page.
+  app.use(editorRoutes(deps));
+  // The board (/board/{slug}, /room/{slug}) learns of the browser's session from the pages' helper.
+  app.use(boardRoutes(deps, { pageData: pageSession }));
+  // The theme preview page (no key), whose script the board's bundler builds.
+  app.use(themePreviewPageRoutes(deps, { headers: PAGE_HEADERS, scriptVersion: async () => (await previewAssets()).version }));
+  // The dice box, a theme's page (/dice/{id}) and a share link's page (/share/{code}), told of themes by the themes feature.
+  app.use(dicePageRoutes(deps, themePageFacts));
+  // The account pages (forms with their own small bodies and CSRF tokens); the API never reads their session.
+  app.use(accountRoutes(deps));
+  // A room's page and its stream address (/room/{slug}/settings, /room/{slug}/stream?key=).
+  app.use(roomPageRoutes(deps));
+  // The signed-in pages' API key (JSON for their scripts; same origin, CSRF header).
+  app.use(pageKeyRoutes(deps));
+  // /activate, where a signed-in person approves an integration's activation code (its own form body).
+  app.use(activationPageRoutes(deps));
+  // The stock dddice SDK's channel authorisation, at the root; its own small JSON or form bodies.
+  app.use(broadcastingRoutes(deps));
+  // Small bodies now for what the pages left (a 400 for a broken body before a 404, as on the API).
+  app.use(body.beforeAuth);
 
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
