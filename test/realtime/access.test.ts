@@ -147,8 +147,8 @@ test('an eviction that never reached the sockets (the seat removed without the c
   t.is(await Participant.destroy({ where: { userId: playerId } }), 1);
   const removedAt = Date.now();
   // A bound, not a figure: a pass usually drops it within one interval, but the file's other tests run
-  // beside this one and one spawns the CLI, whose write holds SQLite's lock; the server's one SQLite
-  // connection then waits for it, and the passes with it (10 s was overrun once on a loaded machine).
+  // beside this one (one spawns the CLI, which writes the same SQLite file) and on a loaded machine
+  // 10 s was overrun once while every test of the file took about 12 s.
   t.is(await room.waitForDisconnect(30_000), 'io server disconnect');
   t.log(`a silently removed participant dropped after ${Date.now() - removedAt} ms (interval ${REVALIDATE_MS} ms)`);
   const after = await rollSeenBy(owner, slug, watcher);

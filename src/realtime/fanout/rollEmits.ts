@@ -71,17 +71,20 @@ function emitToRoom(
   // may share, so no viewer can receive bytes meant for another class.
   const shared = other === undefined ? undefined : preSerialize({ data: presentRoll(roll, other) });
   const own: Array<{ viewer: number; payload: PreSerialized }> = [];
+  // The special viewers kept out of the members' message: those with a copy of their own, and those who may not see the roll.
+  const except: string[] = [];
   for (const viewer of special) {
-    if (classOf(viewer) === undefined) continue;
-    const payload = preSerialize({ data: presentRoll(roll, viewer) });
-    if (shared && textOf(payload) === textOf(shared)) continue;
-    own.push({ viewer, payload });
+    if (classOf(viewer) !== undefined) {
+      const payload = preSerialize({ data: presentRoll(roll, viewer) });
+      if (shared && textOf(payload) === textOf(shared)) continue;
+      own.push({ viewer, payload });
+    }
+    except.push(userChannel(viewer));
   }
-  const sharing = new Set(special.filter((viewer) => classOf(viewer) !== undefined && !own.some((o) => o.viewer === viewer)));
   broadcaster.atomically(
     () => {
       for (const { viewer, payload } of own) broadcaster.emit({ namespace, to: [userChannel(viewer)] }, event, payload);
-      if (shared) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except: special.filter((v) => !sharing.has(v)).map(userChannel) }, event, shared);
+      if (shared) broadcaster.emit({ namespace, to: [MEMBERS_CHANNEL], except }, event, shared);
     },
     { event, rollId: roll.id },
     onSeq,
