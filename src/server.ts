@@ -27,6 +27,7 @@ import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 import { createAppServer } from './http/appServer';
 import { watchRevocations } from './users/revocationWatch';
 import { namespacesOf, redisAdapterChannels } from './realtime/socketioInternals';
+import { newAppContext, withinAppContext, type AppContext } from './lib/appContext';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -112,12 +113,26 @@ export interface RunningServer {
   realtime: Realtime;
   /** Where GET /metrics is served without a token (METRICS_PORT), or null. */
   metricsUrl: string | null;
+  /** What this server owns (lib/appContext.ts): tests reach its database and caches within it. */
+  context: AppContext;
   /** Stop accepting, let requests in flight finish (up to the timeout), close sockets, pools and Redis. */
   close(): Promise<void>;
 }
 
-/** Open the database, migrate, build HTTP + Socket.IO (Redis adapter when configured) and listen. */
-export async function startServer(config: Readonly<Config>, logger: Logger): Promise<RunningServer> {
+/**
+ * Open the database, migrate, build HTTP + Socket.IO (Redis adapter when configured) and listen, in
+ * an app context of its own: everything this sets going finds this server's database and caches.
+ */
+export function startServer(config: Readonly<Config>, logger: Logger): Promise<RunningServer> {
+  const context = newAppContext();
+  return withinAppContext(context, async () => {
+    const server = await startServerIn(config, logger);
+    const close = server.close;
+    return { ...server, context, close: () => withinAppContext(context, close) };
+  });
+}
+
+async function startServerIn(config: Readonly<Config>, logger: Logger): Promise<Omit<RunningServer, 'context'>> {
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
   configureQuotas(config.quotas);

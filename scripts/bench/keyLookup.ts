@@ -15,7 +15,6 @@ import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { db, openDatabase } from '../../src/db';
 import { migrate } from '../../src/db/migrate';
-import { ApiKey, User } from '../../src/db/models';
 import { findKeyByHash, touchKeyLastUsed, userColumns } from '../../src/users/store';
 import { medianOfRounds, runMicro } from './lib/micro';
 
@@ -25,7 +24,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-key-lookup-'));
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || null, dataDir });
 await migrate(database);
 
-const user = await User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
+const user = await db().models.User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
 const hashes: string[] = [];
 for (let i = 0; i < KEYS; i += 1000) {
   const rows = Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({
@@ -38,9 +37,9 @@ for (let i = 0; i < KEYS; i += 1000) {
     revokedAt: null,
   }));
   hashes.push(...rows.map((r) => r.keyHash));
-  await ApiKey.bulkCreate(rows);
+  await db().models.ApiKey.bulkCreate(rows);
 }
-const keyIds = (await ApiKey.findAll({ attributes: ['id'] })).map((k) => k.id);
+const keyIds = (await db().models.ApiKey.findAll({ attributes: ['id'] })).map((k) => k.id);
 
 const BEFORE = `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.revoked_at AS "revokedAt", ${userColumns('u')}
   FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;

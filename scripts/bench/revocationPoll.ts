@@ -12,9 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
-import { openDatabase } from '../../src/db';
+import { db, openDatabase } from '../../src/db';
 import { migrate } from '../../src/db/migrate';
-import { ApiKey, User } from '../../src/db/models';
 import { keysRevokedSince } from '../../src/users/store';
 import { runMicro } from './lib/micro';
 
@@ -24,10 +23,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dice-revocation-poll-'));
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || null, dataDir });
 await migrate(database);
 
-const user = await User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
+const user = await db().models.User.create({ uuid: randomUUID(), username: `bench-${Date.now()}`, name: 'Bench', isRegistered: true });
 const longAgo = new Date(Date.now() - 3_600_000);
 for (let i = 0; i < KEYS; i += 1000) {
-  await ApiKey.bulkCreate(
+  await db().models.ApiKey.bulkCreate(
     Array.from({ length: Math.min(1000, KEYS - i) }, (_, j) => ({
       userId: user.id,
       name: 'bench',

@@ -4,16 +4,19 @@ import pg from 'pg';
 import { Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { perApp } from '../lib/appContext';
 import { Mutex } from '../lib/mutex';
-import { initModels } from './models';
+import { initModels, type Models } from './models';
 import { postgresSql, sqliteSql, type PoolStats, type Sql } from './sql';
 
 /**
- * One Sequelize instance per process. The SQLite shape serializes write transactions
+ * One Sequelize instance per server (lib/appContext.ts), with its own model classes. The SQLite shape serializes write transactions
  * in-process (SQLite allows one writer; concurrent BEGINs otherwise stall on SQLITE_BUSY).
  */
 export interface Database {
   sequelize: Sequelize;
+  /** The model classes bound to this database (db/models: one set per open database). */
+  models: Models;
   dialect: 'sqlite' | 'postgres';
   /** Run `fn` in one transaction: the only way commands write more than one row. */
   transaction<T>(fn: (t: Transaction) => Promise<T>): Promise<T>;
@@ -31,15 +34,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-let current: Database | null = null;
+const opened = perApp(() => ({ current: null as Database | null }));
 
 export function db(): Database {
+  const { current } = opened();
   if (!current) throw new Error('Database not initialised: call openDatabase() first.');
   return current;
 }
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databasePoolSize?: number }, logger?: Logger): Promise<Database> {
-  if (current) return current;
+  const state = opened();
+  if (state.current) return state.current;
   let sequelize: Sequelize;
   let dialect: Database['dialect'];
   if (config.databaseUrl) {
@@ -64,7 +69,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     configureEverySqliteConnection(sequelize);
     await sequelize.query('PRAGMA journal_mode = WAL;');
   }
-  initModels(sequelize);
+  const models = initModels(sequelize);
   const writer = new Mutex();
   const transaction = <T>(fn: (t: Transaction) => Promise<T>): Promise<T> => {
     if (dialect === 'sqlite') return writer.run(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, fn));
@@ -88,6 +93,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       : sqliteSql(sequelize, transaction);
   const database: Database = {
     sequelize,
+    models,
     dialect,
     transaction,
     sql,
@@ -107,12 +113,12 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       return { models: { inUse: models.using, idle: models.available, waiting: models.waiting }, sql: sql.pool!() };
     },
     async close() {
-      current = null;
+      if (state.current === database) state.current = null;
       await Promise.all([sequelize.close(), sql.close()]);
     },
   };
   logger?.debug({ dialect }, 'database opened');
-  current = database;
+  state.current = database;
   return database;
 }
 

@@ -1,3 +1,5 @@
+import { perApp } from '../lib/appContext';
+
 /**
  * Domain events: what changed, by id, published by commands only after their transaction commits.
  * The realtime layer listens and turns each into Socket.IO events presented per viewer; other
@@ -46,15 +48,21 @@ export type DomainEvent =
 
 type Listener = (event: DomainEvent) => void | Promise<void>;
 
-const listeners = new Set<Listener>();
+/** This server's listeners, and what it does when one fails (lib/appContext.ts). */
+const bus = perApp(() => ({
+  listeners: new Set<Listener>(),
+  onListenerError: ((err) => console.error('domain event listener failed', err)) as (err: unknown) => void,
+}));
 
 export function subscribe(listener: Listener): () => void {
+  const { listeners } = bus();
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 /** Announce a committed change. Never throws: a failing listener must not fail the request. */
 export function publish(event: DomainEvent): void {
+  const { listeners, onListenerError } = bus();
   for (const listener of listeners) {
     try {
       const result = listener(event);
@@ -65,8 +73,6 @@ export function publish(event: DomainEvent): void {
   }
 }
 
-let onListenerError: (err: unknown) => void = (err) => console.error('domain event listener failed', err);
-
 export function setListenerErrorHandler(handler: (err: unknown) => void) {
-  onListenerError = handler;
+  bus().onListenerError = handler;
 }

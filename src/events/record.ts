@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import { createHash, randomBytes } from 'node:crypto';
 import type { DomainEvent } from './bus';
 
@@ -14,17 +15,17 @@ export type TxQuery = <T = Record<string, unknown>>(text: string, params?: reado
 
 export type InTransactionRecorder = (tx: TxQuery, event: DomainEvent) => Promise<void>;
 
-const recorders = new Set<InTransactionRecorder>();
+const recorders = perApp(() => new Set<InTransactionRecorder>());
 
 /** Write what `recorder` keeps of every event recorded in a transaction; answers the undo. */
 export function onRecordInTransaction(recorder: InTransactionRecorder): () => void {
-  recorders.add(recorder);
-  return () => recorders.delete(recorder);
+  recorders().add(recorder);
+  return () => recorders().delete(recorder);
 }
 
 /** In the command's transaction: every recorder writes what it keeps of `events` (a failure rolls the change back). */
 export async function recordInTransaction(tx: TxQuery, ...events: DomainEvent[]): Promise<void> {
-  for (const recorder of recorders) for (const event of events) await recorder(tx, event);
+  for (const recorder of recorders()) for (const event of events) await recorder(tx, event);
 }
 
 /**
@@ -68,24 +69,25 @@ export function eventIdsOf(event: DomainEvent): string[] {
 
 type SequencedListener = (eventIds: readonly string[], seq: number) => void;
 
-const sequencedListeners = new Set<SequencedListener>();
-let numbering = 0;
+const sequencedListeners = perApp(() => new Set<SequencedListener>());
+/** Numberings of this server's in flight (lib/appContext.ts). */
+const numberings = perApp(() => ({ inFlight: 0 }));
 
 /** Hear the seq the realtime layer gave the block that carried these events (docs/realtime.md); answers the undo. */
 export function onSequenced(listener: SequencedListener): () => void {
-  sequencedListeners.add(listener);
-  return () => sequencedListeners.delete(listener);
+  sequencedListeners().add(listener);
+  return () => sequencedListeners().delete(listener);
 }
 
 /** Whether anyone listens for seqs (the realtime layer skips naming its blocks' events otherwise). */
 export function sequencedHeard(): boolean {
-  return sequencedListeners.size > 0;
+  return sequencedListeners().size > 0;
 }
 
 /** The realtime layer numbered a block carrying `eventIds` with `seq`. */
 export function sequenced(eventIds: readonly string[], seq: number): void {
   if (!eventIds.length) return;
-  for (const listener of sequencedListeners) listener(eventIds, seq);
+  for (const listener of sequencedListeners()) listener(eventIds, seq);
 }
 
 /**
@@ -93,14 +95,15 @@ export function sequenced(eventIds: readonly string[], seq: number): void {
  * meanwhile wait a moment for their seq before they are sent. Answers the undo.
  */
 export function startNumbering(): () => void {
-  numbering++;
+  const numbering = numberings();
+  numbering.inFlight++;
   let undone = false;
   return () => {
-    if (!undone) numbering--;
+    if (!undone) numbering.inFlight--;
     undone = true;
   };
 }
 
 export function roomEventsNumbered(): boolean {
-  return numbering > 0;
+  return numberings().inFlight > 0;
 }

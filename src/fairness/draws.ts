@@ -14,6 +14,7 @@
  * previous one ends (a room's rolls are serialized by its ledger anyway; grouping keeps the ledger's
  * cost per write, not per roll: docs/performance.md, "Fairness ledger").
  */
+import { perApp } from '../lib/appContext';
 import { db } from '../db';
 import type { Query } from '../db/sql';
 import { drawFace, LEAVES, secretOf } from './crypto';
@@ -105,7 +106,7 @@ interface Queue {
 const MAX_GROUP = 64;
 /** Value rows per group at most: 2,000 rows of 26 columns stay under PostgreSQL's 65,535 parameters. */
 const MAX_GROUP_ROWS = 2000;
-const queues = new Map<number, Queue>();
+const queues = perApp(() => new Map<number, Queue>());
 
 /**
  * Where this process last left each ledger (PostgreSQL's optimistic path), per open database as the
@@ -129,8 +130,8 @@ function rememberPosition(ledgerId: number, state: LedgerState | null): void {
 
 /** Run `job` on `ledger`'s next leaves, in its transaction; answers its result and the draws it made. */
 export function drawInLedger<R>(ledger: LedgerRecord, job: DrawJob<R>): Promise<{ result: R; draws: Draw[] }> {
-  let queue = queues.get(ledger.id);
-  if (!queue) queues.set(ledger.id, (queue = { ledger, pending: [], running: false }));
+  let queue = queues().get(ledger.id);
+  if (!queue) queues().set(ledger.id, (queue = { ledger, pending: [], running: false }));
   const q = queue;
   return new Promise((resolve, reject) => {
     q.pending.push({ job: job as DrawJob<unknown>, resolve: resolve as Pending['resolve'], reject, alone: false });
@@ -148,7 +149,7 @@ async function drain(q: Queue): Promise<void> {
   } finally {
     q.running = false;
     if (q.pending.length) void drain(q);
-    else queues.delete(q.ledger.id);
+    else queues().delete(q.ledger.id);
   }
 }
 

@@ -1,3 +1,4 @@
+import { perApp } from './appContext';
 import { MAX_CACHE_TTL_MS } from '../config';
 import { publish, type DomainEvent } from '../events/bus';
 
@@ -32,16 +33,16 @@ type Applier = (invalidation: Invalidation) => void;
 type Transport = (invalidation: Invalidation) => Promise<void>;
 
 const appliers = new Set<Applier>();
-let transport: Transport | null = null;
-let ttlMs = 5000;
+/** This server's transport and TTL (lib/appContext.ts); the appliers are code, the caches they clear per server. */
+const caching = perApp(() => ({ transport: null as Transport | null, ttlMs: 5000 }));
 
 export function configureCaches(options: { ttlMs: number }): void {
-  ttlMs = Math.max(0, Math.min(MAX_CACHE_TTL_MS, options.ttlMs));
+  caching().ttlMs = Math.max(0, Math.min(MAX_CACHE_TTL_MS, options.ttlMs));
   applyInvalidation({ all: true });
 }
 
 export function cacheTtlMs(): number {
-  return ttlMs;
+  return caching().ttlMs;
 }
 
 /** A cache registers how it applies invalidations (at module load). */
@@ -59,9 +60,10 @@ export function applyInvalidation(invalidation: Invalidation): void {
  * that removes it again (and only it: a process running two servers, as some tests do, keeps the other's).
  */
 export function setInvalidationTransport(next: Transport): () => void {
-  transport = next;
+  const state = caching();
+  state.transport = next;
   return () => {
-    if (transport === next) transport = null;
+    if (state.transport === next) state.transport = null;
   };
 }
 
@@ -72,6 +74,7 @@ export function setInvalidationTransport(next: Transport): () => void {
  */
 export function invalidate(invalidation: Invalidation): Promise<void> {
   applyInvalidation(invalidation);
+  const { transport } = caching();
   return transport ? transport(invalidation) : Promise.resolve();
 }
 

@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import type { Logger } from '../logger';
 import { claimDue, deleteOutbox, type OutboxEntry } from './store';
 
@@ -12,10 +13,17 @@ import { claimDue, deleteOutbox, type OutboxEntry } from './store';
  */
 export type OutboxHandler = (entry: OutboxEntry) => void | Promise<void>;
 
-const handlers = new Map<string, OutboxHandler>();
+/** This server's handlers, and the releases it has not written yet (lib/appContext.ts). */
+const outbox = perApp(() => ({
+  handlers: new Map<string, OutboxHandler>(),
+  releasing: [] as number[],
+  releaseScheduled: false,
+  deleting: Promise.resolve() as Promise<unknown>,
+}));
 
 /** Say how entries of `event` are announced again; answers the undo. */
 export function onOutbox(event: string, handler: OutboxHandler): () => void {
+  const { handlers } = outbox();
   handlers.set(event, handler);
   return () => {
     if (handlers.get(event) === handler) handlers.delete(event);
@@ -33,6 +41,7 @@ export interface SweeperOptions {
 
 export function startOutboxSweeper({ intervalMs, graceMs, logger }: SweeperOptions): () => void {
   let running = false;
+  const { handlers } = outbox();
   const sweep = async () => {
     if (running) return;
     running = true;
@@ -64,9 +73,6 @@ export function startOutboxSweeper({ intervalMs, graceMs, logger }: SweeperOptio
   return () => clearInterval(timer);
 }
 
-let releasing: number[] = [];
-let releaseScheduled = false;
-
 /**
  * The announcement of these rows was made: delete them, batched (one DELETE for the rows released
  * in one turn of the event loop: a burst of rolls costs one statement, not one per roll). A failed
@@ -74,26 +80,26 @@ let releaseScheduled = false;
  */
 export function releaseOutbox(ids: readonly number[], logger?: Logger): void {
   if (!ids.length) return;
-  releasing.push(...ids);
-  if (releaseScheduled) return;
-  releaseScheduled = true;
+  const state = outbox();
+  state.releasing.push(...ids);
+  if (state.releaseScheduled) return;
+  state.releaseScheduled = true;
   setImmediate(() => {
-    const batch = releasing;
-    releasing = [];
-    releaseScheduled = false;
-    deleting = deleteOutbox(batch).catch((err: Error) =>
+    const batch = state.releasing;
+    state.releasing = [];
+    state.releaseScheduled = false;
+    state.deleting = deleteOutbox(batch).catch((err: Error) =>
       logger?.warn({ err: err.message, entries: batch.length }, 'outbox: could not delete announced entries; the sweeper will'),
     );
   });
 }
-
-let deleting: Promise<unknown> = Promise.resolve();
 
 /**
  * Resolves once the releases asked for so far are written (tests that count queries, shutdown): the
  * deletes are batched on the next turn of the event loop, after the announcement.
  */
 export async function outboxReleasesSettled(): Promise<void> {
-  while (releaseScheduled) await new Promise((resolve) => setImmediate(resolve));
-  await deleting;
+  const state = outbox();
+  while (state.releaseScheduled) await new Promise((resolve) => setImmediate(resolve));
+  await state.deleting;
 }

@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import { BoundedCache } from '../lib/cache';
 import { cacheTtlMs, onInvalidation } from '../lib/invalidation';
 import type { Query } from '../db/sql';
@@ -29,23 +30,23 @@ export interface CachedRoom extends RollRoomSeats {
 }
 
 const weigh = (room: CachedRoom) => 1 + room.seats.size;
-const liveBySlug = new BoundedCache<string, CachedRoom>({ maxWeight: MAX_SEATS_HELD, weigh, ttlMs: cacheTtlMs });
-const byId = new BoundedCache<number, CachedRoom>({ maxWeight: MAX_SEATS_HELD, weigh, ttlMs: cacheTtlMs });
+const liveBySlug = perApp(() => new BoundedCache<string, CachedRoom>({ maxWeight: MAX_SEATS_HELD, weigh, ttlMs: cacheTtlMs }));
+const byId = perApp(() => new BoundedCache<number, CachedRoom>({ maxWeight: MAX_SEATS_HELD, weigh, ttlMs: cacheTtlMs }));
 
 onInvalidation((inv) => {
   if (inv.all) {
-    liveBySlug.clear();
-    byId.clear();
+    liveBySlug().clear();
+    byId().clear();
     return;
   }
   if (inv.rooms?.length) {
     const rooms = new Set(inv.rooms);
-    for (const cache of [liveBySlug, byId]) cache.deleteWhere((cached) => rooms.has(cached.room.id));
+    for (const cache of [liveBySlug(), byId()]) cache.deleteWhere((cached) => rooms.has(cached.room.id));
   }
   if (inv.users?.length) {
     const users = inv.users;
     const embeds = (cached: CachedRoom) => users.some((u) => u === cached.room.userId || cached.seatOfUser.has(u));
-    for (const cache of [liveBySlug, byId]) cache.deleteWhere(embeds);
+    for (const cache of [liveBySlug(), byId()]) cache.deleteWhere(embeds);
   }
 });
 
@@ -61,12 +62,12 @@ async function load(query: Query, where: string, params: readonly unknown[]): Pr
 
 /** The live (not deleted) room with this slug, as cached (give it to forRoll), or null. */
 export function cachedLiveRoom(query: Query, slug: string): Promise<CachedRoom | null> {
-  return liveBySlug.getOrLoad(slug, () => load(query, 'r.slug = $1 AND r.deleted_at IS NULL', [slug]));
+  return liveBySlug().getOrLoad(slug, () => load(query, 'r.slug = $1 AND r.deleted_at IS NULL', [slug]));
 }
 
 /** The room with this id (deleted or not), as cached (give it to forRoll), or null. */
 export function cachedRoom(query: Query, id: number): Promise<CachedRoom | null> {
-  return byId.getOrLoad(id, () => load(query, 'r.id = $1', [id]));
+  return byId().getOrLoad(id, () => load(query, 'r.id = $1', [id]));
 }
 
 /**

@@ -7,6 +7,7 @@
  *   manifest's file fields and `assets` are presented as these URLs.
  * - Keyed (the first route, kept): `/api/1.0/theme/{id}/version/{version}/asset/{name}`.
  */
+import { perApp } from '../lib/appContext';
 import type { ThemeRecord } from './store/records';
 import { assetHashesOf } from './store/themes';
 
@@ -31,7 +32,7 @@ export type AssetHashes = ReadonlyMap<string, string>;
  * have another creation time). Bounded: the oldest entries go first.
  */
 const CACHE_LIMIT = 2000;
-const cache = new Map<string, AssetHashes>();
+const cache = perApp(() => new Map<string, AssetHashes>());
 const cacheKey = (t: Pick<ThemeRecord, 'id' | 'slug' | 'version' | 'createdAt'>) => `${t.id}|${t.slug}|${t.version}|${new Date(t.createdAt).getTime()}`;
 
 /** The hashes of each version's files (keyed by row id), reading only the versions not cached yet, in one query. */
@@ -39,7 +40,7 @@ export async function assetHashesFor(themes: readonly ThemeRecord[]): Promise<Ma
   const out = new Map<number, AssetHashes>();
   const missing: ThemeRecord[] = [];
   for (const t of themes) {
-    const hit = cache.get(cacheKey(t));
+    const hit = cache().get(cacheKey(t));
     if (hit) out.set(t.id, hit);
     else missing.push(t);
   }
@@ -49,8 +50,8 @@ export async function assetHashesFor(themes: readonly ThemeRecord[]): Promise<Ma
   for (const t of missing) {
     const hashes = byTheme.get(t.id)!;
     out.set(t.id, hashes);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(cacheKey(t), hashes);
+    if (cache().size >= CACHE_LIMIT) cache().delete(cache().keys().next().value!);
+    cache().set(cacheKey(t), hashes);
   }
   return out;
 }

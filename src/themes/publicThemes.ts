@@ -5,6 +5,7 @@
  * `dddice-red`, `dddice-standard`); an operator makes any other theme public (`npm run cli --
  * theme:public ID`). Public-ness belongs to the id: the owner's later versions are everyone's too.
  */
+import { perApp } from '../lib/appContext';
 import { ForbiddenError, NotFoundError } from '../errors';
 import { BoundedCache } from '../lib/cache';
 import { cacheTtlMs, onInvalidation } from '../lib/invalidation';
@@ -18,15 +19,15 @@ import { DEFAULT_THEME_ID } from './defaultTheme';
  * (lib/invalidation.ts `allDiceBoxes`): a version of a public theme published or deleted, a theme
  * made public; the TTL bounds a lost push (and a CLI that could not reach Redis).
  */
-const versionsCache = new BoundedCache<'all', readonly RollableCandidate[]>({ maxWeight: 1, ttlMs: cacheTtlMs });
+const versionsCache = perApp(() => new BoundedCache<'all', readonly RollableCandidate[]>({ maxWeight: 1, ttlMs: cacheTtlMs }));
 
 onInvalidation((inv) => {
-  if (inv.all || inv.allDiceBoxes) versionsCache.clear();
+  if (inv.all || inv.allDiceBoxes) versionsCache().clear();
 });
 
 /** Every version of every public theme (boxed: false). */
 export async function publicVersions(): Promise<readonly RollableCandidate[]> {
-  return (await versionsCache.getOrLoad('all', publicThemeVersions)) ?? [];
+  return (await versionsCache().getOrLoad('all', publicThemeVersions)) ?? [];
 }
 
 /** The public theme ids (those with at least one version). */

@@ -2,6 +2,7 @@
  * What a roll needs from themes: the versions a user may roll with (the rule is policy.ts
  * rollableVersions, the facts come from the themes store) and their dice, in the dice engine's terms.
  */
+import { perApp } from '../lib/appContext';
 import type { DieDefinition, Face } from '../dice/types';
 import { isPhysicalType, normalizeDice, PLAIN_FACES } from './manifest/dice';
 import type { StoredManifest } from './manifest/manifest';
@@ -24,37 +25,38 @@ export interface RollableTheme extends ThemeVersionKey {
  * in the box). Pushed invalidation (lib/invalidation.ts): a change to a user's box (`diceBoxes`). The
  * public themes' versions are cached by publicThemes.ts.
  */
-const pinsByUser = new BoundedCache<number, ReadonlyMap<string, RollableCandidate | null>>({ maxWeight: 10_000, ttlMs: cacheTtlMs });
+const pinsByUser = perApp(() => new BoundedCache<number, ReadonlyMap<string, RollableCandidate | null>>({ maxWeight: 10_000, ttlMs: cacheTtlMs }));
 
 onInvalidation((inv) => {
   if (inv.all || inv.allDiceBoxes) {
-    pinsByUser.clear();
+    pinsByUser().clear();
     return;
   }
-  for (const userId of inv.diceBoxes ?? []) pinsByUser.delete(userId);
+  for (const userId of inv.diceBoxes ?? []) pinsByUser().delete(userId);
 });
 
 /**
  * What an unknown theme id rolls with (UNKNOWN_THEME, config.ts): null (the default) refuses it with a
  * 422; a built-in theme id rolls it in that theme's look, and the values say so in their `theme`.
  */
-let unknownThemeFallback: string | null = null;
+/** This server's UNKNOWN_THEME (lib/appContext.ts). */
+const unknownTheme = perApp(() => ({ fallback: null as string | null }));
 
 export function configureUnknownTheme(themeId: string | null): void {
-  unknownThemeFallback = themeId;
+  unknownTheme().fallback = themeId;
 }
 
 /** The candidates rollableVersions() chooses among: the box's pins (from the cache above when it holds them all) and the public themes' versions. */
 async function candidatesFor(userId: number, wanted: string[]): Promise<RollableCandidate[]> {
   const everyones = (await publicVersions()).filter((v) => wanted.includes(v.slug));
-  const pins = pinsByUser.get(userId);
+  const pins = pinsByUser().get(userId);
   if (pins && wanted.every((slug) => pins.has(slug))) return [...wanted.flatMap((slug) => pins.get(slug) ?? []), ...everyones];
-  const ticket = pinsByUser.ticket();
+  const ticket = pinsByUser().ticket();
   const rows = await rollableCandidates(userId, wanted);
   // A user asking for ever new theme ids must not grow its entry without bound: start afresh past a few dozen.
   const known = new Map(pins && pins.size < 64 ? pins : []);
   for (const slug of wanted) known.set(slug, rows.find((r) => r.slug === slug) ?? null);
-  pinsByUser.set(userId, known, ticket);
+  pinsByUser().set(userId, known, ticket);
   return [...rows, ...everyones];
 }
 
@@ -69,7 +71,7 @@ export async function findRollableThemeVersions(userId: number, slugs: readonly 
   const asked = [...new Set(slugs)];
   const out = new Map<string, RollableTheme>();
   if (!asked.length) return out;
-  const fallback = unknownThemeFallback;
+  const { fallback } = unknownTheme();
   const wanted = fallback !== null && !asked.includes(fallback) ? [...asked, fallback] : asked;
   const versions = rollableVersions(await candidatesFor(userId, wanted));
   // Taken now, not looked up again after the await: the bounded cache may drop an entry meanwhile.
@@ -96,7 +98,7 @@ export async function findRollableThemeVersions(userId: number, slugs: readonly 
 // A version never changes, so its definitions are cached by row id (bounded: oldest out first). Handing
 // out the same objects lets the engine's own per-definition cache work across requests.
 const CACHE_LIMIT = 500;
-const cache = new Map<string, Map<string, DieDefinition | null>>();
+const cache = perApp(() => new Map<string, Map<string, DieDefinition | null>>());
 
 function definitions(manifest: StoredManifest): Map<string, DieDefinition | null> {
   const out = new Map<string, DieDefinition | null>();
@@ -115,17 +117,17 @@ const keyOf = (t: ThemeVersionKey) => `${t.id}:${t.slug}@${t.version}`;
 
 /** The dice of a theme version when they are cached (a version never changes), else undefined. */
 export function cachedDefinitions(theme: ThemeVersionKey): ReadonlyMap<string, DieDefinition | null> | undefined {
-  return cache.get(keyOf(theme));
+  return cache().get(keyOf(theme));
 }
 
 /** The dice of a theme version from its stored manifest, cached for the next roll. */
 export function cacheDefinitions(theme: ThemeVersionKey, manifest: StoredManifest): ReadonlyMap<string, DieDefinition | null> {
   const key = keyOf(theme);
-  let defs = cache.get(key);
+  let defs = cache().get(key);
   if (!defs) {
     defs = definitions(manifest);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, defs);
+    if (cache().size >= CACHE_LIMIT) cache().delete(cache().keys().next().value as string);
+    cache().set(key, defs);
   }
   return defs;
 }

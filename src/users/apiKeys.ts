@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../errors';
 import { BoundedCache } from '../lib/cache';
@@ -52,17 +53,17 @@ export interface Authenticated {
  * Pushed invalidation (lib/invalidation.ts): a revocation drops its keys, a user's change their keys.
  * Unknown and revoked keys are not cached (they are read each time, and counted as failures).
  */
-const liveKeys = new BoundedCache<string, Authenticated>({ maxWeight: 20_000, ttlMs: cacheTtlMs });
+const liveKeys = perApp(() => new BoundedCache<string, Authenticated>({ maxWeight: 20_000, ttlMs: cacheTtlMs }));
 
 onInvalidation((inv) => {
-  if (inv.all) return liveKeys.clear();
+  if (inv.all) return liveKeys().clear();
   if (inv.keys?.length) {
     const keys = new Set(inv.keys);
-    liveKeys.deleteWhere((a) => keys.has(a.apiKeyId));
+    liveKeys().deleteWhere((a) => keys.has(a.apiKeyId));
   }
   if (inv.users?.length) {
     const users = new Set(inv.users);
-    liveKeys.deleteWhere((a) => users.has(a.user.id));
+    liveKeys().deleteWhere((a) => users.has(a.user.id));
   }
 });
 
@@ -73,7 +74,7 @@ onInvalidation((inv) => {
 export async function authenticate(key: string): Promise<Authenticated | null> {
   if (key.length > 200) return null;
   const hash = hashKey(key);
-  return liveKeys.getOrLoad(hash, async () => {
+  return liveKeys().getOrLoad(hash, async () => {
     const found = await findKeyByHash(hash);
     // The lookup is by hash, so a timing difference reveals nothing of the key; compare anyway so the
     // check does not depend on the database's collation.

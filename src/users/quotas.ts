@@ -9,6 +9,7 @@
  * id's lock), so lock order stays the same everywhere and cannot deadlock.
  */
 import { ConflictError } from '../errors';
+import { perApp } from '../lib/appContext';
 import { DEFAULT_QUOTAS, type Quotas } from '../quotaConfig';
 import { lockUserQuotas, type Transaction } from './store';
 
@@ -23,15 +24,16 @@ export class QuotaExceededError extends ConflictError {
   }
 }
 
-let limits: Readonly<Quotas> = DEFAULT_QUOTAS;
+/** This server's limits and counting functions (lib/appContext.ts). */
+const configured = perApp(() => ({ limits: DEFAULT_QUOTAS as Readonly<Quotas>, counts: null as QuotaCounts | null }));
 
 /** Set at start-up from the configuration (server.ts); the defaults apply until then. */
 export function configureQuotas(quotas: Readonly<Quotas>): void {
-  limits = quotas;
+  configured().limits = quotas;
 }
 
 export function currentQuotas(): Readonly<Quotas> {
-  return limits;
+  return configured().limits;
 }
 
 /**
@@ -54,14 +56,13 @@ export interface QuotaCounts {
   shareRequests(userId: number, transaction: Transaction): Promise<number>;
 }
 
-let counts: QuotaCounts | null = null;
-
 /** Set at start-up (server.ts), with the counting functions of the rooms and themes stores. */
 export function configureQuotaCounts(quotaCounts: QuotaCounts): void {
-  counts = quotaCounts;
+  configured().counts = quotaCounts;
 }
 
 function counted(): QuotaCounts {
+  const { counts } = configured();
   if (!counts) throw new Error('Quota counts not configured: call configureQuotaCounts() at start-up.');
   return counts;
 }
@@ -79,7 +80,7 @@ function plural(n: number, word: string): string {
 /** Before `userId` creates a room: live rooms it owns (deleted ones hold nothing). */
 export async function assertCanOwnRoom(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
-  const limit = limits.roomsOwned;
+  const limit = currentQuotas().roomsOwned;
   const count = await counted().roomsOwned(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
@@ -95,7 +96,7 @@ export async function assertCanJoinRoom(room: { userId: number }, userId: number
   // The owner (rooms/policy.ts isOwner; users imports no other feature).
   if (room.userId === userId) return;
   await lockUserQuotas(userId, transaction);
-  const limit = limits.roomsJoined;
+  const limit = currentQuotas().roomsJoined;
   const count = await counted().roomsJoined(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
@@ -106,7 +107,7 @@ export async function assertCanJoinRoom(room: { userId: number }, userId: number
 /** Before `userId` publishes the first version of a new theme id: theme ids it owns. */
 export async function assertCanOwnTheme(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
-  const limit = limits.themesOwned;
+  const limit = currentQuotas().themesOwned;
   const count = await counted().themesOwned(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(
@@ -116,7 +117,7 @@ export async function assertCanOwnTheme(userId: number, transaction: Transaction
 
 /** Before a new version of `slug`, which has `existing` versions (read under the theme id's lock). */
 export function assertCanAddVersion(slug: string, existing: number): void {
-  const limit = limits.versionsPerTheme;
+  const limit = currentQuotas().versionsPerTheme;
   if (existing < limit) return;
   throw new QuotaExceededError(
     `The theme "${slug}" has ${plural(existing, 'version')}, and ${limit} is the most allowed (VERSIONS_PER_THEME): publish it under a new theme id, or delete it (DELETE /api/1.0/theme/${slug}) to start over.`,
@@ -141,7 +142,7 @@ export async function assertAssetRoom(userId: number, adding: number, transactio
   // Storing nothing never needs room (a version without files, even when a lowered limit is passed already).
   if (adding <= 0) return;
   await lockUserQuotas(userId, transaction);
-  const limit = limits.assetBytes;
+  const limit = currentQuotas().assetBytes;
   const used = (await counted().themeAssetBytes(userId, transaction)) + (await counted().roomBackgroundBytes(userId, replacingRoomId, transaction));
   if (used + adding <= limit) return;
   throw new QuotaExceededError(
@@ -155,7 +156,7 @@ export async function assertAssetRoom(userId: number, adding: number, transactio
  */
 export async function assertCanShare(userId: number, transaction: Transaction): Promise<void> {
   await lockUserQuotas(userId, transaction);
-  const limit = limits.shareRequests;
+  const limit = currentQuotas().shareRequests;
   const count = await counted().shareRequests(userId, transaction);
   if (count < limit) return;
   throw new QuotaExceededError(

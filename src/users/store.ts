@@ -1,10 +1,13 @@
 import { Op, QueryTypes, col, fn, where, type Transaction } from 'sequelize';
 import { db } from '../db';
 import { uniquely } from '../db/errors';
-import { ApiKey, User } from '../db/models';
+import type { ApiKey, User } from '../db/models';
 import { chunks } from '../db/inList';
 import { columns } from '../db/sql';
 import { asBool, asDate, asDateOrNull, placeholders, type Query, type Row } from '../db/sql';
+
+/** This database's model classes (db/models: one set per open database). */
+const models = () => db().models;
 
 /**
  * The users store: the only code that reads or writes the `users` and `api_keys` tables. It answers
@@ -75,7 +78,7 @@ function apiKeyRecord(key: ApiKey): ApiKeyRecord {
 function userModelOf(user: UserRecord): User {
   // Field by field: `user` may itself be such an instance (req.user), whose own properties are not its fields.
   const { id, uuid, username, name, isRegistered, createdAt, updatedAt } = user;
-  return User.build({ id, uuid, username, name, isRegistered, createdAt, updatedAt }, { isNewRecord: false, raw: true });
+  return models().User.build({ id, uuid, username, name, isRegistered, createdAt, updatedAt }, { isNewRecord: false, raw: true });
 }
 
 /** Run `fn` in one write transaction (db/index.ts: on SQLite, one writer at a time). */
@@ -94,29 +97,29 @@ export interface NewUser {
 }
 
 export async function insertUser(user: NewUser, transaction?: Transaction): Promise<UserRecord> {
-  return userRecord(await uniquely(() => User.create(user, { transaction })));
+  return userRecord(await uniquely(() => models().User.create(user, { transaction })));
 }
 
 export async function findUserByUsername(username: string, transaction?: Transaction): Promise<UserRecord | null> {
-  const user = await User.findOne({ where: { username }, transaction });
+  const user = await models().User.findOne({ where: { username }, transaction });
   return user && userRecord(user);
 }
 
 /** The user with this uuid, or null (the Pusher gateway names users by uuid). */
 export async function findUserByUuid(uuid: string): Promise<UserRecord | null> {
-  const user = await User.findOne({ where: { uuid } });
+  const user = await models().User.findOne({ where: { uuid } });
   return user && userRecord(user);
 }
 
 /** These users, in no particular order (unknown ids are left out). */
 export async function findUsersByIds(ids: readonly number[], transaction?: Transaction): Promise<UserRecord[]> {
   if (!ids.length) return [];
-  return (await User.findAll({ where: { id: [...ids] }, transaction })).map(userRecord);
+  return (await models().User.findAll({ where: { id: [...ids] }, transaction })).map(userRecord);
 }
 
 /** Whether another user than `exceptUserId` holds `username` in any case ("Alice" for "alice"). */
 export async function usernameTakenByOther(username: string, exceptUserId: number, transaction: Transaction): Promise<boolean> {
-  const other = await User.findOne({
+  const other = await models().User.findOne({
     where: { [Op.and]: [where(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptUserId } }] },
     attributes: ['id'],
     transaction,
@@ -159,7 +162,7 @@ async function advisoryLock(namespace: number, key: number, transaction: Transac
 
 /** Lock the user's row until `transaction` ends (PostgreSQL; SQLite's writes are serialized already). */
 export async function lockUser(userId: number, transaction: Transaction): Promise<void> {
-  await User.findByPk(userId, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+  await models().User.findByPk(userId, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,7 +176,7 @@ export interface NewApiKey {
 }
 
 export async function insertApiKey(key: NewApiKey, transaction?: Transaction): Promise<ApiKeyRecord> {
-  return apiKeyRecord(await uniquely(() => ApiKey.create({ ...key, revokedAt: null }, { transaction })));
+  return apiKeyRecord(await uniquely(() => models().ApiKey.create({ ...key, revokedAt: null }, { transaction })));
 }
 
 /** A key found by its hash, with its user: what every authenticated request reads. */
@@ -249,13 +252,13 @@ export interface KeyMatch {
 export async function findLiveKeyIds(match: KeyMatch, transaction: Transaction): Promise<number[]> {
   const by = match.keyHash !== undefined ? { keyHash: match.keyHash } : { prefix: match.prefix };
   const owner = match.userId === undefined ? {} : { userId: match.userId };
-  const live = await ApiKey.findAll({ where: { ...by, ...owner, revokedAt: null }, attributes: ['id'], transaction });
+  const live = await models().ApiKey.findAll({ where: { ...by, ...owner, revokedAt: null }, attributes: ['id'], transaction });
   return live.map((k) => k.id);
 }
 
 /** A user's live keys, of every kind (the last-key guard: a page key is a way into the API too while its session lasts). */
 export async function countLiveKeys(userId: number, transaction: Transaction): Promise<number> {
-  return ApiKey.count({ where: { userId, revokedAt: null }, transaction });
+  return models().ApiKey.count({ where: { userId, revokedAt: null }, transaction });
 }
 
 /**
@@ -265,22 +268,22 @@ export async function countLiveKeys(userId: number, transaction: Transaction): P
  * may create.
  */
 export async function countQuotaKeys(userId: number, transaction: Transaction): Promise<number> {
-  return ApiKey.count({ where: { userId, revokedAt: null, webSessionId: null }, transaction });
+  return models().ApiKey.count({ where: { userId, revokedAt: null, webSessionId: null }, transaction });
 }
 
 /** Mark these keys revoked now (those not revoked already). */
 export async function revokeKeys(ids: readonly number[], transaction: Transaction): Promise<void> {
-  await ApiKey.update({ revokedAt: new Date() }, { where: { id: [...ids], revokedAt: null }, transaction });
+  await models().ApiKey.update({ revokedAt: new Date() }, { where: { id: [...ids], revokedAt: null }, transaction });
 }
 
 /** A user's live keys, oldest first. */
 export async function listLiveApiKeys(userId: number): Promise<ApiKeyRecord[]> {
-  return (await ApiKey.findAll({ where: { userId, revokedAt: null }, order: [['id', 'ASC']] })).map(apiKeyRecord);
+  return (await models().ApiKey.findAll({ where: { userId, revokedAt: null }, order: [['id', 'ASC']] })).map(apiKeyRecord);
 }
 
 /** Every key of a user, revoked ones too, oldest first (the operators' CLI). */
 export async function listApiKeys(userId: number): Promise<ApiKeyRecord[]> {
-  return (await ApiKey.findAll({ where: { userId }, order: [['id', 'ASC']] })).map(apiKeyRecord);
+  return (await models().ApiKey.findAll({ where: { userId }, order: [['id', 'ASC']] })).map(apiKeyRecord);
 }
 
 /** Which of these key ids are live (not revoked): one query per 400 distinct keys (realtime/connection/accessRechecks.ts). */
@@ -308,7 +311,7 @@ export interface KeyRevocation {
  */
 export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
   // Polled four times a second: kept out of the query log, where it would drown every request's queries.
-  const rows = await ApiKey.findAll({
+  const rows = await models().ApiKey.findAll({
     where: { revokedAt: { [Op.gte]: since } },
     attributes: ['id', 'revokedAt'],
     order: [['revokedAt', 'ASC']],
@@ -319,7 +322,7 @@ export async function keysRevokedSince(since: Date): Promise<KeyRevocation[]> {
 
 /** When the latest revocation happened (null: no key was ever revoked). */
 export async function latestKeyRevocation(): Promise<Date | null> {
-  const row = await ApiKey.findOne({ where: { revokedAt: { [Op.ne]: null } }, attributes: ['revokedAt'], order: [['revokedAt', 'DESC']] });
+  const row = await models().ApiKey.findOne({ where: { revokedAt: { [Op.ne]: null } }, attributes: ['revokedAt'], order: [['revokedAt', 'DESC']] });
   return row?.revokedAt ?? null;
 }
 

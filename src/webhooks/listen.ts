@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import { subscribe, type DomainEvent } from '../events/bus';
 import { eventIdsOf, onRecordInTransaction, onSequenced, rollCreatedEventId } from '../events/record';
 import type { Logger } from '../logger';
@@ -7,11 +8,11 @@ import { enqueueIn, rollCreatedDeliveriesCte, setSeq } from './store/deliveries'
 import { wakeDeliveries } from './worker';
 
 /** Recordings under way (any event), for webhookRecordingsSettled(). */
-const inFlight = new Set<Promise<unknown>>();
+const inFlight = perApp(() => new Set<Promise<unknown>>());
 
 /** Resolves once the events heard so far are recorded (tests that count statements, shutdown). */
 export async function webhookRecordingsSettled(): Promise<void> {
-  while (inFlight.size) await Promise.allSettled([...inFlight]);
+  while (inFlight().size) await Promise.allSettled([...inFlight()]);
 }
 
 /**
@@ -69,8 +70,8 @@ export function listenForWebhookEvents(logger: Logger): () => void {
         if (written) wakeDeliveries();
       })
       .catch((err: Error) => logger.warn({ err: err.message }, "webhooks: could not write an event's seq; its deliveries go without it after a wait"));
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+    inFlight().add(done);
+    void done.finally(() => inFlight().delete(done));
   });
 
   return () => {

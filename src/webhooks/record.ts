@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import type { DomainEvent } from '../events/bus';
 import { eventIdOf, roomEventsNumbered, type TxQuery } from '../events/record';
 import type { Query } from '../db/sql';
@@ -19,25 +20,25 @@ import { enqueueIn, enqueueRollUpdatesIn, enqueueRoomEventsIn, type NewEvent } f
 export const SEQ_WAIT_MS = 5000;
 
 /** Events with deliveries recorded by this process and not numbered yet, by id: until when they are remembered. */
-const recorded = new Map<string, number>();
+const recorded = perApp(() => new Map<string, number>());
 
 /** Forgotten after this: an event whose seq never came (its block was refused) or that has none (outside rooms). */
 const REMEMBERED_MS = 60_000;
 
 /** Events `ids` have deliveries: their seq, when it comes, is written to them. */
 export function noteRecorded(ids: Iterable<string>, nowMs = Date.now()): void {
-  for (const id of ids) recorded.set(id, nowMs + REMEMBERED_MS);
-  if (recorded.size > 10_000) for (const [id, until] of recorded) if (until < nowMs) recorded.delete(id);
+  for (const id of ids) recorded().set(id, nowMs + REMEMBERED_MS);
+  if (recorded().size > 10_000) for (const [id, until] of recorded()) if (until < nowMs) recorded().delete(id);
 }
 
 /** Whether any of `ids` was recorded with deliveries by this process (and not numbered yet). */
 export function anyRecorded(ids: readonly string[]): boolean {
-  return ids.some((id) => recorded.has(id));
+  return ids.some((id) => recorded().has(id));
 }
 
 /** Of `ids`, those recorded with deliveries by this process, forgotten here: they take `seq` now. */
 export function takeNumbered(ids: readonly string[]): string[] {
-  return ids.filter((id) => recorded.delete(id));
+  return ids.filter((id) => recorded().delete(id));
 }
 
 /** When an event of a room (or not) recorded now may first be sent: a room's waits for its seq while the realtime layer runs here. */

@@ -1,3 +1,4 @@
+import { perApp } from '../lib/appContext';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { Logger } from '../logger';
 import type { WebhookConfig } from '../webhookConfig';
@@ -273,13 +274,14 @@ export function signatures(hook: Pick<WebhookRecord, 'secret' | 'previousSecret'
   return out.join(' ');
 }
 
-let current: DeliveryWorker | null = null;
+/** This server's worker (lib/appContext.ts). */
+const running = perApp(() => ({ current: null as DeliveryWorker | null }));
 
 /** The process's worker (server.ts starts it); routes and the event listener wake it. */
 export function setDeliveryWorker(worker: DeliveryWorker | null): void {
-  current = worker;
+  running().current = worker;
 }
 
 export function wakeDeliveries(): void {
-  current?.wake();
+  running().current?.wake();
 }

@@ -7,7 +7,7 @@ import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
 const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
-import { Theme } from '../../src/db/models';
+import { db } from '../../src/db';
 
 const ctx = useServer(test);
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((t) => t.id);
@@ -61,7 +61,7 @@ test('your own themes are in your box from creation and follow your new versions
   const mine = recorder.events.filter((e) => e.type === 'dicebox.created' && e.userId === myId);
   recorder.stop();
   t.is(mine.length, 2);
-  const themeIds = await Promise.all(mine.map(async (e) => (await Theme.findByPk((e as { themeId: number }).themeId))!.version));
+  const themeIds = await Promise.all(mine.map(async (e) => (await db().models.Theme.findByPk((e as { themeId: number }).themeId))!.version));
   t.deepEqual(themeIds, ['1.0.0', '1.1.0']);
 });
 
@@ -132,7 +132,7 @@ test('a shared theme stays at its version until PATCH upgrades it to the latest'
   t.is(upgraded.body.data.name, 'Second');
   t.is((await taker.api.get(`/dice-box/${m.id}`)).body.data.version, '2.0.0');
   t.is((await rollable(takerId, m.id as string))!.version, '2.0.0');
-  const v2 = await Theme.findOne({ where: { slug: m.id as string, version: '2.0.0' } });
+  const v2 = await db().models.Theme.findOne({ where: { slug: m.id as string, version: '2.0.0' } });
   t.true(recorder.events.some((e) => e.type === 'dicebox.created' && e.userId === takerId && e.themeId === v2!.id));
   // upgrading again changes nothing and announces nothing
   const again = recordEvents();

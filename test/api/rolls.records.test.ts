@@ -1,6 +1,6 @@
 import test from 'ava';
 import { useServer } from '../helpers/server';
-import { Roll as RollModel, RollValue as RollValueModel } from '../../src/db/models';
+import { db } from '../../src/db';
 import { loadRollByUuid } from '../../src/rolls/store/load';
 import { manifest, postTheme } from '../fixtures/themes';
 import { rollOk } from './rolls.support';
@@ -30,13 +30,13 @@ test('a roll written with plain SQL reads back alike through the models, and thr
     external_id: 'records-1',
   });
 
-  const model = await RollModel.findOne({ where: { uuid: roll.uuid } });
+  const model = await db().models.Roll.findOne({ where: { uuid: roll.uuid } });
   t.truthy(model);
   t.is(model!.createdAt.toISOString(), roll.created_at.replace('000Z', 'Z'), 'the models read the stored date');
   t.deepEqual(model!.operator, { '*': 2 });
   t.is(model!.externalId, 'records-1');
   t.false(Boolean(model!.isWhispered));
-  const values = await RollValueModel.findAll({ where: { rollId: model!.id }, order: [['position', 'ASC']] });
+  const values = await db().models.RollValue.findAll({ where: { rollId: model!.id }, order: [['position', 'ASC']] });
   t.deepEqual(
     values.map((v) => v.meta),
     [{ note: 'ünïcode', n: [1, 2] }, null, null],

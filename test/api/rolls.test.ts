@@ -2,7 +2,7 @@ import test from 'ava';
 import { useServer } from '../helpers/server';
 import { recordEvents } from '../fixtures/events';
 import { manifest, postTheme } from '../fixtures/themes';
-import { Roll as RollModel } from '../../src/db/models';
+import { db } from '../../src/db';
 import { rollOk, table, TIMESTAMP, UUID, type Roll, type Value } from './rolls.support';
 
 const ctx = useServer(test);
@@ -435,7 +435,7 @@ test('roll.created is published after commit, with the roll and its room', async
   const mark = events.for(slug).length;
   const { subscribe } = await import('../../src/events/bus');
   const off = subscribe((e) => {
-    if (e.type === 'roll.created' && e.slug === slug) seen.push(RollModel.count({ where: { id: e.rollId } }));
+    if (e.type === 'roll.created' && e.slug === slug) seen.push(db().models.Roll.count({ where: { id: e.rollId } }));
   });
   const roll = await rollOk(roller, { dice: [{ type: 'd6', theme: 'standard' }], room: slug });
   off();
@@ -447,7 +447,7 @@ test('roll.created is published after commit, with the roll and its room', async
   t.is(typeof e.rollId, 'number');
   t.is(typeof e.roomId, 'number');
   t.deepEqual(await Promise.all(seen), [1], 'the row was committed when the event went out');
-  const stored = await RollModel.findByPk(e.rollId);
+  const stored = await db().models.Roll.findByPk(e.rollId);
   t.is(stored!.uuid, roll.uuid);
 
   const refused = events.for(slug).length;

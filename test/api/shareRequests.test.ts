@@ -8,7 +8,7 @@ import { findRollableThemeVersions } from '../../src/themes/rollable';
 
 /** The theme version `userId` may roll with (what POST /roll uses), or null. */
 const rollable = async (userId: number, slug: string) => (await findRollableThemeVersions(userId, [slug])).get(slug) ?? null;
-import { ShareRequest } from '../../src/db/models';
+import { db } from '../../src/db';
 
 const ctx = useServer(test);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -184,7 +184,7 @@ test('an expired link is a 410', async (t) => {
   const taker = await ctx.server.newUser();
   const sr = await share(owner, m.id as string, { expires_at: future() });
   // Time travel: move the expiry into the past directly (the API only takes future times).
-  await ShareRequest.update({ expiresAt: new Date(Date.now() - 1000) }, { where: { id: sr.id } });
+  await db().models.ShareRequest.update({ expiresAt: new Date(Date.now() - 1000) }, { where: { id: sr.id } });
   const res = await taker.api.post(`/share-request/code/${sr.code}/accept`);
   t.is(res.status, 410);
   t.regex(res.body.data.message, /expired/);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Theme, ThemeAsset } from '../../src/db/models';
+import { db } from '../../src/db';
 import { gltfBomb } from '../fixtures/bombs';
 import { gltfPyramid } from '../fixtures/gltf';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
@@ -28,9 +28,9 @@ test('a stored 210-byte glTF bomb is refused by the board before it allocates: t
   });
   t.is((await postTheme(owner.api, theme, [{ name: 'bomb.gltf', data: await gltfPyramid() }])).status, 201);
   // The API refuses the bomb now: swap it in behind the upload's back, as a theme stored earlier would be.
-  const stored = await Theme.findOne({ where: { slug: theme.id as string } });
+  const stored = await db().models.Theme.findOne({ where: { slug: theme.id as string } });
   const bomb = gltfBomb();
-  const [changed] = await ThemeAsset.update({ data: bomb, size: bomb.length }, { where: { themeId: stored!.id, name: 'bomb.gltf' } });
+  const [changed] = await db().models.ThemeAsset.update({ data: bomb, size: bomb.length }, { where: { themeId: stored!.id, name: 'bomb.gltf' } });
   t.is(changed, 1);
 
   const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);

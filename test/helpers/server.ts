@@ -1,6 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
+import { withinAppContext } from '../../src/lib/appContext';
 import { startServer, type RunningServer } from '../../src/server';
 import { Api, newGuest } from './http';
 import { createTestDatabase, type TestDatabase } from './env';
@@ -11,12 +12,14 @@ export interface TestServer extends RunningServer {
   database: TestDatabase;
   /** A fresh guest user: its key and an API client using it. */
   newUser(): Promise<{ key: string; api: Api; user: { uuid: string; username: string; name: string } }>;
+  /** Run `fn` with this server's database, caches and listeners (lib/appContext.ts): what a test reads or changes directly. */
+  within<T>(fn: () => T): T;
   stop(): Promise<void>;
 }
 
 /**
  * Start the real server (HTTP + Socket.IO) on an ephemeral port with a database of its own.
- * One per test file: the database layer is one per module instance (a test file's thread or process).
+ * A test file may start several at once: each has an app context of its own (lib/appContext.ts).
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
@@ -42,6 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     api,
     database,
     newUser: () => newGuest(api),
+    within: (fn) => withinAppContext(server.context, fn),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,18 +1,20 @@
+import { perApp } from '../../lib/appContext';
 import { db } from '../../db';
 
-/** The server's own secrets (made by migration 0014), read once per process: they never change. */
-let csrfKey: Promise<Buffer> | null = null;
+/** The server's own secrets (made by migration 0014), read once per server (lib/appContext.ts): they never change. */
+const secrets = perApp(() => ({ csrfKey: null as Promise<Buffer> | null }));
 
 export function csrfSigningKey(): Promise<Buffer> {
-  csrfKey ??= db()
+  const state = secrets();
+  state.csrfKey ??= db()
     .sql.query<{ value: string }>("SELECT value FROM server_secrets WHERE name = 'csrf'")
     .then(([row]) => {
       if (!row) throw new Error('server_secrets has no csrf key: run the migrations');
       return Buffer.from(row.value, 'hex');
     })
     .catch((err) => {
-      csrfKey = null;
+      state.csrfKey = null;
       throw err;
     });
-  return csrfKey;
+  return state.csrfKey;
 }

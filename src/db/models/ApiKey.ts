@@ -28,7 +28,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare user?: NonAttribute<User>;
 
   static initModel(sequelize: Sequelize) {
-    ApiKey.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         name: { type: DataTypes.STRING(255), allowNull: false, defaultValue: 'default' },

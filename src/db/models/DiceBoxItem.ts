@@ -22,7 +22,7 @@ export class DiceBoxItem extends Model<InferAttributes<DiceBoxItem>, InferCreati
   declare theme?: NonAttribute<Theme>;
 
   static initModel(sequelize: Sequelize) {
-    DiceBoxItem.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         themeSlug: { type: DataTypes.STRING(100), allowNull: false },

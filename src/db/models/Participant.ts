@@ -26,7 +26,7 @@ export class Participant extends Model<InferAttributes<Participant>, InferCreati
   declare room?: NonAttribute<Room>;
 
   static initModel(sequelize: Sequelize) {
-    Participant.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         username: { type: DataTypes.STRING(64), allowNull: false },

@@ -34,7 +34,7 @@ export class Roll extends Model<InferAttributes<Roll>, InferCreationAttributes<R
   declare whispers?: NonAttribute<RollWhisper[]>;
 
   static initModel(sequelize: Sequelize) {
-    Roll.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         uuid: { type: DataTypes.UUID, allowNull: false },

@@ -29,7 +29,7 @@ export class RollValue extends Model<InferAttributes<RollValue>, InferCreationAt
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    RollValue.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         uuid: { type: DataTypes.UUID, allowNull: false },

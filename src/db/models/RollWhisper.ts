@@ -11,7 +11,7 @@ export class RollWhisper extends Model<InferAttributes<RollWhisper>, InferCreati
   declare userId: ForeignKey<User['id']>;
 
   static initModel(sequelize: Sequelize) {
-    RollWhisper.init(
+    this.init(
       { id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true } },
       { sequelize, tableName: 'roll_whispers', underscored: true, timestamps: false },
     );

@@ -27,7 +27,7 @@ export class Room extends Model<InferAttributes<Room>, InferCreationAttributes<R
   declare participants?: NonAttribute<Participant[]>;
 
   static initModel(sequelize: Sequelize) {
-    Room.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         slug: { type: DataTypes.STRING(64), allowNull: false },

@@ -13,7 +13,7 @@ export class RoomBackground extends Model<InferAttributes<RoomBackground>, Infer
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    RoomBackground.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         contentType: { type: DataTypes.STRING(100), allowNull: false },

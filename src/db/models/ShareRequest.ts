@@ -23,7 +23,7 @@ export class ShareRequest extends Model<InferAttributes<ShareRequest>, InferCrea
   declare user?: NonAttribute<User>;
 
   static initModel(sequelize: Sequelize) {
-    ShareRequest.init(
+    this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true },
         code: { type: DataTypes.STRING(64), allowNull: false },

@@ -30,7 +30,7 @@ export class Theme extends Model<InferAttributes<Theme>, InferCreationAttributes
   declare assets?: NonAttribute<ThemeAsset[]>;
 
   static initModel(sequelize: Sequelize) {
-    Theme.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         slug: { type: DataTypes.STRING(100), allowNull: false },

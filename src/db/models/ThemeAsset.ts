@@ -14,7 +14,7 @@ export class ThemeAsset extends Model<InferAttributes<ThemeAsset>, InferCreation
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    ThemeAsset.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         name: { type: DataTypes.STRING(255), allowNull: false },

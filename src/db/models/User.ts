@@ -10,7 +10,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    User.init(
+    this.init(
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         uuid: { type: DataTypes.UUID, allowNull: false },

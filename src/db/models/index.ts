@@ -14,11 +14,50 @@ import { User } from './User';
 
 export { ApiKey, DiceBoxItem, Participant, Roll, RollValue, RollWhisper, Room, RoomBackground, ShareRequest, Theme, ThemeAsset, User };
 
-/** Bind every model to `sequelize` and declare the associations (snake_case columns via underscored). */
-export function initModels(sequelize: Sequelize) {
-  for (const model of [User, ApiKey, Theme, ThemeAsset, DiceBoxItem, Room, RoomBackground, Participant, Roll, RollValue, RollWhisper, ShareRequest]) {
-    model.initModel(sequelize);
-  }
+/** The model classes of one open database: the classes above, each bound to that database's Sequelize. */
+export interface Models {
+  User: typeof User;
+  ApiKey: typeof ApiKey;
+  Theme: typeof Theme;
+  ThemeAsset: typeof ThemeAsset;
+  DiceBoxItem: typeof DiceBoxItem;
+  Room: typeof Room;
+  RoomBackground: typeof RoomBackground;
+  Participant: typeof Participant;
+  Roll: typeof Roll;
+  RollValue: typeof RollValue;
+  RollWhisper: typeof RollWhisper;
+  ShareRequest: typeof ShareRequest;
+}
+
+/**
+ * Bind a fresh subclass of every model to `sequelize` and declare the associations (snake_case columns
+ * via underscored). Subclasses, not the classes themselves: a Sequelize model belongs to one Sequelize
+ * instance, and a process may have several databases open (lib/appContext.ts). Their instances are
+ * still instances of the classes above, which the stores name as types.
+ */
+export function initModels(sequelize: Sequelize): Models {
+  // `{ User: class extends User {} }.User`: a class named as its model, Sequelize's name for it.
+  const models: Models = {
+    User: { User: class extends User {} }.User,
+    ApiKey: { ApiKey: class extends ApiKey {} }.ApiKey,
+    Theme: { Theme: class extends Theme {} }.Theme,
+    ThemeAsset: { ThemeAsset: class extends ThemeAsset {} }.ThemeAsset,
+    DiceBoxItem: { DiceBoxItem: class extends DiceBoxItem {} }.DiceBoxItem,
+    Room: { Room: class extends Room {} }.Room,
+    RoomBackground: { RoomBackground: class extends RoomBackground {} }.RoomBackground,
+    Participant: { Participant: class extends Participant {} }.Participant,
+    Roll: { Roll: class extends Roll {} }.Roll,
+    RollValue: { RollValue: class extends RollValue {} }.RollValue,
+    RollWhisper: { RollWhisper: class extends RollWhisper {} }.RollWhisper,
+    ShareRequest: { ShareRequest: class extends ShareRequest {} }.ShareRequest,
+  };
+  for (const model of Object.values(models)) model.initModel(sequelize);
+  associate(models);
+  return models;
+}
+
+function associate({ User, ApiKey, Theme, ThemeAsset, DiceBoxItem, Room, RoomBackground, Participant, Roll, RollValue, RollWhisper, ShareRequest }: Models) {
   ApiKey.belongsTo(User, { as: 'user', foreignKey: 'userId' });
   User.hasMany(ApiKey, { as: 'apiKeys', foreignKey: 'userId' });
 

@@ -1,3 +1,4 @@
+import { perApp } from '../../lib/appContext';
 import { db } from '../../db';
 import { chunks } from '../../db/inList';
 import { asBool, placeholders, toJson, type Query } from '../../db/sql';
@@ -64,13 +65,15 @@ export interface RollCreationRecorder {
   /** the same in the caller's transaction, once `roll.id` is set; answers the rows written */
   write(query: Query, roll: RollRecord): Promise<number>;
 }
-let recorder: RollCreationRecorder | null = null;
+/** This server's recorder (lib/appContext.ts). */
+const recording = perApp(() => ({ recorder: null as RollCreationRecorder | null }));
 
 /** Register what every roll's creation records with it; answers the undo. */
 export function recordWithEveryRoll(r: RollCreationRecorder): () => void {
-  recorder = r;
+  const state = recording();
+  state.recorder = r;
   return () => {
-    if (recorder === r) recorder = null;
+    if (state.recorder === r) state.recorder = null;
   };
 }
 
@@ -202,6 +205,7 @@ async function insertRollIn(query: Query, roll: RollRecord, values: RollValueRec
     );
   }
   assignIds(rollId, roll, values, whispers, valueRows);
+  const { recorder } = recording();
   return recorder ? recorder.write(query, roll) : 0;
 }
 
@@ -247,6 +251,7 @@ async function insertRollsAtOnce(query: Query, items: RollToInsert[], advance?: 
   const valueTuples: string[] = [];
   const outboxes: string[] = [];
   const recordedCounts: string[] = [];
+  const { recorder } = recording();
   items.forEach(({ roll, values, whispers, announce }, k) => {
     const first = params.length;
     params.push(...rollParams(roll));

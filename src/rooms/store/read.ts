@@ -2,9 +2,12 @@ import { db } from '../../db';
 import { chunks } from '../../db/inList';
 import { toUser, userColumns } from '../../users/store';
 import { placeholders } from '../../db/sql';
-import { RoomBackground } from '../../db/models';
+import type { RoomBackground } from '../../db/models';
 import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from './records';
 import { SLUG_PATTERN } from '../codes';
+
+/** This database's model classes (db/models: one set per open database). */
+const models = () => db().models;
 
 /**
  * Rooms read outside a change, as plain records (records.ts): the room, its owner, and every
@@ -110,7 +113,7 @@ export interface BackgroundRecord {
 export async function findRoomBackground(slug: string, sha256: string): Promise<BackgroundRecord | null> {
   const room = await findRoomRef(slug);
   if (!room) return null;
-  const image = await RoomBackground.findOne({ where: { roomId: room.id, sha256 } });
+  const image = await models().RoomBackground.findOne({ where: { roomId: room.id, sha256 } });
   return image ? { contentType: image.contentType, size: image.size, sha256: image.sha256, data: image.data } : null;
 }
 

@@ -4,8 +4,11 @@ import { uniquely } from '../../db/errors';
 import { queryInTransaction } from '../../db/sql';
 import type { DomainEvent } from '../../events/bus';
 import { recordInTransaction } from '../../events/record';
-import { Participant, Room, RoomBackground } from '../../db/models';
+import type { Participant, Room, RoomBackground } from '../../db/models';
 import { trayOf, type ParticipantRecord, type RoomRecord } from './records';
+
+/** This database's model classes (db/models: one set per open database). */
+const models = () => db().models;
 
 /**
  * Every change to rooms, participants and room backgrounds. The use cases decide; these write, inside
@@ -63,14 +66,14 @@ export function inTransaction<T>(fn: (tx: RoomTransaction) => Promise<T>): Promi
  */
 export function withRoomLocked<T>(roomId: number, fn: (room: RoomRow | null, tx: RoomTransaction) => Promise<T>): Promise<T> {
   return db().transaction(async (tx) => {
-    const row = await Room.findByPk(roomId, { transaction: tx, lock: tx.LOCK.UPDATE });
+    const row = await models().Room.findByPk(roomId, { transaction: tx, lock: tx.LOCK.UPDATE });
     return fn(row ? plainRoom(row) : null, tx);
   });
 }
 
 /** A new room; its id. */
 export async function insertRoom(tx: RoomTransaction, room: Pick<RoomRow, 'slug' | 'name' | 'isPublic' | 'passcode' | 'userId'>): Promise<number> {
-  const created = await uniquely(Room.create(room, { transaction: tx }));
+  const created = await uniquely(models().Room.create(room, { transaction: tx }));
   return created.id;
 }
 
@@ -80,12 +83,12 @@ export async function insertParticipant(
   tx: RoomTransaction,
   seat: Pick<ParticipantRecord, 'roomId' | 'userId' | 'username' | 'color' | 'position'>,
 ): Promise<number> {
-  return (await uniquely(Participant.create(seat, { transaction: tx }))).id;
+  return (await uniquely(models().Participant.create(seat, { transaction: tx }))).id;
 }
 
 /** Every seat of the room, plain (a room of 1,000 built 1,000 models on every join). */
 export function seatsOf(tx: RoomTransaction, roomId: number): Promise<Seat[]> {
-  return Participant.findAll({ where: { roomId }, attributes: ['userId', 'position', 'color', 'username'], raw: true, transaction: tx }) as Promise<Seat[]>;
+  return models().Participant.findAll({ where: { roomId }, attributes: ['userId', 'position', 'color', 'username'], raw: true, transaction: tx }) as Promise<Seat[]>;
 }
 
 /**
@@ -95,19 +98,19 @@ export function seatsOf(tx: RoomTransaction, roomId: number): Promise<Seat[]> {
 export async function changeRoom(tx: RoomTransaction, current: RoomRow, change: RoomChange, touch = false): Promise<boolean> {
   const differing = Object.fromEntries(Object.entries(change).filter(([key, value]) => current[key as keyof RoomChange] !== value));
   if (!Object.keys(differing).length && !touch) return false;
-  await uniquely(Room.update(touch ? { ...differing, updatedAt: new Date() } : differing, { where: { id: current.id }, transaction: tx }));
+  await uniquely(models().Room.update(touch ? { ...differing, updatedAt: new Date() } : differing, { where: { id: current.id }, transaction: tx }));
   return true;
 }
 
 /** Soft delete: gone from lists and lookups; rolls still embed it with deleted_at. */
 export async function softDeleteRoom(tx: RoomTransaction, roomId: number): Promise<void> {
-  const row = await Room.findByPk(roomId, { transaction: tx });
+  const row = await models().Room.findByPk(roomId, { transaction: tx });
   await row?.destroy({ transaction: tx });
 }
 
 /** Every participant but the owner leaves (a private room's passcode changed). */
 export async function removeAllButOwner(tx: RoomTransaction, room: Pick<RoomRow, 'id' | 'userId'>): Promise<void> {
-  await Participant.destroy({ where: { roomId: room.id, userId: { [Op.ne]: room.userId } }, transaction: tx });
+  await models().Participant.destroy({ where: { roomId: room.id, userId: { [Op.ne]: room.userId } }, transaction: tx });
 }
 
 /** The room's background image, stored or replaced. */
@@ -116,24 +119,24 @@ export async function saveBackground(
   roomId: number,
   image: { contentType: string; size: number; sha256: string; data: Buffer },
 ): Promise<void> {
-  const existing = await RoomBackground.findOne({ where: { roomId }, transaction: tx });
+  const existing = await models().RoomBackground.findOne({ where: { roomId }, transaction: tx });
   if (existing) await existing.update(image, { transaction: tx });
-  else await RoomBackground.create({ roomId, ...image }, { transaction: tx });
+  else await models().RoomBackground.create({ roomId, ...image }, { transaction: tx });
 }
 
 export async function removeBackground(tx: RoomTransaction, roomId: number): Promise<void> {
-  await RoomBackground.destroy({ where: { roomId }, transaction: tx });
+  await models().RoomBackground.destroy({ where: { roomId }, transaction: tx });
 }
 
 /** The participant with this id, read under the room's lock, or null. */
 export async function participantById(tx: RoomTransaction, participantId: number): Promise<ParticipantRecord | null> {
-  const row = await Participant.findByPk(participantId, { transaction: tx });
+  const row = await models().Participant.findByPk(participantId, { transaction: tx });
   return row ? plainParticipant(row) : null;
 }
 
 /** The names of the room's other participants (`exceptId` left out). */
 export async function otherNames(tx: RoomTransaction, roomId: number, exceptId: number): Promise<string[]> {
-  const rows = await Participant.findAll({ where: { roomId, id: { [Op.ne]: exceptId } }, attributes: ['username'], raw: true, transaction: tx });
+  const rows = await models().Participant.findAll({ where: { roomId, id: { [Op.ne]: exceptId } }, attributes: ['username'], raw: true, transaction: tx });
   return rows.map((p) => p.username);
 }
 
@@ -148,10 +151,10 @@ export async function changeParticipant(tx: RoomTransaction, current: Participan
   if (change.diceTray !== undefined && JSON.stringify(change.diceTray) !== JSON.stringify(current.diceTray))
     differing.diceTray = JSON.stringify(change.diceTray);
   if (!Object.keys(differing).length) return false;
-  await uniquely(Participant.update(differing, { where: { id: current.id }, transaction: tx }));
+  await uniquely(models().Participant.update(differing, { where: { id: current.id }, transaction: tx }));
   return true;
 }
 
 export async function deleteParticipant(tx: RoomTransaction, roomId: number, participantId: number): Promise<void> {
-  await Participant.destroy({ where: { id: participantId, roomId }, transaction: tx });
+  await models().Participant.destroy({ where: { id: participantId, roomId }, transaction: tx });
 }

@@ -4,22 +4,25 @@
  */
 import { Op, QueryTypes, col, literal } from 'sequelize';
 import { db } from '../../db';
-import { ShareRequest, User } from '../../db/models';
+import type { ShareRequest, User } from '../../db/models';
 import { plain, type RevocationReason, type ShareRequestRecord, type ThemesTransaction } from './records';
 
-const withUser = [{ model: User, as: 'user' }];
+/** This database's model classes (db/models: one set per open database). */
+const models = () => db().models;
+
+const withUser = () => [{ model: models().User, as: 'user' }];
 
 export type NewShareRequest = Pick<ShareRequestRecord, 'id' | 'code' | 'userId' | 'themeSlug' | 'expiresAt' | 'maxUses'>;
 
 export async function insertShareRequest(values: NewShareRequest, transaction: ThemesTransaction): Promise<ShareRequestRecord> {
-  return plain<ShareRequestRecord>(await ShareRequest.create(values, { transaction }))!;
+  return plain<ShareRequestRecord>(await models().ShareRequest.create(values, { transaction }))!;
 }
 
 /** A user's share requests with their sharer, newest first, one page, and how many there are. */
 export async function listShareRequestsOf(userId: number, page: number, perPage: number): Promise<{ rows: ShareRequestRecord[]; count: number }> {
-  const { rows, count } = await ShareRequest.findAndCountAll({
+  const { rows, count } = await models().ShareRequest.findAndCountAll({
     where: { userId },
-    include: withUser,
+    include: withUser(),
     order: [
       ['createdAt', 'DESC'],
       ['id', 'ASC'],
@@ -32,12 +35,12 @@ export async function listShareRequestsOf(userId: number, page: number, perPage:
 
 /** A share request by id, with its sharer, or null. */
 export async function findShareRequest(id: string, transaction?: ThemesTransaction): Promise<ShareRequestRecord | null> {
-  return plain(await ShareRequest.findByPk(id, { include: withUser, transaction }));
+  return plain(await models().ShareRequest.findByPk(id, { include: withUser(), transaction }));
 }
 
 /** A share request by code, with its sharer, or null. */
 export async function findShareRequestByCode(code: string, transaction?: ThemesTransaction): Promise<ShareRequestRecord | null> {
-  return plain(await ShareRequest.findOne({ where: { code }, include: withUser, transaction }));
+  return plain(await models().ShareRequest.findOne({ where: { code }, include: withUser(), transaction }));
 }
 
 /** Change a share request's limits; answers it as stored now (null when it is gone). */
@@ -45,24 +48,24 @@ export async function updateShareRequestLimits(
   id: string,
   values: Partial<Pick<ShareRequestRecord, 'expiresAt' | 'maxUses'>>,
 ): Promise<ShareRequestRecord | null> {
-  const row = await ShareRequest.findByPk(id, { include: withUser });
+  const row = await models().ShareRequest.findByPk(id, { include: withUser() });
   if (!row) return null;
   await row.update(values);
   return plain(row);
 }
 
 export async function deleteShareRequest(id: string, transaction: ThemesTransaction): Promise<void> {
-  await ShareRequest.destroy({ where: { id }, transaction });
+  await models().ShareRequest.destroy({ where: { id }, transaction });
 }
 
 /** The codes of a theme's share requests. */
 export async function shareCodesOfTheme(themeSlug: string, transaction: ThemesTransaction): Promise<string[]> {
-  const rows = await ShareRequest.findAll({ where: { themeSlug }, attributes: ['id', 'code'], transaction });
+  const rows = await models().ShareRequest.findAll({ where: { themeSlug }, attributes: ['id', 'code'], transaction });
   return rows.map((r) => r.code);
 }
 
 export async function deleteShareRequestsOfTheme(themeSlug: string, transaction: ThemesTransaction): Promise<void> {
-  await ShareRequest.destroy({ where: { themeSlug }, transaction });
+  await models().ShareRequest.destroy({ where: { themeSlug }, transaction });
 }
 
 /**
@@ -70,7 +73,7 @@ export async function deleteShareRequestsOfTheme(themeSlug: string, transaction:
  * of two simultaneous accepts of a link with one use left exactly one counts. Whether it counted.
  */
 export async function countShareUse(id: string, now: Date, transaction: ThemesTransaction): Promise<boolean> {
-  const [counted] = await ShareRequest.update(
+  const [counted] = await models().ShareRequest.update(
     { uses: literal('uses + 1') as unknown as number },
     {
       where: {

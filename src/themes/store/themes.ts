@@ -5,12 +5,15 @@
 import { Op, QueryTypes } from 'sequelize';
 import { db } from '../../db';
 import { uniquely } from '../../db/errors';
-import { Theme, ThemeAsset, User } from '../../db/models';
+import type { Theme, ThemeAsset, User } from '../../db/models';
 import { placeholders } from '../../db/sql';
 import { latestOf } from '../versions';
 import { plain, type AssetMeta, type NewAsset, type ThemeRecord, type ThemesTransaction, type ThemeVersionRow } from './records';
 
-const withUser = [{ model: User, as: 'user' }];
+/** This database's model classes (db/models: one set per open database). */
+const models = () => db().models;
+
+const withUser = () => [{ model: models().User, as: 'user' }];
 
 /** Run `fn` in a write transaction. */
 export function inTransaction<T>(fn: (transaction: ThemesTransaction) => Promise<T>): Promise<T> {
@@ -39,7 +42,7 @@ export function withThemeLocked<T>(slug: string, fn: (transaction: ThemesTransac
 
 /** id, version and owner of every version of a theme id. */
 export async function versionRows(slug: string, transaction?: ThemesTransaction): Promise<ThemeVersionRow[]> {
-  const rows = await Theme.findAll({ where: { slug }, attributes: ['id', 'slug', 'version', 'userId'], transaction });
+  const rows = await models().Theme.findAll({ where: { slug }, attributes: ['id', 'slug', 'version', 'userId'], transaction });
   return rows.map((r) => plain<ThemeVersionRow>(r)!);
 }
 
@@ -47,34 +50,34 @@ export async function versionRows(slug: string, transaction?: ThemesTransaction)
 export async function findLatestTheme(slug: string, options: { transaction?: ThemesTransaction; withUser?: boolean } = {}): Promise<ThemeRecord | null> {
   const latest = latestOf(await versionRows(slug, options.transaction), (r) => r.version);
   if (!latest) return null;
-  return plain(await Theme.findByPk(latest.id, { include: options.withUser === false ? [] : withUser, transaction: options.transaction }));
+  return plain(await models().Theme.findByPk(latest.id, { include: options.withUser === false ? [] : withUser(), transaction: options.transaction }));
 }
 
 /** One version of a theme id, with its owner, or null. */
 export async function findThemeVersion(slug: string, version: string): Promise<ThemeRecord | null> {
-  return plain(await Theme.findOne({ where: { slug, version }, include: withUser }));
+  return plain(await models().Theme.findOne({ where: { slug, version }, include: withUser() }));
 }
 
 /** A theme version by row id, with its owner (what the fan-out presents), or null once deleted. */
 export async function findThemeById(id: number): Promise<ThemeRecord | null> {
-  return plain(await Theme.findByPk(id, { include: withUser }));
+  return plain(await models().Theme.findByPk(id, { include: withUser() }));
 }
 
 export async function themeExists(slug: string): Promise<boolean> {
-  return (await Theme.count({ where: { slug } })) > 0;
+  return (await models().Theme.count({ where: { slug } })) > 0;
 }
 
 /** Full rows for ids, with their owners, in the order given. */
 export async function loadThemesInOrder(ids: number[]): Promise<ThemeRecord[]> {
   if (!ids.length) return [];
-  const rows = await Theme.findAll({ where: { id: ids }, include: withUser });
+  const rows = await models().Theme.findAll({ where: { id: ids }, include: withUser() });
   const byId = new Map(rows.map((r) => [r.id, plain<ThemeRecord>(r)!]));
   return ids.map((id) => byId.get(id)).filter((r): r is ThemeRecord => r !== undefined);
 }
 
 /** id, slug and version of every version owned by `userId` or of one of `slugs`. */
 export async function versionsOwnedOrNamed(userId: number, slugs: string[]): Promise<Pick<ThemeVersionRow, 'id' | 'slug' | 'version'>[]> {
-  const rows = await Theme.findAll({ where: { [Op.or]: [{ userId }, { slug: slugs }] }, attributes: ['id', 'slug', 'version'] });
+  const rows = await models().Theme.findAll({ where: { [Op.or]: [{ userId }, { slug: slugs }] }, attributes: ['id', 'slug', 'version'] });
   return rows.map((r) => plain<Pick<ThemeVersionRow, 'id' | 'slug' | 'version'>>(r)!);
 }
 
@@ -82,7 +85,7 @@ export async function versionsOwnedOrNamed(userId: number, slugs: string[]): Pro
 export async function latestThemesOf(slugs: string[]): Promise<Map<string, ThemeRecord>> {
   const out = new Map<string, ThemeRecord>();
   if (!slugs.length) return out;
-  const rows = await Theme.findAll({ where: { slug: [...new Set(slugs)] }, attributes: ['id', 'slug', 'version'] });
+  const rows = await models().Theme.findAll({ where: { slug: [...new Set(slugs)] }, attributes: ['id', 'slug', 'version'] });
   const ids: number[] = [];
   for (const slug of new Set(rows.map((r) => r.slug)))
     ids.push(
@@ -91,30 +94,30 @@ export async function latestThemesOf(slugs: string[]): Promise<Map<string, Theme
         (r) => r.version,
       )!.id,
     );
-  for (const theme of await Theme.findAll({ where: { id: ids } })) out.set(theme.slug, plain<ThemeRecord>(theme)!);
+  for (const theme of await models().Theme.findAll({ where: { id: ids } })) out.set(theme.slug, plain<ThemeRecord>(theme)!);
   return out;
 }
 
 export async function findAssetMeta(slug: string, version: string, name: string): Promise<AssetMeta | null> {
   return plain(
-    await ThemeAsset.findOne({
+    await models().ThemeAsset.findOne({
       where: { name },
       attributes: ['id', 'name', 'contentType', 'size', 'sha256'],
-      include: [{ model: Theme, as: 'theme', where: { slug, version }, attributes: [], required: true }],
+      include: [{ model: models().Theme, as: 'theme', where: { slug, version }, attributes: [], required: true }],
     }),
   );
 }
 
 /** An asset's bytes, or null when it is gone. */
 export async function loadAssetData(assetId: number): Promise<Buffer | null> {
-  const row = await ThemeAsset.findByPk(assetId, { attributes: ['id', 'data'] });
+  const row = await models().ThemeAsset.findByPk(assetId, { attributes: ['id', 'data'] });
   if (!row) return null;
   return Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data);
 }
 
 /** Total size of the named files of a version. */
 export async function assetBytes(themeId: number, names: string[], transaction: ThemesTransaction): Promise<number> {
-  return Number(await ThemeAsset.sum('size', { where: { themeId, name: names }, transaction })) || 0;
+  return Number(await models().ThemeAsset.sum('size', { where: { themeId, name: names }, transaction })) || 0;
 }
 
 export type NewThemeVersion = Pick<ThemeRecord, 'slug' | 'version' | 'userId' | 'name' | 'fragShader' | 'vertShader'> & {
@@ -128,11 +131,11 @@ export type NewThemeVersion = Pick<ThemeRecord, 'slug' | 'version' | 'userId' | 
  * unique index is the last line behind the id's lock.
  */
 export async function insertThemeVersion(values: NewThemeVersion, assets: NewAsset[], transaction: ThemesTransaction): Promise<ThemeRecord> {
-  const theme = await uniquely(Theme.create(values, { transaction }));
+  const theme = await uniquely(models().Theme.create(values, { transaction }));
   // One INSERT per file: single inserts bind the bytes as parameters, where a bulk insert would inline
   // each file as a hex literal in the SQL text (several times its size in memory).
   for (const a of assets) {
-    await ThemeAsset.create({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data }, { transaction });
+    await models().ThemeAsset.create({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data }, { transaction });
   }
   return plain<ThemeRecord>(theme)!;
 }
@@ -150,8 +153,8 @@ export async function copyAssets(fromThemeId: number, toThemeId: number, names: 
 
 /** Delete versions and their files (children first and explicitly: nothing depends on SQLite's foreign_keys pragma). */
 export async function deleteThemeVersions(ids: number[], transaction: ThemesTransaction): Promise<void> {
-  await ThemeAsset.destroy({ where: { themeId: ids }, transaction });
-  await Theme.destroy({ where: { id: ids }, transaction });
+  await models().ThemeAsset.destroy({ where: { themeId: ids }, transaction });
+  await models().Theme.destroy({ where: { id: ids }, transaction });
 }
 
 /** A version a user may roll with, as the rolling rule reads it (store/themes.ts rollableCandidates). */
@@ -187,6 +190,6 @@ export async function manifestsOf(ids: number[]): Promise<{ id: number; manifest
 /** Name and content hash of every file of the versions `themeIds` (one query, the (theme_id, name) index). */
 export async function assetHashesOf(themeIds: number[]): Promise<{ themeId: number; name: string; sha256: string }[]> {
   if (!themeIds.length) return [];
-  const rows = await ThemeAsset.findAll({ where: { themeId: [...new Set(themeIds)] }, attributes: ['themeId', 'name', 'sha256'] });
+  const rows = await models().ThemeAsset.findAll({ where: { themeId: [...new Set(themeIds)] }, attributes: ['themeId', 'name', 'sha256'] });
   return rows.map((r) => ({ themeId: Number(r.themeId), name: r.name, sha256: r.sha256 }));
 }
