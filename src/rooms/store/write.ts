@@ -88,7 +88,9 @@ export async function insertParticipant(
 
 /** Every seat of the room, plain (a room of 1,000 built 1,000 models on every join). */
 export function seatsOf(tx: RoomTransaction, roomId: number): Promise<Seat[]> {
-  return models().Participant.findAll({ where: { roomId }, attributes: ['userId', 'position', 'color', 'username'], raw: true, transaction: tx }) as Promise<Seat[]>;
+  return models().Participant.findAll({ where: { roomId }, attributes: ['userId', 'position', 'color', 'username'], raw: true, transaction: tx }) as Promise<
+    Seat[]
+  >;
 }
 
 /**

@@ -50,7 +50,10 @@ export async function diceBoxEntries(userId: number, slugs?: string[]): Promise<
 
 /** The theme version a user's box holds for `slug`, with its owner, or null. */
 export async function findDiceBoxTheme(userId: number, themeSlug: string): Promise<ThemeRecord | null> {
-  const item = await models().DiceBoxItem.findOne({ where: { userId, themeSlug }, include: [{ model: models().Theme, as: 'theme', include: [{ model: models().User, as: 'user' }] }] });
+  const item = await models().DiceBoxItem.findOne({
+    where: { userId, themeSlug },
+    include: [{ model: models().Theme, as: 'theme', include: [{ model: models().User, as: 'user' }] }],
+  });
   return item?.theme ? plain<ThemeRecord>(item.theme) : null;
 }
 

@@ -135,7 +135,10 @@ export async function insertThemeVersion(values: NewThemeVersion, assets: NewAss
   // One INSERT per file: single inserts bind the bytes as parameters, where a bulk insert would inline
   // each file as a hex literal in the SQL text (several times its size in memory).
   for (const a of assets) {
-    await models().ThemeAsset.create({ themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data }, { transaction });
+    await models().ThemeAsset.create(
+      { themeId: theme.id, name: a.name, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data },
+      { transaction },
+    );
   }
   return plain<ThemeRecord>(theme)!;
 }
