@@ -8,9 +8,36 @@
 // computes from where it lives (the repository root, src/ for the browser scripts) are those of the
 // sources, wherever the chunk that holds it was written.
 import { build } from 'esbuild';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Folders whose test files run in groups (writeGroups below), and how many files a group holds (TEST_GROUP_SIZE=1: none, to compare). */
+const GROUPED_FOLDERS = new Set(
+  ['api', 'accounts', 'board', 'cluster', 'concurrency', 'dice', 'faults', 'hostile', 'lib', 'openapi', 'ops', 'pages', 'realtime', 'rooms', 'stats', 'themes'].map(
+    (folder) => `test/${folder}`,
+  ),
+);
+const GROUP_SIZE = Number(process.env.TEST_GROUP_SIZE) || 8;
+/**
+ * Files that run alone. Named one by one in a pass of scripts/test.sh (selected or left out by name, so
+ * they must stay files of their own):
+ */
+const ALONE = new Set(
+  [
+    'accounts/activation',
+    'accounts/pageKey',
+    'openapi/contract',
+    'openapi/fromJoi',
+    'cluster/access',
+    'cluster/redis-outage',
+    'cluster/metrics.outage',
+    'cluster/sharded.outage',
+    'cluster/sequence.outage',
+    'cluster/caches',
+    'cluster/webhooks',
+  ].map((name) => `test/${name}.test.ts`),
+);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, '.test-build');
@@ -20,6 +47,8 @@ const entryPoints = (await readdir(path.join(root, 'test'), { recursive: true })
   .map((file) => path.join('test', file));
 // Loaded with --import by the SQLite pass (test/openapi/record.ts).
 entryPoints.push('test/openapi/record.ts');
+// Imported by the group files (below): an entry of its own so that its path is known.
+entryPoints.push('test/helpers/testGroup.ts');
 entryPoints.sort();
 
 const ownImportMetaUrl = {
@@ -32,6 +61,16 @@ const ownImportMetaUrl = {
       // Not inside quotes: a test may speak of the expression as a string.
       return { contents: source.replace(/(?<![\w'"`.])import\.meta\.url(?![\w'"`])/g, url), loader: 'ts' };
     });
+  },
+};
+
+// Test files import 'ava' through test/helpers/avaInGroup.ts, which names a test's file in its title
+// when the file runs in a group (below); the helper itself imports the real one.
+const AVA_IN_GROUP = path.join(root, 'test', 'helpers', 'avaInGroup.ts');
+const avaInGroup = {
+  name: 'ava-in-group',
+  setup(b) {
+    b.onResolve({ filter: /^ava$/ }, (args) => (args.importer === AVA_IN_GROUP ? { path: 'ava', external: true } : { path: AVA_IN_GROUP }));
   },
 };
 
@@ -51,7 +90,45 @@ await build({
   target: 'node20',
   packages: 'external',
   sourcemap: true,
-  plugins: [ownImportMetaUrl],
+  plugins: [ownImportMetaUrl, avaInGroup],
   logLevel: 'warning',
 });
-console.log(`${entryPoints.length} test files built into .test-build/ in ${Date.now() - started} ms`);
+const groups = await writeGroups(entryPoints.filter((file) => file.endsWith('.test.ts')));
+console.log(`${entryPoints.length} test files built into .test-build/ in ${Date.now() - started} ms; ${groups} groups`);
+
+/**
+ * Test files that run in one worker together: a worker costs about 2 s of CPU to load the project and
+ * its packages, more than many files' tests. Files of a folder in GROUPED_FOLDERS are taken GROUP_SIZE
+ * at a time, in name order, into `<folder>/group-N.test.mjs`, which imports each in turn; a member's
+ * own output becomes `<name>.member.mjs`, so that ava runs it only through its group. The passes of
+ * scripts/test.sh select whole folders of these, and the files they name one by one are left alone.
+ */
+async function writeGroups(testFiles) {
+  const byFolder = new Map();
+  for (const file of testFiles) {
+    const folder = path.dirname(file);
+    if (!GROUPED_FOLDERS.has(folder.split(path.sep).join('/')) || ALONE.has(file.split(path.sep).join('/'))) continue;
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+  }
+  let count = 0;
+  for (const [folder, files] of byFolder) {
+    for (let start = 0, n = 1; start < files.length; start += GROUP_SIZE, n++) {
+      const members = files.slice(start, start + GROUP_SIZE);
+      if (members.length < 2) continue;
+      // Static imports, each member after a module that names it: ava takes only tests declared in the
+      // turn of the event loop its file was loaded in, and a graph of static imports runs in one.
+      const helpers = path.relative(folder, 'test/helpers').split(path.sep).join('/');
+      const lines = [];
+      for (const member of members) {
+        const name = path.basename(member, '.test.ts');
+        await rename(path.join(OUT_DIR, folder, `${name}.test.mjs`), path.join(OUT_DIR, folder, `${name}.member.mjs`));
+        const enter = `import { enterGroupMember } from '${helpers}/testGroup.mjs';\nenterGroupMember(${JSON.stringify(name)});\n`;
+        await writeFile(path.join(OUT_DIR, folder, `${name}.enter.mjs`), enter);
+        lines.push(`import './${name}.enter.mjs';`, `import './${name}.member.mjs';`);
+      }
+      await writeFile(path.join(OUT_DIR, folder, `group-${n}.test.mjs`), `${lines.join('\n')}\n`);
+      count++;
+    }
+  }
+  return count;
+}

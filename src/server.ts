@@ -27,7 +27,7 @@ import { applyKeepAliveTimeout, drainOnClose } from './lib/httpKeepAlive';
 import { createAppServer } from './http/appServer';
 import { watchRevocations } from './users/revocationWatch';
 import { namespacesOf, redisAdapterChannels } from './realtime/socketioInternals';
-import { newAppContext, withinAppContext, type AppContext } from './lib/appContext';
+import { keepAppContextOnConnections, newAppContext, withinAppContext, type AppContext } from './lib/appContext';
 
 /**
  * Prefix of the Socket.IO adapter's Redis channels (the realtime emitter uses the same): REDIS_PREFIX
@@ -121,18 +121,18 @@ export interface RunningServer {
 
 /**
  * Open the database, migrate, build HTTP + Socket.IO (Redis adapter when configured) and listen, in
- * an app context of its own: everything this sets going finds this server's database and caches.
+ * `context` (lib/appContext.ts; by default the process's, or a new one where a process hosts several):
+ * everything this sets going finds this server's database and caches there.
  */
-export function startServer(config: Readonly<Config>, logger: Logger): Promise<RunningServer> {
-  const context = newAppContext();
+export function startServer(config: Readonly<Config>, logger: Logger, context: AppContext = newAppContext()): Promise<RunningServer> {
   return withinAppContext(context, async () => {
-    const server = await startServerIn(config, logger);
+    const server = await startServerIn(config, logger, context);
     const close = server.close;
     return { ...server, context, close: () => withinAppContext(context, close) };
   });
 }
 
-async function startServerIn(config: Readonly<Config>, logger: Logger): Promise<Omit<RunningServer, 'context'>> {
+async function startServerIn(config: Readonly<Config>, logger: Logger, context: AppContext): Promise<Omit<RunningServer, 'context'>> {
   const database = await openDatabase(config, logger);
   await migrate(database, logger);
   configureQuotas(config.quotas);
@@ -164,6 +164,7 @@ async function startServerIn(config: Readonly<Config>, logger: Logger): Promise<
   };
   const app = createApp(deps);
   const server = createAppServer(app);
+  keepAppContextOnConnections(server, context);
   // Longer than a load balancer keeps an idle connection (HTTP_KEEP_ALIVE_TIMEOUT_MS, 65 s): the
   // balancer closes first, never the app under a request it is sending. Shutdown closes them (drain below).
   applyKeepAliveTimeout(server, config.httpKeepAliveTimeoutMs);

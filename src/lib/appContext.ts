@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from 'node:net';
 
 /**
  * What one running server owns beyond its arguments: its database, caches, quotas, event listeners
@@ -23,7 +24,7 @@ export class AppContext {
   }
 }
 
-const processContext = new AppContext();
+let processContext = new AppContext();
 let scoped: AsyncLocalStorage<AppContext> | null = null;
 
 /** The context of the code running now: its server's, or the process's outside any server. */
@@ -64,7 +65,34 @@ export function withinAppContext<T>(context: AppContext, fn: () => T): T {
   return scoped ? scoped.run(context, fn) : fn();
 }
 
+/**
+ * The context of code that runs outside every server's from now on (the process's until then): a test
+ * file sharing a process with others sets up, before its server starts, what that server will use.
+ */
+export function setOutsideAppContext(context: AppContext): void {
+  processContext = context;
+}
+
 /** This process will host several servers at once: scope contexts from now on. Call before starting any. */
 export function hostSeveralApps(): void {
   scoped ??= new AsyncLocalStorage<AppContext>();
+}
+
+/**
+ * Where several servers share a process: keep `context` on what `server` emits and on the connections
+ * it accepts. Node makes an accepted socket's handle before any JavaScript runs, and its HTTP parser
+ * reads the handle directly: HTTP requests get a context from the parser, but an upgrade to a
+ * WebSocket, and every frame after it, would run in none (Socket.IO's handshakes would find no database).
+ */
+export function keepAppContextOnConnections(server: Server, context: AppContext): void {
+  const storage = scoped;
+  if (!storage) return;
+  const inContext = (target: { emit: (...args: unknown[]) => boolean }) => {
+    const emit = target.emit;
+    target.emit = function emitInContext(this: unknown, ...args: unknown[]) {
+      return storage.run(context, () => emit.apply(this, args));
+    };
+  };
+  inContext(server as unknown as { emit: (...args: unknown[]) => boolean });
+  server.on('connection', inContext);
 }

@@ -199,7 +199,7 @@ test('removal events name the removed user, not the one who removed it', async (
   const { owner, slug } = await userWithRoom(ctx.server);
   const b = await ctx.server.newUser();
   const room = (await b.api.post(`/room/${slug}/participant`)).body.data;
-  const { User } = await import('../../src/db/models');
+  const { User } = (await import('../../src/db')).db().models;
   const bRow = await User.findOne({ where: { uuid: b.user.uuid } });
   const ownerRow = await User.findOne({ where: { uuid: owner.user.uuid } });
   const mark = events.for(slug).length;
@@ -264,7 +264,7 @@ test('the owner may leave: it still owns the room, sees the passcode, and rejoin
 
 test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the passcode', async (t) => {
   const { authorizeRoomConnection } = await import('../../src/rooms/access');
-  const { User } = await import('../../src/db/models');
+  const { User } = (await import('../../src/db')).db().models;
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false });
   const pub = await userWithRoom(ctx.server, { is_public: true });
   const [b, stranger] = [await ctx.server.newUser(), await ctx.server.newUser()];
@@ -290,7 +290,7 @@ test('authorizeRoomConnection (Socket.IO auth): participants only, whatever the 
 test('policies and loaders other features use: findParticipant, isParticipant, canAccessRoom', async (t) => {
   const { findParticipant, readRoomBySlug: loadRoomBySlug } = await import('../../src/rooms/store/read');
   const { canAccessRoom, isParticipant } = await import('../../src/rooms/policy');
-  const { User } = await import('../../src/db/models');
+  const { User } = (await import('../../src/db')).db().models;
   const { owner, room, slug } = await userWithRoom(ctx.server, { is_public: false });
   const [b, stranger] = [await ctx.server.newUser(), await ctx.server.newUser()];
   await b.api.post(`/room/${slug}/participant`, { passcode: room.passcode });

@@ -163,7 +163,7 @@ test('PATCH /roll: bulk, all or nothing, items carrying the extra room field rea
 });
 
 async function idOf(uuid: string): Promise<number> {
-  const { Roll: RollModel } = await import('../../src/db/models');
+  const { Roll: RollModel } = (await import('../../src/db')).db().models;
   return (await RollModel.findOne({ where: { uuid } }))!.id;
 }
 

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { withinAppContext } from '../../src/lib/appContext';
+import { currentAppContext, withinAppContext, type AppContext } from '../../src/lib/appContext';
 import { startServer, type RunningServer } from '../../src/server';
 import { Api, newGuest } from './http';
 import { createTestDatabase, type TestDatabase } from './env';
@@ -18,10 +18,11 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Start the real server (HTTP + Socket.IO) on an ephemeral port with a database of its own.
- * A test file may start several at once: each has an app context of its own (lib/appContext.ts).
+ * Start the real server (HTTP + Socket.IO) on an ephemeral port with a database of its own, in the
+ * test file's app context (lib/appContext.ts: the process's, or the file's own in a group,
+ * test/helpers/testGroup.ts), or in `context`.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, context: AppContext = currentAppContext()): Promise<TestServer> {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({
@@ -37,7 +38,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       ...env,
     }),
   };
-  const server = await startServer(Object.freeze(config), createLogger(config.logLevel));
+  const server = await startServer(Object.freeze(config), createLogger(config.logLevel), context);
   const api = new Api(server.url);
   let stopped = false;
   return {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hostSeveralApps } from '../../src/lib/appContext';
+import { AppContext, hostSeveralApps } from '../../src/lib/appContext';
 import { db } from '../../src/db';
 import { currentQuotas } from '../../src/users/quotas';
 import { recordEvents } from '../fixtures/events';
@@ -14,7 +14,7 @@ hostSeveralApps();
 let a: TestServer;
 let b: TestServer;
 test.before(async () => {
-  [a, b] = await Promise.all([startTestServer({ ROOMS_PER_USER: '1' }), startTestServer({ ROOMS_PER_USER: '3' })]);
+  [a, b] = await Promise.all([startTestServer({ ROOMS_PER_USER: '1' }, new AppContext()), startTestServer({ ROOMS_PER_USER: '3' }, new AppContext())]);
 });
 test.after.always(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -71,7 +71,7 @@ test("a server's domain events reach its own listeners only", async (t) => {
 });
 
 test('a server stopped leaves the other running', async (t) => {
-  const spare = await startTestServer();
+  const spare = await startTestServer({}, new AppContext());
   const user = await b.newUser();
   await spare.stop();
   t.is((await user.api.get('/user')).status, 200);

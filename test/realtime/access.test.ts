@@ -57,7 +57,7 @@ function dropWatch(c: Client): (log: (message: string) => void) => Promise<strin
 test("revoking a key drops the room and /user sockets opened with it at once; the user's other key keeps its own", async (t) => {
   const { owner, player, slug } = await roomWithPlayer();
   const { issueApiKey, revokeApiKeys } = await import('../../src/users/apiKeys');
-  const { User } = await import('../../src/db/models');
+  const { User } = (await import('../../src/db')).db().models;
   const second = await issueApiKey((await User.findOne({ where: { uuid: player.user.uuid } }))!, 'second');
   const watcher = await connect(slug, owner);
   const room = await connect(slug, player);
@@ -142,7 +142,7 @@ test('an eviction that never reached the sockets (the seat removed without the c
   const { owner, player, slug } = await roomWithPlayer(false);
   const watcher = await connect(slug, owner);
   const room = await connect(slug, player);
-  const { Participant, User } = await import('../../src/db/models');
+  const { Participant, User } = (await import('../../src/db')).db().models;
   const playerId = (await User.findOne({ where: { uuid: player.user.uuid } }))!.id;
   t.is(await Participant.destroy({ where: { userId: playerId } }), 1);
   const removedAt = Date.now();
