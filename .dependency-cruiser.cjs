@@ -47,8 +47,17 @@ const ANY_FEATURE = `^src/(${FEATURES.join('|')})/`;
  */
 const REALTIME_WIRING = ['^src/realtime/', '^src/(main|server|app)\\.ts$', '^src/openapi/', '^src/metrics/realtime\\.ts$'];
 
-/** The ground: modules every layer may import, which import only each other. */
-const GROUND = ['^src/(config|quotaConfig|hostsConfig|trustProxyConfig|webhookConfig|errors|logger)\\.ts$', '^src/events/', '^src/client/', '^src/dice/'];
+/**
+ * The ground: modules every layer may import, which import only each other. lib/appContext.ts, where a
+ * server's state lives, imports nothing of the project: the bus (events/) keeps its listeners there.
+ */
+const GROUND = [
+  '^src/(config|quotaConfig|hostsConfig|trustProxyConfig|webhookConfig|errors|logger)\\.ts$',
+  '^src/lib/appContext\\.ts$',
+  '^src/events/',
+  '^src/client/',
+  '^src/dice/',
+];
 
 module.exports = {
   forbidden: [

@@ -1,8 +1,9 @@
 // The test files as JavaScript for `npm test` (.test-build/, a mirror of test/): each test file is
 // one esbuild entry, the project's modules they import are bundled into shared chunks, packages stay
-// imports of node_modules. Why: ava starts a process per test file, and loading a file's ~400 project
-// modules through tsx's loader cost about 1.5 s of CPU per process, more than most files' tests; the
-// bundle loads in about 0.1 s. `npx ava` on test/**/*.ts (tsx) keeps working for one file at a time.
+// imports of node_modules. Why: loading a file's ~400 project modules through tsx's loader cost about
+// 1.5 s of CPU per test file, more than most files' tests; the bundle loads in about 0.1 s. Most files
+// then run in groups, several to a worker (writeGroups below). `npx ava` on test/**/*.ts (tsx) keeps
+// working for one file at a time.
 //
 // `import.meta.url` is replaced in every module by the URL of its own source file, so paths a module
 // computes from where it lives (the repository root, src/ for the browser scripts) are those of the
@@ -12,32 +13,21 @@ import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Folders whose test files run in groups (writeGroups below), and how many files a group holds (TEST_GROUP_SIZE=1: none, to compare). */
+/**
+ * Folders whose test files run in groups (writeGroups below), and how many files a group holds
+ * (TEST_GROUP_SIZE=1: none, to compare). Not grouped: browser/ (each file drives a Chromium of its own,
+ * and their waits on drawing overran with more at once), cluster/ and faults/ (each file spawns server
+ * processes, two or three with two database pools each: eight files at once would be two dozen
+ * processes on two cores, and more PostgreSQL connections than it allows).
+ */
 const GROUPED_FOLDERS = new Set(
-  ['api', 'accounts', 'board', 'cluster', 'concurrency', 'dice', 'faults', 'hostile', 'lib', 'openapi', 'ops', 'pages', 'realtime', 'rooms', 'stats', 'themes'].map(
+  ['api', 'accounts', 'board', 'concurrency', 'dice', 'hostile', 'lib', 'openapi', 'ops', 'pages', 'realtime', 'rooms', 'stats', 'themes'].map(
     (folder) => `test/${folder}`,
   ),
 );
 const GROUP_SIZE = Number(process.env.TEST_GROUP_SIZE) || 8;
-/**
- * Files that run alone. Named one by one in a pass of scripts/test.sh (selected or left out by name, so
- * they must stay files of their own):
- */
-const ALONE = new Set(
-  [
-    'accounts/activation',
-    'accounts/pageKey',
-    'openapi/contract',
-    'openapi/fromJoi',
-    'cluster/access',
-    'cluster/redis-outage',
-    'cluster/metrics.outage',
-    'cluster/sharded.outage',
-    'cluster/sequence.outage',
-    'cluster/caches',
-    'cluster/webhooks',
-  ].map((name) => `test/${name}.test.ts`),
-);
+/** Files that run alone: scripts/test.sh selects or leaves them out by name, so they stay files of their own. */
+const ALONE = new Set(['accounts/activation', 'accounts/pageKey', 'openapi/contract', 'openapi/fromJoi'].map((name) => `test/${name}.test.ts`));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(root, '.test-build');

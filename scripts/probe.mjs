@@ -1,15 +1,22 @@
 // Reports which test servers are reachable: prints "postgres=ok|<reason>" and "redis=ok|<reason>".
+// PostgreSQL must also allow MIN_CONNECTIONS: the PostgreSQL pass runs groups of test files, each
+// file's server with its two pools (scripts/build-tests.mjs), two groups at once.
 import net from 'node:net';
 import pg from 'pg';
 
 const pgUrl = process.argv[2];
 const redisUrl = process.argv[3];
 
+const MIN_CONNECTIONS = 300;
+
 async function probePg() {
   const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    const { rows } = await client.query('SHOW max_connections');
+    const allowed = Number(rows[0].max_connections);
+    if (allowed < MIN_CONNECTIONS)
+      return `it allows ${allowed} connections, the suite needs ${MIN_CONNECTIONS} (ALTER SYSTEM SET max_connections = ${MIN_CONNECTIONS}, then restart it; .ci/run does)`;
     return 'ok';
   } catch (err) {
     return (err.message || String(err)).replace(/\s+/g, ' ');

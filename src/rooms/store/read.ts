@@ -2,7 +2,6 @@ import { db } from '../../db';
 import { chunks } from '../../db/inList';
 import { toUser, userColumns } from '../../users/store';
 import { placeholders } from '../../db/sql';
-import type { RoomBackground } from '../../db/models';
 import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from './records';
 import { SLUG_PATTERN } from '../codes';
 

@@ -4,7 +4,7 @@ import { uniquely } from '../../db/errors';
 import { queryInTransaction } from '../../db/sql';
 import type { DomainEvent } from '../../events/bus';
 import { recordInTransaction } from '../../events/record';
-import type { Participant, Room, RoomBackground } from '../../db/models';
+import type { Participant, Room } from '../../db/models';
 import { trayOf, type ParticipantRecord, type RoomRecord } from './records';
 
 /** This database's model classes (db/models: one set per open database). */

@@ -3,7 +3,6 @@
  */
 import { db } from '../../db';
 import { uniquely } from '../../db/errors';
-import type { DiceBoxItem, Theme, User } from '../../db/models';
 import { plain, type DiceBoxEntry, type ThemeRecord, type ThemesTransaction } from './records';
 
 /** This database's model classes (db/models: one set per open database). */

@@ -4,7 +4,6 @@
  */
 import { Op, QueryTypes, col, literal } from 'sequelize';
 import { db } from '../../db';
-import type { ShareRequest, User } from '../../db/models';
 import { plain, type RevocationReason, type ShareRequestRecord, type ThemesTransaction } from './records';
 
 /** This database's model classes (db/models: one set per open database). */

@@ -5,7 +5,6 @@
 import { Op, QueryTypes } from 'sequelize';
 import { db } from '../../db';
 import { uniquely } from '../../db/errors';
-import type { Theme, ThemeAsset, User } from '../../db/models';
 import { placeholders } from '../../db/sql';
 import { latestOf } from '../versions';
 import { plain, type AssetMeta, type NewAsset, type ThemeRecord, type ThemesTransaction, type ThemeVersionRow } from './records';
