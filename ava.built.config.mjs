@@ -1,13 +1,21 @@
 // ava on the test files built by scripts/build-tests.mjs (what `npm test` runs): JavaScript, so no
 // TypeScript loader in the test processes. package.json's "ava" runs test/**/*.ts through tsx.
 //
-// Each test file runs in a worker thread of one ava process rather than in a process of its own: a
-// thread has its own module instances (the database, the caches, the bus are one per test file, as
-// with processes) and skips booting Node for each of the suite's 200 files. Measured on test/api
-// (SQLite): 161 -> 142 s of CPU, 89 -> 78 s (docs/performance.md, "CI time").
+// Each test file (or group of files, scripts/build-tests.mjs) runs in a worker thread of one ava
+// process rather than in a process of its own: a thread has its own module instances, and each server
+// a file starts its own app context (src/lib/appContext.ts), and it skips booting Node for each file.
+
+/**
+ * What runs first: the longest files, so that the two workers end together rather than one waiting on
+ * a long file picked up last. Files that wait on spawned servers and failovers (cluster/, faults/), then
+ * Chromium's and the groups of eight, then the rest, each in name order.
+ */
+const expectedLength = (file) => (/\/(cluster|faults)\//.test(file) ? 3 : /\/browser\/|\/group-\d+\.test\.mjs$/.test(file) ? 2 : 1);
+
 export default {
   files: ['.test-build/test/**/*.test.mjs'],
   nodeArguments: ['--enable-source-maps'],
   workerThreads: true,
   timeout: '120s',
+  sortTestFiles: (a, b) => expectedLength(b) - expectedLength(a) || a.localeCompare(b),
 };

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite: type check, import rules, lint and format; every test on SQLite (the embedded shape); the
-# database tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis (the production
-# shape), then the multi-instance tests once more on a Redis Cluster of 3 masters that this script starts
-# and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
+# The whole suite: type check, import rules, lint and format, beside the multi-instance tests on a Redis
+# Cluster of 3 masters that this script starts and stops (scripts/redis-cluster.sh); every test on
+# SQLite (the embedded shape); the database tests again on PostgreSQL and the multi-instance tests on
+# PostgreSQL + Redis (the production shape). Servers that cannot be reached (and redis-server/redis-cli
 # missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +20,9 @@ as_built() {
 }
 
 # A pass writes its own log ($LOG.<label>.txt, its exit code in .rc) as it runs; `tally` counts it once
-# it has ended. The passes run one after the other: run at once on a 2-core machine they took longer
-# in all and the load they made failed tests that wait on the database (docs/performance.md, "CI time").
+# it has ended. The SQLite and PostgreSQL passes run one after the other: at once on a 2-core machine
+# the load they made failed tests that wait on the database (docs/performance.md, "CI time"); the
+# Redis Cluster pass runs beside the static checks.
 run_ava() { # label, env..., -- patterns...
   local label=$1; shift
   local envs=()
@@ -69,51 +70,9 @@ echo "=== build ==="
 if node scripts/build.mjs; then export TEST_BUILD_DIR=dist; else status=1; failed=$((failed + 1)); echo "build failed"; fi
 if ! node scripts/build-tests.mjs; then status=1; failed=$((failed + 1)); echo "test build failed"; fi
 
-# The type check; the import rules of docs/architecture.md (.dependency-cruiser.cjs); ESLint
-# (eslint.config.js); Prettier's check (.prettierrc.json).
-run_check "type check" npx tsc --noEmit &
-run_check "import rules" npm run --silent lint:deps &
-run_check lint npm run --silent lint &
-run_check format npm run --silent format:check &
-wait
-tally_check "type check" "type check failed"
-tally_check "import rules" "import rules broken"
-tally_check lint "lint failed"
-tally_check format "files not formatted: bash scripts/format-all.sh"
-
 mapfile -t probe < <(node scripts/probe.mjs "$PG_URL" "$REDIS")
 pg_state=${probe[0]#postgres=}
 redis_state=${probe[1]#redis=}
-
-sqlite_patterns=('test/**/*.test.ts' '!test/cluster/**' '!test/faults/**')
-if [ ! -x "$CHROMIUM" ]; then
-  sqlite_patterns+=('!test/browser/**')
-  skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
-fi
-# The SQLite pass also records every response the servers send, to check them all against the
-# OpenAPI document afterwards (test/openapi/record.ts).
-OPENAPI_DIR="$LOG.openapi"
-run_ava sqlite TEST_DB=sqlite OPENAPI_RECORD_DIR="$OPENAPI_DIR" -- --node-arguments=--import=./test/openapi/record.ts "${sqlite_patterns[@]}"
-tally sqlite
-echo ""
-echo "=== every recorded response against the OpenAPI document ==="
-if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
-
-# test/openapi/contract and fromJoi check the document alone, without a server or a database: the
-# SQLite pass runs them, and once is enough.
-db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
-run_postgres=false
-if [ "$pg_state" = ok ]; then
-  run_postgres=true
-  if [ "$redis_state" = ok ]; then
-    db_patterns+=('test/cluster/**/*.test.ts')
-  else
-    skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
-  fi
-else
-  skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
-  skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
-fi
 
 # The multi-instance tests on a Redis Cluster (REDIS_CLUSTER_NODES instead of REDIS_URL). Left out:
 # the tests that start a standalone redis-server of their own to stop and restart it (access, caches,
@@ -145,13 +104,55 @@ cluster_pass() { # runs in a subshell of its own: the cluster is stopped when it
   fi
 }
 
+# The type check; the import rules of docs/architecture.md (.dependency-cruiser.cjs); ESLint
+# (eslint.config.js); Prettier's check (.prettierrc.json).
+# They run beside the Redis Cluster pass, whose tests mostly wait (heartbeats, failovers) while the
+# checks compute (docs/performance.md, "CI time").
+run_check "type check" npx tsc --noEmit &
+run_check "import rules" npm run --silent lint:deps &
+run_check lint npm run --silent lint &
+run_check format npm run --silent format:check &
+if $run_cluster; then (cluster_pass) & fi
+wait
+if $run_cluster; then tally rediscluster; fi
+tally_check "type check" "type check failed"
+tally_check "import rules" "import rules broken"
+tally_check lint "lint failed"
+tally_check format "files not formatted: bash scripts/format-all.sh"
+
+sqlite_patterns=('test/**/*.test.ts' '!test/cluster/**' '!test/faults/**')
+if [ ! -x "$CHROMIUM" ]; then
+  sqlite_patterns+=('!test/browser/**')
+  skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
+fi
+# The SQLite pass also records every response the servers send, to check them all against the
+# OpenAPI document afterwards (test/openapi/record.ts).
+OPENAPI_DIR="$LOG.openapi"
+run_ava sqlite TEST_DB=sqlite OPENAPI_RECORD_DIR="$OPENAPI_DIR" -- --node-arguments=--import=./test/openapi/record.ts "${sqlite_patterns[@]}"
+tally sqlite
+echo ""
+echo "=== every recorded response against the OpenAPI document ==="
+if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
+
+# test/openapi/contract and fromJoi check the document alone, without a server or a database: the
+# SQLite pass runs them, and once is enough.
+db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
+run_postgres=false
+if [ "$pg_state" = ok ]; then
+  run_postgres=true
+  if [ "$redis_state" = ok ]; then
+    db_patterns+=('test/cluster/**/*.test.ts')
+  else
+    skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
+  fi
+else
+  skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
+  skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
+fi
+
 if $run_postgres; then
   run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
   tally postgres
-fi
-if $run_cluster; then
-  (cluster_pass)
-  tally rediscluster
 fi
 
 echo ""

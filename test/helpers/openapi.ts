@@ -8,7 +8,7 @@
  * - `checkRecord` / `checkRecords` match a response to its operation and validate it.
  *
  * Suite-wide: with OPENAPI_RECORD_DIR set, `recordResponsesToDir(server.http, dir)` (call it where a
- * test server starts) appends every response to `<dir>/<pid>.jsonl`, and
+ * test server starts) appends every response to `<dir>/<pid>-<thread>.jsonl` (one per test worker), and
  * `npx tsx test/helpers/openapi.ts check <dir>` validates them all afterwards (exit 1 on a mismatch).
  */
 import fs from 'node:fs';
@@ -311,7 +311,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   );
   const problems = checkRecords(records);
   const unique = [...new Set(problems)];
-  console.log(`${records.length} responses from ${files.length} test files checked against the OpenAPI document: ${unique.length} problems`);
+  console.log(
+    `${records.length} responses from ${files.length} test workers (a test file or a group of them each) checked against the OpenAPI document: ${unique.length} problems`,
+  );
   for (const p of unique.slice(0, 200)) console.log(`  ${p}`);
   process.exit(records.length === 0 || unique.length > 0 ? 1 : 0);
 }
