@@ -52,7 +52,7 @@ export function initModels(sequelize: Sequelize): Models {
     RollWhisper: { RollWhisper: class extends RollWhisper {} }.RollWhisper,
     ShareRequest: { ShareRequest: class extends ShareRequest {} }.ShareRequest,
   };
-  for (const model of Object.values(models)) model.initModel(sequelize);
+  for (const model of Object.values(models) as { initModel(sequelize: Sequelize): void }[]) model.initModel(sequelize);
   associate(models);
   return models;
 }
