@@ -126,10 +126,12 @@ test("the room's keys share the slot of its channel: {<prefix>#/room/<slug>#}:se
   const redis = redisClient();
   try {
     const tag = `{dice#/room/${slug}#}`;
-    t.is(Number(await redis.hget(`${tag}:seq`, 'n')), heard.seq);
+    // The counter is at the roll's seq or past it: a join's RoomUpdateEvent may be numbered after the roll.
+    t.true(Number(await redis.hget(`${tag}:seq`, 'n')) >= heard.seq);
     const log = await redis.zrange(`${tag}:log`, 0, -1, 'WITHSCORES');
-    t.is(Number(log.at(-1)), heard.seq);
-    t.regex(log.at(-2)!, /^\d+ \{"event":"RollCreateEvent","rollId":\d+\}$/);
+    const at = log.findIndex((value, i) => i % 2 === 1 && Number(value) === heard.seq);
+    t.true(at > 0, 'the roll is logged under its seq');
+    t.regex(log[at - 1]!, /^\d+ \{"event":"RollCreateEvent","rollId":\d+\}$/);
     for (const key of ['seq', 'log']) t.true((await redis.ttl(`${tag}:${key}`)) > 3600, key);
     const senders = Object.keys(await redis.hgetall(`${tag}:seq`)).filter((f) => f.startsWith('i:'));
     t.true(senders.length >= 1 && senders.length <= 2, 'the instances that sent to it, with their last block numbers');
