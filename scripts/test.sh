@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The whole suite, in three steps of two things at once (each pair one that computes and one that mostly
-# waits): type check, import rules, lint and format, beside the multi-instance tests on a Redis Cluster
-# of 3 masters that this script starts and stops (scripts/redis-cluster.sh); every test on SQLite (the
-# embedded shape), beside the multi-instance and fault tests on PostgreSQL + Redis (the production
-# shape); the database tests again on PostgreSQL. Servers that cannot be reached (and redis-server/redis-cli
+# The whole suite, two things at a time (each pair one that computes beside one that mostly waits):
+# type check, import rules, lint and format, beside the multi-instance tests on a Redis Cluster of 3
+# masters that this script starts and stops (scripts/redis-cluster.sh); then every test on SQLite (the
+# embedded shape) and the database tests again on PostgreSQL, beside the multi-instance and fault tests
+# on PostgreSQL + Redis (the production shape). Servers that cannot be reached (and redis-server/redis-cli
 # missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -124,8 +124,8 @@ tally_check format "files not formatted: bash scripts/format-all.sh"
 # SQLite pass runs them, and once is enough.
 db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts')
 # The multi-instance and fault tests (server processes of their own on PostgreSQL + Redis): a pass of
-# their own, one file at a time beside the SQLite pass. They mostly wait (heartbeats, failovers, TTLs)
-# while the SQLite pass computes: at the start of the PostgreSQL pass they took its first 108 s.
+# their own, one file at a time beside the SQLite and PostgreSQL passes. They mostly wait (heartbeats,
+# failovers, TTLs) while those compute: inside the PostgreSQL pass they took its first 108 s.
 multi_patterns=('test/faults/**/*.test.ts')
 run_postgres=false
 if [ "$pg_state" = ok ]; then
@@ -146,28 +146,27 @@ if [ ! -x "$CHROMIUM" ]; then
   skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
 fi
 if $run_postgres; then
-  # Its log is printed once it has ended, after the SQLite pass's.
+  # Its log is printed once it has ended, after the PostgreSQL pass's.
   (run_ava multi-instance TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- --concurrency=1 "${multi_patterns[@]}" >/dev/null) &
 fi
 # The SQLite pass also records every response the servers send, to check them all against the
 # OpenAPI document afterwards (test/openapi/record.ts).
 OPENAPI_DIR="$LOG.openapi"
 run_ava sqlite TEST_DB=sqlite OPENAPI_RECORD_DIR="$OPENAPI_DIR" -- --node-arguments=--import=./test/openapi/record.ts "${sqlite_patterns[@]}"
-wait
 tally sqlite
-if $run_postgres; then
-  echo ""
-  echo "=== multi-instance (beside the SQLite pass) ==="
-  cat "$LOG.multi-instance.txt"
-  tally multi-instance
-fi
 echo ""
 echo "=== every recorded response against the OpenAPI document ==="
 if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
 
 if $run_postgres; then
+  # Starts when the SQLite pass ends, while the multi-instance pass may still be running.
   run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
   tally postgres
+  wait
+  echo ""
+  echo "=== multi-instance (beside the SQLite and PostgreSQL passes) ==="
+  cat "$LOG.multi-instance.txt"
+  tally multi-instance
 fi
 
 echo ""
