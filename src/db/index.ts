@@ -42,6 +42,11 @@ export function db(): Database {
   return current;
 }
 
+/** This server's model classes (db/models: one set per open database). */
+export function models(): Models {
+  return db().models;
+}
+
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databasePoolSize?: number }, logger?: Logger): Promise<Database> {
   const state = opened();
   if (state.current) return state.current;

@@ -1,13 +1,10 @@
 import { Op, QueryTypes, col, fn, where, type Transaction } from 'sequelize';
-import { db } from '../db';
+import { db, models } from '../db';
 import { uniquely } from '../db/errors';
 import type { ApiKey, User } from '../db/models';
 import { chunks } from '../db/inList';
 import { columns } from '../db/sql';
 import { asBool, asDate, asDateOrNull, placeholders, type Query, type Row } from '../db/sql';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 /**
  * The users store: the only code that reads or writes the `users` and `api_keys` tables. It answers

@@ -14,20 +14,20 @@ import { User } from './User';
 
 export { ApiKey, DiceBoxItem, Participant, Roll, RollValue, RollWhisper, Room, RoomBackground, ShareRequest, Theme, ThemeAsset, User };
 
+const MODEL_CLASSES = { User, ApiKey, Theme, ThemeAsset, DiceBoxItem, Room, RoomBackground, Participant, Roll, RollValue, RollWhisper, ShareRequest };
+
 /** The model classes of one open database: the classes above, each bound to that database's Sequelize. */
-export interface Models {
-  User: typeof User;
-  ApiKey: typeof ApiKey;
-  Theme: typeof Theme;
-  ThemeAsset: typeof ThemeAsset;
-  DiceBoxItem: typeof DiceBoxItem;
-  Room: typeof Room;
-  RoomBackground: typeof RoomBackground;
-  Participant: typeof Participant;
-  Roll: typeof Roll;
-  RollValue: typeof RollValue;
-  RollWhisper: typeof RollWhisper;
-  ShareRequest: typeof ShareRequest;
+export type Models = typeof MODEL_CLASSES;
+
+// A mixin's base must be typed as constructing from `any[]` (TypeScript's rule for `class extends`).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ModelClass = (new (...args: any[]) => object) & { initModel(sequelize: Sequelize): void };
+
+/** A subclass of `model` bound to `sequelize`, named as it is: Sequelize names a model after its class. */
+function boundCopy<M extends ModelClass>(model: M, sequelize: Sequelize): M {
+  const copy = { [model.name]: class extends model {} }[model.name] as M;
+  copy.initModel(sequelize);
+  return copy;
 }
 
 /**
@@ -37,22 +37,8 @@ export interface Models {
  * still instances of the classes above, which the stores name as types.
  */
 export function initModels(sequelize: Sequelize): Models {
-  // `{ User: class extends User {} }.User`: a class named as its model, Sequelize's name for it.
-  const models: Models = {
-    User: { User: class extends User {} }.User,
-    ApiKey: { ApiKey: class extends ApiKey {} }.ApiKey,
-    Theme: { Theme: class extends Theme {} }.Theme,
-    ThemeAsset: { ThemeAsset: class extends ThemeAsset {} }.ThemeAsset,
-    DiceBoxItem: { DiceBoxItem: class extends DiceBoxItem {} }.DiceBoxItem,
-    Room: { Room: class extends Room {} }.Room,
-    RoomBackground: { RoomBackground: class extends RoomBackground {} }.RoomBackground,
-    Participant: { Participant: class extends Participant {} }.Participant,
-    Roll: { Roll: class extends Roll {} }.Roll,
-    RollValue: { RollValue: class extends RollValue {} }.RollValue,
-    RollWhisper: { RollWhisper: class extends RollWhisper {} }.RollWhisper,
-    ShareRequest: { ShareRequest: class extends ShareRequest {} }.ShareRequest,
-  };
-  for (const model of Object.values(models) as { initModel(sequelize: Sequelize): void }[]) model.initModel(sequelize);
+  const entries = Object.entries(MODEL_CLASSES) as [keyof Models, ModelClass][];
+  const models = Object.fromEntries(entries.map(([name, model]) => [name, boundCopy(model, sequelize)])) as unknown as Models;
   associate(models);
   return models;
 }

@@ -1,12 +1,9 @@
-import { db } from '../../db';
+import { db, models } from '../../db';
 import { chunks } from '../../db/inList';
 import { toUser, userColumns } from '../../users/store';
 import { placeholders } from '../../db/sql';
 import { participantColumns, roomColumns, toParticipant, toRoom, type ParticipantRecord, type RoomRecord } from './records';
 import { SLUG_PATTERN } from '../codes';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 /**
  * Rooms read outside a change, as plain records (records.ts): the room, its owner, and every

@@ -1,14 +1,11 @@
 import { Op, type Transaction } from 'sequelize';
-import { db } from '../../db';
+import { db, models } from '../../db';
 import { uniquely } from '../../db/errors';
 import { queryInTransaction } from '../../db/sql';
 import type { DomainEvent } from '../../events/bus';
 import { recordInTransaction } from '../../events/record';
 import type { Participant, Room } from '../../db/models';
 import { trayOf, type ParticipantRecord, type RoomRecord } from './records';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 /**
  * Every change to rooms, participants and room backgrounds. The use cases decide; these write, inside

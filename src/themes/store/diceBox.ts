@@ -1,12 +1,9 @@
 /**
  * The dice box store: every read and write of `dice_box_items`. Returns plain records.
  */
-import { db } from '../../db';
+import { db, models } from '../../db';
 import { uniquely } from '../../db/errors';
 import { plain, type DiceBoxEntry, type ThemeRecord, type ThemesTransaction } from './records';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 /**
  * Put a theme version in a user's dice box, or move the box's entry for that theme to this version:

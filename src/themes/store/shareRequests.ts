@@ -3,11 +3,8 @@
  * Returns plain records.
  */
 import { Op, QueryTypes, col, literal } from 'sequelize';
-import { db } from '../../db';
+import { db, models } from '../../db';
 import { plain, type RevocationReason, type ShareRequestRecord, type ThemesTransaction } from './records';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 const withUser = () => [{ model: models().User, as: 'user' }];
 

@@ -3,14 +3,11 @@
  * (store/records.ts); use cases that check then write take their transaction from `withThemeLocked`.
  */
 import { Op, QueryTypes } from 'sequelize';
-import { db } from '../../db';
+import { db, models } from '../../db';
 import { uniquely } from '../../db/errors';
 import { placeholders } from '../../db/sql';
 import { latestOf } from '../versions';
 import { plain, type AssetMeta, type NewAsset, type ThemeRecord, type ThemesTransaction, type ThemeVersionRow } from './records';
-
-/** This database's model classes (db/models: one set per open database). */
-const models = () => db().models;
 
 const withUser = () => [{ model: models().User, as: 'user' }];
 
