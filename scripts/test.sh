@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite, two things at a time (each pair one that computes beside one that mostly waits):
-# type check, import rules, lint and format, beside the multi-instance tests on a Redis Cluster of 3
-# masters that this script starts and stops (scripts/redis-cluster.sh); then every test on SQLite (the
-# embedded shape) and the database tests again on PostgreSQL, beside the multi-instance and fault tests
-# on PostgreSQL + Redis (the production shape). Servers that cannot be reached (and redis-server/redis-cli
+# The whole suite: type check, import rules, lint and format, beside the multi-instance tests on a Redis
+# Cluster of 3 masters that this script starts and stops (scripts/redis-cluster.sh); every test on
+# SQLite (the embedded shape); the database tests again on PostgreSQL and the multi-instance tests on
+# PostgreSQL + Redis (the production shape). Servers that cannot be reached (and redis-server/redis-cli
 # missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +21,8 @@ as_built() {
 
 # A pass writes its own log ($LOG.<label>.txt, its exit code in .rc) as it runs; `tally` counts it once
 # it has ended. The SQLite and PostgreSQL passes run one after the other: at once on a 2-core machine
-# the load they made failed tests that wait on the database (docs/performance.md, "CI time").
+# the load they made failed tests that wait on the database (docs/performance.md, "CI time"); the
+# Redis Cluster pass runs beside the static checks.
 run_ava() { # label, env..., -- patterns...
   local label=$1; shift
   local envs=()
@@ -120,34 +120,10 @@ tally_check "import rules" "import rules broken"
 tally_check lint "lint failed"
 tally_check format "files not formatted: bash scripts/format-all.sh"
 
-# test/openapi/contract and fromJoi check the document alone, without a server or a database: the
-# SQLite pass runs them, and once is enough.
-db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts')
-# The multi-instance and fault tests (server processes of their own on PostgreSQL + Redis): a pass of
-# their own, one file at a time beside the SQLite and PostgreSQL passes. They mostly wait (heartbeats,
-# failovers, TTLs) while those compute: inside the PostgreSQL pass they took its first 108 s.
-multi_patterns=('test/faults/**/*.test.ts')
-run_postgres=false
-if [ "$pg_state" = ok ]; then
-  run_postgres=true
-  if [ "$redis_state" = ok ]; then
-    multi_patterns+=('test/cluster/**/*.test.ts')
-  else
-    skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
-  fi
-else
-  skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
-  skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
-fi
-
 sqlite_patterns=('test/**/*.test.ts' '!test/cluster/**' '!test/faults/**')
 if [ ! -x "$CHROMIUM" ]; then
   sqlite_patterns+=('!test/browser/**')
   skipped_suites+=("browser tests (no Chromium at $CHROMIUM; apt-get install chromium)")
-fi
-if $run_postgres; then
-  # Its log is printed once it has ended, after the PostgreSQL pass's.
-  (run_ava multi-instance TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- --concurrency=1 "${multi_patterns[@]}" >/dev/null) &
 fi
 # The SQLite pass also records every response the servers send, to check them all against the
 # OpenAPI document afterwards (test/openapi/record.ts).
@@ -158,15 +134,25 @@ echo ""
 echo "=== every recorded response against the OpenAPI document ==="
 if npx tsx test/helpers/openapi.ts check "$OPENAPI_DIR"; then passed=$((passed + 1)); else status=1; failed=$((failed + 1)); fi
 
+# test/openapi/contract and fromJoi check the document alone, without a server or a database: the
+# SQLite pass runs them, and once is enough.
+db_patterns=('test/api/**/*.test.ts' 'test/accounts/activation.test.ts' 'test/accounts/pageKey.test.ts' 'test/realtime/**/*.test.ts' 'test/hostile/**/*.test.ts' 'test/concurrency/**/*.test.ts' 'test/openapi/**/*.test.ts' '!test/openapi/contract.test.ts' '!test/openapi/fromJoi.test.ts' 'test/faults/**/*.test.ts')
+run_postgres=false
+if [ "$pg_state" = ok ]; then
+  run_postgres=true
+  if [ "$redis_state" = ok ]; then
+    db_patterns+=('test/cluster/**/*.test.ts')
+  else
+    skipped_suites+=("multi-instance tests (Redis at $REDIS: $redis_state)")
+  fi
+else
+  skipped_suites+=("PostgreSQL suite (PostgreSQL at $PG_URL: $pg_state)")
+  skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
+fi
+
 if $run_postgres; then
-  # Starts when the SQLite pass ends, while the multi-instance pass may still be running.
   run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
   tally postgres
-  wait
-  echo ""
-  echo "=== multi-instance (beside the SQLite and PostgreSQL passes) ==="
-  cat "$LOG.multi-instance.txt"
-  tally multi-instance
 fi
 
 echo ""
