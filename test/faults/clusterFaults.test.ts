@@ -263,13 +263,19 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
   const live = instances.find((i) => i.child.exitCode === null && i.child.signalCode === null)!;
   const fromLog = connectRoom(live.url, first!.key, first!.slug, { sinceSeq: first!.startSeq, socket: { reconnection: false, transports: ['websocket'] } });
   const logged = new Set<string>();
+  // What the socket heard besides rolls, named in the failure: a failure says which step failed.
+  const heard: string[] = [];
   fromLog.on('RollCreateEvent', (payload: { data: { uuid: string } }) => logged.add(payload.data.uuid));
+  fromLog.on('connect_error', (err: Error) => heard.push(`connect_error ${err.message}`));
+  fromLog.on('disconnect', (reason: string) => heard.push(`disconnect ${reason}`));
+  fromLog.on('ReplayRequiredEvent', () => heard.push('ReplayRequiredEvent'));
+  fromLog.on('RoomUpdateEvent', (payload: { seq?: number }) => heard.push(`RoomUpdateEvent seq ${payload.seq}`));
   for (let i = 0; i < 100 && !wanted.every((u) => logged.has(u)); i++) await sleep(100);
   fromLog.close();
   t.deepEqual(
     wanted.filter((u) => !logged.has(u)),
     [],
-    "every roll answered 201 is in the room's log",
+    `every roll answered 201 is in the room's log (replayed from seq ${first!.startSeq}; the socket heard: ${heard.join(', ') || 'nothing else'})`,
   );
   const replays = watchers.reduce((n, w) => n + w.replayRequired, 0);
   t.log(

@@ -113,10 +113,30 @@ function onRoomConnection(ctx: RealtimeContext, parent: Namespace) {
   });
 }
 
+/** How long a welcome waits before reading a room's seq a second time. */
+const HEAD_RETRY_MS = 250;
+
+/**
+ * The room's latest seq for a welcome, read a second time after a pause when Redis fails the first
+ * read: a cluster that is forming or failing over refuses commands for a moment, and a welcome without
+ * a seq leaves its client nothing to resume from the log with later. A second failure leaves the
+ * snapshot without one (roomSnapshots.ts).
+ */
+async function readHead(ctx: RealtimeContext, slug: string): Promise<number> {
+  const namespace = roomNamespace(slug);
+  try {
+    return await ctx.broadcaster.sequence.head(namespace);
+  } catch (err) {
+    ctx.logger.warn({ err: (err as Error).message, room: slug }, "could not read the room's seq; reading it once more");
+    await new Promise((resolve) => setTimeout(resolve, HEAD_RETRY_MS));
+    return ctx.broadcaster.sequence.head(namespace);
+  }
+}
+
 /** Wire `/room/{slug}` (auth, presence, moves, cleanup) and `/user` onto `io`. */
 export function setupNamespaces(ctx: RealtimeContext) {
   const { io, logger } = ctx;
-  ctx.rooms ??= new RoomLoads(undefined, (slug) => ctx.broadcaster.sequence.head(roomNamespace(slug)));
+  ctx.rooms ??= new RoomLoads(undefined, (slug) => readHead(ctx, slug));
   const parent = io.of(ROOM_NAMESPACE);
   ctx.roomParent = parent;
   const handshake = roomHandshake(logger, ctx.handshakeLimit);
