@@ -15,6 +15,8 @@ const expectedLength = (file) => (/\/(cluster|faults)\//.test(file) ? 3 : /\/bro
 export default {
   files: ['.test-build/test/**/*.test.mjs'],
   nodeArguments: ['--enable-source-maps'],
+  // A worker ends as soon as ava has its file's results (test/helpers/exitWhenDone.ts).
+  require: ['./.test-build/test/helpers/exitWhenDone.mjs'],
   workerThreads: true,
   timeout: '120s',
   sortTestFiles: (a, b) => expectedLength(b) - expectedLength(a) || a.localeCompare(b),

@@ -45,6 +45,8 @@ const entryPoints = (await readdir(path.join(root, 'test'), { recursive: true })
 entryPoints.push('test/openapi/record.ts');
 // Imported by the group files (below): an entry of its own so that its path is known.
 entryPoints.push('test/helpers/testGroup.ts');
+// Loaded before every test file (ava.built.config.mjs `require`).
+entryPoints.push('test/helpers/exitWhenDone.ts');
 entryPoints.sort();
 
 const ownImportMetaUrl = {

@@ -234,16 +234,25 @@ export function sqliteSql(sequelize: Sequelize, transaction: (fn: (t: Transactio
         reject((err as { code?: string }).code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(err.message) ? new UniqueViolationError(err) : err);
       });
     });
+  const inTransaction = async <T>(fn: (query: Query) => Promise<T>) =>
+    (await transaction((t) => {
+      const connection = (t as unknown as { connection: SqliteConnection }).connection;
+      return fn((text, params = []) => run(connection, text, params));
+    })) as T;
   return {
-    query: async (text, params = []) => run(await manager.getConnection({}), text, params),
-    transaction: async <T>(fn: (query: Query) => Promise<T>) =>
-      (await transaction((t) => {
-        const connection = (t as unknown as { connection: SqliteConnection }).connection;
-        return fn((text, params = []) => run(connection, text, params));
-      })) as T,
+    // A write waits for the server's one writer (db/index.ts) in JavaScript, like a transaction. Sent
+    // straight to SQLite while a transaction held the lock, it would wait in SQLite's busy handler on
+    // one of libuv's four threadpool threads: four such writes left the transaction no thread for its
+    // next statement, and the whole process stalled until their busy timeouts ran out (10 s seen).
+    query: async (text, params = []) =>
+      SQLITE_WRITE.test(text) ? inTransaction((query) => query(text, params)) : run(await manager.getConnection({}), text, params),
+    transaction: inTransaction,
     close: async () => undefined,
   };
 }
+
+/** A statement that writes (a read never waits for the writer: the database is in WAL mode). */
+const SQLITE_WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 /**
  * Plain SQL inside a Sequelize transaction (the models' commands writing a row of another table in the

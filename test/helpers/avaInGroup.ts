@@ -19,3 +19,5 @@ function declaringInGroup<F extends object>(fn: F): F {
 }
 
 export default declaringInGroup(ava);
+
+export { registerCompletionHandler } from 'ava';
