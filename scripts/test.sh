@@ -150,8 +150,11 @@ else
   skipped_suites+=("multi-instance tests (need PostgreSQL and Redis)")
 fi
 
+# Three files at a time here, two elsewhere: a third of this pass's time is the multi-instance and
+# fault files, which mostly wait (spawned servers starting, heartbeats, failovers); with two slots
+# both were often waiting at once while the cores idled (docs/performance.md, "CI time").
 if $run_postgres; then
-  run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- "${db_patterns[@]}"
+  run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- --concurrency=3 "${db_patterns[@]}"
   tally postgres
 fi
 

@@ -85,6 +85,8 @@ export interface Config {
    */
   socketMaxBufferedBytes: number;
   shutdownTimeoutMs: number;
+  /** With Redis: how long an instance may stay silent before the others count its sockets out (realtime/connection/presence.ts). */
+  presenceTtlMs: number;
   /**
    * How long an idle keep-alive connection stays open (src/lib/httpKeepAlive.ts): longer than any load
    * balancer in front keeps one, so that it is always the balancer that closes an idle connection.
@@ -307,6 +309,9 @@ const schema = Joi.object({
       'number.max': 'must be at most 1073741824 bytes (1 GiB): it bounds the memory one slow client may hold',
     }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10000),
+  // An instance silent this long is dead and the others count its sockets out; it beats three times
+  // in that span. Below 3 s a busy event loop could miss a beat and be reaped while alive.
+  PRESENCE_TTL_MS: Joi.number().integer().min(3000).max(600_000).default(30_000),
   // Whole seconds from 1 s: Node advertises `Keep-Alive: timeout=<seconds, rounded down>`, and a client
   // told 0 does not reuse the connection. Up to an hour (GCP's load balancer keeps 600 s).
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).max(3_600_000).default(65_000),
@@ -446,6 +451,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     socketBytesPerSecond: value.SOCKET_BYTES_PER_SECOND,
     socketMaxBufferedBytes: value.SOCKET_MAX_BUFFERED_BYTES,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
+    presenceTtlMs: value.PRESENCE_TTL_MS,
     httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     trustProxy: value.TRUST_PROXY,
     realtimeRevalidateMs: value.REALTIME_REVALIDATE_MS,

@@ -78,7 +78,12 @@ export function attachRealtime(io: Server, deps: AppDeps, options: RealtimeOptio
     : null;
   const broadcaster: Broadcaster = countingBroadcaster(redisBroadcaster ?? local, deps.metrics);
   const presence: PresenceStore = clustered
-    ? new RedisPresenceStore(deps.redis!, log, { prefix: `${deps.config.redisPrefix}presence:`, ...options.presence })
+    ? new RedisPresenceStore(deps.redis!, log, {
+        prefix: `${deps.config.redisPrefix}presence:`,
+        ttlMs: deps.config.presenceTtlMs,
+        heartbeatMs: Math.round(deps.config.presenceTtlMs / 3),
+        ...options.presence,
+      })
     : new MemoryPresenceStore();
   const rolls = createRollFeed(broadcaster);
   const handshakeLimit = { store: deps.rateLimitStore, perMinute: deps.config.rateLimitPerMinute, trust: compileTrust(deps.config.trustProxy) };

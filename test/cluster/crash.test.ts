@@ -3,13 +3,13 @@ import { redisClient, useCluster, type ClusterInstance } from '../helpers/cluste
 import { closeAll, connectRoom, type Client } from '../helpers/sockets';
 
 // Three instances; one is killed outright (no graceful shutdown, no leave): the others must count
-// its sockets out, once. Takes up to heartbeat + TTL (10 s + 30 s) by design.
+// its sockets out, once. Takes up to heartbeat + TTL by design: 2 + 6 s here (PRESENCE_TTL_MS).
 // A deployment of its own (REDIS_PREFIX): with the default prefix, instances of other test files
 // running beside it on the same Redis (each with a database of its own) counted as survivors too, and
 // one of them could reap B first, find no such room in its database and announce nothing (CI of
 // 23 Nov 2026: no ParticipantDisconnectEvent in 90 s). One deployment is one prefix and one database.
 const PREFIX = `crash-${process.pid}-${Date.now()}:`;
-const cluster = useCluster(test, 3, { REDIS_PREFIX: PREFIX });
+const cluster = useCluster(test, 3, { REDIS_PREFIX: PREFIX, PRESENCE_TTL_MS: '6000' });
 const clients: Client[] = [];
 test.after.always(() => closeAll(...clients));
 

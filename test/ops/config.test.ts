@@ -152,3 +152,12 @@ test('RATE_LIMIT_LEASE_MAX: 64 by default, 1 turns leases off, 0 or a fraction i
     t.regex(error!.message, /RATE_LIMIT_LEASE_MAX is invalid/);
   }
 });
+
+test('PRESENCE_TTL_MS: 30 s by default, from 3 s to 10 minutes in whole milliseconds', (t) => {
+  t.is(loadConfig({}).presenceTtlMs, 30_000);
+  t.is(loadConfig({ PRESENCE_TTL_MS: '6000' }).presenceTtlMs, 6000);
+  for (const bad of ['2999', '600001', '4500.5', 'soon']) {
+    const error = t.throws(() => loadConfig({ PRESENCE_TTL_MS: bad }), { instanceOf: ConfigError });
+    t.regex(error!.message, /PRESENCE_TTL_MS/);
+  }
+});
