@@ -6,11 +6,20 @@
 // a file starts its own app context (src/lib/appContext.ts), and it skips booting Node for each file.
 
 /**
- * What runs first: the longest files, so that the two workers end together rather than one waiting on
- * a long file picked up last. Files that wait on spawned servers and failovers (cluster/, faults/), then
- * Chromium's and the groups of eight, then the rest, each in name order.
+ * What runs first: the longest files, so that the workers end together rather than one waiting on a
+ * long file picked up last. Files that wait on spawned servers and failovers (cluster/, faults/); then
+ * the groups whose tests mostly wait (realtime/, ops/: sockets, timeouts, child processes) and the
+ * seeded fuzzing of hostile/, so that their waits overlap the computing files after them instead of
+ * leaving both cores idle at the end; then Chromium's and the other groups; then the rest, each in name order.
  */
-const expectedLength = (file) => (/\/(cluster|faults)\//.test(file) ? 3 : /\/browser\/|\/group-\d+\.test\.mjs$/.test(file) ? 2 : 1);
+const expectedLength = (file) =>
+  /\/(cluster|faults)\//.test(file)
+    ? 4
+    : /\/(realtime|ops|hostile)\/group-\d+\.test\.mjs$/.test(file)
+      ? 3
+      : /\/browser\/|\/group-\d+\.test\.mjs$/.test(file)
+        ? 2
+        : 1;
 
 export default {
   files: ['.test-build/test/**/*.test.mjs'],

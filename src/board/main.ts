@@ -229,14 +229,16 @@ function renderRoom() {
 async function loadHistory() {
   try {
     const page = await state.client!.listRoomRolls(slug, { limit: 20 });
-    const rolls = [...page.data].sort((a, b) => a.created_at.localeCompare(b.created_at));
+    // Rolls already here (heard live while this loaded) stay as they are, thrown or not.
+    const shown = state.rolls.size > 0;
+    const rolls = page.data.filter((roll) => !state.rolls.has(roll.uuid)).sort((a, b) => a.created_at.localeCompare(b.created_at));
     for (const roll of rolls) {
       state.thrown.add(roll.uuid);
       upsertRoll(roll, false);
     }
     // The latest roll lies where its throw ended, as it does for those who saw it thrown.
     const latest = rolls.at(-1);
-    if (latest) void state.table?.throwRoll(latest.uuid, diceViews(latest, state.room), latest.direction, latest.velocity, false);
+    if (latest && !shown) void state.table?.throwRoll(latest.uuid, diceViews(latest, state.room), latest.direction, latest.velocity, false);
   } catch {
     // History is a convenience: the live feed works without it.
   }
@@ -250,6 +252,10 @@ function connect() {
   const socket = state.client!.connectRoom(slug, { passcode: state.passcode, since: latest?.uuid ?? null, sinceSeq });
   state.socket = socket;
   setConnection('connecting…', 'offline');
+  // With neither a roll nor a seq to replay from (an empty history), a roll made between the history's
+  // read and this socket's welcome would reach neither: read the history again once welcomed. From the
+  // welcome on, every roll arrives live.
+  if (!latest && sinceSeq === null) socket.once('RoomUpdateEvent', () => void loadHistory());
 
   socket.on('connect', () => {
     state.rejoins = 0;

@@ -13,7 +13,11 @@ export function upsertRoll(roll: Roll, animate: boolean) {
   const item = withVerdict(withOutcomes(renderRoll(roll, state.room), roll), roll);
   const existing = list.querySelector(`li[data-roll-uuid="${CSS.escape(roll.uuid)}"]`);
   if (existing) existing.replaceWith(item);
-  else list.prepend(item);
+  else {
+    // Newest first, by creation: a roll read late (a history read again) goes below newer ones.
+    const older = Array.from(list.children).find((li) => (state.rolls.get((li as HTMLElement).dataset.rollUuid ?? '')?.created_at ?? '') < roll.created_at);
+    list.insertBefore(item, older ?? null);
+  }
   while (list.children.length > MAX_LISTED_ROLLS) {
     const last = list.lastElementChild as HTMLElement;
     state.rolls.delete(last.dataset.rollUuid ?? '');

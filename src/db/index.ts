@@ -10,8 +10,9 @@ import { initModels, type Models } from './models';
 import { postgresSql, sqliteSql, type PoolStats, type Sql } from './sql';
 
 /**
- * One Sequelize instance per server (lib/appContext.ts), with its own model classes. The SQLite shape serializes write transactions
- * in-process (SQLite allows one writer; concurrent BEGINs otherwise stall on SQLITE_BUSY).
+ * One Sequelize instance per server (lib/appContext.ts), with its own model classes. The SQLite shape serializes its writes
+ * in-process, transactions and plain writes alike (db/sql.ts): SQLite allows one writer, and a write
+ * that waits in SQLite's busy handler holds one of libuv's threadpool threads meanwhile.
  */
 export interface Database {
   sequelize: Sequelize;
