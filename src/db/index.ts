@@ -10,9 +10,11 @@ import { initModels, type Models } from './models';
 import { postgresSql, sqliteSql, type PoolStats, type Sql } from './sql';
 
 /**
- * One Sequelize instance per server (lib/appContext.ts), with its own model classes. The SQLite shape serializes its writes
- * in-process, transactions and plain writes alike (db/sql.ts): SQLite allows one writer, and a write
- * that waits in SQLite's busy handler holds one of libuv's threadpool threads meanwhile.
+ * One Sequelize instance per server (lib/appContext.ts), with its own model classes. The SQLite shape serializes its write
+ * transactions in-process, and the hot paths' plain SQL writes with them (db/sql.ts): SQLite allows one
+ * writer, and a write that waits in SQLite's busy handler holds one of libuv's threadpool threads
+ * meanwhile. (A model's write without a transaction goes through Sequelize's one connection, which
+ * runs its statements one at a time: at most one thread waits.)
  */
 export interface Database {
   sequelize: Sequelize;

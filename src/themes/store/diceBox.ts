@@ -65,8 +65,7 @@ export async function pointDiceBoxItemAt(itemId: number, themeId: number, transa
 
 /** Take a theme out of a user's box; whether there was an entry. */
 export async function removeFromDiceBox(userId: number, themeSlug: string): Promise<boolean> {
-  // A transaction of one statement: on SQLite every write waits for the server's one writer (db/index.ts).
-  return db().transaction(async (transaction) => (await models().DiceBoxItem.destroy({ where: { userId, themeSlug }, transaction })) > 0);
+  return (await models().DiceBoxItem.destroy({ where: { userId, themeSlug } })) > 0;
 }
 
 /** The users whose box holds a theme. */

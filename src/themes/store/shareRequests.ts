@@ -44,13 +44,10 @@ export async function updateShareRequestLimits(
   id: string,
   values: Partial<Pick<ShareRequestRecord, 'expiresAt' | 'maxUses'>>,
 ): Promise<ShareRequestRecord | null> {
-  // In a transaction: on SQLite every write waits for the server's one writer (db/index.ts).
-  return db().transaction(async (transaction) => {
-    const row = await models().ShareRequest.findByPk(id, { include: withUser(), transaction });
-    if (!row) return null;
-    await row.update(values, { transaction });
-    return plain(row);
-  });
+  const row = await models().ShareRequest.findByPk(id, { include: withUser() });
+  if (!row) return null;
+  await row.update(values);
+  return plain(row);
 }
 
 export async function deleteShareRequest(id: string, transaction: ThemesTransaction): Promise<void> {
