@@ -8,6 +8,8 @@ import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { Client as pgClient } from 'pg';
 import { connectRoom, lastSeq, type RoomSocket } from '../../src/client/realtime';
+import { roomNamespace } from '../../src/realtime/names';
+import { sequenceKeys } from '../../src/realtime/transport/sequenceLogRedis';
 import { withDeadline } from '../helpers/deadline';
 import { createTestDatabase } from '../helpers/env';
 import { spawnServer, TEST_PUSHER_SECRET, type ClusterInstance } from '../helpers/cluster';
@@ -277,7 +279,11 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
   const missing = wanted.filter((u) => !logged.has(u));
   // When the log lacks rolls, what the Redis nodes said about failovers and syncs (the log keys'
   // fate is decided there: a manual failover should lose nothing).
-  if (missing.length) t.log(redisFailoverLines().join('\n'));
+  if (missing.length) {
+    t.log(redisFailoverLines().join('\n'));
+    t.log(await roomLogState(first!.slug, first!.startSeq));
+    t.log(instanceWarnings().join('\n') || 'no instance logged a warning about Redis or the room log');
+  }
   t.deepEqual(
     missing,
     [],
@@ -286,6 +292,33 @@ async function settle(t: ExecutionContext, watchers: Watcher[], answered: Answer
   const replays = watchers.reduce((n, w) => n + w.replayRequired, 0);
   t.log(
     `${answered.length} rolls answered 201 x ${watchers.length} sockets: slowest delivery ${slowest} ms after its 201, ${late} deliveries later than 1 s; ${replays} ReplayRequiredEvent; last delivery ${lastAt - faultAt} ms after the fault`,
+  );
+}
+
+/**
+ * The room's counter and log as the master of their slot holds them now: whether the keys were lost
+ * (no counter, or one made after the first welcome), the floor moved, or the log is whole and the
+ * replay's read failed on the instance.
+ */
+async function roomLogState(slug: string, startSeq: number | null): Promise<string> {
+  // The adapter's key: REDIS_PREFIX (default `dice:`) without its colon (src/server.ts).
+  const keys = sequenceKeys('dice', roomNamespace(slug));
+  const { master } = await shardOf(calculateSlot(keys.seq)).catch(() => ({ master: nodes[0]!.port }));
+  const counter = await ask(master, 'HGETALL', keys.seq).catch((err: Error) => err.message);
+  const scores = (await ask(master, 'ZRANGE', keys.log, '0', '-1', 'WITHSCORES').catch(() => [])) as string[];
+  const seqs = scores.filter((_, i) => i % 2 === 1);
+  return `room log on ${master}: counter ${JSON.stringify(counter)}; ${seqs.length} entries, seq ${seqs[0] ?? '-'} to ${seqs.at(-1) ?? '-'}; first welcome's seq ${startSeq}`;
+}
+
+/** What the instances logged about Redis, the room's seq and its log (warnings and errors). */
+function instanceWarnings(): string[] {
+  return instances.flatMap((instance, i) =>
+    instance
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(40|50)|redis|room log|seq/i.test(line) && !/"level":30/.test(line))
+      .slice(-30)
+      .map((line) => `instance ${i}: ${line.slice(0, 300)}`),
   );
 }
 
@@ -300,7 +333,7 @@ function redisFailoverLines(): string[] {
     }
     return text
       .split('\n')
-      .filter((line) => /failover|election|FAIL|sync|offset/i.test(line))
+      .filter((line) => /failover|election|FAIL|sync|offset/i.test(line) && !/overcommit/.test(line))
       .map((line) => `${node.port}: ${line.slice(0, 200)}`);
   });
 }
