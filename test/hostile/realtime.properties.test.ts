@@ -167,7 +167,12 @@ test('upgrades: generated paths, query strings and headers, sent raw, never stop
     runsFor(25),
   );
   t.log(`upgrade answers: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}`);
-  t.is((await rawUpgrade(base, upgradeRequest('/app/%C0%80?protocol=7'))).status, 400);
+  const undecodable = await rawUpgrade(base, upgradeRequest('/app/%C0%80?protocol=7'));
+  t.is(
+    undecodable.status,
+    400,
+    `an /app/ key that does not decode (${undecodable.ended ? 'the connection ended' : 'no answer within 10 s'}: ${JSON.stringify(undecodable.head)})`,
+  );
 });
 
 // ----------------------------------------------------------------------------------- Pusher frames

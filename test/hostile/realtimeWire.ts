@@ -32,9 +32,10 @@ export function upgradeRequest(path: string, headers: Array<[string, string]> = 
 /**
  * Send `request` on a fresh TCP connection and read until the response head is complete, the server
  * ends the socket, or `waitMs` passes (then the client hangs up: a server that never answers an
- * upgrade it does not take, as engine.io does for a while, is not a failure).
+ * upgrade it does not take, as engine.io does for a while, is not a failure). The default is a bound
+ * for a test that expects an answer: on a loaded machine a group's server can take seconds to give it.
  */
-export function rawUpgrade(base: string, request: Buffer, waitMs = 1500): Promise<UpgradeOutcome> {
+export function rawUpgrade(base: string, request: Buffer, waitMs = 10_000): Promise<UpgradeOutcome> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
