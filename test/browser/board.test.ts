@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/server';
-import { useChromium, screenshot, watchPage } from './chromium';
+import { MOTION, useChromium, screenshot, watchPage } from './chromium';
 
 /**
  * The dice board in a real browser: two players in one private room, each on their own page (own
@@ -73,8 +73,9 @@ test('two players in a private room see the same rolls, live, with the same valu
   const evilName = '<img src=x onerror="window.__pwned=1">Alice';
   t.is((await owner.api.patch(`/room/${slug}/participant/${seat}`, { username: evilName, color: '#e6194b' })).status, 200);
 
-  const contextA = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const contextB = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Both see the throw tumble, as most viewers do (the other files' pages ask for less motion: chromium.ts).
+  const contextA = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, ...MOTION });
+  const contextB = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, ...MOTION });
   const a = await contextA.newPage();
   const b = await contextB.newPage();
   watchPage(a, logs);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium, driven by playwright-core (never `npx playwright install`: it downloads). */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -20,9 +20,34 @@ const FLAGS = [
   '--enable-unsafe-swiftshader',
 ];
 
-/** A browser with a fresh profile (playwright gives every launch its own temporary --user-data-dir). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
+/**
+ * What a test's pages see of the viewer's motion preference unless it says otherwise: reduced
+ * (`prefers-reduced-motion: reduce`), so the board lays each new roll where its throw ends, as it does
+ * for a viewer who asked their system for less motion. The end is the same place and faces; drawing
+ * the tumble in software GL was about a quarter of the CPU of the files that roll (docs/performance.md,
+ * "CI time"). The tests of the throw itself open their pages with MOTION.
+ */
+const STILL = { reducedMotion: 'reduce' } as const;
+
+/** Options for a page or context that shows the throw as most viewers see it: tumbling, with its collisions. */
+export const MOTION = { reducedMotion: 'no-preference' } as const;
+
+/**
+ * A browser with a fresh profile (playwright gives every launch its own temporary --user-data-dir),
+ * whose `newContext` and `newPage` open with STILL unless their options say otherwise.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
+  return new Proxy(browser, {
+    get(target, property, receiver) {
+      if (property === 'newContext' || property === 'newPage') {
+        const open = target[property].bind(target);
+        return (options: BrowserContextOptions = {}) => open({ ...STILL, ...options });
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

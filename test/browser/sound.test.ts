@@ -4,7 +4,7 @@ import { wav } from '../fixtures/assets';
 import { manifest, postTheme, themeId } from '../fixtures/themes';
 import { useServer } from '../helpers/server';
 import { loadingMatches } from '../../src/board/dice/sound';
-import { useChromium } from './chromium';
+import { MOTION, useChromium } from './chromium';
 import { openBoard, restingDice } from './table';
 
 /**
@@ -17,6 +17,7 @@ const chrome = useChromium(test);
 const logs: string[] = [];
 
 type Sound = { state: string; muted: boolean; played: Record<string, number> };
+const stats = (page: Page) => page.evaluate(() => (window as unknown as { __board: { stats(): { renders: number; frames: number } } }).__board.stats());
 const sound = (page: Page) => page.evaluate(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound());
 
 async function noisyRoom(t: { is(a: unknown, b: unknown, m?: string): void }) {
@@ -47,17 +48,16 @@ async function noisyRoom(t: { is(a: unknown, b: unknown, m?: string): void }) {
       velocity: 1.5,
     });
     t.is(r.status, 201);
-    await restingDice(
-      page,
-      r.body.data.values.map((v: { uuid: string }) => v.uuid),
-    );
+    const uuids: string[] = r.body.data.values.map((v: { uuid: string }) => v.uuid);
+    await restingDice(page, uuids);
+    return uuids;
   };
   return { owner, slug, theme, roll };
 }
 
 test('silent until the first click; then collisions and the resting values sound; muting is remembered', async (t) => {
   const { owner, slug, theme, roll } = await noisyRoom(t);
-  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs);
+  const page = await openBoard(chrome.browser, `${ctx.server.url}/board/${slug}#key=${owner.key}`, logs, undefined, MOTION);
   await roll(page);
   t.deepEqual(
     await sound(page),
@@ -92,6 +92,30 @@ test('silent until the first click; then collisions and the resting values sound
   await page.locator('#connection[data-state="online"]').waitFor({ state: 'attached', timeout: 20_000 });
   t.true((await sound(page)).muted);
   t.is(await page.locator('#sound-toggle').textContent(), 'Sound off');
+});
+
+test('a viewer who asked for less motion sees each roll land at once: a frame or two drawn, not the tumble; its values still ring, its collisions do not', async (t) => {
+  const { owner, slug, roll } = await noisyRoom(t);
+  const url = `${ctx.server.url}/board/${slug}#key=${owner.key}`;
+  const still = await openBoard(chrome.browser, url, logs);
+  const moving = await openBoard(chrome.browser, url, logs, undefined, MOTION);
+  t.true(await still.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches));
+  for (const page of [still, moving]) {
+    await page.click('#stage');
+    await page.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().state === 'running');
+  }
+  const [stillBefore, movingBefore] = await Promise.all([stats(still), stats(moving)]);
+  await restingDice(moving, await roll(still));
+  await still.waitForFunction(() => (window as unknown as { __board: { sound(): Sound } }).__board.sound().played['die.value']! >= 2);
+  const [stillAfter, movingAfter] = await Promise.all([stats(still), stats(moving)]);
+  const drawnStill = stillAfter.renders - stillBefore.renders;
+  const drawnMoving = movingAfter.renders - movingBefore.renders;
+  t.log(`frames drawn for one throw of ${stillAfter.frames} frames: ${drawnStill} with less motion, ${drawnMoving} tumbling`);
+  t.true(drawnStill <= 3, `with less motion the roll is drawn where it lands: ${drawnStill} frames drawn`);
+  t.true(drawnMoving > 10, `tumbling, the throw is drawn frame after frame: ${drawnMoving} frames drawn`);
+  const heard = await sound(still);
+  t.is(heard.played['die.collide'], 0, 'no collision sounds without the motion they belong to');
+  t.is(heard.played['die.value'], 2, 'each die rang its value once');
 });
 
 test('the overlay is silent unless the URL says &sound=1', async (t) => {

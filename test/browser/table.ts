@@ -1,6 +1,6 @@
 /** What the dice tests read from a board page: the renderer's state (window.__board) and screenshot pixels. */
 import { PNG } from './png';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { screenshot, watchPage } from './chromium';
 
 export interface ShownDie {
@@ -18,8 +18,15 @@ export interface ShownDie {
 
 type BoardWindow = { __board: { atRest(): boolean; dice(): ShownDie[]; webgl: boolean } };
 
-export async function openBoard(browser: Browser, url: string, logs: string[], viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+/** A board page in a context of its own; `options` as the context's (MOTION: see the throw tumble). */
+export async function openBoard(
+  browser: Browser,
+  url: string,
+  logs: string[],
+  viewport = { width: 1280, height: 800 },
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   watchPage(page, logs);
   await page.goto(url);

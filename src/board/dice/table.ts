@@ -138,7 +138,9 @@ export class DiceTable {
 
   /**
    * Throw a roll (or, `animate` false, lay it where its throw ends: the same place, for a board opened
-   * after it). The dice's themes are loaded first.
+   * after it). The dice's themes are loaded first. A viewer who asked their system for less motion
+   * (`prefers-reduced-motion: reduce`) sees each new roll land at once where its throw ends, with its
+   * resting sounds and without the tumble or the sounds of its collisions.
    */
   async throwRoll(uuid: string, views: DieView[], direction: number, velocity: number, animate = true): Promise<void> {
     const generation = ++this.generation;
@@ -169,14 +171,16 @@ export class DiceTable {
       this.stats.frames = result.count;
       this.clear();
       const dice = views.map((view, i) => this.place(view, kinds[i]!, result.frames[i]!, result.restFace[i]!, crowd));
+      const tumble = animate && !prefersReducedMotion();
       this.roll = {
         uuid,
         signature: signature(views),
         dice,
         count: result.count,
-        start: animate ? performance.now() : -Infinity,
+        start: tumble ? performance.now() : -Infinity,
         collisions: result.collisions,
-        played: animate ? 0 : Infinity,
+        // Infinity: laid, not thrown (no sounds, no onRest); past the last collision: landed without motion.
+        played: !animate ? Infinity : tumble ? 0 : result.collisions.length,
         shown: -1,
       };
       this.wake();
@@ -343,6 +347,11 @@ export class DiceTable {
       };
     });
   }
+}
+
+/** Read at each throw, so that a change of the system setting applies to the next roll. */
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
 function signature(views: DieView[]): string {
