@@ -19,7 +19,8 @@ interface AxeViolation {
 
 /** axe-core run in the page (through the debugger, so the page's CSP needs no loosening): serious and critical violations of `selector` (the whole document by default). */
 export async function seriousViolations(page: Page, selector = 'document'): Promise<string[]> {
-  await page.evaluate(AXE);
+  // Injected once per document: checkPage asks three times (two widths, the dark scheme).
+  if (!(await page.evaluate('typeof axe === "object"'))) await page.evaluate(AXE);
   const context = selector === 'document' ? 'document' : JSON.stringify(selector);
   const violations = (await page.evaluate(`axe.run(${context}, { resultTypes: ["violations"] }).then((r) => r.violations)`)) as AxeViolation[];
   return violations
