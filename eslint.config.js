@@ -19,7 +19,9 @@ export default defineConfig(
     files: ['**/*.ts', '**/*.mts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // The one program of tsconfig.json (every linted file is in it) rather than the project service,
+      // which answers per file as an editor asks: 47 core-seconds for the whole tree instead of 53.
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // A promise nobody awaits loses its rejection; one handed where a function's result is ignored (a
