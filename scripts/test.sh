@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite: type check, import rules, lint and format, beside the multi-instance tests on a Redis
-# Cluster of 3 masters that this script starts and stops (scripts/redis-cluster.sh); every test on
-# SQLite (the embedded shape); the database tests again on PostgreSQL and the multi-instance tests on
-# PostgreSQL + Redis (the production shape). Servers that cannot be reached (and redis-server/redis-cli
+# The whole suite: type check, import rules, lint and format; every test on SQLite (the embedded
+# shape); the database tests again on PostgreSQL and the multi-instance tests on PostgreSQL + Redis
+# (the production shape), beside the multi-instance tests on a Redis Cluster of 3 masters that this
+# script starts and stops (scripts/redis-cluster.sh). Servers that cannot be reached (and redis-server/redis-cli
 # missing for the cluster) are skipped with the reason, except under CI=true where they must be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,19 +22,26 @@ as_built() {
 # A pass writes its own log ($LOG.<label>.txt, its exit code in .rc) as it runs; `tally` counts it once
 # it has ended. The SQLite and PostgreSQL passes run one after the other: at once on a 2-core machine
 # the load they made failed tests that wait on the database (docs/performance.md, "CI time"); the
-# Redis Cluster pass runs beside the static checks.
-run_ava() { # label, env..., -- patterns...
+# Redis Cluster pass runs beside the PostgreSQL one.
+run_ava() { # label, env..., -- patterns...   (QUIET=1: into its log only, printed by the caller)
   local label=$1; shift
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
   local built=()
   for pattern in "$@"; do built+=("$(as_built "$pattern")"); done
   local started=$SECONDS
-  echo ""
-  echo "=== $label ==="
-  env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1 | tee "$LOG.$label.txt"
-  echo "${PIPESTATUS[0]}" >"$LOG.$label.rc"
-  echo "($label pass: $((SECONDS - started)) s)" | tee -a "$LOG.$label.txt"
+  if [ "${QUIET:-}" = 1 ]; then
+    { echo ""; echo "=== $label ==="; } >>"$LOG.$label.txt"
+    env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" >>"$LOG.$label.txt" 2>&1
+    echo $? >"$LOG.$label.rc"
+    echo "($label pass: $((SECONDS - started)) s)" >>"$LOG.$label.txt"
+  else
+    echo ""
+    echo "=== $label ==="
+    env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1 | tee "$LOG.$label.txt"
+    echo "${PIPESTATUS[0]}" >"$LOG.$label.rc"
+    echo "($label pass: $((SECONDS - started)) s)" | tee -a "$LOG.$label.txt"
+  fi
 }
 
 tally() { # label
@@ -95,26 +102,21 @@ cluster_pass() { # runs in a subshell of its own: the cluster is stopped when it
   # shellcheck disable=SC2064
   trap "scripts/redis-cluster.sh stop '$dir' >/dev/null 2>&1" EXIT
   if nodes=$(scripts/redis-cluster.sh start "$dir" 2>"$LOG.rediscluster.start.txt"); then
-    echo ""
-    echo "Redis Cluster of 3 masters started: $nodes"
-    run_ava rediscluster TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL= TEST_REDIS_CLUSTER_NODES="$nodes" -- "${cluster_patterns[@]}"
+    echo "Redis Cluster of 3 masters started: $nodes" >"$LOG.rediscluster.txt"
+    QUIET=1 run_ava rediscluster TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL= TEST_REDIS_CLUSTER_NODES="$nodes" -- "${cluster_patterns[@]}"
   else
-    { echo "could not start a Redis Cluster of 3 masters:"; cat "$LOG.rediscluster.start.txt"; } | tee "$LOG.rediscluster.txt"
+    { echo "could not start a Redis Cluster of 3 masters:"; cat "$LOG.rediscluster.start.txt"; } >"$LOG.rediscluster.txt"
     echo 1 >"$LOG.rediscluster.rc"
   fi
 }
 
 # The type check; the import rules of docs/architecture.md (.dependency-cruiser.cjs); ESLint
-# (eslint.config.js); Prettier's check (.prettierrc.json).
-# They run beside the Redis Cluster pass, whose tests mostly wait (heartbeats, failovers) while the
-# checks compute (docs/performance.md, "CI time").
-run_check "type check" npx tsc --noEmit &
+# (eslint.config.js); Prettier's check (.prettierrc.json). Together they keep both cores busy.
+run_check "type check" bash scripts/typecheck.sh &
 run_check "import rules" npm run --silent lint:deps &
 run_check lint npm run --silent lint &
 run_check format npm run --silent format:check &
-if $run_cluster; then (cluster_pass) & fi
 wait
-if $run_cluster; then tally rediscluster; fi
 tally_check "type check" "type check failed"
 tally_check "import rules" "import rules broken"
 tally_check lint "lint failed"
@@ -153,9 +155,18 @@ fi
 # Three files at a time here, two elsewhere: a third of this pass's time is the multi-instance and
 # fault files, which mostly wait (spawned servers starting, heartbeats, failovers); with two slots
 # both were often waiting at once while the cores idled (docs/performance.md, "CI time").
+# The Redis Cluster pass runs beside it, into its own log (printed when both have ended): both mostly
+# wait on spawned servers, failovers and heartbeats, and together they keep the cores busy
+# (docs/performance.md, "CI time").
+if $run_cluster; then (cluster_pass) & fi
 if $run_postgres; then
   run_ava postgres TEST_DB=postgres TEST_DATABASE_URL="$PG_URL" TEST_REDIS_URL="$REDIS" -- --concurrency=3 "${db_patterns[@]}"
-  tally postgres
+fi
+wait
+if $run_postgres; then tally postgres; fi
+if $run_cluster; then
+  cat "$LOG.rediscluster.txt"
+  tally rediscluster
 fi
 
 echo ""
