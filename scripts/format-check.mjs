@@ -21,9 +21,23 @@ const cacheFile = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir()
 const useCache = process.env.FORMAT_CACHE !== '0';
 
 // The files Prettier's CLI would check: tracked or new, not ignored by .gitignore (the CLI reads it too).
-const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
-  .split('\0')
-  .filter((file) => /\.(ts|mts|js|mjs|cjs)$/.test(file));
+let tree;
+try {
+  tree = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+} catch {
+  // Not a git checkout (an unpacked archive): Prettier's own check of the same files, nothing remembered.
+  try {
+    execFileSync('npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,js,mjs,cjs}'], { cwd: root, stdio: 'inherit' });
+    process.exit(0);
+  } catch {
+    process.exit(1);
+  }
+}
+const listed = tree.split('\0').filter((file) => /\.(ts|mts|js|mjs|cjs)$/.test(file));
 
 function readKnown() {
   if (!useCache) return new Set();
