@@ -23,25 +23,21 @@ as_built() {
 # it has ended. The SQLite and PostgreSQL passes run one after the other: at once on a 2-core machine
 # the load they made failed tests that wait on the database (docs/performance.md, "CI time"); the
 # Redis Cluster pass runs beside the PostgreSQL one.
-run_ava() { # label, env..., -- patterns...   (QUIET=1: into its log only, printed by the caller)
+run_ava() { # label, env..., -- patterns...   (QUIET=1: into its log only, which the caller prints)
   local label=$1; shift
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
   local built=()
   for pattern in "$@"; do built+=("$(as_built "$pattern")"); done
-  local started=$SECONDS
-  if [ "${QUIET:-}" = 1 ]; then
-    { echo ""; echo "=== $label ==="; } >>"$LOG.$label.txt"
-    env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" >>"$LOG.$label.txt" 2>&1
-    echo $? >"$LOG.$label.rc"
-    echo "($label pass: $((SECONDS - started)) s)" >>"$LOG.$label.txt"
-  else
+  local started=$SECONDS shown=/dev/stdout
+  [ "${QUIET:-}" = 1 ] && shown=/dev/null
+  {
     echo ""
     echo "=== $label ==="
-    env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1 | tee "$LOG.$label.txt"
-    echo "${PIPESTATUS[0]}" >"$LOG.$label.rc"
-    echo "($label pass: $((SECONDS - started)) s)" | tee -a "$LOG.$label.txt"
-  fi
+    env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1
+    echo $? >"$LOG.$label.rc"
+    echo "($label pass: $((SECONDS - started)) s)"
+  } | tee -a "$LOG.$label.txt" >"$shown"
 }
 
 tally() { # label
