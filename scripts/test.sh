@@ -29,15 +29,14 @@ run_ava() { # label, env..., -- patterns...   (QUIET=1: into its log only, which
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
   local built=()
   for pattern in "$@"; do built+=("$(as_built "$pattern")"); done
-  local started=$SECONDS shown=/dev/stdout
-  [ "${QUIET:-}" = 1 ] && shown=/dev/null
+  local started=$SECONDS
   {
     echo ""
     echo "=== $label ==="
     env "${envs[@]}" npx ava --config ava.built.config.mjs "${built[@]}" 2>&1
     echo $? >"$LOG.$label.rc"
     echo "($label pass: $((SECONDS - started)) s)"
-  } | tee -a "$LOG.$label.txt" >"$shown"
+  } | if [ "${QUIET:-}" = 1 ]; then cat >>"$LOG.$label.txt"; else tee -a "$LOG.$label.txt"; fi
 }
 
 tally() { # label
