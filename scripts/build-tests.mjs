@@ -47,6 +47,10 @@ entryPoints.push('test/openapi/record.ts');
 entryPoints.push('test/helpers/testGroup.ts');
 // Loaded before every test file (ava.built.config.mjs `require`).
 entryPoints.push('test/helpers/exitWhenDone.ts');
+// Run by scripts/test.sh after the SQLite pass: every recorded response against the OpenAPI document.
+entryPoints.push('test/helpers/openapiCheck.ts');
+// Spawned by test/hostile/flood.test.ts: the flood's own process.
+entryPoints.push('test/hostile/flood.ts');
 entryPoints.sort();
 
 const ownImportMetaUrl = {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
+import { entryArgs, root } from '../helpers/entry';
 import { useServer } from '../helpers/server';
 import { WebClient } from './webClient';
 
@@ -8,7 +9,8 @@ const ctx = useServer(test);
 
 function cli(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
   const { database } = ctx.server;
-  const child = spawn(process.execPath, ['--import=tsx', 'scripts/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...entryArgs('cli'), ...args], {
+    cwd: root,
     env: { ...process.env, DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl ?? '', REDIS_URL: '', REDIS_CLUSTER_NODES: '', LOG_LEVEL: 'silent' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -9,10 +9,8 @@
  *
  * Suite-wide: with OPENAPI_RECORD_DIR set, `recordResponsesToDir(server.http, dir)` (call it where a
  * test server starts) appends every response to `<dir>/<pid>-<thread>.jsonl` (one per test worker), and
- * `npx tsx test/helpers/openapi.ts check <dir>` validates them all afterwards (exit 1 on a mismatch).
+ * `npx tsx test/helpers/openapiCheck.ts <dir>` validates them all afterwards (exit 1 on a mismatch).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Express } from 'express';
 import { openApiDocument, type OpenApiDocument } from '../../src/openapi';
 import type { ResponseRecord } from '../openapi/recorder';
@@ -296,24 +294,4 @@ export function exercised(records: ResponseRecord[], doc: OpenApiDocument = open
     if (match) out.add(`${r.method} ${match.path}`);
   }
   return out;
-}
-
-// `npx tsx test/helpers/openapi.ts check <dir>`: validate what a suite run recorded.
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname) && process.argv[2] === 'check') {
-  const dir = process.argv[3] ?? 'test-artifacts/openapi-responses';
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
-  const records = files.flatMap((f) =>
-    fs
-      .readFileSync(path.join(dir, f), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as ResponseRecord),
-  );
-  const problems = checkRecords(records);
-  const unique = [...new Set(problems)];
-  console.log(
-    `${records.length} responses from ${files.length} test workers (a test file or a group of them each) checked against the OpenAPI document: ${unique.length} problems`,
-  );
-  for (const p of unique.slice(0, 200)) console.log(`  ${p}`);
-  process.exit(records.length === 0 || unique.length > 0 ? 1 : 0);
 }

@@ -1,6 +1,6 @@
 /**
  * A flood as one guest would send it (big socket packets, big keyless REST bodies): run as a process of its own
- * (`node --import=tsx test/hostile/flood.ts`) so that its own CPU is not counted in the service's
+ * (`node --import=tsx test/hostile/flood.ts`, or as `npm test` builds it) so that its own CPU is not counted in the service's
  * latency. Configuration in FLOOD (JSON): {url, key, slug, uuid, ms}.
  *
  * - Sockets: 3 connections to the room, each sending RollValueMoveEvent packets of ~950 KB (the size

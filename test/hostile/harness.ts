@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import type { Api } from '../helpers/http';
+import { send as sendRequest, type Api } from '../helpers/http';
 import { generate, type HostileRequest, type Ids, type Target } from './requests';
 import { Rng, runSeed } from './prng';
 
@@ -31,14 +31,8 @@ export async function send(base: string, key: string | null, req: HostileRequest
   if (key) headers.authorization = `Bearer ${key}`;
   const start = Date.now();
   try {
-    const res = await fetch(`${base}/api/1.0${req.path}`, {
-      method: req.method,
-      headers,
-      body: req.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(HANG_MS),
-    });
-    const text = await res.text();
+    const res = await sendRequest(`${base}/api/1.0${req.path}`, { method: req.method, headers, body: req.body, signal: AbortSignal.timeout(HANG_MS) });
+    const text = res.text;
     const ms = Date.now() - start;
     if (res.status >= 500) return { status: res.status, ms, problem: `answered ${res.status}: ${text.slice(0, 300)}` };
     if (res.status >= 400 && res.status !== 431) {
@@ -56,14 +50,16 @@ export async function send(base: string, key: string | null, req: HostileRequest
     return { status: res.status, ms };
   } catch (err) {
     const ms = Date.now() - start;
-    const e = err as Error & { cause?: { code?: string } };
+    // undici's request puts the socket's error code on the error, fetch on its cause (forms go through fetch).
+    const e = err as Error & { code?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
     if (e.name === 'TimeoutError') return { status: 0, ms, problem: `no answer within ${HANG_MS} ms (hung)` };
     // The server may close the connection on a request it refuses to read (e.g. a huge upload):
     // acceptable only if it still answers afterwards, which the health check after the run asserts.
     return {
       status: 0,
       ms,
-      problem: e.cause?.code === 'UND_ERR_SOCKET' || e.cause?.code === 'ECONNRESET' ? undefined : `network error ${e.message} ${e.cause?.code ?? ''}`,
+      problem: code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? undefined : `network error ${e.message} ${code ?? ''}`,
     };
   }
 }

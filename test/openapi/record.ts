@@ -4,7 +4,7 @@
  *
  *   rm -rf test-artifacts/openapi-responses
  *   OPENAPI_RECORD_DIR=test-artifacts/openapi-responses npx ava --node-arguments="--import=./test/openapi/record.ts" test/api/
- *   npx tsx test/helpers/openapi.ts check test-artifacts/openapi-responses
+ *   npx tsx test/helpers/openapiCheck.ts test-artifacts/openapi-responses
  *
  * It wraps `http.createServer` (src/server.ts calls it through the default export), so each server the
  * process creates gets the recorder (test/openapi/recorder.ts: light, since every test process loads it).
