@@ -3,10 +3,17 @@
  * bounded what it reads: a model the validator finds errors in (indices out of range, accessors
  * overlapping their views wrongly, invalid JSON structure) is refused with its first errors.
  */
-import validator from 'gltf-validator';
 import type { checkAssets } from './assets';
 
 const SHOWN_ERRORS = 3;
+
+/**
+ * The validator is loaded on the first model it is asked about: compiled from Dart, it is the largest
+ * package the server imports, and loading it at start-up cost every start about 35 ms of CPU
+ * (scripts/bench/startup.ts) for the few uploads that carry a model.
+ */
+let loaded: Promise<typeof import('gltf-validator')> | null = null;
+const loadValidator = async () => (await (loaded ??= import('gltf-validator'))).default;
 
 /** Run the validator over the accepted models: refused ones move from `assets` to `details` and `refused`. */
 export async function validateModels(files: ReturnType<typeof checkAssets>): Promise<void> {
@@ -16,6 +23,7 @@ export async function validateModels(files: ReturnType<typeof checkAssets>): Pro
       kept.push(asset);
       continue;
     }
+    const validator = await loadValidator();
     const report = await validator.validateBytes(new Uint8Array(asset.data), { format: asset.kind, maxIssues: 64 }).catch((err: Error) => err);
     const errors =
       report instanceof Error ? [{ code: 'UNREADABLE', message: report.message, pointer: '' }] : report.issues.messages.filter((m) => m.severity === 0);
