@@ -10,12 +10,13 @@
 // The keys live in $XDG_CACHE_HOME/open-dice (or ~/.cache/open-dice), the last 20 per label.
 //
 //   env: CHECK_CACHE=0 runs the check whatever it finds
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { treeFiles } from './tree-files.mjs';
 
 const KEPT = 20;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,20 +28,10 @@ if (!label || !command) {
 
 /** The key of this check on this tree, or null outside a git checkout (then it always runs). */
 function treeKey() {
-  let listing;
-  try {
-    // Tracked or new, not ignored: the files the checks themselves read.
-    listing = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: 64 * 2 ** 20,
-    });
-  } catch {
-    return null;
-  }
+  const files = treeFiles(root);
+  if (!files) return null;
   const hash = createHash('sha256').update(JSON.stringify([label, command, args, process.version]));
-  for (const file of listing.split('\0').filter(Boolean).sort()) {
+  for (const file of files.sort()) {
     let content;
     try {
       content = readFileSync(path.join(root, file));

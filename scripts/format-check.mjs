@@ -15,20 +15,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { treeFiles } from './tree-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cacheFile = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'open-dice', 'prettier-formatted.json');
 const useCache = process.env.FORMAT_CACHE !== '0';
 
 // The files Prettier's CLI would check: tracked or new, not ignored by .gitignore (the CLI reads it too).
-let tree;
-try {
-  tree = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-} catch {
+const tree = treeFiles(root);
+if (!tree) {
   // Not a git checkout (an unpacked archive): Prettier's own check of the same files, nothing remembered.
   try {
     execFileSync('npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,js,mjs,cjs}'], { cwd: root, stdio: 'inherit' });
@@ -37,7 +32,7 @@ try {
     process.exit(1);
   }
 }
-const listed = tree.split('\0').filter((file) => /\.(ts|mts|js|mjs|cjs)$/.test(file));
+const listed = tree.filter((file) => /\.(ts|mts|js|mjs|cjs)$/.test(file));
 
 function readKnown() {
   if (!useCache) return new Set();
