@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,4 +16,14 @@ export function entryArgs(script: 'main' | 'cli', nodeArgs: readonly string[] = 
   const loader = built && !nodeArgs.some((arg) => arg.endsWith('.ts')) ? [] : ['--import=tsx'];
   if (built) return [...loader, ...nodeArgs, '--enable-source-maps', path.resolve(root, built, `${script}.mjs`)];
   return [...loader, ...nodeArgs, script === 'main' ? 'src/main.ts' : 'scripts/cli.ts'];
+}
+
+/**
+ * A test's own script run as a process (e.g. test/hostile/flood.ts): as `npm test` built it into
+ * .test-build/ (scripts/build-tests.mjs lists it as an entry), or its source through tsx for a file
+ * run by hand.
+ */
+export function testScriptArgs(source: string): string[] {
+  const built = path.resolve(root, '.test-build', source.replace(/\.ts$/, '.mjs'));
+  return process.env.TEST_BUILD_DIR && fs.existsSync(built) ? ['--enable-source-maps', built] : ['--import=tsx', source];
 }

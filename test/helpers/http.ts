@@ -46,13 +46,20 @@ export interface SendOptions {
  * go through fetch, which encodes them.
  * The differences a test could see: fetch also sends `accept-encoding`, `accept-language`,
  * `sec-fetch-mode` and `user-agent: node`; this client sends only what the caller sets. A failure to
- * connect rejects with the socket's error (`code` on the error itself, not on its `cause`).
+ * connect rejects with an error whose `code` is the socket's (fetch puts it on the error's `cause`).
  */
 export async function send(url: string, options: SendOptions): Promise<{ status: number; headers: Headers; text: string }> {
   const { method, headers, body, signal } = options;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-    const res = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
-    return { status: res.status, headers: res.headers, text: await res.text() };
+    try {
+      const res = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    } catch (err) {
+      // fetch puts the socket's error code on the error's cause; undici's request, on the error.
+      const e = err as Error & { code?: string; cause?: { code?: string } };
+      e.code ??= e.cause?.code;
+      throw e;
+    }
   }
   const res = await undiciRequest(url, { method: method as 'GET', headers, body, signal });
   const answered = new Headers();

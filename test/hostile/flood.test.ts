@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { createTestDatabase, type TestDatabase } from '../helpers/env';
+import { testScriptArgs } from '../helpers/entry';
 import { withDeadline } from '../helpers/deadline';
 import { Api } from '../helpers/http';
 import { spawnInstance, type Instance } from '../helpers/process';
@@ -17,12 +17,6 @@ import { spawnInstance, type Instance } from '../helpers/process';
  * assertion: the median under the flood stays under 50 ms.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The flood as `npm test` built it (scripts/build-tests.mjs), or its source through tsx for a file run by hand. */
-function floodScript(): string[] {
-  const built = path.join(root, '.test-build/test/hostile/flood.mjs');
-  return process.env.TEST_BUILD_DIR && existsSync(built) ? [built] : ['--import=tsx', 'test/hostile/flood.ts'];
-}
 const FLOOD_MS = 6000;
 let database: TestDatabase;
 let instance: Instance;
@@ -81,7 +75,7 @@ test('a flood of big socket packets and big keyless bodies from one guest leaves
   // At the lowest CPU priority: on a machine of 2 cores the flood's own work (encoding megabytes of
   // JSON) would otherwise take the service's core, and the figure would measure the machine, not the
   // service. It still uses every cycle the service leaves idle.
-  const flood = spawn('nice', ['-n', '19', process.execPath, ...floodScript()], {
+  const flood = spawn('nice', ['-n', '19', process.execPath, ...testScriptArgs('test/hostile/flood.ts')], {
     cwd: root,
     env: { ...process.env, FLOOD: JSON.stringify({ url: instance.url, key, slug: room.slug, uuid: roll.values[0].uuid, ms: FLOOD_MS }) },
     stdio: ['ignore', 'pipe', 'inherit'],

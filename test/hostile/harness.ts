@@ -50,9 +50,8 @@ export async function send(base: string, key: string | null, req: HostileRequest
     return { status: res.status, ms };
   } catch (err) {
     const ms = Date.now() - start;
-    // undici's request puts the socket's error code on the error, fetch on its cause (forms go through fetch).
-    const e = err as Error & { code?: string; cause?: { code?: string } };
-    const code = e.code ?? e.cause?.code;
+    const e = err as Error & { code?: string };
+    const code = e.code;
     if (e.name === 'TimeoutError') return { status: 0, ms, problem: `no answer within ${HANG_MS} ms (hung)` };
     // The server may close the connection on a request it refuses to read (e.g. a huge upload):
     // acceptable only if it still answers afterwards, which the health check after the run asserts.

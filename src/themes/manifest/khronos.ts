@@ -9,8 +9,8 @@ const SHOWN_ERRORS = 3;
 
 /**
  * The validator is loaded on the first model it is asked about: compiled from Dart, it is the largest
- * package the server imports, and loading it at start-up cost every start about 35 ms of CPU
- * (scripts/bench/startup.ts) for the few uploads that carry a model.
+ * package the server imports, and importing it alone costs about 35 ms of CPU, which every start-up
+ * paid for the few uploads that carry a model.
  */
 let loaded: Promise<typeof import('gltf-validator')> | null = null;
 const loadValidator = async () => (await (loaded ??= import('gltf-validator'))).default;
